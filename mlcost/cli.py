@@ -1,0 +1,251 @@
+"""The ``mlcost`` command line (typer + rich).
+
+Every command takes ``--json`` where it prints numbers; in JSON every quantity is
+``{"value": <number>, "unit": "<pint unit string>"}``. A user error (unknown name, bad file)
+prints one line on stderr and exits with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from mlcost import __version__
+from mlcost.describe import SpecDescription, describe, value_text
+from mlcost.errors import MlcostError
+from mlcost.specs import (
+    GROUPS,
+    Accelerator,
+    Catalog,
+    ConvNetSpec,
+    Spec,
+    TransformerSpec,
+    default_catalog,
+    from_hf_config,
+    load_spec,
+)
+
+app = typer.Typer(
+    help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a GPU.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+specs_app = typer.Typer(help="List, show, validate and import specs.", no_args_is_help=True)
+app.add_typer(specs_app, name="specs")
+
+DEFAULT_MODEL = "llama-2-7b"
+DEFAULT_GPU = "h100-sxm5-80gb"
+
+
+def _stdout() -> Console:
+    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, default=str))
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"mlcost {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version_callback, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """mlcost command line."""
+
+
+def _resolve(name_or_path: str, catalog: Catalog) -> Spec:
+    """A catalog name, a spec YAML path or a Hugging Face config.json path."""
+    path = Path(name_or_path)
+    if path.suffix.lower() in (".yaml", ".yml") or (path.exists() and path.suffix != ".json"):
+        return load_spec(path)
+    if path.suffix.lower() == ".json":
+        return from_hf_config(path)
+    return catalog.get(name_or_path)
+
+
+def _render(description: SpecDescription, console: Console) -> None:
+    spec = description.spec
+    table = Table(title=f"{spec.display_name or spec.name}  ({spec.name})", title_justify="left")
+    table.add_column("", style="dim")
+    table.add_column("field")
+    table.add_column("value", justify="right")
+    table.add_column("source", overflow="fold", max_width=60)
+    for row in description.rows:
+        table.add_row(row.section, row.field, value_text(row.value), row.source or "")
+    console.print(table)
+    if spec.notes:
+        console.print(f"[dim]notes:[/dim] {spec.notes}")
+    for key, text in spec.references.items():
+        console.print(f"[dim]{key}:[/dim] {text}")
+
+
+@specs_app.command("list")
+def specs_list(
+    group: Annotated[
+        str | None,
+        typer.Argument(help=f"One of: {', '.join(GROUPS)}. All when left out."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """List the catalog (all of it, or one group)."""
+    catalog = default_catalog()
+    items = catalog.items(group)
+    if as_json:
+        _print_json(
+            [
+                {
+                    "name": s.name,
+                    "kind": s.KIND,
+                    "display_name": s.display_name,
+                    "aliases": list(s.aliases),
+                }
+                for s in items
+            ]
+        )
+        return
+    table = Table(
+        title=f"mlcost catalog: {group or 'everything'} ({len(items)})", title_justify="left"
+    )
+    table.add_column("name")
+    table.add_column("kind", style="dim")
+    table.add_column("description")
+    table.add_column("aliases", style="dim")
+    for spec in items:
+        table.add_row(spec.name, spec.KIND, spec.display_name or "", ", ".join(spec.aliases))
+    _stdout().print(table)
+
+
+@specs_app.command("show")
+def specs_show(
+    names: Annotated[
+        list[str],
+        typer.Argument(help="Catalog names or aliases, spec YAML paths, or HF config.json paths."),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Show specs with every number's unit and source, and derived values."""
+    catalog = default_catalog()
+    descriptions = [describe(_resolve(name, catalog), catalog) for name in names]
+    if as_json:
+        payload = [d.to_json() for d in descriptions]
+        _print_json(payload[0] if len(payload) == 1 else payload)
+        return
+    console = _stdout()
+    for description in descriptions:
+        _render(description, console)
+
+
+@specs_app.command("validate")
+def specs_validate(
+    paths: Annotated[list[Path], typer.Argument(help="Spec YAML files to check.")],
+) -> None:
+    """Check spec files: schema, units, signs, and that every number has a source."""
+    failed = False
+    for path in paths:
+        spec = load_spec(path)
+        missing = spec.unsourced_paths()
+        if missing:
+            failed = True
+            typer.echo(f"{path}: numbers without a source: {', '.join(missing)}", err=True)
+        else:
+            typer.echo(f"{path}: ok ({spec.KIND} {spec.name})")
+    if failed:
+        raise typer.Exit(1)
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
+    directory = path.resolve().parent
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@specs_app.command("import-hf")
+def specs_import_hf(
+    config: Annotated[Path, typer.Argument(help="A Hugging Face config.json.")],
+    name: Annotated[str | None, typer.Option(help="Canonical name for the spec.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write YAML here.")] = None,
+) -> None:
+    """Turn a Hugging Face config.json into an mlcost transformer spec (YAML)."""
+    spec = from_hf_config(config, name=name)
+    text = spec.to_yaml()
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_text_atomically(output, text)
+        typer.echo(f"wrote {output} ({spec.parameter_count:,} parameters)")
+
+
+@app.command()
+def summary(
+    model: Annotated[str, typer.Option(help="Model name, alias or spec path.")] = DEFAULT_MODEL,
+    gpu: Annotated[str, typer.Option(help="Accelerator name, alias or spec path.")] = DEFAULT_GPU,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """The default job: a model and a GPU side by side, with their sources."""
+    catalog = default_catalog()
+    model_spec = _resolve(model, catalog)
+    gpu_spec = _resolve(gpu, catalog)
+    if not isinstance(model_spec, (TransformerSpec, ConvNetSpec)):
+        raise MlcostError(f"--model: {model!r} is a {model_spec.KIND}, expected a model")
+    if not isinstance(gpu_spec, Accelerator):
+        raise MlcostError(f"--gpu: {gpu!r} is a {gpu_spec.KIND}, expected an accelerator")
+    descriptions = [describe(gpu_spec, catalog), describe(model_spec, catalog)]
+    if as_json:
+        _print_json({"accelerator": descriptions[0].to_json(), "model": descriptions[1].to_json()})
+        return
+    console = _stdout()
+    for description in descriptions:
+        _render(description, console)
+
+
+def main() -> None:
+    """Console entry point: user errors become one line on stderr and exit status 2."""
+    try:
+        code = app(standalone_mode=False)
+    except MlcostError as error:
+        Console(stderr=True, soft_wrap=True).print(
+            Text.assemble(("error: ", "bold red"), str(error)), highlight=False
+        )
+        sys.exit(2)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        sys.exit(1)
+    except Exception as error:  # click's usage errors
+        import click
+
+        if isinstance(error, click.ClickException):
+            error.show()
+            sys.exit(error.exit_code)
+        raise
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

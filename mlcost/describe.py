@@ -1,0 +1,246 @@
+"""A spec shown for people and machines: its numbers, their sources, and derived values.
+
+:func:`describe` returns a :class:`SpecDescription` that prints as a table in a notebook
+(``_repr_html_``), converts to pandas (``to_frame``) and to the documented JSON form
+(``to_json``), in which every quantity is ``{"value": <number>, "unit": "<pint unit>"}``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import pint
+
+from mlcost.specs import (
+    Accelerator,
+    Catalog,
+    ConvNetSpec,
+    Link,
+    NumericFormat,
+    Spec,
+    Storage,
+    TransformerSpec,
+)
+from mlcost.units import format_quantity, quantity_to_json
+
+#: Formats whose weight bytes ``describe`` lists for a model.
+WEIGHT_FORMATS = ("fp32", "bf16", "fp8-e4m3", "int4")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a description."""
+
+    section: str
+    field: str
+    value: Any
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class SpecDescription:
+    """The fields of a spec with their sources, and what mlcost derives from them."""
+
+    spec: Spec
+    rows: tuple[Row, ...] = field(default_factory=tuple)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per field: section, field, value, unit, source."""
+        records = []
+        for row in self.rows:
+            if isinstance(row.value, pint.Quantity):
+                value, unit = row.value.magnitude, f"{row.value.units:~D}"
+            else:
+                value, unit = row.value, ""
+            records.append(
+                {
+                    "section": row.section,
+                    "field": row.field,
+                    "value": value,
+                    "unit": unit,
+                    "source": row.source or "",
+                }
+            )
+        return pd.DataFrame.from_records(
+            records, columns=["section", "field", "value", "unit", "source"]
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON form (see README, "JSON output")."""
+        sections: dict[str, dict[str, Any]] = {"fields": {}, "derived": {}}
+        for row in self.rows:
+            sections.setdefault(row.section, {})[row.field] = _json_value(row.value)
+        return {
+            "kind": self.spec.KIND,
+            "name": self.spec.name,
+            "display_name": self.spec.display_name,
+            "aliases": list(self.spec.aliases),
+            **sections,
+            "sources": {
+                row.field: row.source for row in self.rows if row.section == "fields" and row.source
+            },
+            "references": dict(self.spec.references),
+            "notes": self.spec.notes,
+        }
+
+    def _repr_html_(self) -> str:
+        title = html.escape(self.spec.display_name or self.spec.name)
+        lines = [
+            f"<b>{title}</b> <code>{html.escape(self.spec.name)}</code>",
+            "<table><tr><th>section</th><th>field</th><th>value</th><th>source</th></tr>",
+        ]
+        for row in self.rows:
+            lines.append(
+                "<tr>"
+                + "".join(
+                    f"<td>{html.escape(text)}</td>"
+                    for text in (row.section, row.field, value_text(row.value), row.source or "")
+                )
+                + "</tr>"
+            )
+        lines.append("</table>")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        width = max((len(r.field) for r in self.rows), default=10)
+        out = [f"{self.spec.display_name or self.spec.name} ({self.spec.name})"]
+        for row in self.rows:
+            source = f"  [{row.source}]" if row.source else ""
+            out.append(f"  {row.section:8} {row.field:{width}}  {value_text(row.value)}{source}")
+        return "\n".join(out)
+
+
+def value_text(value: Any) -> str:
+    """Human text for a value: quantities compactly, with their unit."""
+    if isinstance(value, pint.Quantity):
+        return (
+            format_quantity(value)
+            if not isinstance(value.magnitude, float)
+            else (f"{value.magnitude:,.6g} {value.units:~D}")
+        )
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, pint.Quantity):
+        return quantity_to_json(value)
+    return value
+
+
+def _field_rows(spec: Spec) -> list[Row]:
+    rows = []
+    for name in type(spec).model_fields:
+        if name in ("name", "aliases", "display_name", "notes", "references", "sources", "kind"):
+            continue
+        value = getattr(spec, name)
+        if value is None or value == ():
+            continue
+        if isinstance(value, tuple) and hasattr(value[0], "model_dump"):
+            for index, item in enumerate(value):
+                rows.append(
+                    Row(
+                        "fields",
+                        _item_label(name, index, item),
+                        item_text(item),
+                        spec.source_of(f"{name}.{index}"),
+                    )
+                )
+        elif hasattr(value, "model_dump"):
+            rows.append(Row("fields", name, item_text(value), spec.source_of(name)))
+        else:
+            shown = list(value) if isinstance(value, tuple) else value
+            rows.append(Row("fields", name, shown, spec.source_of(name)))
+    return rows
+
+
+def _item_label(name: str, index: int, item: Any) -> str:
+    if name == "peak_compute":
+        return f"peak {item.format} ({item.engine})"
+    return f"{name}[{index}]"
+
+
+def item_text(item: Any) -> Any:
+    """A nested part (peak throughput, price, NIC) as one line of text."""
+    parts = []
+    for key in type(item).model_fields:
+        value = getattr(item, key)
+        if value is None or key in ("format", "engine"):
+            continue
+        parts.append(f"{key} {value_text(value)}")
+    return ", ".join(parts)
+
+
+def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
+    rows: list[Row] = []
+    if isinstance(spec, Accelerator):
+        for format_name, ridge in spec.ridge_points().items():
+            rows.append(
+                Row(
+                    "derived",
+                    f"ridge point {format_name} (dense)",
+                    ridge,
+                    "peak / memory_bandwidth (roofline, Williams et al. 2009)",
+                )
+            )
+        rows.append(Row("derived", "memory_capacity in GB", spec.memory_capacity.to("GB"), None))
+    elif isinstance(spec, (TransformerSpec, ConvNetSpec)):
+        rows.append(
+            Row(
+                "derived",
+                "parameters",
+                spec.parameter_count,
+                "derived from the architecture (exact)",
+            )
+        )
+        for part, count in spec.parameter_breakdown().items():
+            rows.append(Row("derived", f"parameters: {part}", count, None))
+        if isinstance(spec, TransformerSpec):
+            rows.append(
+                Row(
+                    "derived",
+                    "non-embedding parameters",
+                    int(spec.non_embedding_parameters.magnitude),
+                    "Kaplan et al. 2020",
+                )
+            )
+        if catalog is not None:
+            for fmt_name in WEIGHT_FORMATS:
+                fmt = catalog.numeric_format(fmt_name)
+                weight_bytes = (spec.parameter_count * fmt.storage_bytes).to("GB")
+                rows.append(
+                    Row(
+                        "derived",
+                        f"weights in {fmt_name}",
+                        weight_bytes,
+                        f"{spec.parameter_count:,} params x {value_text(fmt.storage_bytes)}",
+                    )
+                )
+                rows.append(
+                    Row("derived", f"weights in {fmt_name} (GiB)", weight_bytes.to("GiB"), None)
+                )
+    elif isinstance(spec, Link):
+        rows.append(Row("derived", "per direction", spec.per_direction.to("GB/s"), None))
+        rows.append(Row("derived", "both directions", spec.both_directions.to("GB/s"), None))
+    elif isinstance(spec, Storage):
+        for label, rate in (("random read", spec.random_read), ("random write", spec.random_write)):
+            if rate is not None:
+                rows.append(Row("derived", label, rate, "IOPS x random_io_size"))
+    elif isinstance(spec, NumericFormat):
+        for label, limit in spec.derived().items():
+            rows.append(Row("derived", label, limit, "from the bit layout"))
+    return rows
+
+
+def describe(spec: Spec, catalog: Catalog | None = None) -> SpecDescription:
+    """Describe ``spec``: each field with its source, then derived values."""
+    return SpecDescription(spec, tuple(_field_rows(spec) + _derived_rows(spec, catalog)))
+
+
+__all__ = ["Row", "SpecDescription", "describe"]

@@ -1,0 +1,80 @@
+"""mlcost's own exceptions.
+
+Every error a user can cause names the field, the value given and what was expected, and for an
+unknown name the closest known names. All derive from :class:`MlcostError`, which derives from
+``ValueError`` so that callers that already catch ``ValueError`` keep working.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
+
+class MlcostError(ValueError):
+    """Base class of every error mlcost raises on purpose."""
+
+
+class UnitError(MlcostError):
+    """A value is not a quantity, or has the wrong dimension or sign."""
+
+    def __init__(self, field: str, value: Any, expected: str) -> None:
+        self.field = field
+        self.value = value
+        self.expected = expected
+        super().__init__(f"{field}: got {value!r}, expected {expected}")
+
+
+class SpecError(MlcostError):
+    """A spec (YAML file, config dict) failed validation. One line per problem."""
+
+    def __init__(self, problems: list[str], *, source: str | None = None) -> None:
+        self.problems = problems
+        self.source = source
+        where = f"{source}: " if source else ""
+        if len(problems) == 1:
+            message = f"{where}{problems[0]}"
+        else:
+            message = f"{where}{len(problems)} problems\n" + "\n".join(f"  - {p}" for p in problems)
+        super().__init__(message)
+
+
+class UnknownNameError(MlcostError, KeyError):
+    """A catalog name or alias that is not known, with the closest known names."""
+
+    def __init__(self, what: str, name: str, known: Iterable[str]) -> None:
+        self.what = what
+        self.name = name
+        known = sorted(set(known))
+        self.suggestions = closest_names(name, known)
+        if self.suggestions:
+            hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?"
+        elif len(known) <= 12:
+            hint = f"; expected one of {', '.join(known)}"
+        else:
+            hint = ""
+        super().__init__(f"unknown {what} {name!r}{hint}")
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0])
+
+
+class AmbiguousNameError(MlcostError, KeyError):
+    """An alias shared by several catalog entries."""
+
+    def __init__(self, what: str, name: str, candidates: Iterable[str]) -> None:
+        self.what = what
+        self.name = name
+        self.candidates = sorted(candidates)
+        super().__init__(f"{what} {name!r} is ambiguous; it may mean: {', '.join(self.candidates)}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def closest_names(name: str, known: Iterable[str], limit: int = 3) -> list[str]:
+    """The known names closest to ``name`` (difflib ratio >= 0.5), best first."""
+    lowered = {k.lower(): k for k in known}
+    matches = difflib.get_close_matches(name.lower(), list(lowered), n=limit, cutoff=0.5)
+    return [lowered[m] for m in matches]

@@ -1,0 +1,56 @@
+"""Spec schemas (pydantic), the catalog loader and the Hugging Face config importer."""
+
+from mlcost.specs._base import Spec
+from mlcost.specs.catalog import (
+    GROUPS,
+    SPEC_TYPES,
+    Catalog,
+    default_catalog,
+    default_catalog_dir,
+    load_spec,
+    load_spec_text,
+    spec_from_dict,
+)
+from mlcost.specs.economics import Grid, Price
+from mlcost.specs.formats import COMPUTE_FORMATS, NumericFormat
+from mlcost.specs.hardware import (
+    Accelerator,
+    Attached,
+    CloudPrice,
+    Cluster,
+    Host,
+    Link,
+    Node,
+    PeakThroughput,
+    Storage,
+)
+from mlcost.specs.hf import from_hf_config
+from mlcost.specs.models import ConvNetSpec, TransformerSpec
+
+__all__ = [
+    "COMPUTE_FORMATS",
+    "GROUPS",
+    "SPEC_TYPES",
+    "Accelerator",
+    "Attached",
+    "Catalog",
+    "CloudPrice",
+    "Cluster",
+    "ConvNetSpec",
+    "Grid",
+    "Host",
+    "Link",
+    "Node",
+    "NumericFormat",
+    "PeakThroughput",
+    "Price",
+    "Spec",
+    "Storage",
+    "TransformerSpec",
+    "default_catalog",
+    "default_catalog_dir",
+    "from_hf_config",
+    "load_spec",
+    "load_spec_text",
+    "spec_from_dict",
+]

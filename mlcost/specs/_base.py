@@ -1,0 +1,204 @@
+"""Shared machinery of the spec schemas: quantity fields, provenance, YAML round trip.
+
+A spec is an immutable pydantic model. Quantity fields accept ``"80 GiB"``-style strings,
+``{"value": .., "unit": ..}`` mappings or pint quantities, and are checked for dimension and sign
+when the spec is built. Every number carries a source: ``sources`` maps a field path (or a parent
+path, or ``"*"`` for all fields) to a key of ``references`` or a free-text citation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any, ClassVar
+
+import pint
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+)
+
+from mlcost.errors import SpecError, UnitError, closest_names
+from mlcost.units import check_dimension, format_quantity, parse_quantity
+
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
+
+
+def _quantity_validator(unit: str, *, allow_zero: bool) -> Callable[[Any], pint.Quantity]:
+    def validate(value: Any) -> pint.Quantity:
+        try:
+            quantity = parse_quantity(value)
+            check_dimension(quantity, unit)
+        except UnitError as error:
+            raise ValueError(f"expected {error.expected}") from None
+        magnitude = quantity.magnitude
+        if magnitude != magnitude:  # NaN
+            raise ValueError(f"expected a number in {unit}, got NaN")
+        if magnitude < 0 or (magnitude == 0 and not allow_zero):
+            bound = ">= 0" if allow_zero else "> 0"
+            raise ValueError(f"expected a quantity in {unit} that is {bound}")
+        return quantity
+
+    return validate
+
+
+def quantity_type(unit: str, *, allow_zero: bool = False) -> Any:
+    """A pydantic field type: a pint quantity with the dimension of ``unit``, positive.
+
+    Serialized as exact text (``format_quantity``), so YAML -> object -> YAML is lossless.
+    """
+    return Annotated[
+        pint.Quantity,
+        BeforeValidator(_quantity_validator(unit, allow_zero=allow_zero)),
+        PlainSerializer(format_quantity, return_type=str),
+        WithJsonSchema({"type": "string", "description": f"a quantity in {unit}"}),
+    ]
+
+
+Bytes = quantity_type("byte")
+ByteRate = quantity_type("byte/second")
+BitRate = quantity_type("bit/second")
+FlopRate = quantity_type("flop/second")
+Power = quantity_type("watt")
+Frequency = quantity_type("hertz")
+Duration = quantity_type("second")
+Money = quantity_type("USD")
+MoneyRate = quantity_type("USD/hour")
+EnergyPrice = quantity_type("USD/kWh")
+CarbonIntensity = quantity_type("gCO2e/kWh", allow_zero=True)
+ParamCount = quantity_type("param")
+
+PositiveInt = Annotated[int, Field(gt=0)]
+
+
+class Spec(BaseModel):
+    """Base of every catalog item: a name, aliases and the sources of its numbers."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    #: The discriminator written as ``kind:`` in YAML; each subclass fixes it.
+    KIND: ClassVar[str] = ""
+    #: Fields that hold numbers but are not claims needing a source (identifiers, counts of
+    #: things the user chose).
+    UNSOURCED_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    display_name: str | None = None
+    notes: str | None = None
+    references: dict[str, str] = Field(default_factory=dict)
+    sources: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_canonical(cls, value: str) -> str:
+        if not NAME_PATTERN.match(value):
+            raise ValueError(
+                "expected a lower-case, hyphenated name such as 'h100-sxm5-80gb' "
+                "(letters, digits, '.', '-')"
+            )
+        return value
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases_lower(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(alias.strip().lower() for alias in value)
+
+    # ----- provenance -------------------------------------------------------------------
+    def numeric_paths(self) -> list[str]:
+        """Dotted paths of every number set in this spec (quantities, ints and floats)."""
+        return [path for path, _ in _walk_numbers(self, "")]
+
+    def source_of(self, path: str) -> str | None:
+        """The citation for a field path: the longest covering entry of ``sources``, resolved
+        through ``references``; ``None`` when nothing covers it."""
+        parts = path.split(".")
+        for end in range(len(parts), 0, -1):
+            key = ".".join(parts[:end])
+            if key in self.sources:
+                return self._resolve_reference(self.sources[key])
+        if "*" in self.sources:
+            return self._resolve_reference(self.sources["*"])
+        return None
+
+    def _resolve_reference(self, value: str) -> str:
+        return self.references.get(value, value)
+
+    def unsourced_paths(self) -> list[str]:
+        """Numeric fields that no entry of ``sources`` covers."""
+        return [
+            path
+            for path in self.numeric_paths()
+            if path.split(".")[0] not in self.UNSOURCED_FIELDS and self.source_of(path) is None
+        ]
+
+    # ----- serialization ----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A plain mapping (quantities as exact text) with ``kind`` first; defaults left out."""
+        data = self.model_dump(mode="json", exclude_defaults=True)
+        data.pop("kind", None)
+        head: dict[str, Any] = {
+            key: data.pop(key) for key in ("name", "aliases", "display_name") if key in data
+        }
+        tail: dict[str, Any] = {
+            key: data.pop(key) for key in ("notes", "references", "sources") if key in data
+        }
+        return {"kind": self.KIND, **head, **data, **tail}
+
+    def to_yaml(self) -> str:
+        """YAML text that :func:`mlcost.specs.load_spec_text` reads back into an equal spec."""
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+
+
+def _walk_numbers(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, BaseModel):
+        for field_name in type(value).model_fields:
+            if field_name in ("references", "sources"):
+                continue
+            child = getattr(value, field_name)
+            yield from _walk_numbers(child, f"{path}.{field_name}" if path else field_name)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _walk_numbers(item, f"{path}.{index}")
+    elif isinstance(value, pint.Quantity) or (
+        isinstance(value, (int, float)) and not isinstance(value, bool)
+    ):
+        yield path, value
+
+
+def validation_problems(error: ValidationError, known_fields: set[str]) -> list[str]:
+    """One readable line per pydantic error: field path, value given, what was expected."""
+    problems = []
+    for item in error.errors():
+        location = [str(part) for part in item["loc"]]
+        path = ".".join(location) or "(top level)"
+        kind = item["type"]
+        given = item.get("input")
+        if kind == "extra_forbidden":
+            field = location[-1] if location else "?"
+            hint = closest_names(field, known_fields)
+            suggestion = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
+            problems.append(f"{path}: unknown field{suggestion}")
+            continue
+        if kind == "missing":
+            problems.append(f"{path}: required field is missing")
+            continue
+        message = str(item["msg"]).removeprefix("Value error, ")
+        problems.append(f"{path}: got {_short(given)}, {message}")
+    return problems
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def raise_spec_error(error: ValidationError, known_fields: set[str], source: str | None) -> None:
+    raise SpecError(validation_problems(error, known_fields), source=source) from None

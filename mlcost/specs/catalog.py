@@ -1,0 +1,267 @@
+"""Loading specs from YAML and looking them up by name.
+
+The catalog is the folder ``specs/`` at the repository root (shipped inside the package as
+``mlcost/_catalog`` when installed from a wheel): one YAML file per item. Users add their own
+files with :meth:`Catalog.with_files` or load one with :func:`load_spec`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import yaml
+from pydantic import ValidationError
+
+from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError, closest_names
+from mlcost.specs._base import Spec, validation_problems
+from mlcost.specs.economics import Grid, Price
+from mlcost.specs.formats import NumericFormat
+from mlcost.specs.hardware import Accelerator, Cluster, Host, Link, Node, Storage
+from mlcost.specs.models import ConvNetSpec, TransformerSpec
+
+SPEC_TYPES: dict[str, type[Spec]] = {
+    cls.KIND: cls
+    for cls in (
+        Accelerator,
+        Link,
+        Storage,
+        Host,
+        Node,
+        Cluster,
+        TransformerSpec,
+        ConvNetSpec,
+        Grid,
+        Price,
+        NumericFormat,
+    )
+}
+
+#: What ``mlcost specs list GROUP`` lists: group -> the kinds in it (also the catalog folders).
+GROUPS: dict[str, tuple[str, ...]] = {
+    "accelerators": ("accelerator",),
+    "links": ("link",),
+    "storage": ("storage",),
+    "hosts": ("host",),
+    "systems": ("node", "cluster"),
+    "models": ("transformer", "convnet"),
+    "grids": ("grid",),
+    "prices": ("price",),
+    "formats": ("format",),
+}
+
+_ALL_FIELDS = {name for cls in SPEC_TYPES.values() for name in cls.model_fields} | {"kind"}
+
+S = TypeVar("S", bound=Spec)
+
+
+def spec_from_dict(data: Any, *, source: str | None = None) -> Spec:
+    """Validate a mapping (as read from YAML) into the spec class its ``kind`` names."""
+    if not isinstance(data, Mapping):
+        raise SpecError([f"expected a mapping of fields, got {type(data).__name__}"], source=source)
+    kind = data.get("kind")
+    if kind not in SPEC_TYPES:
+        hint = closest_names(str(kind), SPEC_TYPES)
+        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise SpecError(
+            [f"kind: got {kind!r}, expected one of {', '.join(SPEC_TYPES)}{suggestion}"],
+            source=source,
+        )
+    cls = SPEC_TYPES[kind]
+    try:
+        return cls.model_validate(dict(data))
+    except ValidationError as error:
+        raise SpecError(validation_problems(error, _ALL_FIELDS), source=source) from None
+
+
+def load_spec_text(text: str, *, source: str | None = None) -> Spec:
+    """Parse YAML text into a spec; YAML syntax errors become one-line :class:`SpecError`s."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise SpecError([f"{where}not valid YAML ({problem})"], source=source) from None
+    return spec_from_dict(data, source=source)
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Load one spec file (YAML) by path."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SpecError([f"cannot read the file ({error.strerror})"], source=str(file)) from None
+    return load_spec_text(text, source=str(file))
+
+
+def default_catalog_dir() -> Path:
+    """The built-in catalog: the wheel's ``mlcost/_catalog`` copy, else the repo's ``specs/``."""
+    package_root = Path(__file__).resolve().parents[1]
+    packaged = package_root / "_catalog"
+    if packaged.is_dir():
+        return packaged
+    return package_root.parent / "specs"
+
+
+class Catalog:
+    """An immutable set of specs, looked up by name or alias, case-insensitively."""
+
+    def __init__(self, specs: Iterable[Spec], origins: Mapping[str, str] | None = None) -> None:
+        self._specs: dict[str, Spec] = {}
+        self._aliases: dict[str, set[str]] = {}
+        self._origins = dict(origins or {})
+        duplicates = []
+        for spec in specs:
+            key = spec.name.lower()
+            if key in self._specs:
+                duplicates.append(spec.name)
+            self._specs[key] = spec
+            for alias in spec.aliases:
+                self._aliases.setdefault(alias.lower(), set()).add(key)
+        if duplicates:
+            raise SpecError([f"name {n!r} is defined twice" for n in duplicates])
+
+    # ----- construction -----------------------------------------------------------------
+    @classmethod
+    def from_directory(cls, directory: str | Path, *, require_sources: bool = True) -> Catalog:
+        """Load every ``*.yaml`` below ``directory``. With ``require_sources`` (the built-in
+        catalog), a number without a source is an error."""
+        root = Path(directory)
+        if not root.is_dir():
+            raise SpecError([f"catalog folder not found: {root}"])
+        specs, origins, problems = [], {}, []
+        for file in sorted(root.rglob("*.yaml")):
+            try:
+                spec = load_spec(file)
+            except SpecError as error:
+                problems.append(str(error))
+                continue
+            if require_sources and (missing := spec.unsourced_paths()):
+                problems.append(f"{file}: numbers without a source: {', '.join(missing)}")
+            specs.append(spec)
+            origins[spec.name.lower()] = str(file)
+        if problems:
+            raise SpecError(problems, source=str(root))
+        catalog = cls(specs, origins)
+        if dangling := catalog.dangling_references():
+            raise SpecError(dangling, source=str(root))
+        return catalog
+
+    def with_specs(self, *specs: Spec) -> Catalog:
+        """A new catalog with ``specs`` added (replacing same-named entries)."""
+        merged = {s.name.lower(): s for s in self._specs.values()}
+        merged.update({s.name.lower(): s for s in specs})
+        return Catalog(merged.values(), self._origins)
+
+    def with_files(self, *paths: str | Path) -> Catalog:
+        """A new catalog with the spec files (or folders of them) at ``paths`` added."""
+        specs: list[Spec] = []
+        for path in paths:
+            p = Path(path)
+            files = sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
+            specs += [load_spec(f) for f in files]
+        return self.with_specs(*specs)
+
+    # ----- lookup -----------------------------------------------------------------------
+    def get(self, name: str, kinds: Iterable[str] | None = None) -> Spec:
+        """The spec called ``name`` (canonical name or alias), optionally of the given kinds."""
+        wanted = tuple(kinds) if kinds is not None else tuple(SPEC_TYPES)
+        what = "/".join(wanted) if kinds is not None else "spec"
+        key = name.strip().lower()
+        spec = self._specs.get(key)
+        if spec is not None and spec.KIND in wanted:
+            return spec
+        candidates = sorted(n for n in self._aliases.get(key, ()) if self._specs[n].KIND in wanted)
+        if len(candidates) == 1:
+            return self._specs[candidates[0]]
+        if candidates:
+            raise AmbiguousNameError(what, name, [self._specs[n].name for n in candidates])
+        known = [s.name for s in self._specs.values() if s.KIND in wanted]
+        known += [
+            a for a, ns in self._aliases.items() if any(self._specs[n].KIND in wanted for n in ns)
+        ]
+        raise UnknownNameError(what, name, known)
+
+    def _typed(self, name: str, cls: type[S]) -> S:
+        return cast(S, self.get(name, (cls.KIND,)))
+
+    def accelerator(self, name: str) -> Accelerator:
+        return self._typed(name, Accelerator)
+
+    def link(self, name: str) -> Link:
+        return self._typed(name, Link)
+
+    def storage(self, name: str) -> Storage:
+        return self._typed(name, Storage)
+
+    def host(self, name: str) -> Host:
+        return self._typed(name, Host)
+
+    def node(self, name: str) -> Node:
+        return self._typed(name, Node)
+
+    def cluster(self, name: str) -> Cluster:
+        return self._typed(name, Cluster)
+
+    def grid(self, name: str) -> Grid:
+        return self._typed(name, Grid)
+
+    def price(self, name: str) -> Price:
+        return self._typed(name, Price)
+
+    def numeric_format(self, name: str) -> NumericFormat:
+        return self._typed(name, NumericFormat)
+
+    def model(self, name: str) -> TransformerSpec | ConvNetSpec:
+        return cast(TransformerSpec | ConvNetSpec, self.get(name, ("transformer", "convnet")))
+
+    def transformer(self, name: str) -> TransformerSpec:
+        return self._typed(name, TransformerSpec)
+
+    def items(self, group: str | None = None) -> list[Spec]:
+        """All specs, or those of one group (``accelerators``, ``models``, ...), by name."""
+        if group is None:
+            kinds: tuple[str, ...] = tuple(SPEC_TYPES)
+        else:
+            key = group.strip().lower()
+            if key not in GROUPS:
+                raise UnknownNameError("group", group, GROUPS)
+            kinds = GROUPS[key]
+        return sorted((s for s in self._specs.values() if s.KIND in kinds), key=lambda s: s.name)
+
+    def names(self, group: str | None = None) -> list[str]:
+        return [s.name for s in self.items(group)]
+
+    def origin(self, name: str) -> str | None:
+        """The file a spec was loaded from, if any."""
+        return self._origins.get(name.lower())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.lower() in self._specs
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def dangling_references(self) -> list[str]:
+        """Problems with names that nodes, clusters and prices refer to."""
+        problems = []
+        for spec in self._specs.values():
+            refs = getattr(spec, "references_to", None)
+            if refs is None:
+                continue
+            for kind, target in refs():
+                try:
+                    self.get(target, (kind,))
+                except (UnknownNameError, AmbiguousNameError) as error:
+                    problems.append(f"{spec.name}: {error}")
+        return problems
+
+
+@functools.lru_cache(maxsize=1)
+def default_catalog() -> Catalog:
+    """The built-in catalog (read once; immutable)."""
+    return Catalog.from_directory(default_catalog_dir())

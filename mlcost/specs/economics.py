@@ -1,0 +1,38 @@
+"""Grid regions (carbon intensity, electricity price, PUE) and cloud prices, each dated."""
+
+from __future__ import annotations
+
+import datetime
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from mlcost.specs._base import CarbonIntensity, EnergyPrice, MoneyRate, PositiveInt, Spec
+
+
+class Grid(Spec):
+    """An electricity grid region: carbon intensity of generation for a year, and context."""
+
+    KIND: ClassVar[str] = "grid"
+    kind: Literal["grid"] = "grid"
+    region: str
+    carbon_intensity: CarbonIntensity
+    year: int = Field(ge=1990, le=2100)
+    electricity_price: EnergyPrice | None = None
+    pue: float | None = Field(default=None, ge=1.0, le=5.0)
+
+
+class Price(Spec):
+    """A cloud offering's price per GPU-hour, on a date."""
+
+    KIND: ClassVar[str] = "price"
+    kind: Literal["price"] = "price"
+    provider: str
+    offering: str
+    accelerator: str
+    gpus: PositiveInt = 1
+    price_per_gpu_hour: MoneyRate
+    date: datetime.date
+
+    def references_to(self) -> list[tuple[str, str]]:
+        return [("accelerator", self.accelerator)]

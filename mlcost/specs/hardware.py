@@ -1,0 +1,293 @@
+"""Hardware specs: accelerators, links, storage devices, hosts, nodes and clusters.
+
+Conventions (see ``docs/spec-format.md``):
+
+* Peak throughput is per compute format and engine (tensor cores vs vector units), with dense and
+  2:4-structured-sparse figures kept apart. Sparse peaks are never used unless asked for.
+* Link bandwidth is stored per direction; the both-directions figure vendors quote for NVLink is
+  derived as twice that (full duplex) or checked against it when both are given.
+* HBM capacities sold as "80 GB" are binary (GiB); bandwidths are decimal (GB/s, TB/s).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import ClassVar, Literal
+
+import pint
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from mlcost.errors import MlcostError
+from mlcost.specs._base import (
+    BitRate,
+    ByteRate,
+    Bytes,
+    Duration,
+    FlopRate,
+    Frequency,
+    Money,
+    MoneyRate,
+    PositiveInt,
+    Power,
+    Spec,
+)
+from mlcost.specs.formats import COMPUTE_FORMATS
+from mlcost.units import Q_
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+class PeakThroughput(_Part):
+    """Peak arithmetic throughput of one engine in one compute format."""
+
+    format: str
+    engine: Literal["tensor", "vector", "matrix"] = "tensor"
+    dense: FlopRate
+    sparse: FlopRate | None = None
+
+    @model_validator(mode="after")
+    def _known_format(self) -> PeakThroughput:
+        if self.format not in COMPUTE_FORMATS:
+            raise ValueError(
+                f"format: got {self.format!r}, expected one of {', '.join(COMPUTE_FORMATS)}"
+            )
+        if self.sparse is not None and self.sparse < self.dense:
+            raise ValueError("sparse: the 2:4-sparse peak cannot be below the dense peak")
+        return self
+
+
+class CloudPrice(_Part):
+    """A typical cloud price for one GPU, with when and where it was seen."""
+
+    price: MoneyRate
+    date: datetime.date
+    provider: str | None = None
+
+
+class Accelerator(Spec):
+    """A GPU or other accelerator, as its datasheet describes it."""
+
+    KIND: ClassVar[str] = "accelerator"
+    kind: Literal["accelerator"] = "accelerator"
+    vendor: str
+    architecture: str | None = None
+    form_factor: str | None = None
+    release_year: int | None = Field(default=None, ge=1990, le=2100)
+    memory_type: str | None = None
+    memory_capacity: Bytes
+    memory_visible: Bytes | None = None
+    memory_bandwidth: ByteRate
+    compute_units: PositiveInt | None = None
+    compute_unit_name: str = "SM"
+    l2_cache: Bytes | None = None
+    boost_clock: Frequency | None = None
+    tdp: Power
+    interconnect: str | None = None
+    host_interface: str | None = None
+    list_price: Money | None = None
+    cloud_price: CloudPrice | None = None
+    peak_compute: tuple[PeakThroughput, ...]
+
+    @model_validator(mode="after")
+    def _peaks_unique(self) -> Accelerator:
+        seen = set()
+        for entry in self.peak_compute:
+            key = (entry.format, entry.engine)
+            if key in seen:
+                raise ValueError(f"peak_compute: {entry.format}/{entry.engine} is listed twice")
+            seen.add(key)
+        if not self.peak_compute:
+            raise ValueError("peak_compute: at least one entry is required")
+        return self
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        """Compute formats with a peak figure, in catalog order."""
+        return tuple(dict.fromkeys(entry.format for entry in self.peak_compute))
+
+    def peak(
+        self, format: str, *, sparse: bool = False, engine: str | None = None
+    ) -> pint.Quantity:
+        """Peak throughput in FLOP/s for ``format``.
+
+        Without ``engine`` the tensor/matrix engine is preferred over vector units (that is
+        what a GEMM in that format runs on). ``sparse=True`` returns the 2:4 structured
+        sparsity figure, which only applies to sparse weights.
+        """
+        candidates = [e for e in self.peak_compute if e.format == format]
+        if engine is not None:
+            candidates = [e for e in candidates if e.engine == engine]
+        if not candidates:
+            known = ", ".join(self.formats)
+            wanted = f"{format}/{engine}" if engine else format
+            raise MlcostError(
+                f"peak: {self.name} has no {wanted} throughput in its datasheet; "
+                f"known formats: {known}"
+            )
+        candidates.sort(key=lambda e: e.engine == "vector")
+        entry = candidates[0]
+        if sparse:
+            if entry.sparse is None:
+                raise MlcostError(f"peak: {self.name} lists no 2:4-sparse figure for {format}")
+            return entry.sparse.to("TFLOP/s")
+        return entry.dense.to("TFLOP/s")
+
+    def ridge_point(self, format: str = "bf16", *, sparse: bool = False) -> pint.Quantity:
+        """Roofline ridge point ``peak / memory bandwidth`` in FLOP/byte (Williams et al. 2009).
+
+        An operator whose arithmetic intensity is below this is memory-bound on this device.
+        """
+        return (self.peak(format, sparse=sparse) / self.memory_bandwidth).to("flop/byte")
+
+    def ridge_points(self) -> dict[str, pint.Quantity]:
+        """Dense ridge point for every format with a peak figure."""
+        return {fmt: self.ridge_point(fmt) for fmt in self.formats}
+
+
+class Link(Spec):
+    """An interconnect: NVLink, PCIe, InfiniBand, Ethernet."""
+
+    KIND: ClassVar[str] = "link"
+    kind: Literal["link"] = "link"
+    family: Literal["nvlink", "pcie", "infiniband", "ethernet", "infinity-fabric", "other"]
+    generation: str | None = None
+    bandwidth_per_direction: ByteRate | None = None
+    bandwidth_both_directions: ByteRate | None = None
+    signaling_rate: BitRate | None = None
+    latency: Duration | None = None
+    scope: str | None = None
+
+    @model_validator(mode="after")
+    def _bandwidth_given(self) -> Link:
+        one, both = self.bandwidth_per_direction, self.bandwidth_both_directions
+        if one is None and both is None:
+            raise ValueError(
+                "bandwidth_per_direction: give it or bandwidth_both_directions (full duplex)"
+            )
+        if one is not None and both is not None:
+            ratio = float((both / one).to("dimensionless").magnitude)
+            if abs(ratio - 2) > 1e-9:
+                raise ValueError(
+                    "bandwidth_both_directions: expected twice bandwidth_per_direction "
+                    f"(full duplex), got {ratio:g} times"
+                )
+        return self
+
+    @property
+    def per_direction(self) -> pint.Quantity:
+        """Bandwidth in one direction: what a collective's send or receive sees."""
+        if self.bandwidth_per_direction is not None:
+            return self.bandwidth_per_direction
+        both = self.bandwidth_both_directions
+        if both is None:  # unreachable: the validator requires one of the two
+            raise MlcostError(f"{self.name}: no bandwidth given")
+        return both / 2
+
+    @property
+    def both_directions(self) -> pint.Quantity:
+        """Both directions together, as NVLink datasheets quote it."""
+        if self.bandwidth_both_directions is not None:
+            return self.bandwidth_both_directions
+        return self.per_direction * 2
+
+
+class Storage(Spec):
+    """A storage device or a network file system."""
+
+    KIND: ClassVar[str] = "storage"
+    kind: Literal["storage"] = "storage"
+    medium: Literal["nvme", "sata-ssd", "hdd", "network-fs"]
+    interface: str | None = None
+    sequential_read: ByteRate
+    sequential_write: ByteRate
+    random_read_iops: float | None = Field(default=None, gt=0)
+    random_write_iops: float | None = Field(default=None, gt=0)
+    random_io_size: Bytes = Q_(4, "KiB")
+    latency: Duration | None = None
+    capacity: Bytes | None = None
+
+    @property
+    def random_read(self) -> pint.Quantity | None:
+        """Random-read bandwidth ``IOPS x I/O size``."""
+        if self.random_read_iops is None:
+            return None
+        return (self.random_read_iops * self.random_io_size / Q_(1, "s")).to("MB/s")
+
+    @property
+    def random_write(self) -> pint.Quantity | None:
+        """Random-write bandwidth ``IOPS x I/O size``."""
+        if self.random_write_iops is None:
+            return None
+        return (self.random_write_iops * self.random_io_size / Q_(1, "s")).to("MB/s")
+
+
+class Host(Spec):
+    """The CPU side of a node."""
+
+    KIND: ClassVar[str] = "host"
+    kind: Literal["host"] = "host"
+    cpu: str
+    sockets: PositiveInt = 1
+    cores: PositiveInt
+    dram_capacity: Bytes
+    dram_bandwidth: ByteRate
+    power: Power | None = None
+
+
+class Attached(_Part):
+    """A named part attached ``count`` times (NICs, drives)."""
+
+    link: str | None = None
+    device: str | None = None
+    count: PositiveInt = 1
+
+    @model_validator(mode="after")
+    def _one_name(self) -> Attached:
+        if (self.link is None) == (self.device is None):
+            raise ValueError("give exactly one of 'link' (a NIC) or 'device' (a drive)")
+        return self
+
+    @property
+    def target(self) -> str:
+        return self.link or self.device or ""
+
+
+class Node(Spec):
+    """A server: a host, N identical accelerators, the link between them, NICs and drives."""
+
+    KIND: ClassVar[str] = "node"
+    UNSOURCED_FIELDS: ClassVar[frozenset[str]] = frozenset()
+    kind: Literal["node"] = "node"
+    host: str | None = None
+    accelerator: str
+    accelerators_per_node: PositiveInt
+    intra_node_link: str | None = None
+    nics: tuple[Attached, ...] = ()
+    storage: tuple[Attached, ...] = ()
+    power: Power | None = None
+
+    def references_to(self) -> list[tuple[str, str]]:
+        """(kind, name) of every catalog item this node names."""
+        refs = [("accelerator", self.accelerator)]
+        if self.host:
+            refs.append(("host", self.host))
+        if self.intra_node_link:
+            refs.append(("link", self.intra_node_link))
+        refs += [("link", nic.target) for nic in self.nics]
+        refs += [("storage", drive.target) for drive in self.storage]
+        return refs
+
+
+class Cluster(Spec):
+    """Identical nodes joined by an inter-node fabric."""
+
+    KIND: ClassVar[str] = "cluster"
+    kind: Literal["cluster"] = "cluster"
+    node: str
+    nodes: PositiveInt
+    inter_node_link: str
+
+    def references_to(self) -> list[tuple[str, str]]:
+        return [("node", self.node), ("link", self.inter_node_link)]

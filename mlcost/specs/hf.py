@@ -1,0 +1,220 @@
+"""Import a Hugging Face ``config.json`` into a :class:`TransformerSpec`, offline.
+
+No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
+families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
+``qwen2``, ``gemma2``, ``bert``). Defaults for keys a config omits are those of the matching
+``transformers`` configuration class.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from mlcost.errors import SpecError, closest_names
+from mlcost.specs.catalog import spec_from_dict
+from mlcost.specs.models import TransformerSpec
+
+_ACTIVATIONS = {
+    "gelu": "gelu",
+    "gelu_new": "gelu-tanh",
+    "gelu_pytorch_tanh": "gelu-tanh",
+    "gelu_fast": "gelu-tanh",
+    "silu": "silu",
+    "swish": "silu",
+    "relu": "relu",
+    "relu2": "relu2",
+}
+
+
+def _activation(value: Any) -> str:
+    key = str(value)
+    if key not in _ACTIVATIONS:
+        raise SpecError([f"hidden_act: got {key!r}, expected one of {', '.join(_ACTIVATIONS)}"])
+    return _ACTIVATIONS[key]
+
+
+def _gpt2(c: Mapping[str, Any]) -> dict[str, Any]:
+    h = c.get("n_embd", 768)
+    return {
+        "hidden_size": h,
+        "num_layers": c.get("n_layer", 12),
+        "num_attention_heads": c.get("n_head", 12),
+        "ffn_hidden_size": c.get("n_inner") or 4 * h,
+        "activation": _activation(c.get("activation_function", "gelu_new")),
+        "norm": "layernorm",
+        "vocab_size": c.get("vocab_size", 50257),
+        "max_position_embeddings": c.get("n_positions", 1024),
+        "position_encoding": "learned",
+        "tie_word_embeddings": c.get("tie_word_embeddings", True),
+        "qkv_bias": True,
+        "attn_out_bias": True,
+        "mlp_bias": True,
+    }
+
+
+def _llama_like(c: Mapping[str, Any], *, tie_default: bool = False) -> dict[str, Any]:
+    heads = c.get("num_attention_heads", 32)
+    hidden = c.get("hidden_size", 4096)
+    attention_bias = bool(c.get("attention_bias", False))
+    spec: dict[str, Any] = {
+        "hidden_size": hidden,
+        "num_layers": c.get("num_hidden_layers", 32),
+        "num_attention_heads": heads,
+        "num_kv_heads": c.get("num_key_value_heads") or heads,
+        "ffn_hidden_size": c.get("intermediate_size", 11008),
+        "gated_mlp": True,
+        "activation": _activation(c.get("hidden_act", "silu")),
+        "norm": "rmsnorm",
+        "vocab_size": c.get("vocab_size", 32000),
+        "max_position_embeddings": c.get("max_position_embeddings", 2048),
+        "position_encoding": "rotary",
+        "tie_word_embeddings": c.get("tie_word_embeddings", tie_default),
+        "qkv_bias": attention_bias,
+        "attn_out_bias": attention_bias,
+        "mlp_bias": bool(c.get("mlp_bias", False)),
+    }
+    if c.get("head_dim"):
+        spec["head_dim"] = c["head_dim"]
+    if c.get("rope_theta"):
+        spec["rope_theta"] = float(c["rope_theta"])
+    return spec
+
+
+def _llama(c: Mapping[str, Any]) -> dict[str, Any]:
+    return _llama_like(c)
+
+
+def _mistral(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _llama_like(c)
+    if c.get("sliding_window"):
+        spec["sliding_window"] = c["sliding_window"]
+    return spec
+
+
+def _qwen2(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _llama_like(c)
+    spec["qkv_bias"], spec["attn_out_bias"] = True, False
+    if c.get("use_sliding_window") and c.get("sliding_window"):
+        spec["sliding_window"] = c["sliding_window"]
+    return spec
+
+
+def _gemma2(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _llama_like(c, tie_default=True)
+    spec["activation"] = _activation(
+        c.get("hidden_activation") or c.get("hidden_act", "gelu_pytorch_tanh")
+    )
+    spec["norm_placement"] = "sandwich"
+    spec["head_dim"] = c.get("head_dim", 256)
+    if c.get("sliding_window"):
+        spec["sliding_window"] = c["sliding_window"]
+        spec["global_attention_every"] = 2
+    for key, field in (
+        ("attn_logit_softcapping", "attention_logit_softcap"),
+        ("final_logit_softcapping", "final_logit_softcap"),
+    ):
+        if c.get(key):
+            spec[field] = float(c[key])
+    return spec
+
+
+def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "architecture": "encoder",
+        "hidden_size": c.get("hidden_size", 768),
+        "num_layers": c.get("num_hidden_layers", 12),
+        "num_attention_heads": c.get("num_attention_heads", 12),
+        "ffn_hidden_size": c.get("intermediate_size", 3072),
+        "activation": _activation(c.get("hidden_act", "gelu")),
+        "norm": "layernorm",
+        "norm_placement": "post",
+        "final_norm": False,
+        "embedding_norm": True,
+        "vocab_size": c.get("vocab_size", 30522),
+        "max_position_embeddings": c.get("max_position_embeddings", 512),
+        "position_encoding": "learned",
+        "type_vocab_size": c.get("type_vocab_size", 2),
+        "tie_word_embeddings": c.get("tie_word_embeddings", True),
+        "qkv_bias": True,
+        "attn_out_bias": True,
+        "mlp_bias": True,
+        "lm_head_bias": True,
+        "lm_head_transform": True,
+        "pooler": True,
+        "nsp_head": True,
+    }
+
+
+FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "gpt2": _gpt2,
+    "llama": _llama,
+    "mistral": _mistral,
+    "qwen2": _qwen2,
+    "gemma2": _gemma2,
+    "bert": _bert,
+}
+
+
+def _default_name(config: Mapping[str, Any], source: str | None) -> str:
+    raw = str(config.get("_name_or_path") or (Path(source).parent.name if source else "") or "")
+    raw = raw.rsplit("/", 1)[-1].lower()
+    name = re.sub(r"[^a-z0-9.\-]+", "-", raw).strip("-.")
+    return name or str(config.get("model_type", "model"))
+
+
+def from_hf_config(
+    config: Mapping[str, Any] | str | Path, *, name: str | None = None
+) -> TransformerSpec:
+    """Build a :class:`TransformerSpec` from a Hugging Face ``config.json`` (a path or a dict).
+
+    The spec's parameter count then equals that of the ``*ForCausalLM`` class of the family
+    (``BertForPreTraining`` for BERT).
+    """
+    source: str | None = None
+    if isinstance(config, (str, Path)):
+        source = str(config)
+        try:
+            data = json.loads(Path(config).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise SpecError([f"cannot read the file ({error.strerror})"], source=source) from None
+        except json.JSONDecodeError as error:
+            raise SpecError(
+                [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"],
+                source=source,
+            ) from None
+    else:
+        data = dict(config)
+    if not isinstance(data, Mapping):
+        raise SpecError(["expected a JSON object"], source=source)
+    model_type = str(data.get("model_type", ""))
+    if model_type not in FAMILIES:
+        hint = closest_names(model_type, FAMILIES)
+        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise SpecError(
+            [f"model_type: got {model_type!r}, expected one of {', '.join(FAMILIES)}{suggestion}"],
+            source=source,
+        )
+    try:
+        fields = FAMILIES[model_type](data)
+    except SpecError as error:
+        raise SpecError(error.problems, source=source) from None
+    spec_name = name or _default_name(data, source)
+    citation = f"Hugging Face config.json ({source or data.get('_name_or_path') or model_type})"
+    spec = spec_from_dict(
+        {
+            "kind": "transformer",
+            "name": spec_name,
+            **({"hf_id": data["_name_or_path"]} if data.get("_name_or_path") else {}),
+            **fields,
+            "references": {"config": citation},
+            "sources": {"*": "config"},
+        },
+        source=source,
+    )
+    if not isinstance(spec, TransformerSpec):  # spec_from_dict follows "kind"
+        raise SpecError(["expected a transformer"], source=source)
+    return spec

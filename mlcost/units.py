@@ -1,0 +1,147 @@
+"""The one unit registry of mlcost.
+
+Every quantity in mlcost is a :class:`pint.Quantity` from :data:`ureg`. The definitions file
+``units.txt`` beside this module adds the dimensions pint does not know: ``flop`` (one
+floating-point multiply or add), ``param``, ``token``, ``USD`` (currency) and ``gCO2e`` (mass of
+CO2-equivalent). With them, ``Q_("1 flop") + Q_("1 USD")`` raises, and
+``Q_("1e15 flop/s").to("TFLOP/s")`` converts.
+
+Byte prefixes: decimal prefixes are decimal (``GB`` = 1e9 byte, pint's SI prefixes) and binary
+prefixes binary (``GiB`` = 2**30 byte, IEC 80000-13). pint keeps them apart exactly, so GB and GiB
+are never mixed silently: converting between them is an explicit ``.to()``.
+
+Examples::
+
+    >>> from mlcost.units import Q_
+    >>> Q_("80 GiB").to("byte").magnitude
+    85899345920
+    >>> round(Q_("989.4 TFLOP/s").to("flop/s").magnitude)
+    989400000000000
+    >>> Q_("400 Gbit/s").to("GB/s")
+    <Quantity(50.0, 'gigabyte / second')>
+"""
+
+from __future__ import annotations
+
+import math
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pint
+
+from mlcost.errors import UnitError
+
+__all__ = [
+    "Q_",
+    "Quantity",
+    "Unit",
+    "check_dimension",
+    "format_quantity",
+    "parse_quantity",
+    "quantity_to_json",
+    "ureg",
+]
+
+
+def _build_registry() -> pint.UnitRegistry:
+    registry: pint.UnitRegistry = pint.UnitRegistry(
+        autoconvert_offset_to_baseunit=True,
+        non_int_type=float,
+        cache_folder=None,
+    )
+    definitions = resources.files("mlcost").joinpath("units.txt")
+    with resources.as_file(definitions) as path:
+        registry.load_definitions(str(path))
+    registry.formatter.default_format = "~D"
+    return registry
+
+
+#: The registry. Build quantities with :data:`Q_` or ``ureg("...")``; never create another one.
+ureg: pint.UnitRegistry = _build_registry()
+Q_ = ureg.Quantity
+Quantity = pint.Quantity
+Unit = pint.Unit
+
+
+def parse_quantity(value: Any, *, field: str = "value") -> pint.Quantity:
+    """Turn a string (``"80 GiB"``), a ``{"value": .., "unit": ..}`` mapping or a quantity into
+    a quantity of :data:`ureg`.
+
+    A bare number is returned as a dimensionless quantity. Raises :class:`mlcost.errors.UnitError`
+    naming ``field`` when the text is not a quantity pint can read.
+    """
+    if isinstance(value, pint.Quantity):
+        if value._REGISTRY is ureg:
+            return value
+        return Q_(value.magnitude, str(value.units))
+    if isinstance(value, dict) and set(value) == {"value", "unit"}:
+        return Q_(value["value"], value["unit"])
+    if isinstance(value, bool):
+        raise UnitError(field, value, "a quantity with a unit, e.g. '80 GiB'")
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return Q_(value, "dimensionless")
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            raise UnitError(field, value, "a quantity such as '80 GiB', not an empty string")
+        try:
+            parsed = ureg.parse_expression(text)
+        except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError) as error:
+            raise UnitError(field, value, f"a quantity with a known unit ({error})") from None
+        except Exception:  # the tokenizer raises assorted errors on free text
+            raise UnitError(field, value, "a quantity such as '80 GiB' or '3.35 TB/s'") from None
+        if not isinstance(parsed, pint.Quantity):
+            return Q_(float(parsed), "dimensionless")
+        return parsed
+    raise UnitError(field, value, "a quantity such as '80 GiB' or '3.35 TB/s'")
+
+
+def check_dimension(quantity: pint.Quantity, unit: str, *, field: str = "value") -> pint.Quantity:
+    """Return ``quantity`` unchanged if it has the dimension of ``unit``; else raise UnitError."""
+    expected = ureg.parse_units(unit) if unit else ureg.dimensionless
+    if quantity.dimensionality != expected.dimensionality:
+        raise UnitError(
+            field,
+            format_quantity(quantity),
+            f"a quantity in {unit} (dimension {expected.dimensionality}), "
+            f"got dimension {quantity.dimensionality}",
+        )
+    return quantity
+
+
+def _magnitude_text(magnitude: float | int) -> str:
+    if isinstance(magnitude, (int, np.integer)):
+        return str(int(magnitude))
+    number = float(magnitude)
+    if number.is_integer() and abs(number) < 1e16:
+        return str(int(number))
+    return repr(number)
+
+
+def format_quantity(quantity: pint.Quantity) -> str:
+    """Exact, parseable text for a scalar quantity: ``'80 GiB'``, ``'3.35 TB / s'``.
+
+    The magnitude is written with ``repr`` so that ``parse_quantity(format_quantity(q)) == q``
+    holds bit for bit.
+    """
+    magnitude = quantity.magnitude
+    if isinstance(magnitude, np.ndarray):
+        return f"{magnitude!r} {quantity.units:~D}"
+    unit_text = f"{quantity.units:~D}"
+    text = _magnitude_text(magnitude)
+    return f"{text} {unit_text}".strip() if unit_text else text
+
+
+def quantity_to_json(quantity: pint.Quantity) -> dict[str, Any]:
+    """The documented JSON form of a quantity: ``{"value": <number>, "unit": "<pint unit>"}``."""
+    magnitude = quantity.magnitude
+    if isinstance(magnitude, np.ndarray):
+        value: Any = magnitude.tolist()
+    elif isinstance(magnitude, (int, np.integer)):
+        value = int(magnitude)
+    else:
+        value = float(magnitude)
+        if math.isfinite(value) and value.is_integer() and abs(value) < 2**53:
+            value = int(value)
+    return {"value": value, "unit": f"{quantity.units:~D}"}

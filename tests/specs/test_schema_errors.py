@@ -1,0 +1,128 @@
+"""Bad input gets mlcost's own error naming the field, the value and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+
+from mlcost.errors import SpecError
+from mlcost.specs import Accelerator, load_spec, load_spec_text, spec_from_dict
+
+GOOD_GPU = """
+kind: accelerator
+name: my-gpu
+vendor: Acme
+memory_capacity: 24 GiB
+memory_bandwidth: 1 TB/s
+tdp: 300 W
+peak_compute:
+  - {format: bf16, engine: tensor, dense: 100 TFLOP/s}
+"""
+
+
+def test_good_file_loads() -> None:
+    spec = load_spec_text(GOOD_GPU)
+    assert isinstance(spec, Accelerator)
+    assert spec.ridge_point("bf16").to("flop/byte").magnitude == pytest.approx(100.0, rel=1e-12)
+
+
+def test_bandwidth_in_watts_names_the_field() -> None:
+    text = GOOD_GPU.replace("memory_bandwidth: 1 TB/s", "memory_bandwidth: 700 W")
+    with pytest.raises(SpecError) as error:
+        load_spec_text(text, source="gpu.yaml")
+    message = str(error.value)
+    assert "memory_bandwidth" in message
+    assert "700 W" in message
+    assert "byte/second" in message
+    assert message.startswith("gpu.yaml: ")
+    assert "\n" not in message  # one clear line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("memory_capacity: 24 GiB", "memory_capacity: -24 GiB", "memory_capacity"),
+        ("tdp: 300 W", "tdp: 0 W", "tdp"),
+        ("tdp: 300 W", "tdp: 300", "tdp"),
+        ("tdp: 300 W", "tdp: three hundred watts", "tdp"),
+        ("dense: 100 TFLOP/s", "dense: 100 TB/s", "peak_compute.0.dense"),
+        ("format: bf16", "format: bf17", "peak_compute.0"),
+        ("name: my-gpu", "name: My GPU", "name"),
+    ],
+)
+def test_wrong_values_are_rejected_with_the_path(old: str, new: str, field: str) -> None:
+    with pytest.raises(SpecError, match=field.replace(".", r"\.")):
+        load_spec_text(GOOD_GPU.replace(old, new))
+
+
+def test_misspelled_field_gets_a_suggestion() -> None:
+    with pytest.raises(SpecError, match="did you mean 'memory_bandwidth'"):
+        load_spec_text(GOOD_GPU.replace("memory_bandwidth:", "memory_bandwith:"))
+
+
+def test_missing_field_is_named() -> None:
+    with pytest.raises(SpecError, match="tdp: required field is missing"):
+        load_spec_text(GOOD_GPU.replace("tdp: 300 W\n", ""))
+
+
+def test_unknown_kind_gets_a_suggestion() -> None:
+    with pytest.raises(SpecError, match="did you mean 'accelerator'"):
+        load_spec_text(GOOD_GPU.replace("kind: accelerator", "kind: accelerater"))
+
+
+def test_bad_yaml_is_one_line_with_position() -> None:
+    with pytest.raises(SpecError) as error:
+        load_spec_text("kind: accelerator\nname: [unclosed\n", source="bad.yaml")
+    assert "bad.yaml: line" in str(error.value)
+    assert "not valid YAML" in str(error.value)
+
+
+def test_not_a_mapping() -> None:
+    with pytest.raises(SpecError, match="expected a mapping"):
+        spec_from_dict(["a", "list"])
+
+
+def test_missing_file(tmp_path: object) -> None:
+    with pytest.raises(SpecError, match="cannot read the file"):
+        load_spec("/nonexistent/gpu.yaml")
+
+
+def test_link_needs_consistent_bandwidths() -> None:
+    base = {"kind": "link", "name": "l", "family": "nvlink"}
+    with pytest.raises(SpecError, match="bandwidth_per_direction"):
+        spec_from_dict(base)
+    with pytest.raises(SpecError, match="twice"):
+        spec_from_dict(
+            {**base, "bandwidth_per_direction": "450 GB/s", "bandwidth_both_directions": "450 GB/s"}
+        )
+    link = spec_from_dict({**base, "bandwidth_both_directions": "900 GB/s"})
+    assert link.per_direction.to("GB/s").magnitude == 450  # type: ignore[attr-defined]
+
+
+def test_gqa_heads_must_divide() -> None:
+    with pytest.raises(SpecError, match="num_kv_heads"):
+        spec_from_dict(
+            {
+                "kind": "transformer",
+                "name": "t",
+                "hidden_size": 64,
+                "num_layers": 1,
+                "num_attention_heads": 8,
+                "num_kv_heads": 3,
+                "ffn_hidden_size": 128,
+                "vocab_size": 10,
+                "max_position_embeddings": 16,
+            }
+        )
+
+
+def test_unsourced_numbers_are_reported() -> None:
+    spec = load_spec_text(GOOD_GPU)
+    assert set(spec.unsourced_paths()) == {
+        "memory_capacity",
+        "memory_bandwidth",
+        "tdp",
+        "peak_compute.0.dense",
+    }
+    sourced = load_spec_text(GOOD_GPU + "references: {ds: Acme datasheet}\nsources: {'*': ds}\n")
+    assert sourced.unsourced_paths() == []
+    assert sourced.source_of("peak_compute.0.dense") == "Acme datasheet"

@@ -1,0 +1,104 @@
+"""Unit safety: the registry's own dimensions, byte prefixes, parsing and exact round trips."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pint
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mlcost.errors import UnitError
+from mlcost.units import Q_, format_quantity, parse_quantity, quantity_to_json, ureg
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "expected"),
+    [
+        # Decimal and binary prefixes by definition (SI brochure 9th ed.; IEC 80000-13).
+        ("80 GiB", "byte", 80 * 2**30),
+        ("80 GB", "byte", 80e9),
+        ("3.35 TB/s", "byte/s", 3.35e12),
+        ("989.4 TFLOP/s", "flop/s", 989.4e12),
+        ("400 Gbit/s", "byte/s", 400e9 / 8),
+        ("1 PiB", "byte", 2**50),
+        ("1 kB", "byte", 1000),
+        ("1 KiB", "byte", 1024),
+        ("2 PFLOP/s", "TFLOP/s", 2000),
+        ("1 kWh", "joule", 3.6e6),
+        ("2.5 USD/hour", "USD/s", 2.5 / 3600),
+        ("1 tCO2e", "kgCO2e", 1000),
+        ("1979 TOPS", "flop/s", 1979e12),
+        ("7e9 param", "param", 7e9),
+        ("1 Gbps", "bit/s", 1e9),
+    ],
+)
+def test_strings_parse_to_the_defined_values(text: str, unit: str, expected: float) -> None:
+    assert math.isclose(Q_(text).to(unit).magnitude, expected, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("1 flop", "1 USD"),
+        ("1 param", "1 token"),
+        ("1 kgCO2e", "1 kg"),
+        ("1 byte", "1 flop"),
+        ("1 USD", "1 gCO2e"),
+        ("1 token", "1 byte"),
+    ],
+)
+def test_distinct_dimensions_do_not_mix(left: str, right: str) -> None:
+    with pytest.raises(pint.DimensionalityError):
+        Q_(left) + Q_(right)
+    with pytest.raises(pint.DimensionalityError):
+        Q_(left).to(Q_(right).units)
+
+
+def test_flop_rate_converts_to_tflops() -> None:
+    rate = Q_(3.0e14, "flop") / Q_(1, "s")
+    assert rate.to("TFLOP/s").magnitude == pytest.approx(300.0, rel=1e-15)
+
+
+def test_gb_and_gib_are_exact_and_distinct() -> None:
+    one_gib = Q_(1, "GiB")
+    assert one_gib.to("byte").magnitude == 1073741824
+    assert one_gib.to("GB").magnitude == pytest.approx(1.073741824, rel=1e-15)
+    # Round trip GiB -> byte -> GiB is exact for whole bytes (integers below 2**53).
+    assert Q_(80, "GiB").to("byte").to("GiB").magnitude == 80
+    assert Q_(80, "GB") != Q_(80, "GiB")
+
+
+def test_numpy_arrays_carry_units() -> None:
+    sizes = Q_(np.array([1.0, 2.0, 4.0]), "GiB")
+    assert np.array_equal(sizes.to("MiB").magnitude, [1024.0, 2048.0, 4096.0])
+
+
+@pytest.mark.parametrize("bad", ["eighty gigabytes", "80 GiBs", "", "1 +* 2", None, True])
+def test_bad_text_raises_unit_error_naming_the_field(bad: object) -> None:
+    with pytest.raises(UnitError, match="memory_capacity"):
+        parse_quantity(bad, field="memory_capacity")
+
+
+units_pool = st.sampled_from(
+    ["GiB", "GB", "TB/s", "TFLOP/s", "W", "MHz", "USD/hour", "gCO2e/kWh", "us", "Gbit/s", "param"]
+)
+
+
+@given(
+    magnitude=st.floats(min_value=1e-12, max_value=1e18, allow_nan=False, allow_infinity=False),
+    unit=units_pool,
+)
+def test_format_and_parse_round_trip_exactly(magnitude: float, unit: str) -> None:
+    quantity = Q_(magnitude, unit)
+    back = parse_quantity(format_quantity(quantity))
+    assert back.units == quantity.units
+    assert back.magnitude == magnitude
+
+
+def test_json_form_is_value_and_unit() -> None:
+    assert quantity_to_json(Q_("3.35 TB/s")) == {"value": 3.35, "unit": "TB / s"}
+    assert quantity_to_json(Q_(80, "GiB")) == {"value": 80, "unit": "GiB"}
+    assert ureg.parse_units("TB / s") == ureg.parse_units("TB/s")
