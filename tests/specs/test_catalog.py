@@ -1,0 +1,277 @@
+"""The built-in catalog: completeness, provenance, lookup, and datasheet spot checks.
+
+Spot-check values are typed here from the cited documents, not read from the catalog files.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError
+from mlcost.specs import (
+    Accelerator,
+    Catalog,
+    Link,
+    Node,
+    default_catalog_dir,
+    load_spec,
+)
+
+REQUIRED = {
+    "accelerators": [
+        "v100-sxm2-16gb",
+        "v100-sxm2-32gb",
+        "a100-sxm4-40gb",
+        "a100-sxm4-80gb",
+        "a100-pcie-40gb",
+        "a100-pcie-80gb",
+        "h100-sxm5-80gb",
+        "h100-pcie-80gb",
+        "h200-sxm-141gb",
+    ],
+    "models": [
+        "gpt2",
+        "gpt2-medium",
+        "gpt2-large",
+        "gpt2-xl",
+        "gpt3-175b",
+        "bert-base",
+        "bert-large",
+        "llama-2-7b",
+        "llama-2-13b",
+        "llama-2-70b",
+        "llama-3-8b",
+        "llama-3-70b",
+        "llama-3.1-405b",
+        "mistral-7b",
+        "qwen2-7b",
+        "gemma-2-9b",
+        "resnet-50",
+    ],
+    "links": [
+        "nvlink-2",
+        "nvlink-3",
+        "nvlink-4",
+        "nvlink-5",
+        "pcie-3-x16",
+        "pcie-4-x16",
+        "pcie-5-x16",
+        "infiniband-hdr",
+        "infiniband-ndr",
+        "ethernet-100g",
+        "ethernet-200g",
+        "ethernet-400g",
+    ],
+    "systems": ["dgx-1-v100", "dgx-a100", "dgx-h100"],
+    "formats": ["fp64", "fp32", "tf32", "fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "int4"],
+    "grids": ["world", "us"],
+}
+
+
+@pytest.mark.parametrize("group", sorted(REQUIRED))
+def test_required_items_exist(catalog: Catalog, group: str) -> None:
+    missing = set(REQUIRED[group]) - set(catalog.names(group))
+    assert not missing
+
+
+def test_catalog_has_every_kind(catalog: Catalog) -> None:
+    for group in ("storage", "hosts", "prices"):
+        assert catalog.names(group), group
+    media = {s.medium for s in catalog.items("storage")}  # type: ignore[attr-defined]
+    assert {"nvme", "sata-ssd", "hdd", "network-fs"} <= media
+
+
+def test_every_number_has_a_source(catalog: Catalog) -> None:
+    for spec in catalog.items():
+        assert spec.unsourced_paths() == [], spec.name
+        for key, value in spec.sources.items():
+            # A source is a reference key or a citation long enough to find the document.
+            assert value in spec.references or len(value) > 20, (spec.name, key)
+
+
+def test_one_file_per_item_named_after_it() -> None:
+    root = default_catalog_dir()
+    for file in root.rglob("*.yaml"):
+        assert load_spec(file).name == file.stem, file
+
+
+def test_names_are_canonical(catalog: Catalog) -> None:
+    for spec in catalog.items():
+        assert spec.name == spec.name.lower()
+        assert " " not in spec.name and "_" not in spec.name
+
+
+# ----- ridge points (issue acceptance) ---------------------------------------------------
+def test_a100_ridge_point(catalog: Catalog) -> None:
+    gpu = catalog.accelerator("a100-sxm4-80gb")
+    # 312e12 FLOP/s / 2.039e12 B/s = 153.0 FLOP/byte (A100 datasheet, BF16 dense, 80GB SXM).
+    assert gpu.ridge_point("bf16").to("flop/byte").magnitude == pytest.approx(312 / 2.039, rel=1e-9)
+    assert round(gpu.ridge_point("bf16").magnitude) == 153
+
+
+def test_h100_ridge_point(catalog: Catalog) -> None:
+    gpu = catalog.accelerator("h100-sxm5-80gb")
+    # 989.4e12 / 3.35e12 = 295.3 FLOP/byte (H100 whitepaper BF16 dense; datasheet 3.35 TB/s).
+    assert gpu.ridge_point("bf16").magnitude == pytest.approx(989.4 / 3.35, rel=1e-9)
+    assert round(gpu.ridge_point("bf16").magnitude) == 295
+
+
+# ----- datasheet spot checks -------------------------------------------------------------
+def test_a100_datasheet(catalog: Catalog) -> None:
+    # NVIDIA A100 Tensor Core GPU datasheet (2021), specifications table:
+    # FP64 9.7 TF, FP64 Tensor 19.5 TF, FP32 19.5 TF, TF32 156 TF (312 sparse),
+    # BF16/FP16 312 TF (624 sparse), INT8 624 TOPS (1248 sparse); 80GB SXM 2,039 GB/s, 400 W.
+    gpu = catalog.accelerator("a100-sxm4-80gb")
+    assert gpu.peak("fp64", engine="vector").magnitude == pytest.approx(9.7)
+    assert gpu.peak("fp64").magnitude == pytest.approx(19.5)
+    assert gpu.peak("fp32").magnitude == pytest.approx(19.5)
+    assert gpu.peak("tf32").magnitude == pytest.approx(156)
+    assert gpu.peak("tf32", sparse=True).magnitude == pytest.approx(312)
+    assert gpu.peak("fp16").magnitude == pytest.approx(312)
+    assert gpu.peak("bf16", sparse=True).magnitude == pytest.approx(624)
+    assert gpu.peak("int8").magnitude == pytest.approx(624)
+    assert gpu.memory_bandwidth.to("GB/s").magnitude == pytest.approx(2039)
+    assert gpu.tdp.to("W").magnitude == pytest.approx(400)
+    assert gpu.memory_capacity.to("GiB").magnitude == pytest.approx(80)
+
+
+def test_h100_sxm_datasheet(catalog: Catalog) -> None:
+    # NVIDIA H100 datasheet, H100 SXM column: FP64 34 TF, FP64 Tensor 67 TF, FP32 67 TF,
+    # BF16 1,979 TF and FP8 3,958 TF with sparsity (dense = half), 3.35 TB/s, up to 700 W.
+    gpu = catalog.accelerator("h100-sxm5-80gb")
+    assert gpu.peak("fp64", engine="vector").magnitude == pytest.approx(34, rel=0.02)
+    assert gpu.peak("fp64").magnitude == pytest.approx(67, rel=0.02)
+    assert gpu.peak("bf16", sparse=True).magnitude == pytest.approx(1979, rel=0.001)
+    assert gpu.peak("fp8").magnitude == pytest.approx(1979, rel=0.001)
+    assert gpu.peak("fp8", sparse=True).magnitude == pytest.approx(3958, rel=0.001)
+    assert gpu.memory_bandwidth.to("TB/s").magnitude == pytest.approx(3.35)
+    assert gpu.tdp.to("W").magnitude == pytest.approx(700)
+
+
+def test_v100_datasheet(catalog: Catalog) -> None:
+    # NVIDIA Tesla V100 datasheet: SXM2 tensor 125 TF, FP32 15.7 TF, FP64 7.8 TF, 900 GB/s,
+    # 300 W; PCIe tensor 112 TF, 250 W. No BF16 or TF32 on Volta.
+    sxm = catalog.accelerator("v100-sxm2-32gb")
+    assert sxm.peak("fp16").magnitude == pytest.approx(125)
+    assert sxm.peak("fp32").magnitude == pytest.approx(15.7)
+    assert sxm.peak("fp64").magnitude == pytest.approx(7.8)
+    assert sxm.memory_bandwidth.to("GB/s").magnitude == pytest.approx(900)
+    assert sxm.tdp.to("W").magnitude == pytest.approx(300)
+    with pytest.raises(Exception, match="bf16"):
+        sxm.peak("bf16")
+
+
+def test_h200_datasheet(catalog: Catalog) -> None:
+    # NVIDIA H200 datasheet: 141 GB HBM3e at 4.8 TB/s; same compute as H100 SXM.
+    gpu = catalog.accelerator("h200-sxm-141gb")
+    assert gpu.memory_bandwidth.to("TB/s").magnitude == pytest.approx(4.8)
+    assert gpu.peak("bf16", sparse=True).magnitude == pytest.approx(1979, rel=0.001)
+
+
+def test_sparse_never_below_dense_and_capacity_sane(catalog: Catalog) -> None:
+    for spec in catalog.items("accelerators"):
+        assert isinstance(spec, Accelerator)
+        for entry in spec.peak_compute:
+            if entry.sparse is not None:
+                assert entry.sparse.to("flop/s").magnitude == pytest.approx(
+                    2 * entry.dense.to("flop/s").magnitude, rel=0.01
+                ), (spec.name, entry.format)
+        if spec.memory_visible is not None:
+            assert spec.memory_visible <= spec.memory_capacity * 1.001, spec.name
+
+
+# ----- links ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "per_direction_gb_s"),
+    [
+        # NVLink: per-GPU totals quoted for both directions, halved (NVIDIA V100/A100/H100
+        # datasheets: 300, 600, 900 GB/s).
+        ("nvlink-2", 150),
+        ("nvlink-3", 300),
+        ("nvlink-4", 450),
+        # IB and Ethernet port rates are per direction: 200 Gbit/s = 25 GB/s, 400 = 50.
+        ("infiniband-hdr", 25),
+        ("infiniband-ndr", 50),
+        ("ethernet-100g", 12.5),
+        ("ethernet-400g", 50),
+    ],
+)
+def test_link_per_direction(catalog: Catalog, name: str, per_direction_gb_s: float) -> None:
+    link = catalog.link(name)
+    assert isinstance(link, Link)
+    # 2% covers links whose file states the post-encoding data rate (64b/66b, 128b/130b).
+    assert link.per_direction.to("GB/s").magnitude == pytest.approx(per_direction_gb_s, rel=0.02)
+    assert link.both_directions == link.per_direction * 2
+
+
+def test_pcie_generations_double(catalog: Catalog) -> None:
+    # PCIe 3.0/4.0/5.0: 8/16/32 GT/s per lane, 128b/130b: x16 ~ 15.75/31.5/63 GB/s per direction.
+    gen3, gen4, gen5 = (
+        catalog.link(f"pcie-{g}-x16").per_direction.to("GB/s").magnitude for g in (3, 4, 5)
+    )
+    assert gen3 == pytest.approx(16 * 8 * 128 / 130 / 8, rel=0.02)
+    assert gen4 == pytest.approx(2 * gen3, rel=0.01)
+    assert gen5 == pytest.approx(2 * gen4, rel=0.01)
+
+
+# ----- systems ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "gpu_prefix", "link"),
+    [
+        ("dgx-1-v100", "v100-sxm2", "nvlink-2"),
+        ("dgx-a100", "a100-sxm4", "nvlink-3"),
+        ("dgx-h100", "h100-sxm5", "nvlink-4"),
+    ],
+)
+def test_dgx_presets(catalog: Catalog, name: str, gpu_prefix: str, link: str) -> None:
+    node = catalog.node(name)
+    assert isinstance(node, Node)
+    assert node.accelerators_per_node == 8  # all three DGX generations hold 8 GPUs
+    assert catalog.accelerator(node.accelerator).name.startswith(gpu_prefix)
+    assert node.intra_node_link == link
+    assert catalog.dangling_references() == []
+
+
+# ----- lookup -------------------------------------------------------------------------------
+def test_lookup_is_case_insensitive_and_knows_aliases(catalog: Catalog) -> None:
+    assert catalog.accelerator("H100-SXM5-80GB").name == "h100-sxm5-80gb"
+    assert catalog.model("Llama2-7B").name == "llama-2-7b"
+
+
+def test_ambiguous_alias_lists_candidates(catalog: Catalog) -> None:
+    with pytest.raises(AmbiguousNameError) as error:
+        catalog.accelerator("a100")
+    assert {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-40gb", "a100-pcie-80gb"} <= set(
+        error.value.candidates
+    )
+    assert "a100-sxm4-80gb" in str(error.value)
+
+
+def test_unknown_name_suggests(catalog: Catalog) -> None:
+    with pytest.raises(UnknownNameError) as error:
+        catalog.accelerator("h100-sxm-80gb")
+    assert "h100-sxm5-80gb" in error.value.suggestions
+
+
+def test_kind_filter(catalog: Catalog) -> None:
+    with pytest.raises(UnknownNameError):
+        catalog.accelerator("llama-2-7b")
+
+
+def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "mine.yaml"
+    path.write_text(
+        "kind: accelerator\nname: my-gpu\nvendor: Acme\nmemory_capacity: 24 GiB\n"
+        "memory_bandwidth: 1 TB/s\ntdp: 300 W\npeak_compute: [{format: bf16, dense: 100 TFLOP/s}]\n"
+    )
+    extended = catalog.with_files(path)
+    assert extended.accelerator("my-gpu").vendor == "Acme"
+    assert "my-gpu" not in catalog  # the original is unchanged
+
+
+def test_duplicate_names_rejected(catalog: Catalog) -> None:
+    spec = catalog.model("gpt2")
+    with pytest.raises(SpecError, match="defined twice"):
+        Catalog([spec, spec])
