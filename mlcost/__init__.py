@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from mlcost.describe import SpecDescription, describe
 from mlcost.errors import (
     AmbiguousNameError,
     MlcostError,
@@ -58,12 +59,14 @@ __all__ = [
     "AmbiguousNameError",
     "Catalog",
     "MlcostError",
+    "SpecDescription",
     "SpecError",
     "UnitError",
     "UnknownNameError",
     "__version__",
     "accelerator",
     "catalog",
+    "describe",
     "from_hf_config",
     "load_spec",
     "model",

@@ -19,10 +19,12 @@ from mlcost.specs import (
     Catalog,
     ConvNetSpec,
     Link,
+    Node,
     NumericFormat,
     Spec,
     Storage,
     TransformerSpec,
+    default_catalog,
 )
 from mlcost.units import format_quantity, quantity_to_json
 
@@ -232,14 +234,49 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
         for label, rate in (("random read", spec.random_read), ("random write", spec.random_write)):
             if rate is not None:
                 rows.append(Row("derived", label, rate, "IOPS x random_io_size"))
+    elif isinstance(spec, Node) and catalog is not None:
+        gpu = catalog.accelerator(spec.accelerator)
+        count = spec.accelerators_per_node
+        rows.append(
+            Row(
+                "derived",
+                "accelerator memory per node",
+                (count * gpu.memory_capacity).to("GiB"),
+                f"{count} x {value_text(gpu.memory_capacity)} ({gpu.name})",
+            )
+        )
+        for format_name in ("bf16", "fp16"):
+            if format_name in gpu.formats:
+                rows.append(
+                    Row(
+                        "derived",
+                        f"peak {format_name} per node (dense)",
+                        (count * gpu.peak(format_name)).to("PFLOP/s"),
+                        f"{count} x {value_text(gpu.peak(format_name))}",
+                    )
+                )
+                break
+        if spec.intra_node_link:
+            link = catalog.link(spec.intra_node_link)
+            rows.append(
+                Row(
+                    "derived",
+                    "intra-node bandwidth per GPU, per direction",
+                    link.per_direction.to("GB/s"),
+                    link.name,
+                )
+            )
     elif isinstance(spec, NumericFormat):
         for label, limit in spec.derived().items():
             rows.append(Row("derived", label, limit, "from the bit layout"))
     return rows
 
 
-def describe(spec: Spec, catalog: Catalog | None = None) -> SpecDescription:
-    """Describe ``spec``: each field with its source, then derived values."""
+def describe(spec: Spec | str, catalog: Catalog | None = None) -> SpecDescription:
+    """Describe ``spec`` (or a catalog name): each field with its source, then derived values."""
+    if isinstance(spec, str):
+        catalog = catalog or default_catalog()
+        spec = catalog.get(spec)
     return SpecDescription(spec, tuple(_field_rows(spec) + _derived_rows(spec, catalog)))
 
 
