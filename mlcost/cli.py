@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mlcost import __version__
-from mlcost.describe import SpecDescription, describe, value_text
+from mlcost.describe import Row, SpecDescription, describe, value_text
 from mlcost.errors import MlcostError
 from mlcost.specs import (
     GROUPS,
@@ -90,12 +90,24 @@ def _render(description: SpecDescription, console: Console) -> None:
     table.add_column("value", justify="right")
     table.add_column("source", overflow="fold", max_width=60)
     for row in description.rows:
-        table.add_row(row.section, row.field, value_text(row.value), row.source or "")
+        table.add_row(row.section, row.field, value_text(row.value), Text(_short_source(spec, row)))
     console.print(table)
     if spec.notes:
         console.print(f"[dim]notes:[/dim] {spec.notes}")
     for key, text in spec.references.items():
-        console.print(f"[dim]{key}:[/dim] {text}")
+        console.print(Text.assemble((f"[{key}] ", "dim"), text))
+
+
+def _short_source(spec: Spec, row: Row) -> str:
+    """In tables a field's source is its reference key (the references are listed below the
+    table); derived rows show their formula."""
+    if row.section == "fields":
+        entry = spec.source_entry(row.field.split(" ")[0]) if " " not in row.field else None
+        if row.field.startswith("peak "):
+            entry = spec.source_entry("peak_compute")
+        if entry is not None and entry in spec.references:
+            return f"[{entry}]"
+    return row.source or ""
 
 
 @specs_app.command("list")

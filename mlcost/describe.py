@@ -126,7 +126,7 @@ def value_text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
+        return f"{value:,}" if abs(value) >= 10_000 else str(value)
     return str(value)
 
 

@@ -116,20 +116,21 @@ class Spec(BaseModel):
         """Dotted paths of every number set in this spec (quantities, ints and floats)."""
         return [path for path, _ in _walk_numbers(self, "")]
 
-    def source_of(self, path: str) -> str | None:
-        """The citation for a field path: the longest covering entry of ``sources``, resolved
-        through ``references``; ``None`` when nothing covers it."""
+    def source_entry(self, path: str) -> str | None:
+        """The ``sources`` entry covering a field path (the longest covering path, else ``"*"``):
+        a key of ``references`` or a free-text citation; ``None`` when nothing covers it."""
         parts = path.split(".")
         for end in range(len(parts), 0, -1):
             key = ".".join(parts[:end])
             if key in self.sources:
-                return self._resolve_reference(self.sources[key])
-        if "*" in self.sources:
-            return self._resolve_reference(self.sources["*"])
-        return None
+                return self.sources[key]
+        return self.sources.get("*")
 
-    def _resolve_reference(self, value: str) -> str:
-        return self.references.get(value, value)
+    def source_of(self, path: str) -> str | None:
+        """The full citation for a field path (``source_entry`` resolved through
+        ``references``)."""
+        entry = self.source_entry(path)
+        return None if entry is None else self.references.get(entry, entry)
 
     def unsourced_paths(self) -> list[str]:
         """Numeric fields that no entry of ``sources`` covers."""
