@@ -192,6 +192,16 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
                 )
             )
         rows.append(Row("derived", "memory_capacity in GB", spec.memory_capacity.to("GB"), None))
+        if catalog is not None and spec.name in catalog:
+            for price in catalog.prices_for(spec.name):
+                rows.append(
+                    Row(
+                        "derived",
+                        f"cloud price: {price.name} ({price.date})",
+                        price.price_per_gpu_hour,
+                        f"{price.provider}, {price.offering}",
+                    )
+                )
     elif isinstance(spec, (TransformerSpec, ConvNetSpec)):
         rows.append(
             Row(

@@ -192,7 +192,11 @@ def validation_problems(error: ValidationError, known_fields: set[str]) -> list[
             problems.append(f"{path}: required field is missing")
             continue
         message = str(item["msg"]).removeprefix("Value error, ")
-        problems.append(f"{path}: got {_short(given)}, {message}")
+        if isinstance(given, (dict, list)):
+            # A check across fields (model validator): its message names the field itself.
+            problems.append(f"{path}: {message}" if location else message)
+        else:
+            problems.append(f"{path}: got {_short(given)}, {message}")
     return problems
 
 

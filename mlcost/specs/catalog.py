@@ -222,6 +222,12 @@ class Catalog:
     def transformer(self, name: str) -> TransformerSpec:
         return self._typed(name, TransformerSpec)
 
+    def prices_for(self, accelerator: str) -> list[Price]:
+        """Cloud price entries for an accelerator, newest first."""
+        name = self.accelerator(accelerator).name
+        prices = [s for s in self._specs.values() if isinstance(s, Price) and s.accelerator == name]
+        return sorted(prices, key=lambda p: p.date, reverse=True)
+
     def items(self, group: str | None = None) -> list[Spec]:
         """All specs, or those of one group (``accelerators``, ``models``, ...), by name."""
         if group is None:

@@ -22,6 +22,7 @@ from typing import ClassVar, Literal
 import pint
 from pydantic import Field, model_validator
 
+from mlcost.errors import closest_names
 from mlcost.specs._base import Spec
 from mlcost.units import Q_
 
@@ -40,6 +41,13 @@ COMPUTE_FORMATS: tuple[str, ...] = (
 )
 
 
+def unknown_format_message(field: str, value: str) -> str:
+    """The error text for a compute format that is not one of :data:`COMPUTE_FORMATS`."""
+    hint = closest_names(value, COMPUTE_FORMATS)
+    suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+    return f"{field}: got {value!r}, expected one of {', '.join(COMPUTE_FORMATS)}{suggestion}"
+
+
 class NumericFormat(Spec):
     """A number format as stored in memory and as fed to the arithmetic units."""
 
@@ -56,10 +64,7 @@ class NumericFormat(Spec):
     @model_validator(mode="after")
     def _layout_fits(self) -> NumericFormat:
         if self.compute_format not in COMPUTE_FORMATS:
-            raise ValueError(
-                f"compute_format: got {self.compute_format!r}, expected one of "
-                f"{', '.join(COMPUTE_FORMATS)}"
-            )
+            raise ValueError(unknown_format_message("compute_format", self.compute_format))
         if self.family == "float":
             if self.exponent_bits < 1:
                 raise ValueError("exponent_bits: a float format needs at least one exponent bit")

@@ -31,7 +31,7 @@ from mlcost.specs._base import (
     Power,
     Spec,
 )
-from mlcost.specs.formats import COMPUTE_FORMATS
+from mlcost.specs.formats import COMPUTE_FORMATS, unknown_format_message
 from mlcost.units import Q_
 
 
@@ -50,9 +50,7 @@ class PeakThroughput(_Part):
     @model_validator(mode="after")
     def _known_format(self) -> PeakThroughput:
         if self.format not in COMPUTE_FORMATS:
-            raise ValueError(
-                f"format: got {self.format!r}, expected one of {', '.join(COMPUTE_FORMATS)}"
-            )
+            raise ValueError(unknown_format_message("format", self.format))
         if self.sparse is not None and self.sparse < self.dense:
             raise ValueError("sparse: the 2:4-sparse peak cannot be below the dense peak")
         return self

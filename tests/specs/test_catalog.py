@@ -275,3 +275,20 @@ def test_duplicate_names_rejected(catalog: Catalog) -> None:
     spec = catalog.model("gpt2")
     with pytest.raises(SpecError, match="defined twice"):
         Catalog([spec, spec])
+
+
+def test_prices_are_dated_and_linked(catalog: Catalog) -> None:
+    prices = catalog.prices_for("h100-sxm5-80gb")
+    assert prices
+    assert [p.date for p in prices] == sorted((p.date for p in prices), reverse=True)
+    for price in catalog.items("prices"):
+        assert price.price_per_gpu_hour.to("USD/hour").magnitude > 0  # type: ignore[attr-defined]
+        catalog.accelerator(price.accelerator)  # type: ignore[attr-defined]
+
+
+def test_grids_have_years_and_plausible_intensity(catalog: Catalog) -> None:
+    for grid in catalog.items("grids"):
+        intensity = grid.carbon_intensity.to("gCO2e/kWh").magnitude  # type: ignore[attr-defined]
+        # Every national grid lies between hydro/nuclear-heavy (~20) and coal-heavy (~1000).
+        assert 10 < intensity < 1100, grid.name
+        assert 2015 <= grid.year <= 2026  # type: ignore[attr-defined]

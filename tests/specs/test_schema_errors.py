@@ -126,3 +126,8 @@ def test_unsourced_numbers_are_reported() -> None:
     sourced = load_spec_text(GOOD_GPU + "references: {ds: Acme datasheet}\nsources: {'*': ds}\n")
     assert sourced.unsourced_paths() == []
     assert sourced.source_of("peak_compute.0.dense") == "Acme datasheet"
+
+
+def test_misspelled_format_gets_a_suggestion() -> None:
+    with pytest.raises(SpecError, match=r"peak_compute\.0: format: got 'bf17'.*did you mean 'bf16'"):
+        load_spec_text(GOOD_GPU.replace("format: bf16", "format: bf17"))
