@@ -129,5 +129,6 @@ def test_unsourced_numbers_are_reported() -> None:
 
 
 def test_misspelled_format_gets_a_suggestion() -> None:
-    with pytest.raises(SpecError, match=r"peak_compute\.0: format: got 'bf17'.*did you mean 'bf16'"):
+    expected = r"peak_compute\.0: format: got 'bf17'.*did you mean 'bf16'"
+    with pytest.raises(SpecError, match=expected):
         load_spec_text(GOOD_GPU.replace("format: bf16", "format: bf17"))
