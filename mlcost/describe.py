@@ -7,12 +7,14 @@
 
 from __future__ import annotations
 
+import datetime
 import html
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 import pint
+from pydantic import BaseModel
 
 from mlcost.specs import (
     Accelerator,
@@ -55,6 +57,8 @@ class SpecDescription:
         for row in self.rows:
             if isinstance(row.value, pint.Quantity):
                 value, unit = row.value.magnitude, f"{row.value.units:~D}"
+            elif isinstance(row.value, BaseModel):
+                value, unit = item_text(row.value), ""
             else:
                 value, unit = row.value, ""
             records.append(
@@ -123,6 +127,8 @@ def value_text(value: Any) -> str:
             if not isinstance(value.magnitude, float)
             else (f"{value.magnitude:,.6g} {value.units:~D}")
         )
+    if isinstance(value, BaseModel):
+        return item_text(value)
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, int) and not isinstance(value, bool):
@@ -133,6 +139,14 @@ def value_text(value: Any) -> str:
 def _json_value(value: Any) -> Any:
     if isinstance(value, pint.Quantity):
         return quantity_to_json(value)
+    if isinstance(value, BaseModel):
+        return {
+            key: _json_value(getattr(value, key))
+            for key in type(value).model_fields
+            if getattr(value, key) is not None
+        }
+    if isinstance(value, datetime.date):
+        return value.isoformat()
     return value
 
 
@@ -144,18 +158,18 @@ def _field_rows(spec: Spec) -> list[Row]:
         value = getattr(spec, name)
         if value is None or value == ():
             continue
-        if isinstance(value, tuple) and hasattr(value[0], "model_dump"):
+        if isinstance(value, tuple) and isinstance(value[0], BaseModel):
             for index, item in enumerate(value):
                 rows.append(
                     Row(
                         "fields",
                         _item_label(name, index, item),
-                        item_text(item),
+                        item,
                         spec.source_of(f"{name}.{index}"),
                     )
                 )
-        elif hasattr(value, "model_dump"):
-            rows.append(Row("fields", name, item_text(value), spec.source_of(name)))
+        elif isinstance(value, BaseModel):
+            rows.append(Row("fields", name, value, spec.source_of(name)))
         else:
             shown = list(value) if isinstance(value, tuple) else value
             rows.append(Row("fields", name, shown, spec.source_of(name)))
@@ -168,7 +182,7 @@ def _item_label(name: str, index: int, item: Any) -> str:
     return f"{name}[{index}]"
 
 
-def item_text(item: Any) -> Any:
+def item_text(item: BaseModel) -> str:
     """A nested part (peak throughput, price, NIC) as one line of text."""
     parts = []
     for key in type(item).model_fields:

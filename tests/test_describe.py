@@ -38,3 +38,12 @@ def test_node_derived_values(catalog: mlcost.Catalog) -> None:
     # 8 x 80 GiB = 640 GiB; 8 x 989.4 TFLOP/s = 7.9152 PFLOP/s (DGX H100: 8 H100 SXM5).
     assert derived["accelerator memory per node"] == {"value": 640, "unit": "GiB"}
     assert derived["peak bf16 per node (dense)"]["value"] == pytest.approx(7.9152, rel=1e-9)
+
+
+def test_nested_parts_in_json_keep_quantities_as_objects() -> None:
+    fields = mlcost.describe("a100-sxm4-80gb").to_json()["fields"]
+    # A100 datasheet: BF16 tensor 312 TFLOP/s dense, 624 with sparsity.
+    bf16 = fields["peak bf16 (tensor)"]
+    assert bf16["dense"] == {"value": 312, "unit": "TFLOP / s"}
+    assert bf16["sparse"] == {"value": 624, "unit": "TFLOP / s"}
+    json.dumps(fields)
