@@ -25,7 +25,7 @@ from pydantic import (
     field_validator,
 )
 
-from mlcost.errors import SpecError, UnitError, closest_names
+from mlcost.errors import UnitError, closest_names
 from mlcost.units import check_dimension, format_quantity, parse_quantity
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
@@ -85,9 +85,6 @@ class Spec(BaseModel):
 
     #: The discriminator written as ``kind:`` in YAML; each subclass fixes it.
     KIND: ClassVar[str] = ""
-    #: Fields that hold numbers but are not claims needing a source (identifiers, counts of
-    #: things the user chose).
-    UNSOURCED_FIELDS: ClassVar[frozenset[str]] = frozenset()
 
     name: str
     aliases: tuple[str, ...] = ()
@@ -134,11 +131,7 @@ class Spec(BaseModel):
 
     def unsourced_paths(self) -> list[str]:
         """Numeric fields that no entry of ``sources`` covers."""
-        return [
-            path
-            for path in self.numeric_paths()
-            if path.split(".")[0] not in self.UNSOURCED_FIELDS and self.source_of(path) is None
-        ]
+        return [path for path in self.numeric_paths() if self.source_entry(path) is None]
 
     # ----- serialization ----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -203,7 +196,3 @@ def validation_problems(error: ValidationError, known_fields: set[str]) -> list[
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-def raise_spec_error(error: ValidationError, known_fields: set[str], source: str | None) -> None:
-    raise SpecError(validation_problems(error, known_fields), source=source) from None

@@ -256,7 +256,6 @@ class Node(Spec):
     """A server: a host, N identical accelerators, the link between them, NICs and drives."""
 
     KIND: ClassVar[str] = "node"
-    UNSOURCED_FIELDS: ClassVar[frozenset[str]] = frozenset()
     kind: Literal["node"] = "node"
     host: str | None = None
     accelerator: str
