@@ -8,9 +8,7 @@ prints one line on stderr and exits with status 2, never a traceback.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,6 +20,8 @@ from rich.text import Text
 from mlcost import __version__
 from mlcost.describe import Row, SpecDescription, describe, value_text
 from mlcost.errors import MlcostError
+from mlcost.flops import training_flops
+from mlcost.io import write_text_atomically
 from mlcost.specs import (
     GROUPS,
     Accelerator,
@@ -33,6 +33,8 @@ from mlcost.specs import (
     from_hf_config,
     load_spec,
 )
+from mlcost.units import quantity_to_json
+from mlcost.workload import TrainingConfig, operators
 
 app = typer.Typer(
     help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a GPU.",
@@ -184,19 +186,6 @@ def specs_validate(
         raise typer.Exit(1)
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
-    directory = path.resolve().parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 @specs_app.command("import-hf")
 def specs_import_hf(
     config: Annotated[Path, typer.Argument(help="A Hugging Face config.json.")],
@@ -234,6 +223,165 @@ def summary(
     console = _stdout()
     for description in descriptions:
         _render(description, console)
+
+
+def _training_config(
+    batch: int,
+    seq: int,
+    precision: str,
+    attention: str,
+    attention_flops: str,
+    recompute: str,
+    recompute_every: int | None,
+    accumulation: int,
+    optimizer: str,
+    image_size: int | None,
+) -> TrainingConfig:
+    return TrainingConfig(
+        micro_batch_size=batch,
+        sequence_length=seq,
+        precision=precision,
+        attention=attention,
+        attention_flops=attention_flops,
+        recompute=recompute,
+        recompute_every=recompute_every,
+        gradient_accumulation_steps=accumulation,
+        optimizer=optimizer,
+        image_size=image_size,
+    )
+
+
+Batch = Annotated[int, typer.Option("--batch", "-b", help="Micro-batch size.")]
+Seq = Annotated[int, typer.Option("--seq", "-s", help="Sequence length (tokens).")]
+PrecisionOption = Annotated[str, typer.Option(help="fp32 | fp16-mixed | bf16-mixed | bf16 | fp8")]
+AttentionOption = Annotated[str, typer.Option(help="eager | flash")]
+AttentionFlopsOption = Annotated[
+    str,
+    typer.Option("--attention-flops", help="executed (every score the kernel computes) | causal"),
+]
+RecomputeOption = Annotated[str, typer.Option(help="none | selective | full | every-k")]
+RecomputeEveryOption = Annotated[
+    int | None, typer.Option("--recompute-every", help="k for --recompute every-k.")
+]
+AccumulationOption = Annotated[
+    int, typer.Option("--accumulation", help="Gradient accumulation steps.")
+]
+OptimizerOption = Annotated[str, typer.Option(help="adamw | adam | sgd | lion | ...")]
+ImageOption = Annotated[int | None, typer.Option("--image-size", help="Conv nets: pixels.")]
+
+
+@app.command()
+def flops(
+    model: Annotated[str, typer.Argument(help="Model name, alias, spec YAML or config.json.")],
+    batch: Batch = 1,
+    seq: Seq = 2048,
+    precision: PrecisionOption = "bf16-mixed",
+    attention: AttentionOption = "flash",
+    attention_flops: AttentionFlopsOption = "executed",
+    recompute: RecomputeOption = "none",
+    recompute_every: RecomputeEveryOption = None,
+    accumulation: AccumulationOption = 1,
+    optimizer: OptimizerOption = "adamw",
+    image_size: ImageOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """FLOPs of one training step: exact count, model vs hardware FLOPs, closed forms."""
+    spec = _resolve(model, default_catalog())
+    config = _training_config(
+        batch,
+        seq,
+        precision,
+        attention,
+        attention_flops,
+        recompute,
+        recompute_every,
+        accumulation,
+        optimizer,
+        image_size,
+    )
+    result = training_flops(spec, config)
+    rows = result.rows()
+    if as_json:
+        _print_json(
+            {
+                "model": spec.name,
+                "config": config.model_dump(mode="json"),
+                "tokens_per_step": quantity_to_json(result.tokens),
+                "model_flops_per_token": quantity_to_json(result.model_flops_per_token),
+                "rows": [
+                    {"quantity": name, "flops": quantity_to_json(value), "vs_exact": diff}
+                    for name, value, diff in rows
+                ],
+            }
+        )
+        return
+    table = Table(
+        title=f"FLOPs per training step: {result.table.description}", title_justify="left"
+    )
+    table.add_column("quantity")
+    table.add_column("FLOPs", justify="right")
+    table.add_column("vs exact model FLOPs", justify="right")
+    for name, value, diff in rows:
+        table.add_row(name, f"{value.to('flop').magnitude:.4e}", f"{diff:+.2%}" if diff else "")
+    console = _stdout()
+    console.print(table)
+    console.print(
+        f"tokens per step: {result.tokens.magnitude:,}; model FLOPs per token: "
+        f"{result.model_flops_per_token.magnitude:,.4g}"
+    )
+
+
+@app.command()
+def ops(
+    model: Annotated[str, typer.Argument(help="Model name, alias, spec YAML or config.json.")],
+    batch: Batch = 1,
+    seq: Seq = 2048,
+    precision: PrecisionOption = "bf16-mixed",
+    attention: AttentionOption = "flash",
+    attention_flops: AttentionFlopsOption = "executed",
+    recompute: RecomputeOption = "none",
+    recompute_every: RecomputeEveryOption = None,
+    accumulation: AccumulationOption = 1,
+    optimizer: OptimizerOption = "adamw",
+    image_size: ImageOption = None,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Write the table as CSV here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """The operator table of one training step (per-execution figures; see 'count')."""
+    spec = _resolve(model, default_catalog())
+    config = _training_config(
+        batch,
+        seq,
+        precision,
+        attention,
+        attention_flops,
+        recompute,
+        recompute_every,
+        accumulation,
+        optimizer,
+        image_size,
+    )
+    table_of_ops = operators(spec, config)
+    if csv is not None:
+        write_text_atomically(csv, table_of_ops.to_frame().to_csv(index=False))
+        typer.echo(f"wrote {csv} ({len(table_of_ops)} operators)")
+        return
+    if as_json:
+        typer.echo(table_of_ops.to_frame().to_json(orient="records", indent=2))
+        return
+    table = Table(title=f"operators: {table_of_ops.description}", title_justify="left")
+    for column in ("name", "kind", "count", "forward GFLOP", "backward GFLOP", "saved MB"):
+        table.add_column(column, justify="left" if column in ("name", "kind") else "right")
+    for op in table_of_ops.operators:
+        table.add_row(
+            op.name,
+            op.kind,
+            f"{op.count:g}",
+            f"{op.forward_flops / 1e9:,.3f}",
+            f"{op.backward_flops / 1e9:,.3f}",
+            f"{op.saved_bytes / 1e6:,.2f}",
+        )
+    _stdout().print(table)
 
 
 def main() -> None:

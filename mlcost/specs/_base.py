@@ -25,7 +25,7 @@ from pydantic import (
     field_validator,
 )
 
-from mlcost.errors import UnitError, closest_names
+from mlcost.errors import SpecError, UnitError, closest_names
 from mlcost.units import check_dimension, format_quantity, parse_quantity
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
@@ -78,10 +78,22 @@ ParamCount = quantity_type("param")
 PositiveInt = Annotated[int, Field(gt=0)]
 
 
-class Spec(BaseModel):
-    """Base of every catalog item: a name, aliases and the sources of its numbers."""
+class Model(BaseModel):
+    """Base of mlcost's pydantic models: immutable, strict about unknown fields, and raising
+    :class:`mlcost.errors.SpecError` (one line per problem) when built with bad values."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as error:
+            known = set(type(self).model_fields)
+            raise SpecError(validation_problems(error, known)) from None
+
+
+class Spec(Model):
+    """Base of every catalog item: a name, aliases and the sources of its numbers."""
 
     #: The discriminator written as ``kind:`` in YAML; each subclass fixes it.
     KIND: ClassVar[str] = ""
@@ -185,6 +197,11 @@ def validation_problems(error: ValidationError, known_fields: set[str]) -> list[
             problems.append(f"{path}: required field is missing")
             continue
         message = str(item["msg"]).removeprefix("Value error, ")
+        if kind == "literal_error" and isinstance(given, str):
+            choices = re.findall(r"'([^']*)'", str(item.get("ctx", {}).get("expected", "")))
+            hint = closest_names(given, choices)
+            if hint:
+                message += f"; did you mean {hint[0]!r}?"
         if isinstance(given, (dict, list)):
             # A check across fields (model validator): its message names the field itself.
             problems.append(f"{path}: {message}" if location else message)

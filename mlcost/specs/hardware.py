@@ -36,6 +36,8 @@ from mlcost.units import Q_
 
 
 class _Part(BaseModel):
+    """A nested part of a spec (validated by its parent, which reports the full path)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
 

@@ -53,6 +53,8 @@ def _gpt2(c: Mapping[str, Any]) -> dict[str, Any]:
         "qkv_bias": True,
         "attn_out_bias": True,
         "mlp_bias": True,
+        "hidden_dropout": c.get("resid_pdrop", 0.1),
+        "attention_dropout": c.get("attn_pdrop", 0.1),
     }
 
 
@@ -81,6 +83,8 @@ def _llama_like(c: Mapping[str, Any], *, tie_default: bool = False) -> dict[str,
         spec["head_dim"] = c["head_dim"]
     if c.get("rope_theta"):
         spec["rope_theta"] = float(c["rope_theta"])
+    if c.get("attention_dropout"):
+        spec["attention_dropout"] = float(c["attention_dropout"])
     return spec
 
 
@@ -146,6 +150,8 @@ def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
         "lm_head_transform": True,
         "pooler": True,
         "nsp_head": True,
+        "hidden_dropout": c.get("hidden_dropout_prob", 0.1),
+        "attention_dropout": c.get("attention_probs_dropout_prob", 0.1),
     }
 
 

@@ -61,6 +61,8 @@ class TransformerSpec(Spec):
     lm_head_transform: bool = False
     pooler: bool = False
     nsp_head: bool = False
+    hidden_dropout: float = Field(default=0.0, ge=0.0, lt=1.0)
+    attention_dropout: float = Field(default=0.0, ge=0.0, lt=1.0)
     sliding_window: PositiveInt | None = None
     global_attention_every: PositiveInt | None = None
     rope_theta: float | None = Field(default=None, gt=0)

@@ -1,0 +1,104 @@
+"""The training configuration and the numeric format policies it names.
+
+A :class:`TrainingConfig` says how one training step runs: micro-batch, sequence length, number
+format policy, attention implementation and FLOP-counting convention, activation recomputation,
+gradient accumulation and optimizer. It is validated when built; bad values raise
+:class:`mlcost.errors.SpecError` naming the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from mlcost.specs._base import Model, PositiveInt
+
+Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8"]
+AttentionImplementation = Literal["eager", "flash"]
+AttentionFlops = Literal["executed", "causal"]
+Recompute = Literal["none", "selective", "full", "every-k"]
+Optimizer = Literal[
+    "sgd", "sgd-momentum", "rmsprop", "adam", "adamw", "adam-8bit", "adafactor", "lion"
+]
+
+
+@dataclass(frozen=True)
+class PrecisionPolicy:
+    """Bytes per element of each tensor class under a numeric format policy.
+
+    Mixed precision after Micikevicius et al. 2018 ("Mixed Precision Training", section 3):
+    FP32 master weights, 16-bit copies for the forward and backward pass, 16-bit activations and
+    gradients. FP8 after NVIDIA Transformer Engine (docs, "Using FP8 with Transformer Engine"):
+    GEMM inputs are cast to FP8 (E4M3 forward, E5M2 for gradients) with per-tensor scales, while
+    activations between GEMMs, norms and softmax stay in BF16.
+    """
+
+    name: str
+    activation: float  # activations stored between operators
+    gemm_input: float  # what a GEMM reads for its activation operand
+    weight: float  # weights as a GEMM reads them (the low-precision copy)
+    gradient: float  # parameter gradients
+    master_weight: float  # FP32 master copy (0 when the weights themselves are updated)
+    compute_format: str  # key of the accelerator's peak_compute that GEMMs run at
+
+
+PRECISION_POLICIES: dict[str, PrecisionPolicy] = {
+    "fp32": PrecisionPolicy("fp32", 4, 4, 4, 4, 0, "fp32"),
+    "fp16-mixed": PrecisionPolicy("fp16-mixed", 2, 2, 2, 2, 4, "fp16"),
+    "bf16-mixed": PrecisionPolicy("bf16-mixed", 2, 2, 2, 2, 4, "bf16"),
+    "bf16": PrecisionPolicy("bf16", 2, 2, 2, 2, 0, "bf16"),
+    "fp8": PrecisionPolicy("fp8", 2, 1, 1, 2, 4, "fp8"),
+}
+
+
+class TrainingConfig(Model):
+    """How one training step runs.
+
+    ``attention_flops`` is the counting convention for the two attention matmuls:
+
+    * ``executed`` (default): every score the kernel computes. Eager attention computes the full
+      ``s x s`` score matrix even under a causal mask, and the published MFU formulas
+      (Narayanan et al. 2021 eq. 3, PaLM appendix B) count it too, so this default makes MFU
+      comparable with papers and equal to what ``torch.utils.flop_counter`` reports.
+      FlashAttention-style kernels skip masked blocks, so under ``attention="flash"`` only the
+      unmasked scores are executed (counted per element; block-granularity waste is ignored).
+    * ``causal``: only the unmasked scores, whatever the kernel (``s(s+1)/2`` per head for a
+      causal mask), which is the useful work.
+    """
+
+    micro_batch_size: PositiveInt = 1
+    sequence_length: PositiveInt = 2048
+    precision: Precision = "bf16-mixed"
+    attention: AttentionImplementation = "flash"
+    attention_flops: AttentionFlops = "executed"
+    causal: bool | None = None
+    recompute: Recompute = "none"
+    recompute_every: PositiveInt | None = None
+    gradient_accumulation_steps: PositiveInt = 1
+    optimizer: Optimizer = "adamw"
+    dropout: bool | None = None
+    image_size: PositiveInt | None = Field(default=None, description="conv nets only")
+
+    @model_validator(mode="after")
+    def _recompute_every_given(self) -> TrainingConfig:
+        if self.recompute == "every-k" and self.recompute_every is None:
+            raise ValueError("recompute_every: required when recompute is 'every-k' (e.g. 2)")
+        if self.recompute != "every-k" and self.recompute_every is not None:
+            raise ValueError("recompute_every: only used with recompute: every-k")
+        return self
+
+    @property
+    def policy(self) -> PrecisionPolicy:
+        """The :class:`PrecisionPolicy` named by ``precision``."""
+        return PRECISION_POLICIES[self.precision]
+
+    @property
+    def tokens_per_micro_batch(self) -> int:
+        return self.micro_batch_size * self.sequence_length
+
+    @property
+    def tokens_per_step(self) -> int:
+        """Tokens in one optimizer step (all accumulated micro-batches, one replica)."""
+        return self.tokens_per_micro_batch * self.gradient_accumulation_steps
