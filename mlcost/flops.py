@@ -170,6 +170,7 @@ class FlopsSummary:
             ("model FLOPs (MFU)", self.model_flops, None),
             ("hardware FLOPs (HFU)", self.hardware_flops, None),
             ("GEMM FLOPs (fwd + bwd)", self.table.matmul_flops(), None),
+            ("optimizer update", self.table.optimizer_flops, None),
         ]
         exact = self.model_flops.to("flop").magnitude
         for name, value in self.estimates().items():

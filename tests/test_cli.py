@@ -103,3 +103,31 @@ def test_unknown_group() -> None:
     result = run("specs", "list", "gpus")
     assert result.returncode == 2
     assert "expected one of accelerators" in result.stderr
+
+
+def test_flops_json_reproduces_the_chapter_inputs() -> None:
+    result = run(
+        "flops", "gpt2-xl", "--batch", "32", "--seq", "1024", "--attention", "eager", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    rows = {row["quantity"]: row for row in data["rows"]}
+    # 3·48·(22·B·s·h^2 + 4·B·s^2·h) = 296,674,865,971,200 (the chapter's step total, W-02).
+    chapter = rows["chapter 3·L·(22·B·s·h^2 + 4·B·s^2·h)"]["flops"]
+    assert chapter == {"value": 296_674_865_971_200, "unit": "FLOP"}
+    assert data["tokens_per_step"] == {"value": 32768, "unit": "token"}
+
+
+def test_ops_csv_is_written(tmp_path: Path) -> None:
+    target = tmp_path / "ops.csv"
+    result = run("ops", "llama-2-7b", "--batch", "1", "--seq", "512", "--csv", str(target))
+    assert result.returncode == 0, result.stderr
+    header = target.read_text().splitlines()[0].split(",")
+    assert header[:4] == ["name", "kind", "block", "count"]
+    assert not list(tmp_path.glob(".ops.csv.*"))
+
+
+def test_flops_bad_option_is_one_line() -> None:
+    result = run("flops", "gpt2", "--recompute", "sometimes")
+    assert result.returncode == 2
+    assert "recompute" in result.stderr and "Traceback" not in result.stderr

@@ -139,17 +139,28 @@ class OperatorTable:
 
     # ----- totals (pint quantities) -------------------------------------------------------
     def _total(self, attribute: str, *, matmul_only: bool = False) -> Number:
+        """Sum of ``attribute x count`` over the pass operators (the optimizer update, which is
+        not part of the forward or backward pass, is left out)."""
         total: Number = 0
         for op in self.operators:
-            if matmul_only and not op.is_matmul:
+            if op.kind == "optimizer" or (matmul_only and not op.is_matmul):
                 continue
             total = total + getattr(op, attribute) * op.count
         return total
 
     @property
     def forward_flops(self) -> pint.Quantity:
-        """Forward FLOPs of one step."""
+        """Forward FLOPs of one step (all micro-batches)."""
         return Q_(self._total("forward_flops"), "flop")
+
+    @property
+    def optimizer_flops(self) -> pint.Quantity:
+        """FLOPs of the optimizer update, once per step; in neither model nor hardware FLOPs."""
+        total: Number = 0
+        for op in self.operators:
+            if op.kind == "optimizer":
+                total = total + op.forward_flops * op.count
+        return Q_(total, "flop")
 
     @property
     def backward_flops(self) -> pint.Quantity:

@@ -125,11 +125,22 @@ def _attention_layers(model: TransformerSpec) -> list[tuple[str, int, int | None
     return [("", model.num_layers, window)]
 
 
-def transformer_operators(model: TransformerSpec, config: TrainingConfig) -> OperatorTable:
+def transformer_operators(
+    model: TransformerSpec,
+    config: TrainingConfig,
+    *,
+    micro_batch_size: Number | None = None,
+    sequence_length: Number | None = None,
+) -> OperatorTable:
     """The operator table of one training step (``gradient_accumulation_steps`` micro-batches
-    and one optimizer update) of ``model`` under ``config``."""
-    b = config.micro_batch_size
-    s = config.sequence_length
+    and one optimizer update) of ``model`` under ``config``.
+
+    ``micro_batch_size`` and ``sequence_length`` override the config's and may be numpy arrays
+    (broadcast together): every figure of the table is then an array, one value per
+    configuration, so a sweep is one call.
+    """
+    b = config.micro_batch_size if micro_batch_size is None else micro_batch_size
+    s = config.sequence_length if sequence_length is None else sequence_length
     tokens = b * s
     h, d, f, vocab = model.hidden_size, model.head_size, model.ffn_hidden_size, model.vocab_size
     n_q, n_kv, layers = model.num_attention_heads, model.kv_heads, model.num_layers
@@ -234,21 +245,22 @@ def transformer_operators(model: TransformerSpec, config: TrainingConfig) -> Ope
     lay = "layer"
     count = layers * micro
     rf = layer_recompute
-    ops.append(
-        _elementwise(
-            "attention norm",
-            lay,
-            count,
-            tokens * h,
-            norm_key,
-            activation_bytes=act,
-            kind="norm",
-            parameters=norm_params,
-            saved_elements=1,
-            saved_element_bytes=norm_saved,
-            recompute_fraction=rf,
+    if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
+        ops.append(
+            _elementwise(
+                "attention norm",
+                lay,
+                count,
+                tokens * h,
+                norm_key,
+                activation_bytes=act,
+                kind="norm",
+                parameters=norm_params,
+                saved_elements=1,
+                saved_element_bytes=norm_saved,
+                recompute_fraction=rf,
+            )
         )
-    )
     ops.append(
         _gemm(
             "q projection",
@@ -708,7 +720,11 @@ def transformer_operators(model: TransformerSpec, config: TrainingConfig) -> Ope
         )
         if model.tie_word_embeddings:
             lm = Operator(
-                **{**lm.__dict__, "parameters": 0, "note": "weight tied to the token embedding"}
+                **{
+                    **lm.__dict__,
+                    "parameters": vocab if model.lm_head_bias else 0,
+                    "note": "weight tied to the token embedding",
+                }
             )
         ops.append(lm)
     if model.final_logit_softcap:

@@ -1,0 +1,137 @@
+"""Training configuration validation, recomputation accounting, vectorized sweeps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlcost.errors import SpecError
+from mlcost.flops import training_flops
+from mlcost.specs import Catalog
+from mlcost.workload import TrainingConfig, operators, transformer_operators
+
+
+def test_config_errors_name_the_field() -> None:
+    with pytest.raises(SpecError, match="recompute_every: required"):
+        TrainingConfig(recompute="every-k")
+    with pytest.raises(SpecError, match=r"precision: got 'bf16-mixd'.*did you mean 'bf16-mixed'"):
+        TrainingConfig(precision="bf16-mixd")
+    with pytest.raises(SpecError, match="micro_batch_size"):
+        TrainingConfig(micro_batch_size=0)
+    with pytest.raises(SpecError, match=r"unknown field.*did you mean 'sequence_length'"):
+        TrainingConfig(sequence_lenght=5)  # type: ignore[call-arg]
+
+
+def layer_forward(table: object) -> float:
+    return sum(
+        op.forward_flops * op.count
+        for op in table.operators  # type: ignore[attr-defined]
+        if op.block == "layer"
+    )
+
+
+def test_recomputation_policies(catalog: Catalog) -> None:
+    model = catalog.transformer("llama-2-7b")
+    base = TrainingConfig(micro_batch_size=2, sequence_length=2048)
+    none = operators(model, base)
+    assert none.recompute_flops.magnitude == 0
+    assert none.hardware_flops == none.model_flops
+    # Full: every layer's forward is replayed once in the backward pass.
+    full = operators(model, base.model_copy(update={"recompute": "full"}))
+    assert full.recompute_flops.magnitude == pytest.approx(layer_forward(none), rel=1e-12)
+    assert full.model_flops == none.model_flops  # MFU does not count recomputation
+    # Every 2nd layer: half of the 32 layers.
+    half = operators(
+        model,
+        TrainingConfig(
+            micro_batch_size=2, sequence_length=2048, recompute="every-k", recompute_every=2
+        ),
+    )
+    assert half.recompute_flops.magnitude == pytest.approx(layer_forward(none) / 2, rel=1e-12)
+    # Selective (Korthikanti et al. 2022): only the attention core (QK^T, softmax, PV).
+    selective = operators(model, base.model_copy(update={"recompute": "selective"}))
+    core = sum(
+        op.forward_flops * op.count for op in none.operators if op.kind in ("attention", "softmax")
+    )
+    assert selective.recompute_flops.magnitude == pytest.approx(core, rel=1e-12)
+    assert selective.saved_bytes < none.saved_bytes
+    assert full.saved_bytes < selective.saved_bytes
+
+
+def test_full_recompute_is_about_eight_nd(catalog: Catalog) -> None:
+    # With full recomputation hardware FLOPs ≈ (8/6) x model FLOPs for a large model, less the
+    # head and embeddings, which are not recomputed: within 2% for Llama-2-70B at s = 2048.
+    summary = training_flops(
+        catalog.transformer("llama-2-70b"),
+        TrainingConfig(sequence_length=2048, attention="eager", recompute="full"),
+    )
+    ratio = (summary.hardware_flops / summary.model_flops).to("").magnitude
+    assert ratio == pytest.approx(8 / 6, rel=0.02)
+
+
+def test_gradient_accumulation_scales_passes_not_the_optimizer(catalog: Catalog) -> None:
+    model = catalog.transformer("gpt2")
+    one = operators(model, TrainingConfig(micro_batch_size=4, sequence_length=512))
+    four = operators(
+        model,
+        TrainingConfig(micro_batch_size=4, sequence_length=512, gradient_accumulation_steps=4),
+    )
+    assert four.model_flops == 4 * one.model_flops
+    assert four.optimizer_flops == one.optimizer_flops
+    assert four.tokens_per_step == 4 * one.tokens_per_step
+
+
+def test_vectorized_sweep_equals_scalar_calls(catalog: Catalog) -> None:
+    model = catalog.transformer("qwen2-7b")
+    batches = np.array([1, 2, 4, 8])
+    seqs = np.array([512, 1024, 4096, 8192])
+    swept = (
+        transformer_operators(
+            model, TrainingConfig(), micro_batch_size=batches, sequence_length=seqs
+        )
+        .model_flops.to("flop")
+        .magnitude
+    )
+    one_by_one = [
+        operators(model, TrainingConfig(micro_batch_size=int(b), sequence_length=int(s)))
+        .model_flops.to("flop")
+        .magnitude
+        for b, s in zip(batches, seqs, strict=True)
+    ]
+    assert swept == pytest.approx(one_by_one, rel=1e-12)
+
+
+def test_table_converts_to_a_frame(catalog: Catalog) -> None:
+    frame = operators(catalog.model("bert-base"), TrainingConfig(sequence_length=128)).to_frame()
+    assert {
+        "name",
+        "kind",
+        "count",
+        "forward_flops",
+        "backward_weight_flops",
+        "saved_bytes",
+        "parameters",
+        "m",
+        "n",
+        "k",
+    } <= set(frame.columns)
+    # BERT has dropout (p = 0.1 in its config) and a pooler and NSP head.
+    assert {"embedding dropout", "attention dropout", "pooler", "next-sentence head"} <= set(
+        frame["name"]
+    )
+
+
+def test_parameters_touched_add_up_to_the_model(catalog: Catalog) -> None:
+    # Each weight appears in exactly one operator row (per layer for layer rows); the totals
+    # equal the parameter counts that test_models.py checks against transformers.
+    for spec in catalog.items("models"):
+        if spec.KIND != "transformer":
+            continue
+        table = operators(spec, TrainingConfig(sequence_length=128))
+        layers = spec.num_layers  # type: ignore[attr-defined]
+        total = 0
+        for op in table.operators:
+            if op.kind == "optimizer":
+                continue
+            total += op.parameters * (layers if op.block == "layer" else 1)
+        assert total == spec.parameter_count, spec.name  # type: ignore[attr-defined]
