@@ -225,30 +225,15 @@ def summary(
         _render(description, console)
 
 
-def _training_config(
-    batch: int,
-    seq: int,
-    precision: str,
-    attention: str,
-    attention_flops: str,
-    recompute: str,
-    recompute_every: int | None,
-    accumulation: int,
-    optimizer: str,
-    image_size: int | None,
-) -> TrainingConfig:
-    return TrainingConfig(
-        micro_batch_size=batch,
-        sequence_length=seq,
-        precision=precision,
-        attention=attention,
-        attention_flops=attention_flops,
-        recompute=recompute,
-        recompute_every=recompute_every,
-        gradient_accumulation_steps=accumulation,
-        optimizer=optimizer,
-        image_size=image_size,
-    )
+def _training_config(**options: Any) -> TrainingConfig:
+    """The CLI's options as a TrainingConfig (bad values raise SpecError, shown as one line)."""
+    names = {
+        "batch": "micro_batch_size",
+        "seq": "sequence_length",
+        "accumulation": "gradient_accumulation_steps",
+        "window": "attention_window",
+    }
+    return TrainingConfig(**{names.get(key, key): value for key, value in options.items()})
 
 
 Batch = Annotated[int, typer.Option("--batch", "-b", help="Micro-batch size.")]
@@ -268,6 +253,9 @@ AccumulationOption = Annotated[
 ]
 OptimizerOption = Annotated[str, typer.Option(help="adamw | adam | sgd | lion | ...")]
 ImageOption = Annotated[int | None, typer.Option("--image-size", help="Conv nets: pixels.")]
+WindowOption = Annotated[
+    int | None, typer.Option("--window", help="Sliding-window attention of this many keys.")
+]
 
 
 @app.command()
@@ -283,21 +271,23 @@ def flops(
     accumulation: AccumulationOption = 1,
     optimizer: OptimizerOption = "adamw",
     image_size: ImageOption = None,
+    window: WindowOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """FLOPs of one training step: exact count, model vs hardware FLOPs, closed forms."""
     spec = _resolve(model, default_catalog())
     config = _training_config(
-        batch,
-        seq,
-        precision,
-        attention,
-        attention_flops,
-        recompute,
-        recompute_every,
-        accumulation,
-        optimizer,
-        image_size,
+        batch=batch,
+        seq=seq,
+        precision=precision,
+        attention=attention,
+        attention_flops=attention_flops,
+        recompute=recompute,
+        recompute_every=recompute_every,
+        accumulation=accumulation,
+        optimizer=optimizer,
+        image_size=image_size,
+        window=window,
     )
     result = training_flops(spec, config)
     rows = result.rows()
@@ -344,22 +334,24 @@ def ops(
     accumulation: AccumulationOption = 1,
     optimizer: OptimizerOption = "adamw",
     image_size: ImageOption = None,
+    window: WindowOption = None,
     csv: Annotated[Path | None, typer.Option("--csv", help="Write the table as CSV here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """The operator table of one training step (per-execution figures; see 'count')."""
     spec = _resolve(model, default_catalog())
     config = _training_config(
-        batch,
-        seq,
-        precision,
-        attention,
-        attention_flops,
-        recompute,
-        recompute_every,
-        accumulation,
-        optimizer,
-        image_size,
+        batch=batch,
+        seq=seq,
+        precision=precision,
+        attention=attention,
+        attention_flops=attention_flops,
+        recompute=recompute,
+        recompute_every=recompute_every,
+        accumulation=accumulation,
+        optimizer=optimizer,
+        image_size=image_size,
+        window=window,
     )
     table_of_ops = operators(spec, config)
     if csv is not None:

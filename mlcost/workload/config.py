@@ -66,6 +66,10 @@ class TrainingConfig(Model):
       unmasked scores are executed (counted per element; block-granularity waste is ignored).
     * ``causal``: only the unmasked scores, whatever the kernel (``s(s+1)/2`` per head for a
       causal mask), which is the useful work.
+
+    ``attention_window`` (a sliding window of that many keys for every layer, as Longformer or
+    Mistral) and ``dilated_segments`` with ``dilation_rates`` (LongNet) override the model's own
+    attention pattern; ``causal`` overrides the model's (decoders are causal, encoders not).
     """
 
     micro_batch_size: PositiveInt = 1
@@ -74,6 +78,9 @@ class TrainingConfig(Model):
     attention: AttentionImplementation = "flash"
     attention_flops: AttentionFlops = "executed"
     causal: bool | None = None
+    attention_window: PositiveInt | None = None
+    dilated_segments: tuple[PositiveInt, ...] = ()
+    dilation_rates: tuple[PositiveInt, ...] = ()
     recompute: Recompute = "none"
     recompute_every: PositiveInt | None = None
     gradient_accumulation_steps: PositiveInt = 1
@@ -83,6 +90,13 @@ class TrainingConfig(Model):
 
     @model_validator(mode="after")
     def _recompute_every_given(self) -> TrainingConfig:
+        if len(self.dilated_segments) != len(self.dilation_rates):
+            raise ValueError(
+                "dilation_rates: expected one rate per entry of dilated_segments, got "
+                f"{len(self.dilation_rates)} for {len(self.dilated_segments)}"
+            )
+        if self.dilated_segments and self.attention_window:
+            raise ValueError("attention_window: give a window or dilated segments, not both")
         if self.recompute == "every-k" and self.recompute_every is None:
             raise ValueError("recompute_every: required when recompute is 'every-k' (e.g. 2)")
         if self.recompute != "every-k" and self.recompute_every is not None:

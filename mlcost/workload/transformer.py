@@ -111,18 +111,31 @@ def _gemm(
     )
 
 
-def _attention_layers(model: TransformerSpec) -> list[tuple[str, int, int | None]]:
-    """(label, number of layers, window) for each attention pattern the layers use: Gemma-2
-    alternates sliding-window and global layers; Mistral uses the window in every layer."""
+def _attention_layers(
+    model: TransformerSpec, config: TrainingConfig
+) -> list[tuple[str, int, dict[str, Any]]]:
+    """(label, number of layers, pattern keywords for ``attention_pairs``) per attention pattern.
+
+    A pattern in the config (window or dilation) applies to every layer; otherwise Gemma-2
+    alternates sliding-window and global layers and Mistral uses its window in every layer.
+    """
+    if config.dilated_segments:
+        dilated = {
+            "dilated_segments": config.dilated_segments,
+            "dilation_rates": config.dilation_rates,
+        }
+        return [("dilated", model.num_layers, dilated)]
+    if config.attention_window is not None:
+        return [("", model.num_layers, {"window": config.attention_window})]
     window = model.sliding_window
     if window is not None and model.global_attention_every:
         every = model.global_attention_every
         global_layers = model.num_layers // every
         return [
-            ("local", model.num_layers - global_layers, window),
-            ("global", global_layers, None),
+            ("local", model.num_layers - global_layers, {"window": window}),
+            ("global", global_layers, {}),
         ]
-    return [("", model.num_layers, window)]
+    return [("", model.num_layers, {} if window is None else {"window": window})]
 
 
 def transformer_operators(
@@ -318,11 +331,11 @@ def transformer_operators(
         )
 
     core_rf = attention_core_recompute
-    for label, n_layers, window in _attention_layers(model):
+    for label, n_layers, pattern in _attention_layers(model, config):
         if n_layers == 0:
             continue
         suffix = f" ({label})" if label else ""
-        mask_pairs = attention_pairs(s, causal=causal, window=window)
+        mask_pairs = attention_pairs(s, causal=causal, **pattern)
         if config.attention_flops == "causal" or config.attention == "flash":
             pairs = mask_pairs
         else:

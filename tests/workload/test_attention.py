@@ -110,3 +110,28 @@ def test_causal_convention_halves_eager(catalog: Catalog) -> None:
         return sum(op.forward_flops for op in table.operators if op.kind == "attention")  # type: ignore[attr-defined]
 
     assert attention(useful) / attention(executed) == pytest.approx(1025 / 2048, rel=1e-12)
+
+
+def test_config_patterns_apply_to_every_layer(catalog: Catalog) -> None:
+    model = catalog.transformer("llama-2-7b")  # 32 heads of 128
+    windowed = operators(
+        model, TrainingConfig(sequence_length=8192, attention="flash", attention_window=1024)
+    )
+    scores = next(op for op in windowed.operators if op.name.startswith("attention scores QK"))
+    assert scores.count == 32
+    assert scores.forward_flops == 2 * 128 * 32 * causal_window_mask(8192, 1024).sum()
+    dilated = operators(
+        model,
+        TrainingConfig(
+            sequence_length=64, attention="flash", dilated_segments=(16, 32), dilation_rates=(1, 2)
+        ),
+    )
+    scores = next(op for op in dilated.operators if op.name.startswith("attention scores QK"))
+    assert scores.forward_flops == 2 * 128 * 32 * dilated_pairs(64, [16, 32], [1, 2], True)
+
+
+def test_dilation_needs_one_rate_per_segment() -> None:
+    from mlcost.errors import SpecError
+
+    with pytest.raises(SpecError, match="dilation_rates"):
+        TrainingConfig(dilated_segments=(16, 32), dilation_rates=(1,))

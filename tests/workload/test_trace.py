@@ -55,3 +55,25 @@ def test_caller_module_is_untouched() -> None:
 def test_not_a_module() -> None:
     with pytest.raises(MlcostError, match=r"expected a torch\.nn\.Module"):
         trace(lambda x: x, (torch.randn(2),))
+
+
+def test_tracing_a_hf_model_agrees_with_the_analytical_table() -> None:
+    transformers = pytest.importorskip("transformers")
+    import mlcost
+    from mlcost.workload import TrainingConfig, operators
+
+    config = transformers.GPT2Config(n_embd=768, n_layer=12, n_head=12)
+    config._attn_implementation = "eager"
+    with torch.device("meta"):
+        model = transformers.GPT2LMHeadModel(config)
+    ids = torch.zeros(2, 64, dtype=torch.long)
+    table = trace(model, {"input_ids": ids, "labels": ids}, depth=1)
+    analytical = operators(
+        mlcost.model("gpt2"),
+        TrainingConfig(micro_batch_size=2, sequence_length=64, attention="eager"),
+    )
+    traced = table.forward_flops + table.backward_flops
+    assert traced == analytical.matmul_flops()  # GEMMs only on both sides: exact
+    rows = {op.name: op for op in table.operators}
+    # The backbone holds every parameter once (the LM head is tied to its token embedding).
+    assert rows["transformer"].parameters == 124_439_808
