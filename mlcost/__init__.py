@@ -22,6 +22,7 @@ from mlcost.errors import (
     UnitError,
     UnknownNameError,
 )
+from mlcost.flops import training_flops
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -32,6 +33,7 @@ from mlcost.specs import (
     load_spec,
 )
 from mlcost.units import Q_, ureg
+from mlcost.workload import TrainingConfig, operators
 
 try:
     __version__ = version("mlcost")
@@ -61,6 +63,7 @@ __all__ = [
     "MlcostError",
     "SpecDescription",
     "SpecError",
+    "TrainingConfig",
     "UnitError",
     "UnknownNameError",
     "__version__",
@@ -70,5 +73,7 @@ __all__ = [
     "from_hf_config",
     "load_spec",
     "model",
+    "operators",
+    "training_flops",
     "ureg",
 ]

@@ -11,16 +11,12 @@ maps ``H`` to ``ceil(H / t)``; the stride sits on the 3x3 convolution of a bottl
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from mlcost.specs.models import ConvNetSpec
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.optimizer import optimizer_operator
-from mlcost.workload.table import (
-    ELEMENTWISE_BACKWARD_FACTOR,
-    ELEMENTWISE_FLOPS,
-    Operator,
-    OperatorTable,
-)
+from mlcost.workload.table import Operator, OperatorTable, elementwise_operator
 
 
 def _conv(
@@ -76,19 +72,18 @@ def _pointwise(
     saved: float = 0.0,
     inputs: int = 1,
 ) -> Operator:
-    forward = ELEMENTWISE_FLOPS[key] * elements
-    return Operator(
-        name=name,
+    return elementwise_operator(
+        name,
+        block,
+        1,
+        elements,
+        key,
+        activation_bytes=act,
+        inputs=inputs,
         kind=kind,
-        block=block,
-        count=1,
-        forward_flops=forward,
-        backward_input_flops=ELEMENTWISE_BACKWARD_FACTOR * forward,
-        bytes_read=inputs * elements * act,
-        bytes_written=elements * act,
-        backward_bytes=(inputs + 1) * elements * act,
-        saved_bytes=saved,
         parameters=parameters,
+        saved_elements=1,
+        saved_element_bytes=saved,
     )
 
 
@@ -272,7 +267,7 @@ def convnet_operators(model: ConvNetSpec, config: TrainingConfig) -> OperatorTab
     )
 
     micro = config.gradient_accumulation_steps
-    scaled = tuple(Operator(**{**op.__dict__, "count": op.count * micro}) for op in ops)
+    scaled = tuple(replace(op, count=op.count * micro) for op in ops)
     optimizer = optimizer_operator(model.parameter_count, config)
     return OperatorTable(
         operators=(*scaled, optimizer),

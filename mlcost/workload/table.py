@@ -14,7 +14,7 @@ forward.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -223,9 +223,6 @@ class OperatorTable:
             rows.append(row)
         return pd.DataFrame.from_records(rows, columns=list(COLUMNS))
 
-    def with_operators(self, operators: tuple[Operator, ...]) -> OperatorTable:
-        return replace(self, operators=operators)
-
     def __len__(self) -> int:
         return len(self.operators)
 
@@ -237,3 +234,39 @@ def _scalar(value: Any) -> Any:
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return value.item()
     return value
+
+
+def elementwise_operator(
+    name: str,
+    block: str,
+    count: Number,
+    elements: Number,
+    flops_key: str,
+    *,
+    activation_bytes: float,
+    inputs: int = 1,
+    saved_elements: Number = 0,
+    saved_element_bytes: float | None = None,
+    kind: str = "elementwise",
+    parameters: Number = 0,
+    recompute_fraction: float = 0.0,
+    note: str = "",
+) -> Operator:
+    """An element-wise operator over ``elements`` values: reads ``inputs`` tensors, writes one."""
+    forward = ELEMENTWISE_FLOPS[flops_key] * elements
+    saved_size = activation_bytes if saved_element_bytes is None else saved_element_bytes
+    return Operator(
+        name=name,
+        kind=kind,
+        block=block,
+        count=count,
+        forward_flops=forward,
+        backward_input_flops=ELEMENTWISE_BACKWARD_FACTOR * forward,
+        bytes_read=inputs * elements * activation_bytes,
+        bytes_written=elements * activation_bytes,
+        backward_bytes=(inputs + 1) * elements * activation_bytes,
+        saved_bytes=saved_elements * saved_size,
+        parameters=parameters,
+        recompute_fraction=recompute_fraction,
+        note=note,
+    )

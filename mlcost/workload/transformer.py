@@ -17,56 +17,16 @@ Per layer (forward GEMM FLOPs): Q ``2·T·h·n_q·d``, K and V ``2·T·h·n_kv·
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
 from mlcost.workload.optimizer import optimizer_operator
-from mlcost.workload.table import (
-    ELEMENTWISE_BACKWARD_FACTOR,
-    ELEMENTWISE_FLOPS,
-    Operator,
-    OperatorTable,
-)
+from mlcost.workload.table import Operator, OperatorTable, elementwise_operator
 
 Number = Any
-
-
-def _elementwise(
-    name: str,
-    block: str,
-    count: Number,
-    elements: Number,
-    flops_key: str,
-    *,
-    activation_bytes: float,
-    inputs: int = 1,
-    saved_elements: Number = 0,
-    saved_element_bytes: float | None = None,
-    kind: str = "elementwise",
-    parameters: Number = 0,
-    recompute_fraction: float = 0.0,
-    note: str = "",
-) -> Operator:
-    """An element-wise operator over ``elements`` values: reads ``inputs`` tensors, writes one."""
-    forward = ELEMENTWISE_FLOPS[flops_key] * elements
-    saved_size = activation_bytes if saved_element_bytes is None else saved_element_bytes
-    return Operator(
-        name=name,
-        kind=kind,
-        block=block,
-        count=count,
-        forward_flops=forward,
-        backward_input_flops=ELEMENTWISE_BACKWARD_FACTOR * forward,
-        bytes_read=inputs * elements * activation_bytes,
-        bytes_written=elements * activation_bytes,
-        backward_bytes=(inputs + 1) * elements * activation_bytes,
-        saved_bytes=saved_elements * saved_size,
-        parameters=parameters,
-        recompute_fraction=recompute_fraction,
-        note=note,
-    )
 
 
 def _gemm(
@@ -161,23 +121,70 @@ def transformer_operators(
     policy = config.policy
     act, weight, grad = policy.activation, policy.weight, policy.gradient
     causal = model.architecture == "decoder" if config.causal is None else config.causal
-    dropout_on = (
-        (model.hidden_dropout > 0 or model.attention_dropout > 0)
-        if config.dropout is None
-        else config.dropout
-    )
-    norm_key = model.norm
+    dropout_on = config.dropout
+    if dropout_on is None:
+        dropout_on = model.hidden_dropout > 0 or model.attention_dropout > 0
     norm_params = h * (2 if model.has_norm_bias else 1)
     norm_saved = tokens * h * act + tokens * 2 * 4  # input, plus mean and 1/sigma (FP32)
 
-    full = {"none": 0.0, "selective": 0.0, "full": 1.0}.get(config.recompute)
-    if config.recompute == "every-k":
-        every = config.recompute_every or 1
-        full = (layers // every) / layers
-    layer_recompute = float(full or 0.0)
-    attention_core_recompute = 1.0 if config.recompute == "selective" else layer_recompute
-
+    layer_rf = {"full": 1.0, "every-k": (layers // (config.recompute_every or 1)) / layers}.get(
+        config.recompute, 0.0
+    )
+    core_rf = 1.0 if config.recompute == "selective" else layer_rf
     ops: list[Operator] = []
+
+    def norm(name: str, block: str, count: Number, rf: float = 0.0) -> Operator:
+        return elementwise_operator(
+            name,
+            block,
+            count,
+            tokens * h,
+            model.norm,
+            activation_bytes=act,
+            kind="norm",
+            parameters=norm_params,
+            saved_elements=1,
+            saved_element_bytes=norm_saved,
+            recompute_fraction=rf,
+        )
+
+    def hidden(
+        name: str, block: str, count: Number, key: str, rf: float = 0.0, **extra: Any
+    ) -> Operator:
+        """An element-wise operator over the ``T x h`` hidden states."""
+        if key == "dropout":
+            extra = {
+                "kind": "dropout",
+                "saved_elements": tokens * h,
+                "saved_element_bytes": 1,
+                **extra,
+            }
+        return elementwise_operator(
+            name,
+            block,
+            count,
+            tokens * h,
+            key,
+            activation_bytes=act,
+            recompute_fraction=rf,
+            **extra,
+        )
+
+    def gemm(
+        name: str,
+        block: str,
+        count: Number,
+        m: Number,
+        n: int,
+        k: int,
+        *,
+        bias: bool,
+        rf: float = 0.0,
+        **extra: Any,
+    ) -> Operator:
+        return _gemm(
+            name, block, count, m, n, k, policy=policy, bias=bias, recompute_fraction=rf, **extra
+        )
 
     # ----- embeddings -----------------------------------------------------------------------
     emb = "embedding"
@@ -196,130 +203,51 @@ def transformer_operators(
     )
     if model.position_encoding == "learned":
         ops.append(
-            _elementwise(
+            hidden(
                 "position embedding add",
                 emb,
                 micro,
-                tokens * h,
                 "add",
-                activation_bytes=act,
                 inputs=2,
                 parameters=model.max_position_embeddings * h,
             )
         )
     if model.type_vocab_size:
         ops.append(
-            _elementwise(
+            hidden(
                 "token type embedding add",
                 emb,
                 micro,
-                tokens * h,
                 "add",
-                activation_bytes=act,
                 inputs=2,
                 parameters=model.type_vocab_size * h,
             )
         )
     if model.norm_placement == "sandwich":  # Gemma scales embeddings by sqrt(h)
-        ops.append(
-            _elementwise("embedding scale", emb, micro, tokens * h, "scale", activation_bytes=act)
-        )
+        ops.append(hidden("embedding scale", emb, micro, "scale"))
     if model.embedding_norm:
-        ops.append(
-            _elementwise(
-                "embedding norm",
-                emb,
-                micro,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=tokens,
-                saved_element_bytes=act + 8,
-            )
-        )
+        ops.append(norm("embedding norm", emb, micro))
     if dropout_on:
-        ops.append(
-            _elementwise(
-                "embedding dropout",
-                emb,
-                micro,
-                tokens * h,
-                "dropout",
-                activation_bytes=act,
-                kind="dropout",
-                saved_elements=tokens * h,
-                saved_element_bytes=1,
-            )
-        )
+        ops.append(hidden("embedding dropout", emb, micro, "dropout"))
 
-    # ----- layers -------------------------------------------------------------------------
-    lay = "layer"
-    count = layers * micro
-    rf = layer_recompute
+    # ----- layers: attention ----------------------------------------------------------------
+    lay, count, rf = "layer", layers * micro, layer_rf
     if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
-        ops.append(
-            _elementwise(
-                "attention norm",
-                lay,
-                count,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-                recompute_fraction=rf,
-            )
-        )
+        ops.append(norm("attention norm", lay, count, rf))
+    shared: dict[str, Any] = {
+        "saves_input": False,
+        "note": "shares its saved input with the q projection",
+    }
+    ops.append(gemm("q projection", lay, count, tokens, n_q * d, h, bias=model.qkv_bias, rf=rf))
     ops.append(
-        _gemm(
-            "q projection",
-            lay,
-            count,
-            tokens,
-            n_q * d,
-            h,
-            bias=model.qkv_bias,
-            recompute_fraction=rf,
-            policy=policy,
-        )
+        gemm("k projection", lay, count, tokens, n_kv * d, h, bias=model.qkv_bias, rf=rf, **shared)
     )
     ops.append(
-        _gemm(
-            "k projection",
-            lay,
-            count,
-            tokens,
-            n_kv * d,
-            h,
-            bias=model.qkv_bias,
-            saves_input=False,
-            recompute_fraction=rf,
-            note="shares its saved input with the q projection",
-            policy=policy,
-        )
-    )
-    ops.append(
-        _gemm(
-            "v projection",
-            lay,
-            count,
-            tokens,
-            n_kv * d,
-            h,
-            bias=model.qkv_bias,
-            saves_input=False,
-            recompute_fraction=rf,
-            note="shares its saved input with the q projection",
-            policy=policy,
-        )
+        gemm("v projection", lay, count, tokens, n_kv * d, h, bias=model.qkv_bias, rf=rf, **shared)
     )
     if model.position_encoding == "rotary":
         ops.append(
-            _elementwise(
+            elementwise_operator(
                 "rotary embedding",
                 lay,
                 count,
@@ -329,200 +257,52 @@ def transformer_operators(
                 recompute_fraction=rf,
             )
         )
-
-    core_rf = attention_core_recompute
+    eager = config.attention == "eager"
     for label, n_layers, pattern in _attention_layers(model, config):
         if n_layers == 0:
             continue
-        suffix = f" ({label})" if label else ""
-        mask_pairs = attention_pairs(s, causal=causal, **pattern)
-        if config.attention_flops == "causal" or config.attention == "flash":
-            pairs = mask_pairs
-        else:
-            pairs = s * s  # eager materializes the full score matrix whatever the mask
-        attn_count = n_layers * micro
-        matmul = attention_matmul_flops(pairs, head_dim=d, heads=n_q, batch=b)
-        scores = b * n_q * pairs
-        eager = config.attention == "eager"
-        qkv_bytes = tokens * (n_q + 2 * n_kv) * d * act
-        ops.append(
-            Operator(
-                name=f"attention scores QK^T{suffix}",
-                kind="attention",
-                block=lay,
-                count=attn_count,
-                forward_flops=matmul,
-                backward_input_flops=2 * matmul,
-                bytes_read=tokens * (n_q + n_kv) * d * act,
-                bytes_written=scores * act if eager else 0,
-                backward_bytes=(scores * act + tokens * (n_q + n_kv) * d * act * 2) if eager else 0,
-                saved_bytes=tokens * (n_q + n_kv) * d * act if eager else qkv_bytes,
-                recompute_fraction=core_rf,
-                m=s,
-                n=s,
-                k=d,
-                gemm_batch=b * n_q,
-                note="eager: materializes b·n_q·s·s scores; flash: fused, saves q, k, v"
-                if eager
-                else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
-            )
-        )
-        ops.append(
-            _elementwise(
-                f"softmax{suffix}",
-                lay,
-                attn_count,
-                scores,
-                "softmax",
-                activation_bytes=act if eager else 0,
-                kind="softmax",
-                saved_elements=scores if eager else b * n_q * s,
-                saved_element_bytes=act if eager else 4,
-                recompute_fraction=core_rf,
-            )
-        )
-        if dropout_on and model.attention_dropout > 0:
-            ops.append(
-                _elementwise(
-                    f"attention dropout{suffix}",
-                    lay,
-                    attn_count,
-                    scores,
-                    "dropout",
-                    activation_bytes=act if eager else 0,
-                    kind="dropout",
-                    saved_elements=scores if eager else 0,
-                    saved_element_bytes=1,
-                    recompute_fraction=core_rf,
-                )
-            )
-        ops.append(
-            Operator(
-                name=f"attention scores x V{suffix}",
-                kind="attention",
-                block=lay,
-                count=attn_count,
-                forward_flops=matmul,
-                backward_input_flops=2 * matmul,
-                bytes_read=(scores * act if eager else 0) + tokens * n_kv * d * act,
-                bytes_written=tokens * n_q * d * act,
-                backward_bytes=(scores * act * 2 + tokens * (n_q + n_kv) * d * act * 2)
-                if eager
-                else tokens * (3 * n_q + 2 * n_kv) * d * act,
-                saved_bytes=(scores * act + tokens * n_kv * d * act)
-                if eager
-                else tokens * n_q * d * act,
-                recompute_fraction=core_rf,
-                m=s,
-                n=d,
-                k=s,
-                gemm_batch=b * n_q,
-            )
+        ops += _attention_core(
+            label,
+            n_layers * micro,
+            b,
+            s,
+            d,
+            n_q,
+            n_kv,
+            act,
+            core_rf,
+            pairs=attention_pairs(s, causal=causal, **pattern),
+            eager=eager,
+            executed_full=eager and config.attention_flops == "executed",
+            dropout=dropout_on and model.attention_dropout > 0,
         )
     ops.append(
-        _gemm(
-            "output projection",
-            lay,
-            count,
-            tokens,
-            h,
-            n_q * d,
-            bias=model.attn_out_bias,
-            recompute_fraction=rf,
-            policy=policy,
-        )
+        gemm("output projection", lay, count, tokens, h, n_q * d, bias=model.attn_out_bias, rf=rf)
     )
     if model.norm_placement == "sandwich":
-        ops.append(
-            _elementwise(
-                "post-attention norm",
-                lay,
-                count,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-                recompute_fraction=rf,
-            )
-        )
+        ops.append(norm("post-attention norm", lay, count, rf))
     if dropout_on:
-        ops.append(
-            _elementwise(
-                "attention residual dropout",
-                lay,
-                count,
-                tokens * h,
-                "dropout",
-                activation_bytes=act,
-                kind="dropout",
-                saved_elements=tokens * h,
-                saved_element_bytes=1,
-                recompute_fraction=rf,
-            )
-        )
+        ops.append(hidden("attention residual dropout", lay, count, "dropout", rf))
+    ops.append(hidden("attention residual add", lay, count, "add", rf, inputs=2))
     ops.append(
-        _elementwise(
-            "attention residual add",
-            lay,
-            count,
-            tokens * h,
-            "add",
-            activation_bytes=act,
-            inputs=2,
-            recompute_fraction=rf,
+        norm(
+            "attention post-norm" if model.norm_placement == "post" else "mlp norm", lay, count, rf
         )
     )
-    if model.norm_placement == "post":
-        ops.append(
-            _elementwise(
-                "attention post-norm",
-                lay,
-                count,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-                recompute_fraction=rf,
-            )
-        )
-    else:
-        ops.append(
-            _elementwise(
-                "mlp norm",
-                lay,
-                count,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-                recompute_fraction=rf,
-            )
-        )
+
+    # ----- layers: MLP ----------------------------------------------------------------------
+    activation = f"mlp activation ({model.activation})"
+    ffn: dict[str, Any] = {
+        "activation_bytes": act,
+        "recompute_fraction": rf,
+        "saved_elements": tokens * f,
+    }
     if model.gated_mlp:
         ops.append(
-            _gemm(
-                "mlp gate projection",
-                lay,
-                count,
-                tokens,
-                f,
-                h,
-                bias=model.mlp_bias,
-                recompute_fraction=rf,
-                policy=policy,
-            )
+            gemm("mlp gate projection", lay, count, tokens, f, h, bias=model.mlp_bias, rf=rf)
         )
         ops.append(
-            _gemm(
+            gemm(
                 "mlp up projection",
                 lay,
                 count,
@@ -530,219 +310,85 @@ def transformer_operators(
                 f,
                 h,
                 bias=model.mlp_bias,
+                rf=rf,
                 saves_input=False,
-                recompute_fraction=rf,
                 note="shares its saved input with the gate projection",
-                policy=policy,
             )
         )
         ops.append(
-            _elementwise(
-                f"mlp activation ({model.activation})",
-                lay,
-                count,
-                tokens * f,
-                model.activation,
-                activation_bytes=act,
-                kind="activation",
-                saved_elements=tokens * f,
-                recompute_fraction=rf,
+            elementwise_operator(
+                activation, lay, count, tokens * f, model.activation, kind="activation", **ffn
             )
         )
         ops.append(
-            _elementwise(
+            elementwise_operator(
                 "mlp gate x up",
                 lay,
                 count,
                 tokens * f,
                 "multiply",
-                activation_bytes=act,
                 inputs=2,
-                saved_elements=tokens * f,
-                recompute_fraction=rf,
-                note="saves the up projection; the activation output is "
-                "recomputed from its saved input in fused kernels",
+                note="saves the up projection; the activation output is recomputed from its saved "
+                "input in fused kernels",
+                **ffn,
             )
         )
     else:
+        ops.append(gemm("mlp up projection", lay, count, tokens, f, h, bias=model.mlp_bias, rf=rf))
         ops.append(
-            _gemm(
-                "mlp up projection",
-                lay,
-                count,
-                tokens,
-                f,
-                h,
-                bias=model.mlp_bias,
-                recompute_fraction=rf,
-                policy=policy,
+            elementwise_operator(
+                activation, lay, count, tokens * f, model.activation, kind="activation", **ffn
             )
         )
-        ops.append(
-            _elementwise(
-                f"mlp activation ({model.activation})",
-                lay,
-                count,
-                tokens * f,
-                model.activation,
-                activation_bytes=act,
-                kind="activation",
-                saved_elements=tokens * f,
-                recompute_fraction=rf,
-            )
-        )
-    ops.append(
-        _gemm(
-            "mlp down projection",
-            lay,
-            count,
-            tokens,
-            h,
-            f,
-            bias=model.mlp_bias,
-            recompute_fraction=rf,
-            policy=policy,
-        )
-    )
+    ops.append(gemm("mlp down projection", lay, count, tokens, h, f, bias=model.mlp_bias, rf=rf))
     if model.norm_placement == "sandwich":
-        ops.append(
-            _elementwise(
-                "post-mlp norm",
-                lay,
-                count,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-                recompute_fraction=rf,
-            )
-        )
+        ops.append(norm("post-mlp norm", lay, count, rf))
     if dropout_on:
-        ops.append(
-            _elementwise(
-                "mlp residual dropout",
-                lay,
-                count,
-                tokens * h,
-                "dropout",
-                activation_bytes=act,
-                kind="dropout",
-                saved_elements=tokens * h,
-                saved_element_bytes=1,
-                recompute_fraction=rf,
-            )
-        )
-    ops.append(
-        _elementwise(
-            "mlp residual add",
-            lay,
-            count,
-            tokens * h,
-            "add",
-            activation_bytes=act,
-            inputs=2,
-            recompute_fraction=rf,
-        )
-    )
+        ops.append(hidden("mlp residual dropout", lay, count, "dropout", rf))
+    ops.append(hidden("mlp residual add", lay, count, "add", rf, inputs=2))
     if model.norm_placement == "post":
-        ops.append(
-            _elementwise(
-                "mlp post-norm",
-                lay,
-                count,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-                recompute_fraction=rf,
-            )
-        )
-    if layer_recompute > 0:
+        ops.append(norm("mlp post-norm", lay, count, rf))
+    if layer_rf > 0:
         ops.append(
             Operator(
                 name="layer input checkpoint",
                 kind="checkpoint",
                 block=lay,
-                count=layers * layer_recompute * micro,
+                count=layers * layer_rf * micro,
                 saved_bytes=tokens * h * act,
                 note="the input of each recomputed layer is kept to replay its forward",
             )
         )
 
-    # ----- head ---------------------------------------------------------------------------
+    # ----- head -----------------------------------------------------------------------------
     head = "head"
     if model.final_norm:
-        ops.append(
-            _elementwise(
-                "final norm",
-                head,
-                micro,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-            )
-        )
+        ops.append(norm("final norm", head, micro))
     if model.lm_head_transform:
-        ops.append(_gemm("lm head transform", head, micro, tokens, h, h, bias=True, policy=policy))
+        ops.append(gemm("lm head transform", head, micro, tokens, h, h, bias=True))
         ops.append(
-            _elementwise(
+            hidden(
                 f"lm head transform activation ({model.activation})",
                 head,
                 micro,
-                tokens * h,
                 model.activation,
-                activation_bytes=act,
                 kind="activation",
                 saved_elements=tokens * h,
             )
         )
-        ops.append(
-            _elementwise(
-                "lm head transform norm",
-                head,
-                micro,
-                tokens * h,
-                norm_key,
-                activation_bytes=act,
-                kind="norm",
-                parameters=norm_params,
-                saved_elements=1,
-                saved_element_bytes=norm_saved,
-            )
-        )
+        ops.append(norm("lm head transform norm", head, micro))
     if model.lm_head:
-        lm = _gemm(
-            "lm head (logits)",
-            head,
-            micro,
-            tokens,
-            vocab,
-            h,
-            bias=model.lm_head_bias,
-            policy=policy,
-        )
+        lm = gemm("lm head (logits)", head, micro, tokens, vocab, h, bias=model.lm_head_bias)
         if model.tie_word_embeddings:
-            lm = Operator(
-                **{
-                    **lm.__dict__,
-                    "parameters": vocab if model.lm_head_bias else 0,
-                    "note": "weight tied to the token embedding",
-                }
+            lm = replace(
+                lm,
+                parameters=vocab if model.lm_head_bias else 0,
+                note="weight tied to the token embedding",
             )
         ops.append(lm)
     if model.final_logit_softcap:
         ops.append(
-            _elementwise(
+            elementwise_operator(
                 "logit soft-capping",
                 head,
                 micro,
@@ -753,11 +399,11 @@ def transformer_operators(
             )
         )
     if model.pooler:
-        ops.append(_gemm("pooler", head, micro, b, h, h, bias=True, policy=policy))
+        ops.append(gemm("pooler", head, micro, b, h, h, bias=True))
     if model.nsp_head:
-        ops.append(_gemm("next-sentence head", head, micro, b, 2, h, bias=True, policy=policy))
+        ops.append(gemm("next-sentence head", head, micro, b, 2, h, bias=True))
     ops.append(
-        _elementwise(
+        elementwise_operator(
             "cross-entropy loss",
             "loss",
             micro,
@@ -770,7 +416,6 @@ def transformer_operators(
             note="logits upcast to FP32; log-softmax saved for backward",
         )
     )
-
     ops.append(optimizer_operator(model.parameter_count, config))
 
     return OperatorTable(
@@ -787,3 +432,106 @@ def transformer_operators(
             "dropout": dropout_on,
         },
     )
+
+
+def _attention_core(
+    label: str,
+    count: Number,
+    b: Number,
+    s: Number,
+    d: int,
+    n_q: int,
+    n_kv: int,
+    act: float,
+    rf: float,
+    *,
+    pairs: Number,
+    eager: bool,
+    executed_full: bool,
+    dropout: bool,
+) -> list[Operator]:
+    """QK^T, softmax, (dropout,) PV for one attention pattern.
+
+    ``pairs`` are the (query, key) scores under the mask. An eager kernel materializes the whole
+    ``s x s`` score matrix (and, under the ``executed`` convention, is charged for all of it);
+    a fused (FlashAttention) kernel keeps no score matrix and saves q, k, v, the output and the
+    row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1).
+    """
+    suffix = f" ({label})" if label else ""
+    counted = s * s if executed_full else pairs
+    stored = b * n_q * s * s if eager else 0  # scores materialized in memory
+    matmul = attention_matmul_flops(counted, head_dim=d, heads=n_q, batch=b)
+    scores = b * n_q * counted
+    tokens = b * s
+    qk = tokens * (n_q + n_kv) * d * act
+    ops = [
+        Operator(
+            name=f"attention scores QK^T{suffix}",
+            kind="attention",
+            block="layer",
+            count=count,
+            forward_flops=matmul,
+            backward_input_flops=2 * matmul,
+            bytes_read=qk,
+            bytes_written=stored * act,
+            backward_bytes=stored * act + 2 * qk,
+            saved_bytes=qk if eager else qk + tokens * n_kv * d * act,
+            recompute_fraction=rf,
+            m=s,
+            n=s,
+            k=d,
+            gemm_batch=b * n_q,
+            note="eager: materializes the score matrix"
+            if eager
+            else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
+        ),
+        elementwise_operator(
+            f"softmax{suffix}",
+            "layer",
+            count,
+            scores,
+            "softmax",
+            activation_bytes=act if eager else 0,
+            kind="softmax",
+            saved_elements=stored if eager else b * n_q * s,
+            saved_element_bytes=act if eager else 4,
+            recompute_fraction=rf,
+        ),
+    ]
+    if dropout:
+        ops.append(
+            elementwise_operator(
+                f"attention dropout{suffix}",
+                "layer",
+                count,
+                scores,
+                "dropout",
+                activation_bytes=act if eager else 0,
+                kind="dropout",
+                saved_elements=stored,
+                saved_element_bytes=1,
+                recompute_fraction=rf,
+            )
+        )
+    v_bytes = tokens * n_kv * d * act
+    out_bytes = tokens * n_q * d * act
+    ops.append(
+        Operator(
+            name=f"attention scores x V{suffix}",
+            kind="attention",
+            block="layer",
+            count=count,
+            forward_flops=matmul,
+            backward_input_flops=2 * matmul,
+            bytes_read=stored * act + v_bytes,
+            bytes_written=out_bytes,
+            backward_bytes=2 * stored * act + 2 * (v_bytes + out_bytes),
+            saved_bytes=stored * act + v_bytes if eager else out_bytes,
+            recompute_fraction=rf,
+            m=s,
+            n=d,
+            k=s,
+            gemm_batch=b * n_q,
+        )
+    )
+    return ops
