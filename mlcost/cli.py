@@ -22,6 +22,14 @@ from mlcost.describe import Row, SpecDescription, describe, value_text
 from mlcost.errors import MlcostError
 from mlcost.flops import training_flops
 from mlcost.io import write_text_atomically
+from mlcost.memory import (
+    Parallelism,
+    Profile,
+    max_micro_batch_size,
+    max_sequence_length,
+    memory_breakdown,
+    min_gpus,
+)
 from mlcost.specs import (
     GROUPS,
     Accelerator,
@@ -374,6 +382,173 @@ def ops(
             f"{op.saved_bytes / 1e6:,.2f}",
         )
     _stdout().print(table)
+
+
+ProfileOption = Annotated[str, typer.Option(help="pytorch (eager, HF layout) | megatron")]
+Zero = Annotated[int, typer.Option("--zero", help="ZeRO stage 0-3 over the data-parallel ranks.")]
+Dp = Annotated[int, typer.Option("--dp", help="Data-parallel degree.")]
+Tp = Annotated[int, typer.Option("--tp", help="Tensor-parallel degree.")]
+Pp = Annotated[int, typer.Option("--pp", help="Pipeline-parallel degree.")]
+SpOption = Annotated[bool, typer.Option("--sp", help="Sequence parallelism (with --tp).")]
+OffloadOption = Annotated[bool, typer.Option("--offload", help="Optimizer states on the CPU.")]
+GpuOption = Annotated[str, typer.Option("--gpu", help="Accelerator name, alias or spec path.")]
+
+
+def _memory_inputs(
+    model: str, gpu: str, zero: int, dp: int, tp: int, pp: int, sp: bool, offload: bool
+) -> tuple[Spec, Accelerator, Parallelism]:
+    catalog = default_catalog()
+    spec = _resolve(model, catalog)
+    accelerator = _resolve(gpu, catalog)
+    if not isinstance(accelerator, Accelerator):
+        raise MlcostError(f"--gpu: {gpu!r} is a {accelerator.KIND}, expected an accelerator")
+    parallel = Parallelism(
+        data_parallel=dp,
+        tensor_parallel=tp,
+        pipeline_parallel=pp,
+        zero_stage=zero,
+        sequence_parallel=sp,
+        cpu_offload=offload,
+    )
+    return spec, accelerator, parallel
+
+
+@app.command()
+def memory(
+    model: Annotated[str, typer.Argument(help="Model name, alias, spec YAML or config.json.")],
+    gpu: GpuOption = DEFAULT_GPU,
+    batch: Batch = 1,
+    seq: Seq = 2048,
+    precision: PrecisionOption = "bf16-mixed",
+    optimizer: OptimizerOption = "adamw",
+    recompute: RecomputeOption = "none",
+    recompute_every: RecomputeEveryOption = None,
+    attention: AttentionOption = "flash",
+    profile: ProfileOption = "pytorch",
+    zero: Zero = 0,
+    dp: Dp = 1,
+    tp: Tp = 1,
+    pp: Pp = 1,
+    sp: SpOption = False,
+    offload: OffloadOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Memory per GPU of one training step, term by term, against the GPU's capacity."""
+    spec, accelerator, parallel = _memory_inputs(model, gpu, zero, dp, tp, pp, sp, offload)
+    config = _training_config(
+        batch=batch,
+        seq=seq,
+        precision=precision,
+        optimizer=optimizer,
+        recompute=recompute,
+        recompute_every=recompute_every,
+        attention=attention,
+    )
+    breakdown = memory_breakdown(
+        spec, config, accelerator, parallel=parallel, profile=_profile(profile)
+    )
+    if as_json:
+        _print_json(
+            {
+                "model": spec.name,
+                "gpu": accelerator.name,
+                "terms": [
+                    {
+                        "name": t.name,
+                        "bytes": quantity_to_json(t.bytes.to("GiB")),
+                        "formula": t.formula,
+                        "source": t.source,
+                    }
+                    for t in breakdown.terms
+                ],
+                "total": quantity_to_json(breakdown.total),
+                "capacity": quantity_to_json(breakdown.capacity.to("GiB"))
+                if breakdown.capacity is not None
+                else None,
+                "headroom": quantity_to_json(breakdown.headroom),
+                "fits": bool(breakdown.fits()),
+            }
+        )
+        return
+    table = Table(title=f"memory per GPU: {breakdown.description}", title_justify="left")
+    for column in ("term", "GiB", "GB", "formula"):
+        table.add_column(column, justify="right" if column in ("GiB", "GB") else "left")
+    for t in breakdown.terms:
+        table.add_row(
+            t.name,
+            f"{t.bytes.to('GiB').magnitude:,.2f}",
+            f"{t.bytes.to('GB').magnitude:,.2f}",
+            t.formula,
+        )
+    table.add_row(
+        "total",
+        f"{breakdown.total.magnitude:,.2f}",
+        f"{breakdown.total.to('GB').magnitude:,.2f}",
+        "",
+    )
+    console = _stdout()
+    console.print(table)
+    console.print(breakdown.why_not())
+
+
+def _profile(value: str) -> Profile:
+    if value not in ("pytorch", "megatron"):
+        raise MlcostError(f"--profile: got {value!r}, expected pytorch or megatron")
+    return value  # type: ignore[return-value]
+
+
+@app.command()
+def fit(
+    model: Annotated[str, typer.Argument(help="Model name, alias, spec YAML or config.json.")],
+    gpu: GpuOption = DEFAULT_GPU,
+    batch: Batch = 1,
+    seq: Seq = 2048,
+    precision: PrecisionOption = "bf16-mixed",
+    optimizer: OptimizerOption = "adamw",
+    recompute: RecomputeOption = "none",
+    attention: AttentionOption = "flash",
+    profile: ProfileOption = "pytorch",
+    zero: Zero = 0,
+    dp: Dp = 1,
+    tp: Tp = 1,
+    pp: Pp = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs."""
+    spec, accelerator, parallel = _memory_inputs(model, gpu, zero, dp, tp, pp, False, False)
+    config = _training_config(
+        batch=batch,
+        seq=seq,
+        precision=precision,
+        optimizer=optimizer,
+        recompute=recompute,
+        attention=attention,
+    )
+    options: dict[str, Any] = {"parallel": parallel, "profile": _profile(profile)}
+    breakdown = memory_breakdown(spec, config, accelerator, **options)
+    answers = {
+        "fits": bool(breakdown.fits()),
+        "verdict": breakdown.why_not(),
+        "max_micro_batch_size": max_micro_batch_size(spec, config, accelerator, **options),
+        "max_sequence_length": max_sequence_length(spec, config, accelerator, **options),
+        "min_gpus_zero3": min_gpus(
+            spec,
+            config,
+            accelerator,
+            zero_stage=3,
+            tensor_parallel=tp,
+            pipeline_parallel=pp,
+            profile=_profile(profile),
+        ),
+    }
+    if as_json:
+        _print_json({"model": spec.name, "gpu": accelerator.name, **answers})
+        return
+    console = _stdout()
+    console.print(answers["verdict"])
+    console.print(f"largest micro-batch at s={seq}: {answers['max_micro_batch_size']}")
+    console.print(f"longest sequence at b={batch}: {answers['max_sequence_length']:,}")
+    console.print(f"fewest GPUs with ZeRO-3 (x tp {tp} x pp {pp}): {answers['min_gpus_zero3']}")
 
 
 def main() -> None:

@@ -131,3 +131,49 @@ def test_flops_bad_option_is_one_line() -> None:
     result = run("flops", "gpt2", "--recompute", "sometimes")
     assert result.returncode == 2
     assert "recompute" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_memory_json() -> None:
+    result = run(
+        "memory",
+        "gpt2",
+        "--gpu",
+        "a100-sxm4-80gb",
+        "--batch",
+        "4",
+        "--seq",
+        "1024",
+        "--precision",
+        "fp32",
+        "--optimizer",
+        "adam",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    terms = {t["name"]: t["bytes"] for t in data["terms"]}
+    # fp32 Adam: weights 4 B/param x 124,439,808 = 497,759,232 B = 0.46357 GiB (hand arithmetic).
+    assert terms["weights"]["unit"] == "GiB"
+    assert terms["weights"]["value"] == pytest.approx(497_759_232 / 2**30, rel=1e-12)
+    assert terms["optimizer states"]["value"] == pytest.approx(2 * 497_759_232 / 2**30, rel=1e-12)
+    assert data["fits"] is True
+    assert data["capacity"] == {"value": 80, "unit": "GiB"}  # 81,920 MiB visible
+
+
+def test_fit_answers() -> None:
+    result = run(
+        "fit",
+        "llama-3-8b",
+        "--gpu",
+        "h100-sxm5-80gb",
+        "--seq",
+        "4096",
+        "--recompute",
+        "full",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["fits"] is False and "does not fit" in data["verdict"]
+    assert data["max_micro_batch_size"] == 0  # 128 GB of model states on an 80 GB card
+    assert data["min_gpus_zero3"] >= 2
