@@ -55,6 +55,8 @@ def _gpt2(c: Mapping[str, Any]) -> dict[str, Any]:
         "mlp_bias": True,
         "hidden_dropout": c.get("resid_pdrop", 0.1),
         "attention_dropout": c.get("attn_pdrop", 0.1),
+        "fused_qkv": True,
+        "activation_decomposed": c.get("activation_function", "gelu_new") == "gelu_new",
     }
 
 
@@ -78,6 +80,7 @@ def _llama_like(c: Mapping[str, Any], *, tie_default: bool = False) -> dict[str,
         "qkv_bias": attention_bias,
         "attn_out_bias": attention_bias,
         "mlp_bias": bool(c.get("mlp_bias", False)),
+        "softmax_in_fp32": True,
     }
     if c.get("head_dim"):
         spec["head_dim"] = c["head_dim"]

@@ -69,6 +69,10 @@ class TransformerSpec(Spec):
     attention_logit_softcap: float | None = Field(default=None, gt=0)
     final_logit_softcap: float | None = Field(default=None, gt=0)
     reported_parameters: ParamCount | None = None
+    # How the reference implementation computes (what it saves for backward depends on it):
+    fused_qkv: bool = False  # one projection for Q, K and V (GPT-2's c_attn)
+    softmax_in_fp32: bool = False  # attention softmax upcast to FP32 (HF Llama-family eager)
+    activation_decomposed: bool = False  # activation written as element-wise ops (HF gelu_new)
 
     @model_validator(mode="after")
     def _heads_consistent(self) -> TransformerSpec:

@@ -67,6 +67,10 @@ class TrainingConfig(Model):
     * ``causal``: only the unmasked scores, whatever the kernel (``s(s+1)/2`` per head for a
       causal mask), which is the useful work.
 
+    ``dropout_mask``: what a dropout keeps for backward. ``bool`` (default): CUDA's fused
+    ``native_dropout`` keeps a 1-byte mask; ``dtype``: the composite path PyTorch takes on the
+    CPU and the meta device keeps the mask in the activation's dtype.
+
     ``attention_window`` (a sliding window of that many keys for every layer, as Longformer or
     Mistral) and ``dilated_segments`` with ``dilation_rates`` (LongNet) override the model's own
     attention pattern; ``causal`` overrides the model's (decoders are causal, encoders not).
@@ -86,6 +90,7 @@ class TrainingConfig(Model):
     gradient_accumulation_steps: PositiveInt = 1
     optimizer: Optimizer = "adamw"
     dropout: bool | None = None
+    dropout_mask: Literal["bool", "dtype"] = "bool"
     image_size: PositiveInt | None = Field(default=None, description="conv nets only")
 
     @model_validator(mode="after")

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
@@ -125,7 +127,11 @@ def transformer_operators(
     if dropout_on is None:
         dropout_on = model.hidden_dropout > 0 or model.attention_dropout > 0
     norm_params = h * (2 if model.has_norm_bias else 1)
-    norm_saved = tokens * h * act + tokens * 2 * 4  # input, plus mean and 1/sigma (FP32)
+    if model.norm == "layernorm":  # torch.layer_norm: input, mean and 1/sigma (FP32)
+        norm_saved = tokens * h * act + tokens * 2 * 4
+    else:  # HF RMSNorm: FP32 copy of the input, 1/rms (FP32), normalized value before the weight
+        norm_saved = tokens * h * 4 + tokens * 4 + tokens * h * act
+    mask = act if config.dropout_mask == "dtype" else 1.0
 
     layer_rf = {"full": 1.0, "every-k": (layers // (config.recompute_every or 1)) / layers}.get(
         config.recompute, 0.0
@@ -156,7 +162,7 @@ def transformer_operators(
             extra = {
                 "kind": "dropout",
                 "saved_elements": tokens * h,
-                "saved_element_bytes": 1,
+                "saved_element_bytes": mask,
                 **extra,
             }
         return elementwise_operator(
@@ -198,7 +204,10 @@ def transformer_operators(
             bytes_written=tokens * h * act,
             backward_bytes=tokens * h * act + tokens * h * grad,
             parameters=vocab * h,
-            note="gather; its backward is a scatter-add into the embedding gradient",
+            saved_bytes=tokens * 8 * (2 if model.position_encoding == "learned" else 1)
+            + (2 * s * d * act if model.position_encoding == "rotary" else 0),
+            note="gather; saves the int64 token (and position) ids for its scatter-add backward; "
+            "with rotary positions also the cos and sin tables (s x d each) all layers share",
         )
     )
     if model.position_encoding == "learned":
@@ -255,6 +264,7 @@ def transformer_operators(
                 "rotary",
                 activation_bytes=act,
                 recompute_fraction=rf,
+                note="the cos and sin tables it saves are shared by all layers (embedding row)",
             )
         )
     eager = config.attention == "eager"
@@ -275,6 +285,11 @@ def transformer_operators(
             eager=eager,
             executed_full=eager and config.attention_flops == "executed",
             dropout=dropout_on and model.attention_dropout > 0,
+            mask_bytes=mask,
+            softmax_bytes=4 if model.softmax_in_fp32 else act,
+            q_saved_width=np.where(np.asarray(b) == 1, n_q + 2 * n_kv, n_q)
+            if model.fused_qkv
+            else n_q,
         )
     ops.append(
         gemm("output projection", lay, count, tokens, h, n_q * d, bias=model.attn_out_bias, rf=rf)
@@ -297,6 +312,12 @@ def transformer_operators(
         "recompute_fraction": rf,
         "saved_elements": tokens * f,
     }
+    # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
+    # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
+    activation_saved = {
+        **ffn,
+        "saved_elements": tokens * f * (4 if model.activation_decomposed else 1),
+    }
     if model.gated_mlp:
         ops.append(
             gemm("mlp gate projection", lay, count, tokens, f, h, bias=model.mlp_bias, rf=rf)
@@ -317,7 +338,13 @@ def transformer_operators(
         )
         ops.append(
             elementwise_operator(
-                activation, lay, count, tokens * f, model.activation, kind="activation", **ffn
+                activation,
+                lay,
+                count,
+                tokens * f,
+                model.activation,
+                kind="activation",
+                **activation_saved,
             )
         )
         ops.append(
@@ -328,16 +355,21 @@ def transformer_operators(
                 tokens * f,
                 "multiply",
                 inputs=2,
-                note="saves the up projection; the activation output is recomputed from its saved "
-                "input in fused kernels",
-                **ffn,
+                note="saves both operands: the activation output and the up projection",
+                **{**ffn, "saved_elements": 2 * tokens * f},
             )
         )
     else:
         ops.append(gemm("mlp up projection", lay, count, tokens, f, h, bias=model.mlp_bias, rf=rf))
         ops.append(
             elementwise_operator(
-                activation, lay, count, tokens * f, model.activation, kind="activation", **ffn
+                activation,
+                lay,
+                count,
+                tokens * f,
+                model.activation,
+                kind="activation",
+                **activation_saved,
             )
         )
     ops.append(gemm("mlp down projection", lay, count, tokens, h, f, bias=model.mlp_bias, rf=rf))
@@ -449,12 +481,20 @@ def _attention_core(
     eager: bool,
     executed_full: bool,
     dropout: bool,
+    mask_bytes: float,
+    softmax_bytes: float,
+    q_saved_width: Number,
 ) -> list[Operator]:
     """QK^T, softmax, (dropout,) PV for one attention pattern.
 
     ``pairs`` are the (query, key) scores under the mask. An eager kernel materializes the whole
-    ``s x s`` score matrix (and, under the ``executed`` convention, is charged for all of it);
-    a fused (FlashAttention) kernel keeps no score matrix and saves q, k, v, the output and the
+    ``s x s`` score matrix (and, under the ``executed`` convention, is charged for all of it).
+    What it saves follows the Hugging Face eager implementations: the batched matmuls keep
+    contiguous copies of q and of k and v repeated to all ``n_q`` heads (GQA's ``repeat_kv``);
+    with a fused QKV projection and one sequence, q is a view of the whole QKV output
+    (``q_saved_width`` heads' worth); the softmax keeps its output (FP32 when upcast), dropout
+    its mask, and PV the probabilities it multiplies (a new tensor after dropout or a cast).
+    A fused (FlashAttention) kernel keeps no score matrix and saves q, k, v, the output and the
     row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1).
     """
     suffix = f" ({label})" if label else ""
@@ -464,6 +504,13 @@ def _attention_core(
     scores = b * n_q * counted
     tokens = b * s
     qk = tokens * (n_q + n_kv) * d * act
+    if eager:
+        scores_saved = tokens * (q_saved_width + n_q) * d * act  # q (or QKV view), repeated k
+        probabilities_new = dropout or softmax_bytes != act  # PV's operand is a new tensor
+        pv_saved = tokens * n_q * d * act + (stored * act if probabilities_new else 0)
+    else:
+        scores_saved = qk + tokens * n_kv * d * act
+        pv_saved = tokens * n_q * d * act
     ops = [
         Operator(
             name=f"attention scores QK^T{suffix}",
@@ -475,7 +522,7 @@ def _attention_core(
             bytes_read=qk,
             bytes_written=stored * act,
             backward_bytes=stored * act + 2 * qk,
-            saved_bytes=qk if eager else qk + tokens * n_kv * d * act,
+            saved_bytes=scores_saved,
             recompute_fraction=rf,
             m=s,
             n=s,
@@ -494,7 +541,7 @@ def _attention_core(
             activation_bytes=act if eager else 0,
             kind="softmax",
             saved_elements=stored if eager else b * n_q * s,
-            saved_element_bytes=act if eager else 4,
+            saved_element_bytes=softmax_bytes if eager else 4,
             recompute_fraction=rf,
         ),
     ]
@@ -509,7 +556,7 @@ def _attention_core(
                 activation_bytes=act if eager else 0,
                 kind="dropout",
                 saved_elements=stored,
-                saved_element_bytes=1,
+                saved_element_bytes=mask_bytes,
                 recompute_fraction=rf,
             )
         )
@@ -526,7 +573,7 @@ def _attention_core(
             bytes_read=stored * act + v_bytes,
             bytes_written=out_bytes,
             backward_bytes=2 * stored * act + 2 * (v_bytes + out_bytes),
-            saved_bytes=stored * act + v_bytes if eager else out_bytes,
+            saved_bytes=pv_saved,
             recompute_fraction=rf,
             m=s,
             n=d,
