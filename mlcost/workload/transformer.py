@@ -290,6 +290,7 @@ def transformer_operators(
             q_saved_width=np.where(np.asarray(b) == 1, n_q + 2 * n_kv, n_q)
             if model.fused_qkv
             else n_q,
+            fused_qkv=model.fused_qkv,
         )
     ops.append(
         gemm("output projection", lay, count, tokens, h, n_q * d, bias=model.attn_out_bias, rf=rf)
@@ -484,6 +485,7 @@ def _attention_core(
     mask_bytes: float,
     softmax_bytes: float,
     q_saved_width: Number,
+    fused_qkv: bool = False,
 ) -> list[Operator]:
     """QK^T, softmax, (dropout,) PV for one attention pattern.
 
@@ -495,7 +497,10 @@ def _attention_core(
     (``q_saved_width`` heads' worth); the softmax keeps its output (FP32 when upcast), dropout
     its mask, and PV the probabilities it multiplies (a new tensor after dropout or a cast).
     A fused (FlashAttention) kernel keeps no score matrix and saves q, k, v, the output and the
-    row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1).
+    row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1); the output is the output
+    projection's saved input too, so it is counted there. Through PyTorch's SDPA with a fused QKV
+    projection (GPT-2) q and v are saved as contiguous copies and k as a view of the whole QKV
+    output.
     """
     suffix = f" ({label})" if label else ""
     counted = s * s if executed_full else pairs
@@ -509,8 +514,11 @@ def _attention_core(
         probabilities_new = dropout or softmax_bytes != act  # PV's operand is a new tensor
         pv_saved = tokens * n_q * d * act + (stored * act if probabilities_new else 0)
     else:
-        scores_saved = qk + tokens * n_kv * d * act
-        pv_saved = tokens * n_q * d * act
+        if fused_qkv:
+            scores_saved = tokens * (n_q + (n_q + 2 * n_kv) + n_kv) * d * act
+        else:
+            scores_saved = qk + tokens * n_kv * d * act
+        pv_saved = 0
     ops = [
         Operator(
             name=f"attention scores QK^T{suffix}",

@@ -78,3 +78,76 @@ def test_eager_profile_equals_saved_tensors(name: str, precision: str) -> None:
             seq,
             ours / measured - 1,
         )
+
+
+TINY = {
+    "gpt2": {
+        "model_type": "gpt2",
+        "n_embd": 128,
+        "n_layer": 2,
+        "n_head": 4,
+        "vocab_size": 1000,
+        "n_positions": 256,
+        "resid_pdrop": 0.0,
+        "embd_pdrop": 0.0,
+        "attn_pdrop": 0.0,
+    },
+    "llama": {
+        "model_type": "llama",
+        "hidden_size": 128,
+        "intermediate_size": 344,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "vocab_size": 1000,
+        "max_position_embeddings": 256,
+    },
+}
+
+
+@pytest.mark.parametrize("family", sorted(TINY))
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_fused_sdpa_path_on_cpu(family: str, precision: str) -> None:
+    # Real CPU tensors and PyTorch's scaled_dot_product_attention (the fused CPU kernel, which
+    # keeps q, k, v, the output and the log-sum-exp instead of the score matrix).
+    from mlcost.specs import from_hf_config
+
+    config = TINY[family]
+    config_name, model_name = HF_CLASSES[config["model_type"]]
+    hf_config = getattr(transformers, config_name)(
+        **{k: v for k, v in config.items() if k != "model_type"}
+    )
+    hf_config._attn_implementation = "sdpa"
+    dtype = torch.float32 if precision == "fp32" else torch.bfloat16
+    torch.manual_seed(0)
+    model = getattr(transformers, model_name)(hf_config).to(dtype)
+    model.train()
+    exclude = {id(p.untyped_storage()) for p in model.parameters()}
+    exclude |= {id(b.untyped_storage()) for b in model.buffers()}
+    spec = from_hf_config(config, name=f"tiny-{family}")
+    for batch, seq in ((1, 64), (2, 128)):
+        seen: dict[int, int] = {}
+
+        def pack(tensor: Any, seen: dict[int, int] = seen) -> Any:
+            key = id(tensor.untyped_storage())
+            if key not in exclude and key not in seen:
+                seen[key] = int(tensor.untyped_storage().nbytes())
+            return tensor
+
+        ids = torch.randint(0, 1000, (batch, seq))
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            model(input_ids=ids, labels=ids)
+        measured = sum(seen.values())
+        training = TrainingConfig(
+            micro_batch_size=batch,
+            sequence_length=seq,
+            attention="flash",
+            precision=precision,
+            dropout=False,
+        )
+        breakdown = memory_breakdown(spec, training)
+        ours = sum(
+            breakdown.term(term).to("byte").magnitude
+            for term in ("activations", "head activations", "logits and loss (fp32)")
+        )
+        assert ours == pytest.approx(measured, rel=0.03), (family, batch, seq, ours / measured)
