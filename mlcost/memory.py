@@ -19,11 +19,13 @@ Terms (each a quantity in bytes, with its formula and source in :meth:`MemoryBre
   only the layer input, ``2·s·b·h``. ``pytorch``: the bytes each operator of the workload table
   saves (:mod:`mlcost.workload.transformer`), i.e. what an eager implementation keeps.
   With pipeline parallelism and 1F1B the first stage holds ``p`` micro-batches of its ``L/p``
-  layers (Narayanan et al. 2021, section 2.2), i.e. the activations of ``L`` layers.
+  layers (Narayanan et al. 2021, section 2.2), i.e. the activations of ``L`` layers; that stage
+  is the one reported, and the logits (last stage) are then left out.
 * **Logits and loss**: the logits upcast to FP32 for the cross-entropy, ``4·b·s·V`` bytes
   (divided by ``t`` under tensor parallelism), often the largest single tensor.
-* **Transient peak in backward**: the FP32 gradient of the logits (``4·b·s·V``) that exists next to
-  the saved log-softmax when the backward pass starts.
+* **Transient peak in backward**: when the backward pass starts, the dense FP32 gradient of the
+  loss with respect to the log-probabilities (``nll_loss`` backward) and the one with respect to
+  the logits (``log_softmax`` backward) coexist: ``2·4·b·s·V`` bytes.
 * **Framework overhead** as explicit inputs (:class:`Overheads`).
 """
 
@@ -408,13 +410,27 @@ def memory_breakdown(
         layers, head, formula, source = _layer_and_head_activations(
             model, config, parallel, profile, batch, sequence, mini_sequences
         )
+        p = parallel.pipeline_parallel
+        if p > 1:
+            # 1F1B: the first stage holds min(p, m) micro-batches of its L/p layers (Narayanan
+            # et al. 2021, section 2.2); the logits live on the last stage, which holds one.
+            in_flight = min(p, config.gradient_accumulation_steps)
+            layers = layers * in_flight / p
+            formula += f" x {in_flight} in flight / {p} stages (first stage, 1F1B)"
         terms.append(Term("activations", layers.to("byte"), formula, source))
         if profile == "pytorch":
             terms.append(
                 Term("head activations", head.to("byte"), "final norm and LM-head inputs", source)
             )
+        last_stage_only = 0 if parallel.pipeline_parallel > 1 else 1
         logits = Q_(
-            4 * batch * sequence * model.vocab_size / parallel.tensor_parallel / mini_sequences,
+            4
+            * batch
+            * sequence
+            * model.vocab_size
+            / parallel.tensor_parallel
+            / mini_sequences
+            * last_stage_only,
             "byte",
         )
         terms.append(
@@ -428,9 +444,10 @@ def memory_breakdown(
         terms.append(
             Term(
                 "transient backward peak",
-                logits,
-                "FP32 logits gradient 4 B x b·s·V / t",
-                "PyTorch cross-entropy backward",
+                2 * logits,
+                "2 x 4 B x b·s·V / t: the FP32 gradients w.r.t. the log-probabilities and "
+                "w.r.t. the logits coexist",
+                "PyTorch nll_loss and log_softmax backward",
             )
         )
     else:

@@ -144,3 +144,23 @@ def test_explain_and_frame() -> None:
     assert "Rajbhandari" in text and "does not fit" in text
     frame = breakdown.to_frame()
     assert frame["GiB"].sum() == pytest.approx(breakdown.total.to("GiB").magnitude)
+
+
+def gib(breakdown: object, term: str) -> float:
+    return float(breakdown.term(term).to("GiB").magnitude)  # type: ignore[attr-defined]
+
+
+def test_pipeline_first_stage_holds_p_micro_batches() -> None:
+    model = mlcost.model("llama-2-7b")
+    config = TrainingConfig(sequence_length=2048, gradient_accumulation_steps=8)
+    one = memory_breakdown(model, config)
+    four = memory_breakdown(model, config, parallel=Parallelism(pipeline_parallel=4))
+    # L/4 layers x 4 micro-batches in flight = the activations of all L layers (1F1B).
+    assert gib(four, "activations") == pytest.approx(gib(one, "activations"), rel=1e-12)
+    assert gib(four, "weights") == pytest.approx(gib(one, "weights") / 4, rel=1e-12)
+    few = memory_breakdown(
+        model,
+        config.model_copy(update={"gradient_accumulation_steps": 2}),
+        parallel=Parallelism(pipeline_parallel=4),
+    )
+    assert gib(few, "activations") == pytest.approx(gib(one, "activations") / 2, rel=1e-12)
