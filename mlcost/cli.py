@@ -29,6 +29,7 @@ from mlcost.memory import (
     max_sequence_length,
     memory_breakdown,
     min_gpus,
+    smallest_gpu,
 )
 from mlcost.specs import (
     GROUPS,
@@ -431,6 +432,9 @@ def memory(
     pp: Pp = 1,
     sp: SpOption = False,
     offload: OffloadOption = False,
+    mini_sequences: Annotated[
+        int, typer.Option("--mini-sequences", help="Mini-Sequence Transformer chunks (M).")
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Memory per GPU of one training step, term by term, against the GPU's capacity."""
@@ -445,7 +449,12 @@ def memory(
         attention=attention,
     )
     breakdown = memory_breakdown(
-        spec, config, accelerator, parallel=parallel, profile=_profile(profile)
+        spec,
+        config,
+        accelerator,
+        parallel=parallel,
+        profile=_profile(profile),
+        mini_sequences=mini_sequences,
     )
     if as_json:
         _print_json(
@@ -531,6 +540,11 @@ def fit(
         "verdict": breakdown.why_not(),
         "max_micro_batch_size": max_micro_batch_size(spec, config, accelerator, **options),
         "max_sequence_length": max_sequence_length(spec, config, accelerator, **options),
+        "smallest_catalog_gpu": getattr(
+            smallest_gpu(spec, config, default_catalog().items("accelerators"), **options),  # type: ignore[arg-type]
+            "name",
+            None,
+        ),
         "min_gpus_zero3": min_gpus(
             spec,
             config,
@@ -549,6 +563,7 @@ def fit(
     console.print(f"largest micro-batch at s={seq}: {answers['max_micro_batch_size']}")
     console.print(f"longest sequence at b={batch}: {answers['max_sequence_length']:,}")
     console.print(f"fewest GPUs with ZeRO-3 (x tp {tp} x pp {pp}): {answers['min_gpus_zero3']}")
+    console.print(f"smallest catalog GPU that fits: {answers['smallest_catalog_gpu'] or 'none'}")
 
 
 def main() -> None:

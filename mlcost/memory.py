@@ -536,8 +536,11 @@ def max_sequence_length(
     limit: int = 1_048_576,
     **options: Any,
 ) -> int:
-    """The longest sequence (a multiple of ``multiple`` up to ``limit``) that fits, 0 if none."""
-    _require_transformer(model, "max_sequence_length")
+    """The longest sequence (a multiple of ``multiple`` up to ``limit``) that fits, 0 if none.
+    Learned position embeddings cap it at ``max_position_embeddings``."""
+    spec = _require_transformer(model, "max_sequence_length")
+    if spec.position_encoding == "learned":
+        limit = min(limit, spec.max_position_embeddings)
     candidates = np.arange(multiple, limit + 1, multiple)
     fits = memory_breakdown(model, config, gpu, sequence_length=candidates, **options).fits()
     return int(candidates[fits].max()) if np.any(fits) else 0

@@ -177,3 +177,4 @@ def test_fit_answers() -> None:
     assert data["fits"] is False and "does not fit" in data["verdict"]
     assert data["max_micro_batch_size"] == 0  # 128 GB of model states on an 80 GB card
     assert data["min_gpus_zero3"] >= 2
+    assert data["smallest_catalog_gpu"] is None or isinstance(data["smallest_catalog_gpu"], str)

@@ -164,3 +164,8 @@ def test_pipeline_first_stage_holds_p_micro_batches() -> None:
         parallel=Parallelism(pipeline_parallel=4),
     )
     assert gib(few, "activations") == pytest.approx(gib(one, "activations") / 2, rel=1e-12)
+
+
+def test_learned_positions_cap_the_sequence() -> None:
+    gpu = mlcost.accelerator("a100-sxm4-80gb")
+    assert max_sequence_length(mlcost.model("gpt2"), TrainingConfig(), gpu) == 1024
