@@ -38,10 +38,11 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 import pint
+from pydantic import Field
 
 from mlcost.errors import MlcostError
 from mlcost.specs import Accelerator, ConvNetSpec, Spec, TransformerSpec
-from mlcost.specs._base import Model, PositiveInt
+from mlcost.specs._base import BytesOrZero, Model, PositiveInt
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig, operators, transformer_operators
 from mlcost.workload.config import PRECISION_POLICIES
@@ -93,10 +94,10 @@ class Overheads(Model):
       and caches blocks; ``expandable_segments`` reduces it).
     """
 
-    cuda_context: Any = Q_(512, "MiB")
-    communication_bucket: Any = Q_(25, "MB")
-    buckets_in_flight: int = 2
-    fragmentation: float = 0.05
+    cuda_context: BytesOrZero = Q_(512, "MiB")
+    communication_bucket: BytesOrZero = Q_(25, "MB")
+    buckets_in_flight: int = Field(default=2, ge=0)
+    fragmentation: float = Field(default=0.05, ge=0.0, lt=1.0)
 
 
 @dataclass(frozen=True)
@@ -460,7 +461,7 @@ def memory_breakdown(
                 "mlcost.workload convnet table",
             )
         )
-    communication = Q_(0, "byte")
+    communication: pint.Quantity = Q_(0, "byte")
     if parallel.data_parallel > 1 and parallel.zero_stage < 2:
         communication = overheads.communication_bucket * overheads.buckets_in_flight
     terms.append(

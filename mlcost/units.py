@@ -6,6 +6,9 @@ floating-point multiply or add), ``param``, ``token``, ``USD`` (currency) and ``
 CO2-equivalent). With them, ``Q_("1 flop") + Q_("1 USD")`` raises, and
 ``Q_("1e15 flop/s").to("TFLOP/s")`` converts.
 
+``bit`` (and so ``byte``) is a dimension of its own, ``[information]``: pint's default makes it
+dimensionless, which would let a bare number pass for bytes.
+
 Byte prefixes: decimal prefixes are decimal (``GB`` = 1e9 byte, pint's SI prefixes) and binary
 prefixes binary (``GiB`` = 2**30 byte, IEC 80000-13). pint keeps them apart exactly, so GB and GiB
 are never mixed silently: converting between them is an explicit ``.to()``.
@@ -49,7 +52,13 @@ def _build_registry() -> pint.UnitRegistry:
         autoconvert_offset_to_baseunit=True,
         non_int_type=float,
         cache_folder=None,
+        on_redefinition="warn",
     )
+    # pint defines ``bit = []`` (dimensionless), which would let a bare number pass for bytes
+    # and "80 GiB + 3" succeed. Information gets its own dimension; byte = 8 bit and every
+    # prefixed byte unit follow, so bytes only mix with bytes.
+    registry.define("bit = [information]")
+    registry._build_cache()  # re-derive the units already built on the old ``bit``
     definitions = resources.files("mlcost").joinpath("units.txt")
     with resources.as_file(definitions) as path:
         registry.load_definitions(str(path))

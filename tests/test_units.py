@@ -48,6 +48,8 @@ def test_strings_parse_to_the_defined_values(text: str, unit: str, expected: flo
         ("1 byte", "1 flop"),
         ("1 USD", "1 gCO2e"),
         ("1 token", "1 byte"),
+        ("1 GiB", "3"),  # bytes are not dimensionless counts
+        ("1 byte", "1 param"),
     ],
 )
 def test_distinct_dimensions_do_not_mix(left: str, right: str) -> None:

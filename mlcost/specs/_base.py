@@ -63,6 +63,7 @@ def quantity_type(unit: str, *, allow_zero: bool = False) -> Any:
 
 
 Bytes = quantity_type("byte")
+BytesOrZero = quantity_type("byte", allow_zero=True)
 ByteRate = quantity_type("byte/second")
 BitRate = quantity_type("bit/second")
 FlopRate = quantity_type("flop/second")

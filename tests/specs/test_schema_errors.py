@@ -132,3 +132,9 @@ def test_misspelled_format_gets_a_suggestion() -> None:
     expected = r"peak_compute\.0: format: got 'bf17'.*did you mean 'bf16'"
     with pytest.raises(SpecError, match=expected):
         load_spec_text(GOOD_GPU.replace("format: bf16", "format: bf17"))
+
+
+def test_a_bare_number_is_not_bytes() -> None:
+    # Bytes have their own dimension: "24" without a unit is rejected, not read as 24 bytes.
+    with pytest.raises(SpecError, match="memory_capacity"):
+        load_spec_text(GOOD_GPU.replace("memory_capacity: 24 GiB", "memory_capacity: 24"))
