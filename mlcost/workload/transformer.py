@@ -319,35 +319,40 @@ def transformer_operators(
         **ffn,
         "saved_elements": tokens * f * (4 if model.activation_decomposed else 1),
     }
+    shares_input: dict[str, Any] = {}
     if model.gated_mlp:
         ops.append(
             gemm("mlp gate projection", lay, count, tokens, f, h, bias=model.mlp_bias, rf=rf)
         )
-        ops.append(
-            gemm(
-                "mlp up projection",
-                lay,
-                count,
-                tokens,
-                f,
-                h,
-                bias=model.mlp_bias,
-                rf=rf,
-                saves_input=False,
-                note="shares its saved input with the gate projection",
-            )
+        shares_input = {
+            "saves_input": False,
+            "note": "shares its saved input with the gate projection",
+        }
+    ops.append(
+        gemm(
+            "mlp up projection",
+            lay,
+            count,
+            tokens,
+            f,
+            h,
+            bias=model.mlp_bias,
+            rf=rf,
+            **shares_input,
         )
-        ops.append(
-            elementwise_operator(
-                activation,
-                lay,
-                count,
-                tokens * f,
-                model.activation,
-                kind="activation",
-                **activation_saved,
-            )
+    )
+    ops.append(
+        elementwise_operator(
+            activation,
+            lay,
+            count,
+            tokens * f,
+            model.activation,
+            kind="activation",
+            **activation_saved,
         )
+    )
+    if model.gated_mlp:
         ops.append(
             elementwise_operator(
                 "mlp gate x up",
@@ -358,19 +363,6 @@ def transformer_operators(
                 inputs=2,
                 note="saves both operands: the activation output and the up projection",
                 **{**ffn, "saved_elements": 2 * tokens * f},
-            )
-        )
-    else:
-        ops.append(gemm("mlp up projection", lay, count, tokens, f, h, bias=model.mlp_bias, rf=rf))
-        ops.append(
-            elementwise_operator(
-                activation,
-                lay,
-                count,
-                tokens * f,
-                model.activation,
-                kind="activation",
-                **activation_saved,
             )
         )
     ops.append(gemm("mlp down projection", lay, count, tokens, h, f, bias=model.mlp_bias, rf=rf))
