@@ -1,0 +1,170 @@
+"""The roofline model (Williams, Waterman and Patterson 2009, "Roofline: an insightful visual
+performance model"): arithmetic intensity, ridge points, attainable throughput, and the ceilings
+a prediction uses.
+
+* Arithmetic intensity ``I = FLOPs / bytes moved`` (FLOP/byte).
+* Attainable throughput ``min(peak · eta_c, I · bandwidth · eta_m)``; an operator with ``I``
+  below the ridge point ``peak / bandwidth`` is memory-bound.
+* GEMM ``[M x K]·[K x N]`` reading both operands and writing the result once, ``e`` bytes per
+  element: ``I = 2·M·N·K / (e·(M·K + K·N + M·N))``.
+* Element-wise operator with ``f`` FLOPs per element reading ``r`` tensors and writing one:
+  ``I = f / ((r + 1)·e)``. A ReLU in FP16 is ``1 / 4 = 0.25`` FLOP/byte (the chapter's figure);
+  LayerNorm (7 FLOPs per element, ``ELEMENTWISE_FLOPS``) is ``1.75`` and softmax (5) ``1.25``
+  FLOP/byte in FP16. The chapter's table says "~10" and "~5" for these (hard-coded, and its own
+  text later says LayerNorm is "approximately 1 FLOP/byte"); both are memory-bound either way.
+
+Efficiencies are inputs with stated defaults (:class:`Ceilings`), never literals in formulas;
+the calibration layer replaces datasheet peaks with measured ones through the same class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pint
+
+from mlcost.errors import MlcostError
+from mlcost.specs import Accelerator
+from mlcost.units import Q_
+
+Number = Any
+
+
+def arithmetic_intensity(flops: pint.Quantity, bytes_moved: pint.Quantity) -> pint.Quantity:
+    """``FLOPs / bytes moved`` in FLOP/byte."""
+    return (flops / bytes_moved).to("flop/byte")
+
+
+def gemm_intensity(
+    m: Number, n: Number, k: Number, bytes_per_element: float = 2.0
+) -> pint.Quantity:
+    """``2·M·N·K / (e·(M·K + K·N + M·N))`` FLOP/byte: operands read once, result written once."""
+    return Q_(2 * m * n * k / (bytes_per_element * (m * k + k * n + m * n)), "flop/byte")
+
+
+def elementwise_intensity(
+    flops_per_element: float, bytes_per_element: float = 2.0, inputs: int = 1
+) -> pint.Quantity:
+    """``f / ((inputs + 1)·e)`` FLOP/byte for an element-wise operator."""
+    return Q_(flops_per_element / ((inputs + 1) * bytes_per_element), "flop/byte")
+
+
+def attainable_throughput(
+    intensity: pint.Quantity,
+    peak: pint.Quantity,
+    bandwidth: pint.Quantity,
+    *,
+    compute_efficiency: float = 1.0,
+    memory_efficiency: float = 1.0,
+) -> pint.Quantity:
+    """``min(peak · eta_c, I · bandwidth · eta_m)`` in FLOP/s (vectorized over ``intensity``)."""
+    compute = (peak * compute_efficiency).to("flop/s").magnitude
+    memory = (intensity * bandwidth * memory_efficiency).to("flop/s").magnitude
+    return Q_(np.minimum(compute, memory), "flop/s").to("TFLOP/s")
+
+
+def warp_quantization_efficiency(size: Number, granule: int = 32) -> Number:
+    """Share of lanes doing useful work when ``size`` items run in granules of ``granule``
+    (warps of 32 threads): ``size / (granule · ceil(size / granule))``. Batch 32 fills one warp
+    (100%); batch 33 needs two (33/64 = 51.6%, the chapter's "52%"); 65 needs three (67.7%)."""
+    size = np.asarray(size, dtype=np.float64)
+    return _plain(size / (granule * np.ceil(size / granule)))
+
+
+def wave_quantization_efficiency(tiles: Number, units: int) -> Number:
+    """Share of the SMs busy across the waves of a kernel: ``tiles / (units · ceil(tiles/units))``
+    (a GEMM's output tiles run in waves of one tile per SM)."""
+    tiles = np.maximum(np.asarray(tiles, dtype=np.float64), 1.0)
+    return _plain(tiles / (units * np.ceil(tiles / units)))
+
+
+def _plain(value: np.ndarray) -> Number:
+    return value.item() if value.ndim == 0 else value
+
+
+@dataclass(frozen=True)
+class Ceilings:
+    """The ceilings a time prediction uses: datasheet peaks by default, measured ones after
+    calibration. Defaults and where they come from:
+
+    * ``compute_efficiency`` 0.8: large BF16 GEMMs reach roughly 80-90% of the tensor peak on
+      A100/H100-class GPUs (NVIDIA "Matrix Multiplication Background" performance guide); an
+      assumption until measured with ``mlcost bench``.
+    * ``memory_efficiency`` 0.85: streaming kernels reach about 85-90% of HBM peak (STREAM-style
+      copy/triad on A100/H100); an assumption until measured.
+    * ``vector_efficiency`` 0.5: element-wise kernels on the CUDA cores (they are memory-bound,
+      so this rarely matters).
+    * ``launch_overhead`` 5 us per kernel (CUDA kernel launch latency is a few microseconds);
+      an assumption until measured.
+    * ``tile`` 128 x 128 output tile per SM for the wave quantization of GEMMs (the common
+      CUTLASS/cuBLAS tile for large BF16 GEMMs).
+    """
+
+    name: str
+    peak: pint.Quantity
+    vector_peak: pint.Quantity
+    bandwidth: pint.Quantity
+    compute_units: int
+    compute_efficiency: float = 0.8
+    memory_efficiency: float = 0.85
+    vector_efficiency: float = 0.5
+    launch_overhead: pint.Quantity = field(default_factory=lambda: Q_(5, "us"))
+    tile: tuple[int, int] = (128, 128)
+    format: str = "bf16"
+
+    @classmethod
+    def from_accelerator(cls, gpu: Accelerator, format: str = "bf16", **overrides: Any) -> Ceilings:
+        """Datasheet ceilings of ``gpu`` for GEMMs in ``format`` (dense peak)."""
+        if format not in gpu.formats:
+            raise MlcostError(
+                f"format: {gpu.name} has no {format} peak; it lists {', '.join(gpu.formats)}"
+            )
+        vector = gpu.peak("fp32", engine="vector") if "fp32" in gpu.formats else gpu.peak(format)
+        return cls(
+            name=gpu.name,
+            peak=gpu.peak(format),
+            vector_peak=vector,
+            bandwidth=gpu.memory_bandwidth,
+            compute_units=gpu.compute_units or 1,
+            format=format,
+            **overrides,
+        )
+
+    @property
+    def ridge_point(self) -> pint.Quantity:
+        """``peak / bandwidth`` (datasheet, before efficiencies)."""
+        return (self.peak / self.bandwidth).to("flop/byte")
+
+    def gemm_wave_efficiency(self, m: Number, n: Number, batch: Number = 1) -> Number:
+        """Share of the SMs' tile slots doing useful work for a GEMM with an ``m x n`` output
+        (``batch`` of them): ``m·n·batch / (waves · SMs · tile_m · tile_n)`` with
+        ``waves = ceil(tiles / SMs)`` and ``tiles = ceil(m/tile_m)·ceil(n/tile_n)·batch``. It
+        charges both the padding of partial tiles and the idle SMs of the last wave, so the
+        predicted time ``FLOPs / (peak · efficiency) = waves · (time of one tile)`` never
+        falls when the GEMM grows."""
+        tile_m, tile_n = self.tile
+        m = np.asarray(m, dtype=np.float64)
+        n = np.asarray(n, dtype=np.float64)
+        batch = np.maximum(np.asarray(batch, dtype=np.float64), 1.0)
+        tiles = np.ceil(m / tile_m) * np.ceil(n / tile_n) * batch
+        waves = np.ceil(np.maximum(tiles, 1.0) / self.compute_units)
+        return _plain(m * n * batch / (waves * self.compute_units * tile_m * tile_n))
+
+
+def ridge_point(gpu: Accelerator, format: str = "bf16", *, sparse: bool = False) -> pint.Quantity:
+    """Ridge point of ``gpu`` in ``format`` (dense unless ``sparse``)."""
+    return gpu.ridge_point(format, sparse=sparse)
+
+
+__all__ = [
+    "Ceilings",
+    "arithmetic_intensity",
+    "attainable_throughput",
+    "elementwise_intensity",
+    "gemm_intensity",
+    "ridge_point",
+    "warp_quantization_efficiency",
+    "wave_quantization_efficiency",
+]
