@@ -7,6 +7,7 @@ prints one line on stderr and exits with status 2, never a traceback.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ from mlcost import __version__
 from mlcost.describe import Row, SpecDescription, describe, value_text
 from mlcost.errors import MlcostError
 from mlcost.flops import training_flops
-from mlcost.io import write_text_atomically
+from mlcost.io import write_bytes_atomically, write_text_atomically
 from mlcost.memory import (
     Parallelism,
     Profile,
@@ -42,7 +43,8 @@ from mlcost.specs import (
     from_hf_config,
     load_spec,
 )
-from mlcost.units import quantity_to_json
+from mlcost.timing import step_time
+from mlcost.units import Q_, quantity_to_json
 from mlcost.workload import TrainingConfig, operators
 
 app = typer.Typer(
@@ -564,6 +566,166 @@ def fit(
     console.print(f"longest sequence at b={batch}: {answers['max_sequence_length']:,}")
     console.print(f"fewest GPUs with ZeRO-3 (x tp {tp} x pp {pp}): {answers['min_gpus_zero3']}")
     console.print(f"smallest catalog GPU that fits: {answers['smallest_catalog_gpu'] or 'none'}")
+
+
+@app.command()
+def step(
+    model: Annotated[str, typer.Argument(help="Model name, alias, spec YAML or config.json.")],
+    gpu: GpuOption = DEFAULT_GPU,
+    batch: Batch = 1,
+    seq: Seq = 2048,
+    precision: PrecisionOption = "bf16-mixed",
+    attention: AttentionOption = "flash",
+    recompute: RecomputeOption = "none",
+    accumulation: AccumulationOption = 1,
+    optimizer: OptimizerOption = "adamw",
+    mode: Annotated[str, typer.Option(help="roofline (max) | no-overlap (sum)")] = "roofline",
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Predicted step time on one GPU, by operator kind, with MFU, HFU and the bottleneck."""
+    spec, accelerator, _ = _memory_inputs(model, gpu, 0, 1, 1, 1, False, False)
+    config = _training_config(
+        batch=batch,
+        seq=seq,
+        precision=precision,
+        attention=attention,
+        recompute=recompute,
+        accumulation=accumulation,
+        optimizer=optimizer,
+    )
+    if mode not in ("roofline", "no-overlap"):
+        raise MlcostError(f"--mode: got {mode!r}, expected roofline or no-overlap")
+    predicted = step_time(spec, config, accelerator, mode=mode)  # type: ignore[arg-type]
+    kinds = predicted.by_kind()
+    if as_json:
+        _print_json(
+            {
+                "model": spec.name,
+                "gpu": accelerator.name,
+                "mode": mode,
+                "step_time": quantity_to_json(predicted.total),
+                "mfu": float(predicted.mfu()),
+                "hfu": float(predicted.hfu()),
+                "by_kind": [
+                    {
+                        "kind": str(kind),
+                        "time": quantity_to_json(Q_(row["time_s"], "s").to("ms")),
+                        "share": float(row["share"]),
+                        "bound": row["bound"],
+                    }
+                    for kind, row in kinds.iterrows()
+                ],
+            }
+        )
+        return
+    table = Table(
+        title=f"step time on {accelerator.name}: {predicted.table.description}",
+        title_justify="left",
+    )
+    for column in ("kind", "ms", "share", "compute ms", "memory ms", "bound"):
+        table.add_column(column, justify="left" if column in ("kind", "bound") else "right")
+    for kind, row in kinds.iterrows():
+        table.add_row(
+            str(kind),
+            f"{row['time_s'] * 1e3:,.3f}",
+            f"{row['share']:.1%}",
+            f"{row['compute_s'] * 1e3:,.3f}",
+            f"{row['memory_s'] * 1e3:,.3f}",
+            row["bound"],
+        )
+    console = _stdout()
+    console.print(table)
+    console.print(
+        f"step {predicted.total.magnitude:,.2f} ms ({mode}); MFU "
+        f"{predicted.mfu():.1%}, HFU {predicted.hfu():.1%}"
+    )
+
+
+@app.command()
+def roofline(
+    model: Annotated[
+        str | None, typer.Argument(help="Optional model to place on the roofline.")
+    ] = None,
+    gpu: Annotated[list[str] | None, typer.Option("--gpu", help="Accelerator(s).")] = None,
+    batch: Batch = 1,
+    seq: Seq = 2048,
+    precision: PrecisionOption = "bf16-mixed",
+    attention: AttentionOption = "flash",
+    out: Annotated[Path | None, typer.Option("--out", help="Write the figure (PNG) here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Ridge points of GPUs, and where a model's operators sit on the roofline."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mlcost import plot
+
+    catalog = default_catalog()
+    gpus = [catalog.accelerator(name) for name in (gpu or [DEFAULT_GPU])]
+    config = _training_config(batch=batch, seq=seq, precision=precision, attention=attention)
+    fmt = config.policy.compute_format
+    predicted = None
+    if model is not None:
+        predicted = step_time(_resolve(model, catalog), config, gpus[0])
+    rows: list[dict[str, Any]] = []
+    for accelerator in gpus:
+        used = fmt if fmt in accelerator.formats else accelerator.formats[0]
+        rows.append(
+            {
+                "gpu": accelerator.name,
+                "format": used,
+                "ridge_point": quantity_to_json(accelerator.ridge_point(used)),
+                "peak": quantity_to_json(accelerator.peak(used)),
+                "bandwidth": quantity_to_json(accelerator.memory_bandwidth),
+            }
+        )
+    operators_on_roofline: list[dict[str, Any]] = []
+    if predicted is not None:
+        ridge = predicted.ceilings.ridge_point.magnitude
+        for op, timed in zip(predicted.table.operators, predicted.rows, strict=True):
+            moved = op.bytes_read + op.bytes_written + op.backward_bytes
+            flops = op.forward_flops + op.backward_flops
+            if moved <= 0 or flops <= 0:
+                continue
+            intensity = flops / moved
+            operators_on_roofline.append(
+                {
+                    "name": op.name,
+                    "intensity": {"value": intensity, "unit": "FLOP / B"},
+                    "time": quantity_to_json(Q_(timed.total, "s").to("ms")),
+                    "bound": "compute" if intensity >= ridge else "memory",
+                }
+            )
+    if out is not None:
+        figure = plot.roofline(gpus, predicted, format=fmt)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=120)
+        write_bytes_atomically(out, buffer.getvalue())
+    if as_json:
+        _print_json(
+            {"gpus": rows, "operators": operators_on_roofline, "figure": str(out) if out else None}
+        )
+        return
+    table = Table(title="roofline", title_justify="left")
+    for column in ("gpu", "format", "peak TFLOP/s", "TB/s", "ridge FLOP/B"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row["gpu"],
+            row["format"],
+            f"{row['peak']['value']:,.1f}",
+            f"{row['bandwidth']['value']:g} {row['bandwidth']['unit']}",
+            f"{row['ridge_point']['value']:.1f}",
+        )
+    console = _stdout()
+    console.print(table)
+    for entry in operators_on_roofline:
+        console.print(
+            f"  {entry['name']}: {entry['intensity']['value']:,.1f} FLOP/B, "
+            f"{entry['bound']}-bound, {entry['time']['value']:.3f} ms"
+        )
+    if out is not None:
+        console.print(f"wrote {out}")
 
 
 def main() -> None:

@@ -10,11 +10,16 @@ from pathlib import Path
 
 def write_text_atomically(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` (UTF-8) atomically."""
+    write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename)."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.resolve().parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -178,3 +178,34 @@ def test_fit_answers() -> None:
     assert data["max_micro_batch_size"] == 0  # 128 GB of model states on an 80 GB card
     assert data["min_gpus_zero3"] >= 2
     assert data["smallest_catalog_gpu"] is None or isinstance(data["smallest_catalog_gpu"], str)
+
+
+def test_step_json() -> None:
+    result = run(
+        "step", "llama-3-8b", "--gpu", "h100-sxm5-80gb", "--batch", "2", "--seq", "2048", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["step_time"]["unit"] == "ms" and data["step_time"]["value"] > 0
+    assert 0 < data["mfu"] <= 1
+    assert sum(k["share"] for k in data["by_kind"]) == pytest.approx(1.0)
+
+
+def test_roofline_writes_png(tmp_path: Path) -> None:
+    target = tmp_path / "roofline.png"
+    result = run(
+        "roofline",
+        "gpt2",
+        "--gpu",
+        "a100-sxm4-80gb",
+        "--gpu",
+        "h100-sxm5-80gb",
+        "--out",
+        str(target),
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    ridges = {g["gpu"]: round(g["ridge_point"]["value"]) for g in data["gpus"]}
+    assert ridges == {"a100-sxm4-80gb": 153, "h100-sxm5-80gb": 295}
+    assert target.read_bytes()[:4] == b"\x89PNG"
