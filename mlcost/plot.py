@@ -49,16 +49,24 @@ def roofline(
         )
     if step is not None:
         total = float(np.sum(step.total.to("s").magnitude))
+        points = []
         for op, row in zip(step.table.operators, step.rows, strict=True):
             flops = float(np.sum((op.forward_flops + op.backward_flops) * op.count))
             moved = float(np.sum((op.bytes_read + op.bytes_written + op.backward_bytes) * op.count))
             time = float(np.sum(row.total))
-            if flops <= 0 or moved <= 0 or time <= 0:
-                continue
-            achieved = flops / time / 1e12
-            ax.scatter([flops / moved], [achieved], s=2000 * time / total, alpha=0.5)
-            if time / total > 0.03:
-                ax.annotate(op.name, (flops / moved, achieved), fontsize=7)
+            if flops > 0 and moved > 0 and time > 0:
+                points.append((time, flops / moved, flops / time / 1e12, op.name))
+        for time, x, y, _ in points:
+            ax.scatter([x], [y], s=2000 * time / total, alpha=0.5)
+        for rank, (_, x, y, name) in enumerate(sorted(points, reverse=True)[:5]):
+            ax.annotate(
+                name,
+                (x, y),
+                textcoords="offset points",
+                xytext=(-60, -14 * (rank + 1)),
+                fontsize=7,
+                arrowprops={"arrowstyle": "-", "lw": 0.5},
+            )
     for x, y, label in measured:
         ax.scatter([x], [y], marker="x", color="black")
         ax.annotate(label, (x, y), fontsize=7)
