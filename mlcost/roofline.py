@@ -113,6 +113,8 @@ class Ceilings:
     launch_overhead: pint.Quantity = field(default_factory=lambda: Q_(5, "us"))
     tile: tuple[int, int] = (128, 128)
     format: str = "bf16"
+    gemm_curve: tuple[tuple[float, float], ...] = ()
+    wave_quantization: bool = True
 
     @classmethod
     def from_accelerator(cls, gpu: Accelerator, format: str = "bf16", **overrides: Any) -> Ceilings:
@@ -122,6 +124,17 @@ class Ceilings:
                 f"format: {gpu.name} has no {format} peak; it lists {', '.join(gpu.formats)}"
             )
         vector = gpu.peak("fp32", engine="vector") if "fp32" in gpu.formats else gpu.peak(format)
+        measured = gpu.measured
+        if measured is not None:
+            # A calibrated profile: its bandwidth is the achieved one, GEMM efficiency follows the
+            # fitted size curve (which already holds the wave and tile effects).
+            curve = tuple((p.flops, p.efficiency) for p in measured.gemm_efficiency.get(format, ()))
+            calibrated: dict[str, Any] = {"gemm_curve": curve, "wave_quantization": not curve}
+            if measured.memory_bandwidth is not None:
+                calibrated["memory_efficiency"] = 1.0
+            if measured.launch_overhead is not None:
+                calibrated["launch_overhead"] = measured.launch_overhead
+            overrides = {**calibrated, **overrides}
         return cls(
             name=gpu.name,
             peak=gpu.peak(format),
@@ -131,6 +144,16 @@ class Ceilings:
             format=format,
             **overrides,
         )
+
+    def gemm_efficiency(self, flops: Number) -> Number:
+        """Fraction of the peak a GEMM of ``flops`` reaches: the calibrated size curve
+        (interpolated in log FLOPs, flat beyond its ends) or the constant default."""
+        if not self.gemm_curve:
+            return self.compute_efficiency
+        sizes = np.log10([f for f, _ in self.gemm_curve])
+        values = [e for _, e in self.gemm_curve]
+        x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
+        return _plain(np.asarray(np.interp(x, sizes, values)))
 
     @property
     def ridge_point(self) -> pint.Quantity:
@@ -144,6 +167,8 @@ class Ceilings:
         charges both the padding of partial tiles and the idle SMs of the last wave, so the
         predicted time ``FLOPs / (peak · efficiency) = waves · (time of one tile)`` never
         falls when the GEMM grows."""
+        if not self.wave_quantization:
+            return 1.0
         tile_m, tile_n = self.tile
         m = np.asarray(m, dtype=np.float64)
         n = np.asarray(n, dtype=np.float64)

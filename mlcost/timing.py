@@ -124,7 +124,7 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
     """Place every operator of ``table`` on the roofline of ``ceilings`` (module docstring)."""
     if mode not in ("roofline", "no-overlap"):
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
-    peak = ceilings.peak.to("flop/s").magnitude * ceilings.compute_efficiency
+    peak = ceilings.peak.to("flop/s").magnitude
     vector = ceilings.vector_peak.to("flop/s").magnitude * ceilings.vector_efficiency
     bandwidth = ceilings.bandwidth.to("byte/s").magnitude * ceilings.memory_efficiency
     launch = ceilings.launch_overhead.to("s").magnitude
@@ -136,7 +136,8 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
         if op.is_matmul:
             batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
             waves = ceilings.gemm_wave_efficiency(op.m, op.n, batch)
-            compute = flops / (peak * waves)
+            efficiency = ceilings.gemm_efficiency(op.forward_flops)
+            compute = flops / (peak * efficiency * waves)
         else:
             compute = flops / vector
         memory = moved / bandwidth

@@ -66,6 +66,36 @@ class CloudPrice(_Part):
     provider: str | None = None
 
 
+class GemmPoint(_Part):
+    """One point of a measured GEMM efficiency curve: achieved / peak at a GEMM size."""
+
+    flops: float = Field(gt=0)
+    efficiency: float = Field(gt=0, le=2.0)
+
+
+class CollectiveFit(_Part):
+    """Alpha-beta fit of one collective: ``t = alpha + bytes / bandwidth``."""
+
+    collective: str
+    alpha: Duration
+    bandwidth: ByteRate
+    r_squared: float
+
+
+class Measured(_Part):
+    """Ceilings measured by ``mlcost bench`` and fitted by ``mlcost calibrate``."""
+
+    measured_on: str
+    date: datetime.date
+    torch: str | None = None
+    preset: str | None = None
+    gemm_efficiency: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
+    memory_bandwidth: ByteRate | None = None
+    launch_overhead: Duration | None = None
+    collectives: tuple[CollectiveFit, ...] = ()
+    fit_quality: dict[str, float] = Field(default_factory=dict)
+
+
 class Accelerator(Spec):
     """A GPU or other accelerator, as its datasheet describes it."""
 
@@ -83,12 +113,13 @@ class Accelerator(Spec):
     compute_unit_name: str = "SM"
     l2_cache: Bytes | None = None
     boost_clock: Frequency | None = None
-    tdp: Power
+    tdp: Power | None = None
     interconnect: str | None = None
     host_interface: str | None = None
     list_price: Money | None = None
     cloud_price: CloudPrice | None = None
     peak_compute: tuple[PeakThroughput, ...]
+    measured: Measured | None = None
 
     @model_validator(mode="after")
     def _peaks_unique(self) -> Accelerator:

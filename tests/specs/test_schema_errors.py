@@ -60,8 +60,8 @@ def test_misspelled_field_gets_a_suggestion() -> None:
 
 
 def test_missing_field_is_named() -> None:
-    with pytest.raises(SpecError, match="tdp: required field is missing"):
-        load_spec_text(GOOD_GPU.replace("tdp: 300 W\n", ""))
+    with pytest.raises(SpecError, match="memory_bandwidth: required field is missing"):
+        load_spec_text(GOOD_GPU.replace("memory_bandwidth: 1 TB/s\n", ""))
 
 
 def test_unknown_kind_gets_a_suggestion() -> None:

@@ -1,0 +1,237 @@
+"""The benchmarks. Each yields result rows (:func:`mlcost.bench.store.record`); a failure of one
+measurement (out of memory, a format the device does not support) is recorded as such and the
+suite goes on.
+
+Presets: ``quick`` (small sizes, seconds on a laptop CPU; what CI runs) and ``full`` (sizes that
+cross the cache levels and reach the large-GEMM plateau; for GPUs)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+
+from mlcost.bench.model import GPT, GPTConfig
+from mlcost.bench.store import record
+from mlcost.bench.timer import time_callable
+
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+ELEMENT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "tf32": 4}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "quick": {
+        "gemm_square": [64, 128, 256, 512, 768, 1024],
+        "gemm_llm": [(256, 768, 768), (256, 3072, 768), (512, 768, 3072)],
+        "memory_elements": [2**14, 2**17, 2**20, 2**22],
+        "e2e": [GPTConfig(vocab_size=2048, sequence_length=128, layers=2, hidden=128, heads=4)],
+        "e2e_batch": 4,
+        "repeats": 7,
+    },
+    "full": {
+        "gemm_square": [256, 512, 1024, 2048, 4096, 8192, 16384],
+        "gemm_llm": [
+            (8192, 4096, 4096),
+            (8192, 14336, 4096),
+            (8192, 4096, 14336),
+            (4096, 128256, 4096),
+            (16384, 12288, 12288),
+        ],
+        "memory_elements": [2**16, 2**20, 2**24, 2**26, 2**28],
+        "e2e": [GPTConfig(vocab_size=32768, sequence_length=1024, layers=12, hidden=768, heads=12)],
+        "e2e_batch": 8,
+        "repeats": 20,
+    },
+}
+
+
+def _formats(device: str, requested: list[str] | None) -> list[str]:
+    if requested:
+        return requested
+    return ["fp32", "bf16"] if device == "cpu" else ["fp32", "tf32", "fp16", "bf16"]
+
+
+Skip = Callable[[tuple[str, str, str, str, str]], bool]
+
+
+def _never(_: tuple[str, str, str, str, str]) -> bool:
+    return False
+
+
+def _guarded(
+    family: str,
+    name: str,
+    device: str,
+    fmt: str,
+    params: dict[str, Any],
+    measure: Callable[[], dict[str, Any]],
+    skip: Skip = _never,
+) -> dict[str, Any] | None:
+    """Run one measurement (unless ``skip`` says it is stored already); out-of-memory and
+    unsupported formats become rows, not crashes."""
+    if skip((family, name, device, fmt, json.dumps(params, sort_keys=True))):
+        return None
+    try:
+        return measure()
+    except torch.OutOfMemoryError as error:
+        if device.startswith("cuda"):
+            torch.cuda.empty_cache()
+        return record(family, name, device, fmt, params, status="oom", detail=str(error)[:200])
+    except (RuntimeError, TypeError, NotImplementedError) as error:
+        text = str(error)
+        status = (
+            "unsupported"
+            if any(
+                word in text.lower()
+                for word in ("not implemented", "not supported", "unsupported", "no kernel")
+            )
+            else "error"
+        )
+        return record(family, name, device, fmt, params, status=status, detail=text[:200])
+
+
+def gemm(
+    device: str, preset: dict[str, Any], formats: list[str] | None = None, skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """``C = A·B`` for square and LLM-shaped GEMMs in each format."""
+    shapes = [(n, n, n) for n in preset["gemm_square"]] + list(preset["gemm_llm"])
+    for fmt in _formats(device, formats):
+        for m, n, k in shapes:
+            params = {"m": m, "n": n, "k": k}
+
+            def measure(
+                m: int = m, n: int = n, k: int = k, fmt: str = fmt, params: dict[str, Any] = params
+            ) -> dict[str, Any]:
+                dtype = DTYPES.get(fmt, torch.float32)
+                if fmt == "tf32" and not device.startswith("cuda"):
+                    raise NotImplementedError("tf32 is not supported on this device")
+                torch.backends.cuda.matmul.allow_tf32 = fmt == "tf32"
+                a = torch.randn(m, k, device=device, dtype=dtype)
+                b = torch.randn(k, n, device=device, dtype=dtype)
+                timing = time_callable(lambda: a @ b, device=device, repeats=preset["repeats"])
+                return record(
+                    "gemm",
+                    f"{m}x{n}x{k}",
+                    device,
+                    fmt,
+                    params,
+                    timing=timing,
+                    flops=2 * m * n * k,
+                    bytes_moved=ELEMENT_BYTES[fmt] * (m * k + k * n + m * n),
+                )
+
+            yield _guarded("gemm", f"{m}x{n}x{k}", device, fmt, params, measure, skip)
+
+
+def _stream_kernels(
+    a: torch.Tensor, b: torch.Tensor, c: torch.Tensor
+) -> dict[str, tuple[Callable[[], Any], int, int]]:
+    """name -> (kernel, arrays touched, FLOPs per element)."""
+    return {
+        "copy": (lambda: c.copy_(a), 2, 0),
+        "scale": (lambda: torch.mul(a, 3.0, out=c), 2, 1),
+        "add": (lambda: torch.add(a, b, out=c), 3, 1),
+        "triad": (lambda: torch.add(a, b, alpha=3.0, out=c), 3, 2),
+    }
+
+
+def memory(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """STREAM kernels (McCalpin 1995): copy, scale, add, triad over sizes, FP32."""
+    for elements in preset["memory_elements"]:
+        a = torch.randn(elements, device=device)
+        b = torch.randn(elements, device=device)
+        c = torch.empty(elements, device=device)
+        kernels = _stream_kernels(a, b, c)
+        for name, (function, arrays, flops) in kernels.items():
+            params = {"elements": elements}
+
+            def measure(
+                function: Callable[[], Any] = function,
+                name: str = name,
+                arrays: int = arrays,
+                flops: int = flops,
+                params: dict[str, Any] = params,
+            ) -> dict[str, Any]:
+                timing = time_callable(function, device=device, repeats=preset["repeats"])
+                return record(
+                    "memory",
+                    name,
+                    device,
+                    "fp32",
+                    params,
+                    timing=timing,
+                    flops=flops * params["elements"],
+                    bytes_moved=arrays * 4 * params["elements"],
+                )
+
+            yield _guarded("memory", name, device, "fp32", params, measure, skip)
+
+
+def launch(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """Kernel launch latency: the time of an add on one element, which does no work."""
+    x = torch.zeros(1, device=device)
+
+    def measure() -> dict[str, Any]:
+        timing = time_callable(lambda: x.add_(1.0), device=device, repeats=preset["repeats"] * 20)
+        return record("launch", "add-1-element", device, "fp32", {}, timing=timing)
+
+    yield _guarded("launch", "add-1-element", device, "fp32", {}, measure, skip)
+
+
+def end_to_end(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """One training step (forward, backward, AdamW) of the reference GPT, with peak memory."""
+    for config in preset["e2e"]:
+        batch = preset["e2e_batch"]
+        params = {
+            "batch": batch,
+            "sequence_length": config.sequence_length,
+            "layers": config.layers,
+            "hidden": config.hidden,
+            "heads": config.heads,
+            "vocab_size": config.vocab_size,
+        }
+
+        def measure(
+            config: GPTConfig = config, batch: int = batch, params: dict[str, Any] = params
+        ) -> dict[str, Any]:
+            torch.manual_seed(0)
+            model = GPT(config).to(device)
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            ids = torch.randint(
+                0, config.vocab_size, (batch, config.sequence_length), device=device
+            )
+
+            def step() -> None:
+                loss = model(ids)
+                loss.backward()
+                optimizer.step()
+                optimizer.zero_grad(set_to_none=True)
+
+            if device.startswith("cuda"):
+                torch.cuda.reset_peak_memory_stats()
+            timing = time_callable(
+                step, device=device, warmup=2, repeats=max(3, preset["repeats"] // 2)
+            )
+            detail = ""
+            if device.startswith("cuda"):
+                detail = f"peak_allocated_bytes={torch.cuda.max_memory_allocated()}"
+            return record(
+                "e2e", "gpt-train-step", device, "fp32", params, timing=timing, detail=detail
+            )
+
+        yield _guarded("e2e", "gpt-train-step", device, "fp32", params, measure, skip)
+
+
+FAMILIES: dict[str, Callable[..., Iterator[dict[str, Any] | None]]] = {
+    "gemm": gemm,
+    "memory": memory,
+    "launch": launch,
+    "e2e": end_to_end,
+}
