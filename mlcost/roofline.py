@@ -114,6 +114,9 @@ class Ceilings:
     tile: tuple[int, int] = (128, 128)
     format: str = "bf16"
     gemm_curve: tuple[tuple[float, float], ...] = ()
+    attention_curve: tuple[tuple[float, float], ...] = ()
+    kind_efficiency: tuple[tuple[str, float], ...] = ()
+    optimizer_curve: tuple[tuple[float, float], ...] = ()
     wave_quantization: bool = True
 
     @classmethod
@@ -129,11 +132,24 @@ class Ceilings:
             # A calibrated profile: its bandwidth is the achieved one, GEMM efficiency follows the
             # fitted size curve (which already holds the wave and tile effects).
             curve = tuple((p.flops, p.efficiency) for p in measured.gemm_efficiency.get(format, ()))
-            calibrated: dict[str, Any] = {"gemm_curve": curve, "wave_quantization": not curve}
+            attention = tuple(
+                (p.flops, p.efficiency) for p in measured.attention_efficiency.get(format, ())
+            )
+            calibrated: dict[str, Any] = {
+                "gemm_curve": curve,
+                "attention_curve": attention,
+                "wave_quantization": not curve,
+            }
             if measured.memory_bandwidth is not None:
                 calibrated["memory_efficiency"] = 1.0
             if measured.launch_overhead is not None:
                 calibrated["launch_overhead"] = measured.launch_overhead
+            if measured.vector_efficiency is not None:
+                calibrated["vector_efficiency"] = measured.vector_efficiency
+            calibrated["kind_efficiency"] = tuple(sorted(measured.kind_efficiency.items()))
+            calibrated["optimizer_curve"] = tuple(
+                (p.flops, p.efficiency) for p in measured.optimizer_efficiency
+            )
             overrides = {**calibrated, **overrides}
         return cls(
             name=gpu.name,
@@ -145,15 +161,29 @@ class Ceilings:
             **overrides,
         )
 
-    def gemm_efficiency(self, flops: Number) -> Number:
-        """Fraction of the peak a GEMM of ``flops`` reaches: the calibrated size curve
-        (interpolated in log FLOPs, flat beyond its ends) or the constant default."""
-        if not self.gemm_curve:
+    def gemm_efficiency(self, flops: Number, *, attention: bool = False) -> Number:
+        """Fraction of the peak a GEMM (or, with ``attention``, one attention matmul) of
+        ``flops`` reaches: the calibrated size curve (interpolated in log FLOPs, flat beyond its
+        ends) or the constant default."""
+        curve = self.attention_curve if attention and self.attention_curve else self.gemm_curve
+        if not curve:
             return self.compute_efficiency
-        sizes = np.log10([f for f, _ in self.gemm_curve])
-        values = [e for _, e in self.gemm_curve]
+        sizes = np.log10([f for f, _ in curve])
+        values = [e for _, e in curve]
         x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
         return _plain(np.asarray(np.interp(x, sizes, values)))
+
+    def vector_efficiency_of(self, kind: str, flops: Number = 0.0) -> Number:
+        """Fraction of the vector peak a non-GEMM operator of ``kind`` reaches: measured per
+        kind (softmax, norm, activation, loss) when calibrated; the optimizer update follows
+        its measured curve over FLOPs (per-tensor overheads weigh on small models); else the
+        default."""
+        if kind == "optimizer" and self.optimizer_curve:
+            sizes = np.log10([f for f, _ in self.optimizer_curve])
+            values = [e for _, e in self.optimizer_curve]
+            x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
+            return _plain(np.asarray(np.interp(x, sizes, values)))
+        return dict(self.kind_efficiency).get(kind, self.vector_efficiency)
 
     @property
     def ridge_point(self) -> pint.Quantity:

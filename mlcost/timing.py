@@ -125,7 +125,7 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
     if mode not in ("roofline", "no-overlap"):
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
     peak = ceilings.peak.to("flop/s").magnitude
-    vector = ceilings.vector_peak.to("flop/s").magnitude * ceilings.vector_efficiency
+    vector = ceilings.vector_peak.to("flop/s").magnitude
     bandwidth = ceilings.bandwidth.to("byte/s").magnitude * ceilings.memory_efficiency
     launch = ceilings.launch_overhead.to("s").magnitude
     rows = []
@@ -136,10 +136,12 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
         if op.is_matmul:
             batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
             waves = ceilings.gemm_wave_efficiency(op.m, op.n, batch)
-            efficiency = ceilings.gemm_efficiency(op.forward_flops)
+            efficiency = ceilings.gemm_efficiency(
+                op.forward_flops, attention=op.kind == "attention"
+            )
             compute = flops / (peak * efficiency * waves)
         else:
-            compute = flops / vector
+            compute = flops / (vector * ceilings.vector_efficiency_of(op.kind, op.forward_flops))
         memory = moved / bandwidth
         has_backward = bool(np.any(op.backward_flops) or np.any(op.backward_bytes))
         kernels = 1 + has_backward + op.recompute_fraction

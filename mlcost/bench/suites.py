@@ -27,6 +27,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "memory_elements": [2**14, 2**17, 2**20, 2**22],
         "e2e": [GPTConfig(vocab_size=2048, sequence_length=128, layers=2, hidden=128, heads=4)],
         "e2e_batch": 4,
+        "attention_seq": [64, 128, 256, 512],
+        "collective_elements": [2**12, 2**16, 2**19, 2**21, 2**22],
+        "attention_shape": (4, 4, 32),
         "repeats": 7,
     },
     "full": {
@@ -41,6 +44,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "memory_elements": [2**16, 2**20, 2**24, 2**26, 2**28],
         "e2e": [GPTConfig(vocab_size=32768, sequence_length=1024, layers=12, hidden=768, heads=12)],
         "e2e_batch": 8,
+        "attention_seq": [512, 1024, 2048, 4096, 8192],
+        "collective_elements": [2**12, 2**16, 2**20, 2**24, 2**26, 2**28],
+        "attention_shape": (4, 16, 128),
         "repeats": 20,
     },
 }
@@ -170,6 +176,178 @@ def memory(
             yield _guarded("memory", name, device, "fp32", params, measure, skip)
 
 
+#: Element-wise kernels of a transformer: name -> (workload kind it stands for, FLOPs key).
+KERNELS: dict[str, tuple[str, str]] = {
+    "softmax": ("softmax", "softmax"),
+    "layernorm": ("norm", "layernorm"),
+    "gelu": ("activation", "gelu-tanh"),
+    "cross-entropy": ("loss", "cross-entropy"),
+}
+
+
+def _kernel_step(
+    name: str, x: torch.Tensor, grad: torch.Tensor, targets: torch.Tensor
+) -> Callable[[], None]:
+    functional = torch.nn.functional
+    if name == "softmax":
+        return lambda: torch.softmax(x, dim=-1).backward(grad)
+    if name == "layernorm":
+        return lambda: functional.layer_norm(x, (x.shape[-1],)).backward(grad)
+    if name == "gelu":
+        return lambda: functional.gelu(x, approximate="tanh").backward(grad)
+    return lambda: functional.cross_entropy(x, targets).backward()
+
+
+def kernels(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """Non-GEMM kernels of a transformer (softmax, layer norm, GELU, cross-entropy), forward and
+    backward, FP32, over sizes: what element-wise work really costs on this device. FLOPs per
+    element follow :data:`mlcost.workload.ELEMENTWISE_FLOPS` (backward twice the forward)."""
+    from mlcost.workload.table import ELEMENTWISE_BACKWARD_FACTOR, ELEMENTWISE_FLOPS
+
+    columns = 1024
+    for elements in preset["memory_elements"]:
+        rows = max(elements // columns, 1)
+        x = torch.randn(rows, columns, device=device, requires_grad=True)
+        grad = torch.randn(rows, columns, device=device)
+        targets = torch.randint(0, columns, (rows,), device=device)
+        for name, (kind, key) in KERNELS.items():
+            params = {"elements": rows * columns, "kind": kind}
+            step = _kernel_step(name, x, grad, targets)
+
+            def measure(
+                step: Callable[[], None] = step,
+                key: str = key,
+                name: str = name,
+                params: dict[str, Any] = params,
+            ) -> dict[str, Any]:
+                timing = time_callable(step, device=device, repeats=preset["repeats"])
+                n = params["elements"]
+                flops = ELEMENTWISE_FLOPS[key] * n * (1 + ELEMENTWISE_BACKWARD_FACTOR)
+                return record(
+                    "kernel",
+                    name,
+                    device,
+                    "fp32",
+                    params,
+                    timing=timing,
+                    flops=flops,
+                    bytes_moved=5 * 4 * n,
+                )
+
+            yield _guarded("kernel", name, device, "fp32", params, measure, skip)
+
+
+def optimizer(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """One AdamW step over parameters split into 32 tensors (FP32, as a small model has), over
+    sizes, so per-tensor overheads are in the measurement. FLOPs per parameter as
+    :data:`mlcost.workload.optimizer.OPTIMIZER_FLOPS_PER_PARAM` counts them."""
+    from mlcost.workload.optimizer import OPTIMIZER_FLOPS_PER_PARAM
+
+    for elements in preset["memory_elements"]:
+        params = {"parameters": elements, "tensors": 32, "optimizer": "adamw"}
+
+        def measure(elements: int = elements, params: dict[str, Any] = params) -> dict[str, Any]:
+            weights = [
+                torch.nn.Parameter(torch.randn(max(elements // 16, 1), device=device))
+                for _ in range(16)
+            ]
+            for weight in weights:
+                weight.grad = torch.randn_like(weight)
+            adamw = torch.optim.AdamW(weights, lr=1e-4)
+            timing = time_callable(adamw.step, device=device, repeats=preset["repeats"])
+            n = sum(w.numel() for w in weights)
+            return record(
+                "optimizer",
+                "adamw",
+                device,
+                "fp32",
+                params,
+                timing=timing,
+                flops=OPTIMIZER_FLOPS_PER_PARAM["adamw"] * n,
+                bytes_moved=n * (4 + 4 + 8) + n * (4 + 8),
+            )
+
+        yield _guarded("optimizer", "adamw", device, "fp32", params, measure, skip)
+
+
+def attention(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """``scaled_dot_product_attention`` forward + backward over sequence length, causal and
+    not, with each backend the device offers (PyTorch picks on the CPU). FLOPs count the
+    unmasked scores (the ``flash`` convention of the workload table): two matmuls of
+    ``2·d·pairs·heads·b`` forward, twice that backward."""
+    from mlcost.workload.attention import attention_pairs
+
+    batch, heads, head_dim = preset["attention_shape"]
+    backends: list[str] = ["default"]
+    if device.startswith("cuda"):
+        backends = ["flash", "efficient", "math", "cudnn"]
+    for backend in backends:
+        for causal in (True, False):
+            for seq in preset["attention_seq"]:
+                params = {
+                    "batch": batch,
+                    "heads": heads,
+                    "head_dim": head_dim,
+                    "seq": seq,
+                    "causal": causal,
+                    "backend": backend,
+                }
+                name = f"sdpa-{backend}-{'causal' if causal else 'full'}-{seq}"
+
+                def measure(
+                    seq: int = seq,
+                    causal: bool = causal,
+                    backend: str = backend,
+                    params: dict[str, Any] = params,
+                    name: str = name,
+                ) -> dict[str, Any]:
+                    shape = (batch, heads, seq, head_dim)
+                    q, k, v = (
+                        torch.randn(shape, device=device, requires_grad=True) for _ in range(3)
+                    )
+                    grad = torch.randn(shape, device=device)
+
+                    def step() -> None:
+                        out = torch.nn.functional.scaled_dot_product_attention(
+                            q, k, v, is_causal=causal
+                        )
+                        out.backward(grad)
+
+                    if backend == "default":
+                        timing = time_callable(step, device=device, repeats=preset["repeats"])
+                    else:
+                        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+                        chosen = {
+                            "flash": SDPBackend.FLASH_ATTENTION,
+                            "efficient": SDPBackend.EFFICIENT_ATTENTION,
+                            "math": SDPBackend.MATH,
+                            "cudnn": SDPBackend.CUDNN_ATTENTION,
+                        }[backend]
+                        with sdpa_kernel(chosen):
+                            timing = time_callable(step, device=device, repeats=preset["repeats"])
+                    pairs = attention_pairs(seq, causal=causal)
+                    one_matmul = 2 * head_dim * pairs * heads * batch
+                    return record(
+                        "attention",
+                        name,
+                        device,
+                        "fp32",
+                        params,
+                        timing=timing,
+                        flops=3 * 2 * one_matmul,
+                        bytes_moved=4 * 4 * batch * heads * seq * head_dim * 3,
+                    )
+
+                yield _guarded("attention", name, device, "fp32", params, measure, skip)
+
+
 def launch(
     device: str, preset: dict[str, Any], skip: Skip = _never
 ) -> Iterator[dict[str, Any] | None]:
@@ -229,9 +407,66 @@ def end_to_end(
         yield _guarded("e2e", "gpt-train-step", device, "fp32", params, measure, skip)
 
 
+def transfer(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """Host-device copies, pinned and pageable, both directions (CUDA only)."""
+    for elements in preset["memory_elements"]:
+        for pinned in (True, False):
+            for direction in ("host-to-device", "device-to-host"):
+                name = f"{direction}-{'pinned' if pinned else 'pageable'}"
+                params = {"elements": elements}
+
+                def measure(
+                    elements: int = elements,
+                    pinned: bool = pinned,
+                    direction: str = direction,
+                    name: str = name,
+                    params: dict[str, Any] = params,
+                ) -> dict[str, Any]:
+                    if not device.startswith("cuda"):
+                        raise NotImplementedError("host-device transfer is not supported on cpu")
+                    host = torch.randn(elements, pin_memory=pinned)
+                    gpu = torch.empty(elements, device=device)
+                    source, target = (host, gpu) if direction == "host-to-device" else (gpu, host)
+
+                    def function() -> None:
+                        target.copy_(source, non_blocking=True)
+
+                    timing = time_callable(function, device=device, repeats=preset["repeats"])
+                    return record(
+                        "transfer",
+                        name,
+                        device,
+                        "fp32",
+                        params,
+                        timing=timing,
+                        bytes_moved=4 * elements,
+                    )
+
+                yield _guarded("transfer", name, device, "fp32", params, measure, skip)
+
+
+def collective(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """See :mod:`mlcost.bench.collectives`."""
+    from mlcost.bench.collectives import collectives as run_collectives
+
+    rows = run_collectives(device, preset)
+    for row in rows:
+        if not skip((row["family"], row["name"], row["device"], row["format"], row["params"])):
+            yield row
+
+
 FAMILIES: dict[str, Callable[..., Iterator[dict[str, Any] | None]]] = {
     "gemm": gemm,
     "memory": memory,
+    "kernels": kernels,
+    "attention": attention,
+    "optimizer": optimizer,
+    "transfer": transfer,
+    "collective": collective,
     "launch": launch,
     "e2e": end_to_end,
 }

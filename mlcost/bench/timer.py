@@ -61,8 +61,8 @@ def time_callable(
 
         torch.cuda.synchronize()
         for _ in range(repeats):
-            start = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
-            stop = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
             start.record()
             function()
             stop.record()

@@ -90,8 +90,12 @@ class Measured(_Part):
     torch: str | None = None
     preset: str | None = None
     gemm_efficiency: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
+    attention_efficiency: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
+    optimizer_efficiency: tuple[GemmPoint, ...] = ()
     memory_bandwidth: ByteRate | None = None
     launch_overhead: Duration | None = None
+    vector_efficiency: float | None = Field(default=None, gt=0, le=1.0)
+    kind_efficiency: dict[str, float] = Field(default_factory=dict)
     collectives: tuple[CollectiveFit, ...] = ()
     fit_quality: dict[str, float] = Field(default_factory=dict)
 

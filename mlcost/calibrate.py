@@ -1,0 +1,303 @@
+"""From benchmark results to a measured hardware profile, and how far predictions are from
+measurements before and after.
+
+* GEMM efficiency curve, per format: achieved throughput ``2·M·N·K / t`` over the format's peak
+  (the base accelerator's datasheet peak, or the best measured when there is no base), against the
+  GEMM's FLOPs; made non-decreasing in size by isotonic regression (pool-adjacent-violators,
+  Barlow et al. 1972), so small GEMMs are never predicted faster per FLOP than large ones.
+* Achievable memory bandwidth: the median over the STREAM kernels at the largest size measured
+  (past the caches).
+* Launch overhead: the median time of a one-element kernel.
+* Collectives: least-squares alpha-beta fit ``t = alpha + bytes / bandwidth`` per collective
+  (Hockney 1994), with its R^2.
+
+The profile is an :class:`mlcost.specs.Accelerator` (the catalog's schema) whose ``measured``
+block holds the fits, what they came from and their quality, so every calculation accepts it in
+place of a catalog accelerator. Calibrating twice on the same results gives the same profile.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlcost.errors import MlcostError
+from mlcost.specs import Accelerator, spec_from_dict
+from mlcost.units import Q_, format_quantity
+
+
+def isotonic_increasing(values: list[float] | np.ndarray, weights: Any = None) -> np.ndarray:
+    """Least-squares non-decreasing fit of ``values`` (pool adjacent violators)."""
+    y = np.asarray(values, dtype=np.float64)
+    w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=np.float64)
+    blocks: list[list[float]] = []  # [mean, weight, count]
+    for value, weight in zip(y, w, strict=True):
+        blocks.append([value, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            mean2, weight2, count2 = blocks.pop()
+            mean1, weight1, count1 = blocks.pop()
+            total = weight1 + weight2
+            blocks.append([(mean1 * weight1 + mean2 * weight2) / total, total, count1 + count2])
+    return np.concatenate([np.full(int(count), mean) for mean, _, count in blocks])
+
+
+def _ok(results: pd.DataFrame, family: str) -> pd.DataFrame:
+    rows = results[(results["family"] == family) & (results["status"] == "ok")]
+    return rows.astype({"median_s": float, "flops": float, "bytes": float})
+
+
+def fit_gemm_curves(
+    results: pd.DataFrame, peaks: dict[str, float]
+) -> dict[str, list[dict[str, float]]]:
+    """Per format: ``[{"flops", "efficiency"}]`` sorted by size, non-decreasing."""
+    curves = {}
+    gemms = _ok(results, "gemm")
+    for fmt, rows in gemms.groupby("format"):
+        achieved = (rows["flops"] / rows["median_s"]).to_numpy()
+        flops = rows["flops"].to_numpy()
+        peak = peaks.get(str(fmt), float(achieved.max()))
+        order = np.lexsort((achieved, flops))
+        sizes, efficiency = flops[order], achieved[order] / peak
+        unique, inverse = np.unique(sizes, return_inverse=True)
+        means = np.array([efficiency[inverse == i].mean() for i in range(len(unique))])
+        fitted = isotonic_increasing(means)
+        curves[str(fmt)] = [
+            {"flops": float(f), "efficiency": float(e)} for f, e in zip(unique, fitted, strict=True)
+        ]
+    return curves
+
+
+def fit_attention_curves(
+    results: pd.DataFrame, peaks: dict[str, float]
+) -> dict[str, list[dict[str, float]]]:
+    """Like :func:`fit_gemm_curves` for ``scaled_dot_product_attention``, keyed by the forward
+    FLOPs of one of its two matmuls (a sixth of the fwd + bwd FLOPs recorded), as the workload
+    table's attention rows are."""
+    rows = _ok(results, "attention")
+    curves = {}
+    for fmt, group in rows.groupby("format"):
+        achieved = (group["flops"] / group["median_s"]).to_numpy()
+        per_row = group["flops"].to_numpy() / 6
+        peak = peaks.get(str(fmt), 0.0) or float(achieved.max())
+        unique, inverse = np.unique(per_row, return_inverse=True)
+        means = np.array([(achieved / peak)[inverse == i].mean() for i in range(len(unique))])
+        fitted = isotonic_increasing(means)
+        curves[str(fmt)] = [
+            {"flops": float(f), "efficiency": float(min(e, 2.0))}
+            for f, e in zip(unique, fitted, strict=True)
+        ]
+    return curves
+
+
+def fit_bandwidth(results: pd.DataFrame) -> float | None:
+    """Achievable bytes/s: median over the STREAM kernels at the largest size measured."""
+    rows = _ok(results, "memory")
+    if rows.empty:
+        return None
+    sizes = rows["params"].map(lambda p: json.loads(p)["elements"])
+    largest = rows[sizes == sizes.max()]
+    return float(np.median(largest["bytes"] / largest["median_s"]))
+
+
+def fit_vector_efficiency(results: pd.DataFrame, vector_peak: float) -> float | None:
+    """Element-wise kernels' achieved FLOP/s over the FP32 vector peak: the median over the
+    softmax, layer-norm and GELU kernels (forward + backward) at the largest size, capped at 1."""
+    rows = _ok(results, "kernel")
+    if rows.empty or vector_peak <= 0:
+        return None
+    sizes = rows["params"].map(lambda p: json.loads(p)["elements"])
+    largest = rows[sizes == sizes.max()]
+    achieved = float(np.median(largest["flops"] / largest["median_s"]))
+    return min(achieved / vector_peak, 1.0)
+
+
+def fit_kind_efficiency(results: pd.DataFrame, vector_peak: float) -> dict[str, float]:
+    """Per workload kind (softmax, norm, activation, loss; optimizer): achieved FLOP/s over
+    the FP32 vector peak at the largest size measured, capped at 1."""
+    efficiencies: dict[str, float] = {}
+    if vector_peak <= 0:
+        return efficiencies
+    for family in ("kernel",):
+        rows = _ok(results, family)
+        if rows.empty:
+            continue
+        params = rows["params"].map(json.loads)
+        sizes = params.map(lambda p: p.get("elements", p.get("parameters", 0)))
+        kinds = params.map(lambda p: p.get("kind", "optimizer"))
+        largest = rows[sizes == sizes.max()]
+        for kind, group in largest.groupby(kinds[sizes == sizes.max()]):
+            achieved = float(np.median(group["flops"] / group["median_s"]))
+            efficiencies[str(kind)] = min(achieved / vector_peak, 1.0)
+    return efficiencies
+
+
+def fit_optimizer_curve(results: pd.DataFrame, vector_peak: float) -> list[dict[str, float]]:
+    """AdamW step: achieved FLOP/s over the vector peak against the step's FLOPs (monotone)."""
+    rows = _ok(results, "optimizer")
+    if rows.empty or vector_peak <= 0:
+        return []
+    flops = rows["flops"].to_numpy()
+    efficiency = (rows["flops"] / rows["median_s"]).to_numpy() / vector_peak
+    order = np.argsort(flops)
+    fitted = isotonic_increasing(efficiency[order])
+    return [
+        {"flops": float(f), "efficiency": float(min(e, 1.0))}
+        for f, e in zip(flops[order], fitted, strict=True)
+    ]
+
+
+def fit_launch(results: pd.DataFrame) -> float | None:
+    rows = _ok(results, "launch")
+    return float(rows["median_s"].median()) if not rows.empty else None
+
+
+def fit_alpha_beta(sizes: np.ndarray, times: np.ndarray) -> tuple[float, float, float]:
+    """Least squares ``t = alpha + beta · bytes``; returns (alpha s, bandwidth B/s, R^2)."""
+    design = np.vstack([np.ones_like(sizes), sizes]).T
+    (alpha, beta), *_ = np.linalg.lstsq(design, times, rcond=None)
+    predicted = alpha + beta * sizes
+    residual = float(np.sum((times - predicted) ** 2))
+    total = float(np.sum((times - times.mean()) ** 2)) or 1.0
+    return max(float(alpha), 0.0), (1.0 / beta if beta > 0 else float("inf")), 1 - residual / total
+
+
+def fit_collectives(results: pd.DataFrame) -> list[dict[str, Any]]:
+    rows = _ok(results, "collective")
+    fits = []
+    for name, group in rows.groupby("name"):
+        alpha, bandwidth, r2 = fit_alpha_beta(
+            group["bytes"].to_numpy(), group["median_s"].to_numpy()
+        )
+        fits.append(
+            {
+                "collective": str(name),
+                "alpha": format_quantity(Q_(alpha, "s")),
+                "bandwidth": format_quantity(Q_(bandwidth, "B/s")),
+                "r_squared": r2,
+            }
+        )
+    return fits
+
+
+def _host_memory_bytes() -> int:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 1
+
+
+def calibrate(
+    results_directory: str | Path, *, base: Accelerator | None = None, name: str | None = None
+) -> Accelerator:
+    """A measured profile from the results in ``results_directory`` (see the module docstring)."""
+    directory = Path(results_directory)
+    csv = directory / "results.csv"
+    if not csv.exists():
+        raise MlcostError(f"results: no results.csv in {directory}; run 'mlcost bench' first")
+    results = pd.read_csv(csv, keep_default_na=False, na_values={"median_s": [""]})
+    metadata: dict[str, Any] = {}
+    if (directory / "metadata.json").exists():
+        metadata = json.loads((directory / "metadata.json").read_text())
+    peaks = {}
+    if base is not None:
+        for fmt in base.formats:
+            peaks[fmt] = base.peak(fmt).to("flop/s").magnitude
+    curves = fit_gemm_curves(results, peaks)
+    if not curves:
+        raise MlcostError(f"results: no successful GEMM measurements in {csv}")
+    bandwidth = fit_bandwidth(results)
+    attention_peaks = dict(peaks)
+    launch = fit_launch(results)
+    collectives = fit_collectives(results)
+    measured_peaks = {}
+    gemms = _ok(results, "gemm")
+    for format_key, rows in gemms.groupby("format"):
+        measured_peaks[str(format_key)] = float((rows["flops"] / rows["median_s"]).max())
+    vector_peak = (
+        base.peak("fp32", engine="vector").to("flop/s").magnitude
+        if base is not None and "fp32" in base.formats
+        else measured_peaks.get("fp32", 0.0)
+    )
+    vector_efficiency = fit_vector_efficiency(results, vector_peak)
+    for fmt, peak in measured_peaks.items():
+        attention_peaks.setdefault(fmt, peak)
+    attention_curves = fit_attention_curves(results, attention_peaks)
+    device = str(metadata.get("device") or "cpu")
+    if device == "cpu" and metadata.get("processor"):
+        device = f"cpu ({metadata['processor']}, {metadata.get('cpu_threads', '?')} threads)"
+    date = str(metadata.get("date", "1970-01-01"))[:10]
+    source = (
+        f"mlcost bench results {directory.name} ({metadata.get('preset', '?')} preset), "
+        f"measured {date} on {device}, host {metadata.get('host', '?')}, "
+        f"torch {metadata.get('torch', '?')}"
+    )
+    fit_quality = {f"collective {c['collective']} R^2": c["r_squared"] for c in collectives}
+    for fmt, points in curves.items():
+        fit_quality[f"gemm {fmt} points"] = float(len(points))
+    measured = {
+        "measured_on": device,
+        "date": date,
+        "torch": metadata.get("torch"),
+        "preset": metadata.get("preset"),
+        "gemm_efficiency": curves,
+        "attention_efficiency": attention_curves,
+        "memory_bandwidth": format_quantity(Q_(bandwidth, "B/s").to("GB/s")) if bandwidth else None,
+        "launch_overhead": format_quantity(Q_(launch, "s").to("us")) if launch else None,
+        "vector_efficiency": vector_efficiency,
+        "kind_efficiency": fit_kind_efficiency(results, vector_peak),
+        "optimizer_efficiency": fit_optimizer_curve(results, vector_peak),
+        "collectives": collectives,
+        "fit_quality": fit_quality,
+    }
+    if base is not None:
+        data = base.to_dict()
+        data["name"] = name or f"{base.name}-measured"
+        data["aliases"] = []
+        if bandwidth:
+            data["memory_bandwidth"] = measured["memory_bandwidth"]
+        data["measured"] = measured
+        data["sources"] = {
+            **data.get("sources", {}),
+            "measured": source,
+            "memory_bandwidth": source,
+        }
+        return _validated(data)
+    data = {
+        "kind": "accelerator",
+        "name": name or "measured-cpu",
+        "vendor": "measured",
+        "display_name": f"{device} (measured)",
+        "memory_capacity": format_quantity(Q_(_host_memory_bytes(), "B").to("GiB")),
+        "memory_bandwidth": measured["memory_bandwidth"] or "1 GB/s",
+        "peak_compute": [
+            {
+                "format": fmt,
+                "engine": "vector",
+                "dense": format_quantity(Q_(peak, "flop/s").to("GFLOP/s")),
+            }
+            for fmt, peak in sorted(measured_peaks.items())
+        ],
+        "measured": measured,
+        "notes": "Peaks are the best throughput measured, not a datasheet's; the GEMM "
+        "efficiency curve is relative to them.",
+        "references": {"bench": source, "host": "os.sysconf(SC_PHYS_PAGES) x page size"},
+        "sources": {"*": "bench", "memory_capacity": "host"},
+    }
+    return _validated(data)
+
+
+def _validated(data: dict[str, Any]) -> Accelerator:
+    spec = spec_from_dict(json.loads(json.dumps(data, default=str)))
+    if not isinstance(spec, Accelerator):  # spec_from_dict follows "kind"
+        raise MlcostError("calibrate: the profile is not an accelerator")
+    return spec
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
