@@ -58,16 +58,22 @@ def fit_gemm_curves(
     """Per format: ``[{"flops", "efficiency"}]`` sorted by size, non-decreasing."""
     curves = {}
     gemms = _ok(results, "gemm")
-    for fmt, rows in gemms.groupby("format"):
-        achieved = (rows["flops"] / rows["median_s"]).to_numpy()
+    gemms = gemms.assign(
+        layout=gemms["params"].map(lambda p: json.loads(p).get("layout", "nn")),
+        achieved=gemms["flops"] / gemms["median_s"],
+    )
+    best = {str(f): float(group["achieved"].max()) for f, group in gemms.groupby("format")}
+    for (fmt, layout), rows in gemms.groupby(["format", "layout"]):
+        achieved = rows["achieved"].to_numpy()
         flops = rows["flops"].to_numpy()
-        peak = peaks.get(str(fmt), float(achieved.max()))
+        peak = peaks.get(str(fmt), best[str(fmt)])
         order = np.lexsort((achieved, flops))
         sizes, efficiency = flops[order], achieved[order] / peak
         unique, inverse = np.unique(sizes, return_inverse=True)
         means = np.array([efficiency[inverse == i].mean() for i in range(len(unique))])
         fitted = isotonic_increasing(means)
-        curves[str(fmt)] = [
+        key = str(fmt) if layout == "nn" else f"{fmt}/{layout}"
+        curves[key] = [
             {"flops": float(f), "efficiency": float(e)} for f, e in zip(unique, fitted, strict=True)
         ]
     return curves

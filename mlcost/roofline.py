@@ -114,6 +114,8 @@ class Ceilings:
     tile: tuple[int, int] = (128, 128)
     format: str = "bf16"
     gemm_curve: tuple[tuple[float, float], ...] = ()
+    gemm_curve_nt: tuple[tuple[float, float], ...] = ()
+    gemm_curve_tn: tuple[tuple[float, float], ...] = ()
     attention_curve: tuple[tuple[float, float], ...] = ()
     kind_efficiency: tuple[tuple[str, float], ...] = ()
     optimizer_curve: tuple[tuple[float, float], ...] = ()
@@ -135,8 +137,14 @@ class Ceilings:
             attention = tuple(
                 (p.flops, p.efficiency) for p in measured.attention_efficiency.get(format, ())
             )
+
+            def points(key: str) -> tuple[tuple[float, float], ...]:
+                return tuple((p.flops, p.efficiency) for p in measured.gemm_efficiency.get(key, ()))
+
             calibrated: dict[str, Any] = {
                 "gemm_curve": curve,
+                "gemm_curve_nt": points(f"{format}/nt"),
+                "gemm_curve_tn": points(f"{format}/tn"),
                 "attention_curve": attention,
                 "wave_quantization": not curve,
             }
@@ -161,11 +169,17 @@ class Ceilings:
             **overrides,
         )
 
-    def gemm_efficiency(self, flops: Number, *, attention: bool = False) -> Number:
+    def gemm_efficiency(
+        self, flops: Number, *, attention: bool = False, layout: str = "nn"
+    ) -> Number:
         """Fraction of the peak a GEMM (or, with ``attention``, one attention matmul) of
-        ``flops`` reaches: the calibrated size curve (interpolated in log FLOPs, flat beyond its
-        ends) or the constant default."""
-        curve = self.attention_curve if attention and self.attention_curve else self.gemm_curve
+        ``flops`` reaches: the calibrated size curve for its operand layout (``nn`` forward,
+        ``nt`` input gradient, ``tn`` weight gradient; interpolated in log FLOPs, flat beyond
+        its ends) or the constant default."""
+        by_layout = {"nt": self.gemm_curve_nt, "tn": self.gemm_curve_tn}
+        curve = by_layout.get(layout) or self.gemm_curve
+        if attention and self.attention_curve:
+            curve = self.attention_curve
         if not curve:
             return self.compute_efficiency
         sizes = np.log10([f for f, _ in curve])

@@ -136,10 +136,18 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
         if op.is_matmul:
             batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
             waves = ceilings.gemm_wave_efficiency(op.m, op.n, batch)
-            efficiency = ceilings.gemm_efficiency(
-                op.forward_flops, attention=op.kind == "attention"
-            )
-            compute = flops / (peak * efficiency * waves)
+            attention = op.kind == "attention"
+
+            compute = 0.0
+            for part, layout in (
+                (op.forward_flops + op.recompute_flops, "nn"),
+                (op.backward_input_flops, "nt"),
+                (op.backward_weight_flops, "tn"),
+            ):
+                efficiency = ceilings.gemm_efficiency(
+                    op.forward_flops, attention=attention, layout=layout
+                )
+                compute = compute + part / (peak * efficiency * waves)
         else:
             compute = flops / (vector * ceilings.vector_efficiency_of(op.kind, op.forward_flops))
         memory = moved / bandwidth

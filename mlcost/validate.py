@@ -26,9 +26,11 @@ from mlcost.timing import step_time
 from mlcost.workload import TrainingConfig
 
 
-def _single_operator_seconds(flops: float, moved: float, fmt: str, ceilings: Ceilings) -> float:
+def _single_operator_seconds(
+    flops: float, moved: float, ceilings: Ceilings, layout: str = "nn"
+) -> float:
     peak = ceilings.peak.to("flop/s").magnitude
-    efficiency = float(ceilings.gemm_efficiency(flops)) if flops else 1.0
+    efficiency = float(ceilings.gemm_efficiency(flops, layout=layout)) if flops else 1.0
     compute = flops / (peak * efficiency) if flops else 0.0
     memory = moved / (ceilings.bandwidth.to("B/s").magnitude * ceilings.memory_efficiency)
     return max(compute, memory) + ceilings.launch_overhead.to("s").magnitude
@@ -63,7 +65,8 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
         return None
     ceilings = _ceilings(accelerator, fmt, calibrated=calibrated)
     if family in ("gemm", "memory"):
-        return _single_operator_seconds(float(row["flops"]), float(row["bytes"]), fmt, ceilings)
+        layout = json.loads(row["params"]).get("layout", "nn")
+        return _single_operator_seconds(float(row["flops"]), float(row["bytes"]), ceilings, layout)
     if family == "launch":
         return float(ceilings.launch_overhead.to("s").magnitude)
     if family == "e2e":

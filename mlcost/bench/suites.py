@@ -25,7 +25,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "gemm_square": [64, 128, 256, 512, 768, 1024],
         "gemm_llm": [(256, 768, 768), (256, 3072, 768), (512, 768, 3072)],
         "memory_elements": [2**14, 2**17, 2**20, 2**22],
-        "e2e": [GPTConfig(vocab_size=2048, sequence_length=128, layers=2, hidden=128, heads=4)],
+        "e2e": [GPTConfig(vocab_size=4096, sequence_length=256, layers=2, hidden=256, heads=4)],
         "e2e_batch": 4,
         "attention_seq": [64, 128, 256, 512],
         "collective_elements": [2**12, 2**16, 2**19, 2**21, 2**22],
@@ -97,37 +97,59 @@ def _guarded(
         return record(family, name, device, fmt, params, status=status, detail=text[:200])
 
 
+#: Operand layouts of the GEMMs of a training step: ``nn`` the forward ``X·W``, ``nt`` the
+#: input gradient ``dY·W^T``, ``tn`` the weight gradient ``X^T·dY``.
+LAYOUTS = ("nn", "nt", "tn")
+
+
 def gemm(
     device: str, preset: dict[str, Any], formats: list[str] | None = None, skip: Skip = _never
 ) -> Iterator[dict[str, Any] | None]:
-    """``C = A·B`` for square and LLM-shaped GEMMs in each format."""
+    """``C = A·B`` for square and LLM-shaped GEMMs in each format and operand layout (the
+    transposed layouts are what the backward pass runs)."""
     shapes = [(n, n, n) for n in preset["gemm_square"]] + list(preset["gemm_llm"])
     for fmt in _formats(device, formats):
-        for m, n, k in shapes:
-            params = {"m": m, "n": n, "k": k}
+        for layout in LAYOUTS:
+            for m, n, k in shapes:
+                params = {"m": m, "n": n, "k": k, "layout": layout}
+                name = f"{m}x{n}x{k}-{layout}"
 
-            def measure(
-                m: int = m, n: int = n, k: int = k, fmt: str = fmt, params: dict[str, Any] = params
-            ) -> dict[str, Any]:
-                dtype = DTYPES.get(fmt, torch.float32)
-                if fmt == "tf32" and not device.startswith("cuda"):
-                    raise NotImplementedError("tf32 is not supported on this device")
-                torch.backends.cuda.matmul.allow_tf32 = fmt == "tf32"
-                a = torch.randn(m, k, device=device, dtype=dtype)
-                b = torch.randn(k, n, device=device, dtype=dtype)
-                timing = time_callable(lambda: a @ b, device=device, repeats=preset["repeats"])
-                return record(
-                    "gemm",
-                    f"{m}x{n}x{k}",
-                    device,
-                    fmt,
-                    params,
-                    timing=timing,
-                    flops=2 * m * n * k,
-                    bytes_moved=ELEMENT_BYTES[fmt] * (m * k + k * n + m * n),
-                )
+                def measure(
+                    m: int = m,
+                    n: int = n,
+                    k: int = k,
+                    fmt: str = fmt,
+                    layout: str = layout,
+                    params: dict[str, Any] = params,
+                    name: str = name,
+                ) -> dict[str, Any]:
+                    dtype = DTYPES.get(fmt, torch.float32)
+                    if fmt == "tf32" and not device.startswith("cuda"):
+                        raise NotImplementedError("tf32 is not supported on this device")
+                    torch.backends.cuda.matmul.allow_tf32 = fmt == "tf32"
+                    a = torch.randn(
+                        (k, m) if layout == "tn" else (m, k), device=device, dtype=dtype
+                    )
+                    b = torch.randn(
+                        (n, k) if layout == "nt" else (k, n), device=device, dtype=dtype
+                    )
+                    left = a.t() if layout == "tn" else a
+                    right = b.t() if layout == "nt" else b
+                    timing = time_callable(
+                        lambda: left @ right, device=device, repeats=preset["repeats"]
+                    )
+                    return record(
+                        "gemm",
+                        name,
+                        device,
+                        fmt,
+                        params,
+                        timing=timing,
+                        flops=2 * m * n * k,
+                        bytes_moved=ELEMENT_BYTES[fmt] * (m * k + k * n + m * n),
+                    )
 
-            yield _guarded("gemm", f"{m}x{n}x{k}", device, fmt, params, measure, skip)
+                yield _guarded("gemm", name, device, fmt, params, measure, skip)
 
 
 def _stream_kernels(
@@ -206,7 +228,7 @@ def kernels(
     element follow :data:`mlcost.workload.ELEMENTWISE_FLOPS` (backward twice the forward)."""
     from mlcost.workload.table import ELEMENTWISE_BACKWARD_FACTOR, ELEMENTWISE_FLOPS
 
-    columns = 1024
+    columns = 4096  # a vocabulary-like row width (softmax and loss run over V)
     for elements in preset["memory_elements"]:
         rows = max(elements // columns, 1)
         x = torch.randn(rows, columns, device=device, requires_grad=True)

@@ -23,6 +23,7 @@ from mlcost.specs._base import (
     ByteRate,
     Bytes,
     Duration,
+    DurationOrZero,
     FlopRate,
     Frequency,
     Money,
@@ -77,7 +78,7 @@ class CollectiveFit(_Part):
     """Alpha-beta fit of one collective: ``t = alpha + bytes / bandwidth``."""
 
     collective: str
-    alpha: Duration
+    alpha: DurationOrZero
     bandwidth: ByteRate
     r_squared: float
 

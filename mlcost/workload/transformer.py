@@ -202,7 +202,11 @@ def transformer_operators(
             count=micro,
             bytes_read=tokens * h * weight + tokens * 8,
             bytes_written=tokens * h * act,
-            backward_bytes=tokens * h * act + tokens * h * grad,
+            # Backward: read the output gradient, zero-fill the dense V x h weight gradient and
+            # scatter-add into it (PyTorch embedding_dense_backward); with tied weights the
+            # LM head's gradient is then added to it (read both, write one).
+            backward_bytes=tokens * h * act
+            + vocab * h * grad * (2 + (3 if model.tie_word_embeddings else 0)),
             parameters=vocab * h,
             saved_bytes=tokens * 8 * (2 if model.position_encoding == "learned" else 1)
             + (2 * s * d * act if model.position_encoding == "rotary" else 0),
