@@ -209,3 +209,41 @@ def test_roofline_writes_png(tmp_path: Path) -> None:
     ridges = {g["gpu"]: round(g["ridge_point"]["value"]) for g in data["gpus"]}
     assert ridges == {"a100-sxm4-80gb": 153, "h100-sxm5-80gb": 295}
     assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_bench_calibrate_validate_commands(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    result = run(
+        "bench",
+        "--out",
+        str(out),
+        "--only",
+        "gemm",
+        "--only",
+        "launch",
+        "--only",
+        "memory",
+        "--format",
+        "fp32",
+    )
+    assert result.returncode == 0, result.stderr
+    assert (out / "results.csv").exists() and (out / "metadata.json").exists()
+    profile = tmp_path / "profile.yaml"
+    result = run("calibrate", str(out), "--out", str(profile))
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(run("specs", "show", str(profile), "--json").stdout)
+    assert shown["kind"] == "accelerator" and shown["name"] == "measured-cpu"
+    result = run(
+        "validate",
+        str(out),
+        "--profile",
+        str(profile),
+        "--json",
+        "--plot",
+        str(tmp_path / "errors.png"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "gemm" in json.loads(result.stdout)["summary"]
+    assert (tmp_path / "errors.png").read_bytes()[:4] == b"\x89PNG"
+    help_text = run("bench", "--help").stdout
+    assert "torchrun" in help_text
