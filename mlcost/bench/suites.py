@@ -416,9 +416,7 @@ def end_to_end(
 
             if device.startswith("cuda"):
                 torch.cuda.reset_peak_memory_stats()
-            timing = time_callable(
-                step, device=device, warmup=2, repeats=max(3, preset["repeats"] // 2)
-            )
+            timing = time_callable(step, device=device, warmup=2, repeats=preset["repeats"])
             detail = ""
             if device.startswith("cuda"):
                 detail = f"peak_allocated_bytes={torch.cuda.max_memory_allocated()}"
