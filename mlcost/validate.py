@@ -64,7 +64,7 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
     if fmt not in accelerator.formats:
         return None
     ceilings = _ceilings(accelerator, fmt, calibrated=calibrated)
-    if family in ("gemm", "memory"):
+    if family in ("gemm", "bmm", "memory"):
         layout = json.loads(row["params"]).get("layout", "nn")
         return _single_operator_seconds(float(row["flops"]), float(row["bytes"]), ceilings, layout)
     if family == "launch":

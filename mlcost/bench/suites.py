@@ -18,7 +18,7 @@ from mlcost.bench.store import record
 from mlcost.bench.timer import time_callable
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
-ELEMENT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "tf32": 4}
+ELEMENT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "tf32": 4, "fp8": 1}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "quick": {
@@ -28,6 +28,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "e2e": [GPTConfig(vocab_size=4096, sequence_length=256, layers=2, hidden=256, heads=4)],
         "e2e_batch": 4,
         "attention_seq": [64, 128, 256, 512],
+        "bmm": [(16, 128, 128, 32), (16, 128, 32, 128), (8, 256, 256, 64)],
         "collective_elements": [2**12, 2**16, 2**19, 2**21, 2**22],
         "attention_shape": (4, 4, 32),
         "repeats": 7,
@@ -45,6 +46,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "e2e": [GPTConfig(vocab_size=32768, sequence_length=1024, layers=12, hidden=768, heads=12)],
         "e2e_batch": 8,
         "attention_seq": [512, 1024, 2048, 4096, 8192],
+        "bmm": [(128, 2048, 2048, 128), (128, 2048, 128, 2048), (512, 1024, 1024, 64)],
         "collective_elements": [2**12, 2**16, 2**20, 2**24, 2**26, 2**28],
         "attention_shape": (4, 16, 128),
         "repeats": 20,
@@ -55,7 +57,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 def _formats(device: str, requested: list[str] | None) -> list[str]:
     if requested:
         return requested
-    return ["fp32", "bf16"] if device == "cpu" else ["fp32", "tf32", "fp16", "bf16"]
+    return ["fp32", "bf16"] if device == "cpu" else ["fp32", "tf32", "fp16", "bf16", "fp8"]
 
 
 Skip = Callable[[tuple[str, str, str, str, str]], bool]
@@ -124,8 +126,10 @@ def gemm(
                     name: str = name,
                 ) -> dict[str, Any]:
                     dtype = DTYPES.get(fmt, torch.float32)
-                    if fmt == "tf32" and not device.startswith("cuda"):
-                        raise NotImplementedError("tf32 is not supported on this device")
+                    if fmt in ("tf32", "fp8") and not device.startswith("cuda"):
+                        raise NotImplementedError(f"{fmt} is not supported on this device")
+                    if fmt == "fp8":
+                        return _fp8_gemm(m, n, k, layout, params, name)
                     torch.backends.cuda.matmul.allow_tf32 = fmt == "tf32"
                     a = torch.randn(
                         (k, m) if layout == "tn" else (m, k), device=device, dtype=dtype
@@ -150,6 +154,71 @@ def gemm(
                     )
 
                 yield _guarded("gemm", name, device, fmt, params, measure, skip)
+
+
+def _fp8_gemm(
+    m: int, n: int, k: int, layout: str, params: dict[str, Any], name: str
+) -> dict[str, Any]:
+    """FP8 (E4M3) GEMM through ``torch._scaled_mm`` (Hopper and later; the second operand must
+    be column-major, so only the ``nn`` layout is measured)."""
+    if layout != "nn":
+        raise NotImplementedError("fp8 is supported here for the nn layout only")
+    device = "cuda"
+    a = torch.randn(m, k, device=device).to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device=device).to(torch.float8_e4m3fn).t()
+    scale = torch.tensor(1.0, device=device)
+    timing = time_callable(
+        lambda: torch._scaled_mm(a, b, scale_a=scale, scale_b=scale, out_dtype=torch.bfloat16),
+        device=device,
+        repeats=10,
+    )
+    return record(
+        "gemm",
+        name,
+        device,
+        "fp8",
+        params,
+        timing=timing,
+        flops=2 * m * n * k,
+        bytes_moved=m * k + k * n + 2 * m * n,
+    )
+
+
+def batched_gemm(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """Batched matmul ``[b, m, k]·[b, k, n]`` (attention-like shapes), FP32 and BF16."""
+    for fmt in ("fp32", "bf16"):
+        for batch, m, n, k in preset["bmm"]:
+            params = {"batch": batch, "m": m, "n": n, "k": k}
+            name = f"{batch}x{m}x{n}x{k}"
+
+            def measure(
+                batch: int = batch,
+                m: int = m,
+                n: int = n,
+                k: int = k,
+                fmt: str = fmt,
+                params: dict[str, Any] = params,
+                name: str = name,
+            ) -> dict[str, Any]:
+                a = torch.randn(batch, m, k, device=device, dtype=DTYPES[fmt])
+                b = torch.randn(batch, k, n, device=device, dtype=DTYPES[fmt])
+                timing = time_callable(
+                    lambda: torch.bmm(a, b), device=device, repeats=preset["repeats"]
+                )
+                return record(
+                    "bmm",
+                    name,
+                    device,
+                    fmt,
+                    params,
+                    timing=timing,
+                    flops=2 * batch * m * n * k,
+                    bytes_moved=ELEMENT_BYTES[fmt] * batch * (m * k + k * n + m * n),
+                )
+
+            yield _guarded("bmm", name, device, fmt, params, measure, skip)
 
 
 def _stream_kernels(
@@ -481,6 +550,7 @@ def collective(
 
 FAMILIES: dict[str, Callable[..., Iterator[dict[str, Any] | None]]] = {
     "gemm": gemm,
+    "bmm": batched_gemm,
     "memory": memory,
     "kernels": kernels,
     "attention": attention,
