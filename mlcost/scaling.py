@@ -1,0 +1,81 @@
+"""Scaling-law planning (Hoffmann et al. 2022, "Training Compute-Optimal Large Language
+Models"): the loss ``L(N, D) = E + A/N^alpha + B/D^beta`` and the compute-optimal split of a
+FLOP budget ``C = 6·N·D``.
+
+Minimizing ``L`` subject to ``6·N·D = C`` gives (Hoffmann et al., appendix D.2)::
+
+    N_opt = G · (C/6)^(beta/(alpha+beta)),  D_opt = G^-1 · (C/6)^(alpha/(alpha+beta)),
+    G = (alpha·A / (beta·B))^(1/(alpha+beta)).
+
+Fits: ``HOFFMANN`` (approach 3: E 1.69, A 406.4, B 410.7, alpha 0.34, beta 0.28) and
+``EPOCH`` (Besiroglu et al. 2024, "Chinchilla Scaling: A replication attempt": E 1.82,
+A 482.01, B 2085.43, alpha 0.3478, beta 0.3658). The rule of thumb ``D = 20·N`` gives
+``N = sqrt(C/120)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Number = Any
+
+
+@dataclass(frozen=True)
+class LossFit:
+    name: str
+    E: float
+    A: float
+    B: float
+    alpha: float
+    beta: float
+    source: str
+
+    def loss(self, parameters: Number, tokens: Number) -> Number:
+        """``E + A/N^alpha + B/D^beta``."""
+        n = np.asarray(parameters, dtype=np.float64)
+        d = np.asarray(tokens, dtype=np.float64)
+        return self.E + self.A / n**self.alpha + self.B / d**self.beta
+
+    def compute_optimal(self, flops: Number) -> tuple[Number, Number]:
+        """``(N_opt, D_opt)`` for a budget of ``flops`` (closed form, module docstring)."""
+        c = np.asarray(flops, dtype=np.float64) / 6
+        g = (self.alpha * self.A / (self.beta * self.B)) ** (1 / (self.alpha + self.beta))
+        n = g * c ** (self.beta / (self.alpha + self.beta))
+        d = c ** (self.alpha / (self.alpha + self.beta)) / g
+        return n, d
+
+
+HOFFMANN = LossFit(
+    "hoffmann-2022",
+    1.69,
+    406.4,
+    410.7,
+    0.34,
+    0.28,
+    "Hoffmann et al. 2022, section 3.3 (approach 3), equation 10 fit",
+)
+EPOCH = LossFit(
+    "epoch-2024",
+    1.82,
+    482.01,
+    2085.43,
+    0.3478,
+    0.3658,
+    "Besiroglu et al. 2024, 'Chinchilla Scaling: A replication attempt', table 1",
+)
+
+
+def twenty_tokens_per_parameter(flops: Number) -> tuple[Number, Number]:
+    """The ``D = 20·N`` rule: ``N = sqrt(C/120)``, ``D = 20·N``."""
+    n = np.sqrt(np.asarray(flops, dtype=np.float64) / 120)
+    return n, 20 * n
+
+
+def distance_from_optimal(parameters: Number, tokens: Number, fit: LossFit = HOFFMANN) -> Number:
+    """``N / N_opt`` at the plan's own budget ``6·N·D`` (1 is compute-optimal; a factor of a few
+    away in either direction wastes compute)."""
+    n_opt, _ = fit.compute_optimal(6 * np.asarray(parameters) * np.asarray(tokens))
+    return np.asarray(parameters) / n_opt
