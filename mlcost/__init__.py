@@ -23,6 +23,7 @@ from mlcost.errors import (
     UnknownNameError,
 )
 from mlcost.flops import training_flops
+from mlcost.plan import Plan
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -61,6 +62,7 @@ __all__ = [
     "AmbiguousNameError",
     "Catalog",
     "MlcostError",
+    "Plan",
     "SpecDescription",
     "SpecError",
     "TrainingConfig",

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from mlcost import __version__
 from mlcost.describe import Row, SpecDescription, describe, value_text
-from mlcost.errors import MlcostError
+from mlcost.errors import MlcostError, UnitError
 from mlcost.flops import training_flops
 from mlcost.io import write_bytes_atomically, write_text_atomically
 from mlcost.memory import (
@@ -44,7 +44,7 @@ from mlcost.specs import (
     load_spec,
 )
 from mlcost.timing import step_time
-from mlcost.units import Q_, quantity_to_json
+from mlcost.units import Q_, check_dimension, parse_quantity, quantity_to_json
 from mlcost.workload import TrainingConfig, operators
 
 app = typer.Typer(
@@ -844,6 +844,152 @@ def validate(
     for family, row in table_of.iterrows():
         table.add_row(str(family), *(f"{value:.1%}" for value in row))
     _stdout().print(table)
+
+
+def _save_figure(figure: Any, path: Path) -> None:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=120)
+    write_bytes_atomically(path, buffer.getvalue())
+
+
+def _quantity_option(text: str | None, unit: str, option: str) -> Any:
+    """``--price 2.5`` or ``--price '2.5 USD/hour'`` as a quantity in ``unit``."""
+    if text is None:
+        return None
+    try:
+        return Q_(float(text), unit)
+    except ValueError:
+        quantity = parse_quantity(text)
+        try:
+            check_dimension(quantity, unit)
+        except UnitError:
+            raise MlcostError(f"{option}: got {text!r}, expected a quantity in {unit}") from None
+        return quantity
+
+
+def _count_option(text: str, option: str) -> float:
+    """``2e12``, ``2T``, ``70B``, ``1.5M`` as a number."""
+    suffixes = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12, "P": 1e15}
+    cleaned = text.strip().replace(",", "").replace("_", "")
+    scale = 1.0
+    if cleaned and cleaned[-1].upper() in suffixes:
+        scale, cleaned = suffixes[cleaned[-1].upper()], cleaned[:-1]
+    try:
+        return float(cleaned) * scale
+    except ValueError:
+        raise MlcostError(
+            f"{option}: got {text!r}, expected a count such as 2e12, 2T or 70B"
+        ) from None
+
+
+@app.command()
+def plan(
+    model: Annotated[str, typer.Argument(help="Model name, alias or spec path.")] = DEFAULT_MODEL,
+    gpu: Annotated[str | None, typer.Option(help="Accelerator (default: the system's).")] = None,
+    system: Annotated[
+        str | None,
+        typer.Option(
+            help="Node or cluster (GPU, host power, storage); default dgx-h100 without --gpu."
+        ),
+    ] = None,
+    gpus: Annotated[
+        int | None, typer.Option(help="Number of GPUs (default: the system's).")
+    ] = None,
+    tokens: Annotated[str, typer.Option(help="Training tokens, e.g. 2e12 or 2T.")] = "2T",
+    region: Annotated[
+        str, typer.Option(help="Grid region for CO2e (mlcost specs list grid).")
+    ] = "us",
+    price: Annotated[
+        str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
+    ] = None,
+    purchase: Annotated[str | None, typer.Option(help="Purchase price per GPU (USD).")] = None,
+    pue: Annotated[
+        float | None, typer.Option(help="Data-centre PUE (default: the grid's).")
+    ] = None,
+    batch: Batch = 1,
+    seq: Seq = 4096,
+    accumulation: Annotated[int, typer.Option(help="Gradient accumulation steps.")] = 1,
+    precision: PrecisionOption = "bf16-mixed",
+    recompute: Annotated[str, typer.Option(help="none | selective | full")] = "none",
+    zero: Annotated[int, typer.Option(help="ZeRO stage 0-3 over the data-parallel GPUs.")] = 1,
+    sustained: Annotated[
+        float | None,
+        typer.Option(help="Napkin mode: achieved TFLOP/s per GPU instead of the roofline."),
+    ] = None,
+    explain: Annotated[bool, typer.Option(help="Each figure with formula and source.")] = False,
+    plots: Annotated[
+        Path | None, typer.Option(help="Folder to write roofline.png and memory.png into.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Plan a run: memory, step time, time to train, energy, dollars and CO2, with sources."""
+    from mlcost.plan import Plan
+
+    catalog = default_catalog()
+    model_spec = _resolve(model, catalog)
+    config = _training_config(
+        batch=batch,
+        seq=seq,
+        accumulation=accumulation,
+        precision=precision,
+        recompute=recompute,
+    )
+    price_value: Any = price
+    if price is not None and price not in catalog:
+        price_value = _quantity_option(price, "USD/hour", "--price")
+    if system is None and gpu is None:
+        system = "dgx-h100"
+    the_plan = Plan(
+        model_spec,
+        gpu=gpu,
+        gpus=gpus,
+        system=system,
+        tokens=_count_option(tokens, "--tokens"),
+        config=config,
+        region=region,
+        price=price_value,
+        purchase_price=_quantity_option(purchase, "USD", "--purchase"),
+        pue=pue,
+        zero_stage=zero,
+        sustained=_quantity_option(str(sustained) if sustained else None, "TFLOP/s", "--sustained"),
+        flop_count="6ND" if sustained else "operators",
+        catalog=catalog,
+    )
+    written = []
+    if plots is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from mlcost import plot
+
+        plots.mkdir(parents=True, exist_ok=True)
+        step = the_plan.step_time()
+        _save_figure(
+            plot.roofline(the_plan.accelerator, step.detail, format=config.policy.compute_format),
+            plots / "roofline.png",
+        )
+        _save_figure(plot.memory(the_plan.memory()), plots / "memory.png")
+        written = [str(plots / "roofline.png"), str(plots / "memory.png")]
+    if as_json:
+        data = the_plan.to_json()
+        data["plots"] = written
+        _print_json(data)
+        return
+    console = _stdout()
+    if explain:
+        console.print(the_plan.explain(), highlight=False, markup=False)
+    else:
+        title = f"plan: {the_plan.description}"
+        table = Table(title=title, title_justify="left")
+        table.add_column("quantity")
+        table.add_column("value", justify="right")
+        table.add_column("formula", overflow="fold", max_width=70)
+        for figure in the_plan.figures():
+            table.add_row(figure.name, figure.text(), figure.formula)
+        console.print(table)
+        console.print("[dim]--explain shows the numbers substituted and each source.[/dim]")
+    for path in written:
+        console.print(f"wrote {path}")
 
 
 def main() -> None:

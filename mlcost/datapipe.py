@@ -6,7 +6,10 @@
 * host-to-device transfer ``bytes / B_PCIe``;
 * training throughput ``min(preprocessing, transfer, compute)`` (the "min of three");
 * the data-parallel gradient all-reduce volume ``2 × gradient bytes`` over the network (the
-  chapter's network wall; the ring algorithm sends ``2(N-1)/N`` of it).
+  chapter's network wall; the ring algorithm sends ``2(N-1)/N`` of it);
+* per-step stage times of one GPU's loader (:func:`data_stage_times`), overlapped by
+  prefetching (:func:`pipelined_time`, F-36), the workers needed (F-38), the feed-limited
+  utilization (F-34) and the prefetch buffer's host memory.
 """
 
 from __future__ import annotations
@@ -54,3 +57,80 @@ def training_throughput(*rates: pint.Quantity) -> pint.Quantity:
 def allreduce_volume(gradient_bytes: pint.Quantity, factor: float = 2.0) -> pint.Quantity:
     """Bytes a data-parallel step moves per GPU for its gradients, ``factor × gradients``."""
     return (gradient_bytes * factor).to("GB")
+
+
+def data_stage_times(
+    tokens_per_step: Number,
+    *,
+    storage: pint.Quantity | None,
+    stored_bytes_per_token: pint.Quantity,
+    readers_sharing_storage: Number = 1,
+    access_factor: float = 1.0,
+    tokenization_rate: pint.Quantity | None = None,
+    workers: Number = 1,
+    host_link: pint.Quantity | None = None,
+    token_id_bytes: pint.Quantity | None = None,
+) -> dict[str, pint.Quantity]:
+    """Seconds one GPU's input pipeline spends per step in each stage (the chapter's section on
+    data pipelines, F-29 to F-39):
+
+    * ``read``: ``tokens · stored bytes per token / (T_storage · F_access / readers)``, the
+      storage shared by the ``readers`` (GPUs of a node) that stream from it;
+    * ``preprocess``: ``tokens / (rate per core · workers)`` (F-31, F-39); zero when
+      ``tokenization_rate`` is None (pre-tokenized data);
+    * ``transfer``: ``tokens · token-id bytes / B_host-link`` (F-39: int64 ids, 8 bytes by
+      default, over PCIe).
+
+    A stage whose device is unknown (``None``) takes zero time. Arrays broadcast.
+    """
+    tokens = np.asarray(tokens_per_step, dtype=np.float64)
+    zero = Q_(np.zeros_like(tokens), "s")
+    read = zero
+    if storage is not None:
+        per_reader = storage * access_factor / np.asarray(readers_sharing_storage, dtype=np.float64)
+        read = (Q_(tokens, "token") * (stored_bytes_per_token / Q_(1, "token")) / per_reader).to(
+            "s"
+        )
+    preprocess = zero
+    if tokenization_rate is not None:
+        preprocess = (Q_(tokens, "token") / (tokenization_rate * np.asarray(workers))).to("s")
+    transfer = zero
+    token_id_bytes = Q_(8, "byte") if token_id_bytes is None else token_id_bytes
+    if host_link is not None:
+        transfer = (Q_(tokens, "token") * (token_id_bytes / Q_(1, "token")) / host_link).to("s")
+    return {"read": read, "preprocess": preprocess, "transfer": transfer}
+
+
+def pipelined_time(*stages: pint.Quantity) -> pint.Quantity:
+    """``t_iteration = max(t_fetch, t_process, t_transfer)`` (the chapter's F-36): with
+    prefetching the stages overlap, so the slowest sets the pace (their sum is the
+    unoverlapped time). Arrays broadcast."""
+    seconds = np.maximum.reduce([np.asarray(s.to("s").magnitude, dtype=np.float64) for s in stages])
+    return Q_(seconds, "s")
+
+
+def workers_needed(
+    preprocess_time_one_worker: pint.Quantity, compute_time: pint.Quantity
+) -> Number:
+    """``ceil(t_preprocessing / t_GPU)`` workers keep the GPU fed (the chapter's F-38 pipeline
+    condition ``t_preprocessing < t_GPU_compute``)."""
+    ratio = (preprocess_time_one_worker / compute_time).to("dimensionless").magnitude
+    return np.ceil(ratio)
+
+
+def feed_utilization(pipeline_rate: pint.Quantity, gpu_rate: pint.Quantity) -> Number:
+    """``min(R_pipeline / R_GPU, 1)``: the GPU's busy share when the input is the bottleneck
+    (the chapter's F-34: 200 of 1000 images/s gives 20%)."""
+    return np.minimum((pipeline_rate / gpu_rate).to("dimensionless").magnitude, 1.0)
+
+
+def prefetch_buffer_bytes(
+    batch_bytes: pint.Quantity,
+    *,
+    workers: Number,
+    prefetch_factor: Number = 2,
+    processes: Number = 1,
+) -> pint.Quantity:
+    """Host memory the loaders hold: ``processes · workers · prefetch_factor · batch bytes``
+    (PyTorch ``DataLoader``: each worker keeps ``prefetch_factor`` batches, default 2)."""
+    return (batch_bytes * np.asarray(workers) * prefetch_factor * np.asarray(processes)).to("MB")

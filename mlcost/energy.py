@@ -43,7 +43,7 @@ def cluster_power(
     return total.to("kW")
 
 
-def energy(power: pint.Quantity, duration: pint.Quantity, *, pue: float = 1.0) -> pint.Quantity:
+def energy(power: pint.Quantity, duration: pint.Quantity, *, pue: Number = 1.0) -> pint.Quantity:
     """Facility energy ``P · t · PUE`` in kWh."""
     return (power * duration * pue).to("kWh")
 

@@ -1,5 +1,5 @@
 """Figures (matplotlib; each function returns the Figure): rooflines with the workload's
-operators on them, a step-time waterfall, and MFU curves."""
+operators on them, a step-time waterfall, MFU curves and the per-GPU memory breakdown."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.memory import MemoryBreakdown
 from mlcost.specs import Accelerator
 from mlcost.timing import StepTime
 
@@ -105,4 +106,41 @@ def mfu_curve(
     return figure
 
 
-__all__ = ["mfu_curve", "roofline", "waterfall"]
+def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
+    """Per-GPU memory as one stacked bar per term (GiB) against the GPU's capacity."""
+    figure, ax = _figure(ax, size=(7, 4))
+    import matplotlib
+
+    colormap = matplotlib.colormaps["tab20"]
+    colors = [colormap(i) for i in range(20)]
+    left = 0.0
+    for index, term in enumerate(breakdown.terms):
+        value = float(np.max(term.bytes.to("GiB").magnitude))
+        if value <= 0:
+            continue
+        ax.barh(
+            ["per GPU"],
+            [value],
+            left=[left],
+            color=colors[index % len(colors)],
+            label=f"{term.name} ({value:.1f} GiB)",
+        )
+        left += value
+    if breakdown.capacity is not None:
+        capacity = float(breakdown.capacity.to("GiB").magnitude)
+        ax.axvline(capacity, color="black", linestyle="--")
+        ax.text(
+            capacity,
+            1.02,
+            f"{breakdown.gpu or 'GPU'}: {capacity:g} GiB",
+            transform=ax.get_xaxis_transform(),
+            fontsize=8,
+            ha="center",
+        )
+    ax.set_xlabel("GiB")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    figure.tight_layout()
+    return figure
+
+
+__all__ = ["memory", "mfu_curve", "roofline", "waterfall"]

@@ -79,3 +79,41 @@ def distance_from_optimal(parameters: Number, tokens: Number, fit: LossFit = HOF
     away in either direction wastes compute)."""
     n_opt, _ = fit.compute_optimal(6 * np.asarray(parameters) * np.asarray(tokens))
     return np.asarray(parameters) / n_opt
+
+
+def budget_flops(
+    flop_rate_per_gpu: Any,
+    gpus: int,
+    *,
+    usd: Any = None,
+    days: Any = None,
+    tco2e: Any = None,
+    price_per_gpu_hour: Any = None,
+    carbon_per_gpu_hour: Any = None,
+) -> Any:
+    """The training FLOPs a budget buys on a system (the inverse of the time/cost/carbon chain).
+
+    * ``days``: ``C = days · N_gpu · R`` with ``R`` the achieved FLOP/s per GPU (peak · MFU);
+    * ``usd``: ``C = (USD / price per GPU-hour) · R``;
+    * ``tco2e``: ``C = (tCO2e / tCO2e per GPU-hour) · R``.
+
+    With several budgets the tightest one binds (the minimum). Quantities in, quantity out.
+    """
+    from mlcost.errors import MlcostError
+    from mlcost.units import Q_
+
+    rate = flop_rate_per_gpu.to("flop/hour")
+    candidates = []
+    if days is not None:
+        candidates.append((days * gpus * rate).to("flop"))
+    if usd is not None:
+        if price_per_gpu_hour is None or not np.isfinite(price_per_gpu_hour.magnitude):
+            raise MlcostError("budget_flops: usd budget needs price_per_gpu_hour (USD/hour)")
+        candidates.append((usd / price_per_gpu_hour * rate).to("flop"))
+    if tco2e is not None:
+        if carbon_per_gpu_hour is None or carbon_per_gpu_hour.magnitude <= 0:
+            raise MlcostError("budget_flops: a tCO2e budget needs carbon_per_gpu_hour > 0")
+        candidates.append((tco2e / carbon_per_gpu_hour * rate).to("flop"))
+    if not candidates:
+        raise MlcostError("budget_flops: give at least one of usd=, days= or tco2e=")
+    return Q_(np.min([c.magnitude for c in candidates], axis=0), "flop")

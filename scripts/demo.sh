@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job on its built-in defaults: install mlcost and summarize the default model on the
-# default GPU (Llama-2-7B on an H100 SXM5 80GB), every number with its unit and source.
+# The main job on its built-in defaults: install mlcost and plan a run - Llama-2-7B on one DGX H100
+# (8x H100 SXM5 80GB), 2T tokens, US grid - printing the summary table (time, GPU-hours, MFU,
+# energy, dollars, CO2e) and writing a roofline and a memory plot into plots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e .
-.venv/bin/mlcost summary
+.venv/bin/mlcost plan --plots plots

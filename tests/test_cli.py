@@ -247,3 +247,37 @@ def test_bench_calibrate_validate_commands(tmp_path: Path) -> None:
     assert (tmp_path / "errors.png").read_bytes()[:4] == b"\x89PNG"
     help_text = run("bench", "--help").stdout
     assert "torchrun" in help_text
+
+
+def test_plan_defaults_print_the_table_and_write_plots(tmp_path: Path) -> None:
+    result = run("plan", "--plots", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    for name in ("wall clock", "GPU-hours", "energy", "rental cost", "operational CO2e"):
+        assert name in result.stdout
+    for name in ("roofline.png", "memory.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plan_json_reproduces_the_chapter_rent_vs_buy_inputs() -> None:
+    # W-12 in napkin mode: 1,000 H100 at 494.5 TFLOP/s sustained, USD 3/GPU-hour, USD 30,000
+    # per GPU; 6·N·D FLOPs with Llama-2-70B's exact N. Break-even = 30e6 / rental (definition).
+    result = run(
+        "plan", "llama-2-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "1000", "--tokens", "2T",
+        "--price", "3", "--purchase", "30000", "--sustained", "494.5", "--batch", "4",
+        "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    figures = {f["name"]: f for f in json.loads(result.stdout)["figures"]}
+    rental = figures["rental cost"]["value"]["value"]
+    assert figures["rent-vs-buy break-even"]["value"]["value"] == pytest.approx(30e6 / rental)
+    n = mlcost.model("llama-2-70b").parameter_count
+    # The chapter's USD 1,415,571 for 70e9 parameters, scaled to the exact count (1e-4: the
+    # chapter's inputs are rounded to 989 TFLOP/s; whole steps add 2e-6).
+    assert rental == pytest.approx(1_415_571.28 * n / 70e9, rel=1e-4)
+    assert all(f["source"] for f in figures.values())
+
+
+def test_plan_bad_tokens_is_one_line() -> None:
+    result = run("plan", "--tokens", "lots")
+    assert result.returncode == 2
+    assert "--tokens" in result.stderr and "Traceback" not in result.stderr

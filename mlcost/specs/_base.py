@@ -76,6 +76,8 @@ MoneyRate = quantity_type("USD/hour")
 EnergyPrice = quantity_type("USD/kWh")
 CarbonIntensity = quantity_type("gCO2e/kWh", allow_zero=True)
 ParamCount = quantity_type("param")
+TokenRate = quantity_type("token/second")
+CarbonMass = quantity_type("gCO2e")
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
