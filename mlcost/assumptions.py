@@ -21,11 +21,12 @@ Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 class Assumptions(Model):
     """Planning defaults (see :data:`ASSUMPTION_SOURCES` for each one's source)."""
 
-    gpu_idle_fraction: Fraction = 0.1
+    gpu_idle_fraction: Fraction = 0.15
     host_power_per_gpu: Power = Q_(25, "W")
     gpus_per_host: int = Field(default=8, gt=0)
     fallback_pue: float = Field(default=1.58, ge=1.0, le=5.0)
-    gpu_lifetime: Duration = Q_(5, "year")
+    gpu_lifetime: Duration = Q_(6, "year")
+    gpu_use_rate: Fraction = 0.85
     embodied_carbon_per_gpu: CarbonMass = Q_(150, "kgCO2e")
     storage_access_factor: Fraction = 0.1
     loader_workers: int = Field(default=8, gt=0)
@@ -33,20 +34,22 @@ class Assumptions(Model):
     token_id_bytes: Bytes = Q_(8, "byte")
     stored_bytes_per_token: Bytes = Q_(4, "byte")
     prefetch_factor: int = Field(default=2, ge=0)
-    steady_use_utilization: Fraction = 1.0
     far_from_optimal_factor: float = Field(default=3.0, gt=1.0)
 
 
 ASSUMPTION_SOURCES: dict[str, str] = {
     "gpu_idle_fraction": (
-        "Idle draw as a share of TDP: H100 SXM5 idles near 70 W of 700 W and A100 SXM4 near "
-        "50-60 W of 400 W in nvidia-smi readings (ML.ENERGY / Chung et al. 2024 report idle "
-        "power of this order); an assumption to replace with a measurement of your GPUs"
+        "No vendor or peer-reviewed idle figure was found for A100/H100/V100 SXM; user-posted "
+        "nvidia-smi idle readings are 12-23% of TDP, and training itself is costed at the full "
+        "TDP by Meta (Llama 2 paper section 2.2.1, 400 W per A100) and BLOOM (Luccioni et al. "
+        "2022, 400 W). 0.15 is an assumption to replace with your own nvidia-smi reading"
     ),
     "host_power_per_gpu": (
         "The textbook chapter's carbon example (W-23, L3728): 200 W of CPU/host power per host of "
-        "8 GPUs, i.e. 25 W per GPU; a DGX node spec's own power figure replaces it when a system "
-        "is given (node max power minus the GPUs' TDP)"
+        "8 GPUs, i.e. 25 W per GPU (Patterson et al. 2021, table 4, implies about 30 W: 330 W "
+        "per V100 with the host's share vs 300 W TDP); a node spec's own power figure replaces it "
+        "when a system is given (node maximum power minus the GPUs' TDP, an upper bound: a "
+        "measured 8x H100 node peaked near 8.4 kW of its 10.2 kW rating, Latif et al. 2024)"
     ),
     "gpus_per_host": "The textbook chapter, W-23 (GPUS_PER_HOST = 8); the DGX/HGX node size",
     "fallback_pue": (
@@ -54,13 +57,17 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "grid region gives no PUE and the user none)"
     ),
     "gpu_lifetime": (
-        "Service life over which purchase price and embodied carbon are amortized; 5 years is a "
-        "common depreciation schedule for data-centre servers (an assumption to override)"
+        "Luccioni, Viguier and Ligozat 2022, 'Estimating the Carbon Footprint of BLOOM' (JMLR 24, "
+        "2023), section 4.1 'Embodied emissions': hardware amortized over a 6-year life"
+    ),
+    "gpu_use_rate": (
+        "Luccioni et al. 2022, section 4.1: an 85% use rate over that life; purchase price and "
+        "embodied carbon are spread over lifetime x use rate busy hours"
     ),
     "embodied_carbon_per_gpu": (
-        "Luccioni, Viguier and Ligozat 2022, 'Estimating the Carbon Footprint of BLOOM', section "
-        "on embodied emissions: about 150 kgCO2e per GPU (A100), used when the accelerator spec "
-        "has no figure"
+        "Luccioni et al. 2022, section 4.1: about 150 kgCO2e per GPU (A100), the figure also "
+        "used by the Cloud Carbon Footprint coefficients (GPU_MANUFACTURING_EMISSIONS); used "
+        "when the accelerator spec has no embodied_carbon"
     ),
     "storage_access_factor": (
         "The textbook chapter, F-30 (L1466): random access reaches about 0.1 of sequential "
@@ -68,7 +75,9 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     ),
     "loader_workers": "The textbook chapter, W-08 (GPT-2 data pipeline): 8 loader workers",
     "tokenization_rate_per_core": (
-        "The textbook chapter, W-08: 500,000 tokens/s per core for a fast BPE tokenizer"
+        "The textbook chapter, W-08: 500,000 tokens/s per core; consistent with the tiktoken "
+        "README's benchmark chart (GPT-2 BPE on 1 GB of text, one thread: HF tokenizers about "
+        "1.7 MB/s, about 0.43 M tokens/s at 4 bytes per token; tiktoken about 6.4 MB/s)"
     ),
     "token_id_bytes": (
         "The textbook chapter, F-39: token ids copied to the GPU as int64 (8 bytes; PyTorch's "
@@ -79,10 +88,6 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "tokenizer guide: 'one token generally corresponds to ~4 characters of text')"
     ),
     "prefetch_factor": "PyTorch DataLoader: prefetch_factor defaults to 2 batches per worker",
-    "steady_use_utilization": (
-        "Share of a month an owned cluster is busy, for the rent-vs-buy break-even in months "
-        "(1.0: always busy, the most favourable case for buying)"
-    ),
     "far_from_optimal_factor": (
         "Warn when N differs from the compute-optimal N at the same FLOPs by more than this factor "
         "(Hoffmann et al. 2022, figure 3: the loss isoFLOP curves are flat within about a factor "

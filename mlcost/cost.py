@@ -1,6 +1,7 @@
 """Dollars: renting, owning, and when buying pays off.
 
 * Rental ``GPU-hours × price per GPU-hour``.
+* Electricity ``E · PUE · price per kWh``.
 * Ownership for a period: purchase price amortized over the lifetime, plus electricity
   ``E · PUE · price per kWh``.
 * Break-even: purchase price over the rental cost of one run (runs), and over the monthly
@@ -35,6 +36,14 @@ def ownership_cost(
     return amortized.to("USD")
 
 
+def electricity_cost(
+    energy_used: pint.Quantity, price: pint.Quantity, *, pue: float = 1.0
+) -> pint.Quantity:
+    """``E · PUE · price per kWh`` (the textbook chapter's F-64 uses USD 0.10/kWh; pass ``pue``
+    only when ``energy_used`` is IT energy, not facility energy)."""
+    return (energy_used * pue * price).to("USD")
+
+
 def break_even_runs(purchase: pint.Quantity, rental_per_run: pint.Quantity) -> pint.Quantity:
     """How many runs' rental equal the purchase price."""
     return (purchase / rental_per_run).to("dimensionless")
@@ -47,5 +56,5 @@ def break_even_months(
     utilization: float = 1.0,
 ) -> pint.Quantity:
     """Months of steady use (at ``utilization``) whose rental equals the purchase price."""
-    monthly = gpus * price_per_gpu_hour * Q_(730, "hour") * utilization  # 8760 h / 12
+    monthly = gpus * price_per_gpu_hour * Q_(730.5, "hour") * utilization  # 8766 h / 12
     return (purchase / monthly).to("dimensionless")

@@ -21,10 +21,10 @@ The chain for one step of one data-parallel replica (every term vectorized over 
    ``N_gpu · wall``, MFU ``model FLOPs / (t_step · peak)``;
 5. power ``N_gpu · P_gpu(u) + N_host · P_host`` with ``u`` the GPU's busy share of the step
    (:mod:`mlcost.energy`), facility energy ``· PUE``;
-6. dollars: rental ``GPU-hours · price``; ownership ``N_gpu · purchase · wall / lifetime +
-   kWh · electricity price``; break-even (:mod:`mlcost.cost`);
+6. dollars: rental ``GPU-hours · price``; ownership ``N_gpu · purchase · wall / (lifetime ·
+   use rate) + kWh · electricity price``; break-even (:mod:`mlcost.cost`);
 7. carbon: operational ``kWh · grid intensity``, embodied ``per-GPU embodied · GPU-hours /
-   lifetime`` (reported separately).
+   (lifetime · use rate)`` (Luccioni et al. 2022's amortization; reported separately).
 """
 
 from __future__ import annotations
@@ -703,7 +703,7 @@ def _evaluate(ctx: _Context, x: _Numbers) -> dict[str, Any]:
 
     price = np.asarray(x.price, dtype=np.float64)
     rental = gpu_hours * price
-    lifetime_h = float(a.gpu_lifetime.to("hour").magnitude)
+    lifetime_h = float(a.gpu_lifetime.to("hour").magnitude) * a.gpu_use_rate  # busy hours
     purchase_each = (
         float(ctx.purchase_price.to("USD").magnitude)
         if ctx.purchase_price is not None
@@ -714,7 +714,7 @@ def _evaluate(ctx: _Context, x: _Numbers) -> dict[str, Any]:
     ownership = purchase * (wall_s / 3600.0) / lifetime_h + electricity
     with np.errstate(divide="ignore", invalid="ignore"):
         break_even_runs = purchase / rental
-        break_even_months = purchase / (gpus * price * (8766.0 / 12.0) * a.steady_use_utilization)
+        break_even_months = purchase / (gpus * price * (8766.0 / 12.0) * a.gpu_use_rate)
     operational_t = energy_kwh * np.asarray(x.intensity, dtype=np.float64) / 1e6
     embodied_t = float(ctx.embodied_per_gpu.to("tCO2e").magnitude) * gpu_hours / lifetime_h
     parameters = float(_parameters(ctx.model))
@@ -937,12 +937,14 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
         Figure(
             "ownership cost of this run",
             Q_(v["ownership_usd"], "USD"),
-            "N_gpu · purchase · wall / lifetime + energy · electricity price",
+            "N_gpu · purchase · wall / (lifetime · use rate) + energy · electricity price",
             f"{n} x {v['purchase_usd'] / n:.6g} USD x {v['wall_s'] / 3600:.6g} h / "
-            f"{a.gpu_lifetime.to('hour').magnitude:.6g} h + {v['energy_kwh']:.6g} kWh x "
+            f"({a.gpu_lifetime.to('hour').magnitude:.6g} h x {a.gpu_use_rate:g}) + "
+            f"{v['energy_kwh']:.6g} kWh x "
             f"{plan._electricity_price(grid):.4g} USD/kWh",
             f"purchase: {g.source_of('list_price') or 'given'}; lifetime: "
-            f"{ASSUMPTION_SOURCES['gpu_lifetime']}; electricity: "
+            f"{ASSUMPTION_SOURCES['gpu_lifetime']}; use rate: {ASSUMPTION_SOURCES['gpu_use_rate']}; "
+            "electricity: "
             f"{grid.source_of('electricity_price') or 'given'}",
         ),
         Figure(
@@ -963,10 +965,14 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
         Figure(
             "embodied CO2e",
             Q_(v["embodied_t"], "tCO2e"),
-            "embodied per GPU · GPU-hours / lifetime",
+            "embodied per GPU · GPU-hours / (lifetime · use rate)",
             f"{format_quantity(ctx.embodied_per_gpu)} x {v['gpu_hours']:.6g} h / "
-            f"{a.gpu_lifetime.to('hour').magnitude:.6g} h",
-            ctx.embodied_source + "; lifetime: " + ASSUMPTION_SOURCES["gpu_lifetime"],
+            f"({a.gpu_lifetime.to('hour').magnitude:.6g} h x {a.gpu_use_rate:g})",
+            ctx.embodied_source
+            + "; lifetime: "
+            + ASSUMPTION_SOURCES["gpu_lifetime"]
+            + "; use rate: "
+            + ASSUMPTION_SOURCES["gpu_use_rate"],
         ),
         Figure(
             "N / N_opt",

@@ -21,6 +21,7 @@ from mlcost.errors import MlcostError
 from mlcost.specs._base import (
     BitRate,
     ByteRate,
+    CarbonMass,
     Bytes,
     Duration,
     DurationOrZero,
@@ -122,6 +123,7 @@ class Accelerator(Spec):
     interconnect: str | None = None
     host_interface: str | None = None
     list_price: Money | None = None
+    embodied_carbon: CarbonMass | None = None
     cloud_price: CloudPrice | None = None
     peak_compute: tuple[PeakThroughput, ...]
     measured: Measured | None = None

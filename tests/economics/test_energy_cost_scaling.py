@@ -117,3 +117,27 @@ def test_embodied_carbon_and_catalog_grid_by_hand() -> None:
     assert emitted.to("kgCO2e").magnitude == pytest.approx(
         world.carbon_intensity.to("gCO2e/kWh").magnitude, rel=1e-12
     )
+
+
+def test_electricity_cost_chapter_f64() -> None:
+    # Chapter F-64 (T-17): cost = kWh x USD 0.10. 32 V100 x 300 W for 14 days = 3,225.6 kWh
+    # (the catalog's D-23 correction of the chapter's 275,000 kWh) cost USD 322.56.
+    from mlcost.cost import electricity_cost
+
+    used = energy(cluster_power(32, Q_(300, "W")), Q_(14, "day"))
+    assert used.to("kWh").magnitude == pytest.approx(3225.6, rel=1e-12)
+    assert electricity_cost(used, Q_(0.10, "USD/kWh")).magnitude == pytest.approx(322.56)
+    assert electricity_cost(used, Q_(0.10, "USD/kWh"), pue=1.5).magnitude == pytest.approx(483.84)
+
+
+def test_bloom_embodied_gpu_share_through_plan_defaults() -> None:
+    # Luccioni et al. 2022, section 4.1: 150 kgCO2e per GPU amortized over 6 years at an 85% use
+    # rate; BLOOM's 1,082,990 GPU-hours then carry 150 x 1,082,990 / (6 x 8766 h x 0.85)
+    # = 3.63 tCO2e, the paper's "3.64 t" for the GPUs (rounding of its inputs: 1%).
+    from mlcost.assumptions import Assumptions
+    from mlcost.energy import embodied_carbon
+
+    a = Assumptions()
+    busy_life = a.gpu_lifetime * a.gpu_use_rate
+    share = embodied_carbon(Q_(1_082_990, "hour"), a.embodied_carbon_per_gpu, busy_life)
+    assert share.to("tCO2e").magnitude == pytest.approx(3.64, rel=0.01)
