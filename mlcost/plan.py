@@ -943,8 +943,8 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
             f"{v['energy_kwh']:.6g} kWh x "
             f"{plan._electricity_price(grid):.4g} USD/kWh",
             f"purchase: {g.source_of('list_price') or 'given'}; lifetime: "
-            f"{ASSUMPTION_SOURCES['gpu_lifetime']}; use rate: {ASSUMPTION_SOURCES['gpu_use_rate']}; "
-            "electricity: "
+            f"{ASSUMPTION_SOURCES['gpu_lifetime']}; use rate: "
+            f"{ASSUMPTION_SOURCES['gpu_use_rate']}; electricity: "
             f"{grid.source_of('electricity_price') or 'given'}",
         ),
         Figure(

@@ -21,8 +21,8 @@ from mlcost.errors import MlcostError
 from mlcost.specs._base import (
     BitRate,
     ByteRate,
-    CarbonMass,
     Bytes,
+    CarbonMass,
     Duration,
     DurationOrZero,
     FlopRate,
