@@ -12,7 +12,15 @@ from typing import Annotated
 
 from pydantic import Field
 
-from mlcost.specs._base import Bytes, CarbonMass, Duration, Model, Power, TokenRate
+from mlcost.specs._base import (
+    Bytes,
+    CarbonMass,
+    Duration,
+    EnergyPrice,
+    Model,
+    Power,
+    TokenRate,
+)
 from mlcost.units import Q_
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -25,6 +33,7 @@ class Assumptions(Model):
     host_power_per_gpu: Power = Q_(25, "W")
     gpus_per_host: int = Field(default=8, gt=0)
     fallback_pue: float = Field(default=1.58, ge=1.0, le=5.0)
+    fallback_electricity_price: EnergyPrice = Q_(0.0806, "USD/kWh")
     gpu_lifetime: Duration = Q_(6, "year")
     gpu_use_rate: Fraction = 0.85
     embodied_carbon_per_gpu: CarbonMass = Q_(150, "kgCO2e")
@@ -55,6 +64,11 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     "fallback_pue": (
         "Uptime Institute Global Data Center Survey 2023: average annual PUE 1.58 (used when the "
         "grid region gives no PUE and the user none)"
+    ),
+    "fallback_electricity_price": (
+        "EIA average retail electricity price for US industrial consumers, 2023: 8.06 US cents "
+        "per kWh (as charted by Statista, 2024-03-18); used when the grid region gives no price "
+        "and the user none"
     ),
     "gpu_lifetime": (
         "Luccioni, Viguier and Ligozat 2022, 'Estimating the Carbon Footprint of BLOOM' (JMLR 24, "

@@ -344,7 +344,7 @@ class Plan:
             return float(self.electricity_price.to("USD/kWh").magnitude)
         if grid.electricity_price is not None:
             return float(grid.electricity_price.to("USD/kWh").magnitude)
-        return math.nan
+        return float(self.assumptions.fallback_electricity_price.to("USD/kWh").magnitude)
 
     # -- results ----------------------------------------------------------------------------
 
@@ -945,7 +945,12 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
             f"purchase: {g.source_of('list_price') or 'given'}; lifetime: "
             f"{ASSUMPTION_SOURCES['gpu_lifetime']}; use rate: "
             f"{ASSUMPTION_SOURCES['gpu_use_rate']}; electricity: "
-            f"{grid.source_of('electricity_price') or 'given'}",
+            + (
+                "given"
+                if plan.electricity_price is not None
+                else grid.source_of("electricity_price")
+                or ASSUMPTION_SOURCES["fallback_electricity_price"]
+            ),
         ),
         Figure(
             "rent-vs-buy break-even",
