@@ -19,6 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from mlcost import __version__
+from mlcost.cli_checkpoint import checkpoint_app
+from mlcost.cli_parallel import comm_app, parallel_command
 from mlcost.describe import Row, SpecDescription, describe, value_text
 from mlcost.errors import MlcostError, UnitError
 from mlcost.flops import training_flops
@@ -54,6 +56,9 @@ app = typer.Typer(
 )
 specs_app = typer.Typer(help="List, show, validate and import specs.", no_args_is_help=True)
 app.add_typer(specs_app, name="specs")
+app.add_typer(checkpoint_app, name="checkpoint")
+app.add_typer(comm_app, name="comm")
+app.command("parallel")(parallel_command)
 
 DEFAULT_MODEL = "llama-2-7b"
 DEFAULT_GPU = "h100-sxm5-80gb"

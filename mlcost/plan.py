@@ -150,6 +150,13 @@ class _Context:
     sustained: pint.Quantity | None = None
     flop_count: str = "operators"
     data_parallel_follows_gpus: bool = False
+    checkpoint_bandwidth_per_node: pint.Quantity | None = None
+    checkpoint_bandwidth_shared: pint.Quantity | None = None
+    checkpoint_source: str = ""
+    mtbf_per_gpu: pint.Quantity | None = None
+    async_checkpoint: bool = False
+    comm_system: Node | Cluster | None = None
+    comm_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -175,6 +182,12 @@ class Plan:
     ``gpus`` defaults to the system's size (or 1). Give ``tokens`` or ``steps``; with neither,
     the budget is Chinchilla's 20 tokens per parameter (Hoffmann et al. 2022).
 
+    Failures: with ``failures`` (default) the wall clock is divided by the goodput of
+    :func:`mlcost.checkpointing.goodput_plan` (Daly 2006 interval, per-GPU MTBF from the Llama 3
+    paper unless ``mtbf_per_gpu`` is given), the sharded training state written to
+    ``checkpoint_storage`` (a storage spec or an aggregate write bandwidth; default: the node's
+    local drives on every node). Without any storage to write to, no failure model is applied.
+
     Napkin-math mode: ``sustained`` (FLOP/s achieved per GPU, e.g. ``Q_(150, "TFLOP/s")``)
     replaces the roofline step time by ``FLOPs per step / sustained``, and ``flop_count="6ND"``
     counts ``6·N`` FLOPs per token (Kaplan et al. 2020) instead of the operator table, as the
@@ -199,6 +212,10 @@ class Plan:
     zero_stage: int = 0
     sustained: pint.Quantity | None = None
     flop_count: str = "operators"
+    failures: bool = True
+    checkpoint_storage: str | Storage | pint.Quantity | None = None
+    mtbf_per_gpu: pint.Quantity | None = None
+    async_checkpoint: bool = False
     assumptions: Assumptions = field(default_factory=Assumptions)
     catalog: Catalog | None = None
 
@@ -301,7 +318,62 @@ class Plan:
             sustained=self.sustained,
             flop_count=self.flop_count,
             data_parallel_follows_gpus=self.parallel is None,
+            **self._checkpoint_target(node),
+            **self._communication_system(gpu),
         )
+
+    def _communication_system(self, gpu: Accelerator) -> dict[str, Any]:
+        """The node or cluster whose links carry the data-parallel traffic: the plan's system,
+        else the catalog node built from this GPU (e.g. dgx-h100 for an H100 SXM5)."""
+        spec: Any = None
+        if self.system is not None:
+            spec = (
+                self._catalog.get(self.system, ("node", "cluster"))
+                if isinstance(self.system, str)
+                else self.system
+            )
+            return {"comm_system": spec, "comm_source": f"{spec.name} links"}
+        for candidate in self._catalog.items("systems"):
+            if isinstance(candidate, Node) and candidate.accelerator == gpu.name:
+                return {
+                    "comm_system": candidate,
+                    "comm_source": f"{candidate.name} links (the catalog node with {gpu.name}; "
+                    "pass system= to choose another)",
+                }
+        return {}
+
+    def _checkpoint_target(self, node: Node | None) -> dict[str, Any]:
+        """Where the training state is written, for the failure model."""
+        target = self.checkpoint_storage
+        common = {"mtbf_per_gpu": self.mtbf_per_gpu, "async_checkpoint": self.async_checkpoint}
+        if not self.failures:
+            return common
+        if isinstance(target, pint.Quantity):
+            bandwidth = _checked(target, "byte/s", "checkpoint_storage")
+            return {
+                **common,
+                "checkpoint_bandwidth_shared": bandwidth,
+                "checkpoint_source": "given",
+            }
+        if target is not None:
+            spec = target if isinstance(target, Storage) else self._catalog.storage(target)
+            return {
+                **common,
+                "checkpoint_bandwidth_shared": spec.sequential_write,
+                "checkpoint_source": f"{spec.name} sequential write "
+                f"({spec.source_of('sequential_write') or 'spec'}), shared by all GPUs",
+            }
+        if node is not None and node.storage:
+            drive = self._catalog.storage(node.storage[0].target)
+            per_node = drive.sequential_write * node.storage[0].count
+            return {
+                **common,
+                "checkpoint_bandwidth_per_node": per_node,
+                "checkpoint_source": f"{node.storage[0].count} x {drive.name} per node, sequential "
+                f"write ({drive.source_of('sequential_write') or 'spec'}), every node writing its "
+                "shards",
+            }
+        return common
 
     def _storage(self, node: Node | None) -> Storage | None:
         if isinstance(self.storage, Storage):
@@ -396,6 +468,37 @@ class Plan:
             mfu=float(r["mfu"][0]),
         )
 
+    def goodput(self) -> Any:
+        """The failure model of this run (:class:`mlcost.checkpointing.GoodputPlan`), or None
+        when no checkpoint target is known or ``failures=False``."""
+        from mlcost.checkpointing import checkpoint_bytes_per_gpu, goodput_plan
+
+        ctx = self._context(self._model, self._gpu, self._config)
+        if ctx.checkpoint_bandwidth_per_node is None and ctx.checkpoint_bandwidth_shared is None:
+            return None
+        state = checkpoint_bytes_per_gpu(
+            float(_parameters(self._model)),
+            self._gpus,
+            self._config.precision,
+            self._config.optimizer,
+        )
+        return goodput_plan(
+            state,
+            self._gpus,
+            write_bandwidth=_checkpoint_bandwidth(ctx, self._gpus),
+            mtbf_per_gpu=self.mtbf_per_gpu,
+            asynchronous=self.async_checkpoint,
+        )
+
+    def cheapest_recompute(self, budget: pint.Quantity | None = None) -> Any:
+        """The least recomputation that makes one step fit this plan's GPU (activation
+        checkpoint placement, :func:`mlcost.checkpointing.cheapest_recompute`)."""
+        from mlcost.checkpointing import cheapest_recompute
+
+        return cheapest_recompute(
+            self._model, self._config, self._gpu, budget, parallel=self._parallelism()
+        )
+
     def train(self) -> dict[str, Any]:
         """Time to train: steps, wall clock, GPU-hours, MFU, and distance from compute-optimal."""
         r = self._evaluated()
@@ -409,6 +512,7 @@ class Plan:
             "MFU": float(r["mfu"][0]),
             "training FLOPs": Q_(float(r["model_flops"][0]), "flop"),
             "N / N_opt": float(r["n_over_n_opt"][0]),
+            "goodput": float(r["goodput"][0]),
         }
 
     def energy(self) -> dict[str, pint.Quantity]:
@@ -659,9 +763,11 @@ def _evaluate(ctx: _Context, x: _Numbers) -> dict[str, Any]:
         model_flops_step = 6.0 * float(_parameters(ctx.model)) * tokens_step
     if ctx.sustained is not None:
         compute_s = model_flops_step / float(ctx.sustained.to("flop/s").magnitude)
+    communication_s = np.zeros_like(compute_s)
+    if ctx.comm_system is not None and ctx.sustained is None and np.any(gpus > 1):
+        compute_s, communication_s = _data_parallel_step(ctx, mb, seq, gpus, compute_s)
     memory_gib = _memory_gib(ctx, pairs, inverse, gpus)
     capacity_gib = float(ctx.gpu.memory_capacity.to("GiB").magnitude)
-    communication_s = np.zeros_like(compute_s)
 
     tokens_per_gpu_step = mb * seq * ctx.config.gradient_accumulation_steps
     stages = datapipe.data_stage_times(
@@ -683,7 +789,8 @@ def _evaluate(ctx: _Context, x: _Numbers) -> dict[str, Any]:
     tokens = np.asarray(x.tokens, dtype=np.float64)
     tokens_per_step = tokens_per_gpu_step * gpus
     steps = np.ceil(tokens / tokens_per_step)
-    wall_s = steps * step_s
+    goodput = _goodput(ctx, gpus)
+    wall_s = steps * step_s / goodput
     gpu_hours = wall_s * gpus / 3600.0
     peak = _peak(ctx.gpu, ctx.config)
     mfu = model_flops_step / (step_s * peak)
@@ -757,8 +864,91 @@ def _evaluate(ctx: _Context, x: _Numbers) -> dict[str, Any]:
         "operational_t": operational_t,
         "embodied_t": embodied_t,
         "n_over_n_opt": parameters / n_opt * np.ones_like(compute_s),
+        "goodput": goodput * np.ones_like(compute_s),
         "detail": detail,
     }
+
+
+def _data_parallel_step(
+    ctx: _Context, mb: np.ndarray, seq: np.ndarray, gpus: np.ndarray, single_gpu: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Compute and exposed communication of pure data parallelism (with the plan's ZeRO stage)
+    over ``gpus`` on the plan's system, from :func:`mlcost.parallel.step.evaluate` (one
+    vectorized pass per distinct sequence length). One GPU keeps the single-GPU step."""
+    from mlcost.comms import topology
+    from mlcost.parallel.step import compute_parts, evaluate, model_dims, recompute_fraction
+    from mlcost.parallel.strategies import Degrees
+
+    compute = np.array(single_gpu, dtype=np.float64, copy=True)
+    exposed = np.zeros_like(compute)
+    if not isinstance(ctx.model, TransformerSpec) or ctx.comm_system is None:
+        return compute, exposed
+    base = topology(ctx.comm_system)
+    per_node = base.gpus_per_node
+    topo = topology(ctx.comm_system, nodes=max(base.nodes, math.ceil(float(gpus.max()) / per_node)))
+    many = gpus > 1
+    for length in np.unique(seq[many]):
+        mask = many & (seq == length)
+        config = ctx.config.model_copy(update={"sequence_length": int(length)})
+        sizes, inverse = np.unique(mb[mask], return_inverse=True)
+        parts = compute_parts(ctx.model, config, ctx.gpu, sizes).take(np.asarray(inverse).ravel())
+        ones = np.ones(int(mask.sum()), dtype=np.int64)
+        degrees = Degrees(
+            dp=gpus[mask].astype(np.int64),
+            tp=ones,
+            pp=ones,
+            cp=ones,
+            ep=ones,
+            micro_batch=mb[mask].astype(np.int64),
+            micro_batches=ones * ctx.config.gradient_accumulation_steps,
+            zero=ones * ctx.parallel.zero_stage,
+            sequence_parallel=np.zeros(ones.shape, dtype=bool),
+            virtual=ones,
+            recompute_fraction=np.asarray(recompute_fraction(config, ctx.model.num_layers)),
+        )
+        result = evaluate(
+            model_dims(ctx.model, config),
+            topo,
+            degrees,
+            parts,
+            gpus_per_node=np.minimum(per_node, gpus[mask]),
+        )
+        compute[mask] = result.compute + result.bubble
+        exposed[mask] = result.exposed
+    return compute, exposed
+
+
+def _checkpoint_bandwidth(ctx: _Context, gpus: int) -> pint.Quantity:
+    """Aggregate write bandwidth for a checkpoint of ``gpus`` GPUs: the shared target's, or the
+    per-node drives times the nodes."""
+    if ctx.checkpoint_bandwidth_shared is not None:
+        return ctx.checkpoint_bandwidth_shared
+    if ctx.checkpoint_bandwidth_per_node is None:
+        raise MlcostError("Plan: no checkpoint storage known; pass checkpoint_storage=")
+    return ctx.checkpoint_bandwidth_per_node * math.ceil(gpus / ctx.gpus_per_node)
+
+
+def _goodput(ctx: _Context, gpus: np.ndarray) -> Any:
+    """Goodput per configuration (1 where no checkpoint target is known), evaluated once per
+    distinct GPU count (:func:`mlcost.checkpointing.goodput_plan`)."""
+    from mlcost.checkpointing import checkpoint_bytes_per_gpu, goodput_plan
+
+    out = np.ones(gpus.shape, dtype=np.float64)
+    if ctx.checkpoint_bandwidth_per_node is None and ctx.checkpoint_bandwidth_shared is None:
+        return out
+    parameters = float(_parameters(ctx.model))
+    for count in np.unique(gpus):
+        n = int(count)
+        state = checkpoint_bytes_per_gpu(parameters, n, ctx.config.precision, ctx.config.optimizer)
+        plan = goodput_plan(
+            state,
+            n,
+            write_bandwidth=_checkpoint_bandwidth(ctx, n),
+            mtbf_per_gpu=ctx.mtbf_per_gpu,
+            asynchronous=ctx.async_checkpoint,
+        )
+        out[gpus == count] = plan.goodput
+    return out
 
 
 def _unsupported_rows(
@@ -882,12 +1072,13 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
             f"{c.gradient_accumulation_steps} x {n}))",
             "definition",
         ),
+        _goodput_figure(plan, v),
         Figure(
             "wall clock",
             Q_(v["wall_s"], "s").to("day"),
-            "steps · step time",
-            f"{v['steps']:.6g} x {v['step_s']:.4g} s",
-            "definition (Iron Law of training, textbook chapter)",
+            "steps · step time / goodput",
+            f"{v['steps']:.6g} x {v['step_s']:.4g} s / {v['goodput']:.4g}",
+            "definition (Iron Law of training, textbook chapter); goodput as above",
         ),
         Figure(
             "GPU-hours",
@@ -995,6 +1186,34 @@ def _checked(value: Any, unit: str, name: str) -> pint.Quantity:
     if not isinstance(value, pint.Quantity) or not value.check(unit) or value.magnitude <= 0:
         raise MlcostError(f"Plan: {name}: got {value!r}, expected a positive quantity in {unit}")
     return value
+
+
+def _goodput_figure(plan: Plan, v: Mapping[str, Any]) -> Figure:
+    detail = plan.goodput()
+    if detail is None:
+        return Figure(
+            "goodput",
+            Q_(1.0, "dimensionless"),
+            "1 (no failure model: no checkpoint storage known, or failures=False)",
+            "-",
+            "pass system= with drives or checkpoint_storage= to model failures",
+        )
+    ctx = plan._context(plan._model, plan._gpu, plan._config)
+    return Figure(
+        "goodput",
+        Q_(v["goodput"], "dimensionless"),
+        "useful time / expected wall time with checkpoints, failures and restarts "
+        f"(interval: {detail.interval_rule})",
+        f"checkpoint {detail.checkpoint_bytes.to('TB').magnitude:.4g} TB in "
+        f"{detail.checkpoint_time.to('s').magnitude:.4g} s, system MTBF "
+        f"{detail.system_mtbf.to('hour').magnitude:.4g} h, interval "
+        f"{detail.interval.to('minute').magnitude:.4g} min, restart "
+        f"{detail.restart_time.to('minute').magnitude:.4g} min",
+        "Daly 2006 (FGCS 22(3)), Young 1974; MTBF: "
+        + detail.sources.get("mtbf", "Llama 3 paper (Dubey et al. 2024) section 3.3.4")
+        + "; storage: "
+        + ctx.checkpoint_source,
+    )
 
 
 def _peak(gpu: Accelerator, config: TrainingConfig) -> float:

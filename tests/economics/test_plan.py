@@ -111,8 +111,9 @@ def test_summary_is_consistent_with_its_parts() -> None:
     price = cost["price per GPU-hour"].magnitude
     assert cost["rental"].magnitude == pytest.approx(16 * wall_h * price, rel=1e-12)
     step = plan.step_time()
-    assert step.total >= step.compute
+    assert step.total >= step.compute + step.communication
     assert step.total >= step.data
+    assert step.communication.magnitude > 0  # 16 GPUs on two DGX H100 nodes exchange gradients
 
 
 def test_data_bound_step_on_a_hard_disk() -> None:
@@ -136,10 +137,9 @@ def test_data_bound_step_on_a_hard_disk() -> None:
         step = plan.step_time()
         read = step.data_stages["read"].to("s").magnitude
         assert read == pytest.approx(expected_read, rel=1e-12)
-        assert step.data_bound == (expected_read > step.compute.to("s").magnitude)
-        assert step.total.to("s").magnitude == pytest.approx(
-            max(expected_read, step.compute.to("s").magnitude), rel=1e-12
-        )
+        busy = (step.compute + step.communication).to("s").magnitude
+        assert step.data_bound == (expected_read > busy)
+        assert step.total.to("s").magnitude == pytest.approx(max(expected_read, busy), rel=1e-12)
     assert step.data_bound and step.bound == "data (read)"  # the F_access = 0.01 case
 
 
@@ -222,8 +222,8 @@ def test_bad_inputs_are_named() -> None:
     intensity_region=st.sampled_from(["us", "france", "india", "world"]),
 )
 def test_carbon_and_cost_scale_with_their_inputs(gpus: int, intensity_region: str) -> None:
-    # Without communication (single-node formulas), GPU-hours do not depend on the GPU count at
-    # a fixed token budget (up to whole steps), so neither do rental and operational CO2e per kWh.
+    # Operational CO2e is energy x the region's intensity whatever the GPU count, and every
+    # figure stays finite and positive from 1 to 4,096 GPUs (communication included).
     plan = Plan("gpt2", gpu="h100-sxm5-80gb", gpus=gpus, tokens=1e10, region=intensity_region)
     carbon = plan.carbon()
     kwh = plan.energy()["energy"].to("kWh").magnitude
@@ -231,3 +231,20 @@ def test_carbon_and_cost_scale_with_their_inputs(gpus: int, intensity_region: st
     assert carbon["operational"].to("tCO2e").magnitude == pytest.approx(kwh * intensity / 1e6)
     assert carbon["embodied"].magnitude > 0
     assert np.isfinite(kwh) and kwh > 0
+
+
+def test_multi_gpu_plan_uses_the_parallel_model() -> None:
+    # With GPUs > 1 the plan's step is the data-parallel step of mlcost.parallel (ZeRO-1 over
+    # all GPUs on the system's links): the same compute and exposed communication.
+    from mlcost.parallel import Layout, multi_gpu_step_time
+
+    config = TrainingConfig(micro_batch_size=2, sequence_length=4096)
+    plan = Plan("llama-2-7b", system="dgx-h100", gpus=32, tokens=1e11, config=config, zero_stage=1)
+    layout = Layout(dp=32, micro_batch_size=2, gradient_accumulation=1, zero_stage=1)
+    reference = multi_gpu_step_time(mlcost.model("llama-2-7b"), config, "dgx-h100", layout)
+    step = plan.step_time()
+    exposed = reference.exposed_communication.to("s").magnitude
+    assert step.communication.to("s").magnitude == pytest.approx(exposed, rel=1e-9)
+    compute = (reference.compute + reference.bubble).to("s").magnitude
+    assert step.compute.to("s").magnitude == pytest.approx(compute, rel=1e-9)
+    assert step.mfu == pytest.approx(reference.mfu(), rel=1e-9)

@@ -1,0 +1,75 @@
+"""How long the configuration search takes: Llama-2-70B on 64 H100 (8 DGX H100 nodes), global
+batch 1536 sequences of 4096 tokens, bf16-mixed AdamW, over at least 100,000 candidates.
+Target (issue 8): under 10 s. Prints the number of candidates, the median of repeated searches
+and its ratio to the target, measured in this run, and the top configuration with its memory per
+GPU against the GPU's capacity. Run: ``.venv/bin/python benchmarks/parallel_search.py``.
+
+The space: tensor parallel 1-8 (inside a node), every pipeline degree dividing the 80 layers,
+virtual stages 1, 2, 4 or 5, context parallel 1-8, any data-parallel degree that fits in the 64
+GPUs (smaller runs included, for ranking by cost), every micro-batch dividing the per-replica
+batch, ZeRO 0-3, no/selective/full recomputation, with and without sequence parallelism.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import mlcost
+from mlcost.parallel import Layout, layout_memory, search
+from mlcost.workload import TrainingConfig
+
+TARGET_SECONDS = 10.0
+OPTIONS = {
+    "context_parallel": (1, 2, 4, 8),
+    "virtual_stages": (1, 2, 4, 5),
+    "use_all_gpus": False,
+    "keep_unfit": True,
+}
+
+
+def main() -> None:
+    model = mlcost.model("llama-2-70b")
+    config = TrainingConfig(sequence_length=4096, precision="bf16-mixed", optimizer="adamw")
+    frame = search(model, "dgx-h100", 1536, config=config, nodes=8, **OPTIONS)  # warm-up
+    timings = []
+    for _ in range(5):
+        start = time.perf_counter()
+        frame = search(model, "dgx-h100", 1536, config=config, nodes=8, **OPTIONS)
+        timings.append(time.perf_counter() - start)
+    median = statistics.median(timings)
+    candidates = int(frame.attrs["candidates"])
+    fitting = frame[frame["fits"]]
+    print(
+        f"search over {candidates:,} candidates ({len(fitting):,} fit): median {median:.3f} s; "
+        f"ratio to the 10 s target {median / TARGET_SECONDS:.4f}"
+    )
+    if candidates < 100_000:
+        print(f"WARNING: fewer than 100,000 candidates ({candidates:,})")
+    top = fitting.iloc[0]
+    layout = Layout(
+        dp=int(top.dp),
+        tp=int(top.tp),
+        pp=int(top.pp),
+        cp=int(top.cp),
+        virtual_stages=int(top.v),
+        micro_batch_size=int(top.micro_batch),
+        global_batch_size=1536,
+        zero_stage=int(top.zero),
+        sequence_parallel=bool(top.sequence_parallel),
+        recompute=top.recompute,
+    )
+    memory = layout_memory(model, config, mlcost.accelerator("h100-sxm5-80gb"), layout)
+    print(f"top configuration: {layout.describe()} on {layout.gpus} GPUs")
+    print(
+        f"  step {top.step_s:.2f} s (compute {top.compute_s:.2f}, bubble {top.bubble_s:.2f}, "
+        f"exposed communication {top.exposed_comm_s:.2f}), MFU {top.mfu:.1%}"
+    )
+    print(
+        f"  memory per GPU {top.memory_GiB:.2f} GiB of {top.capacity_GiB:.2f} GiB; "
+        f"memory_breakdown rechecks: {memory.why_not()}"
+    )
+
+
+if __name__ == "__main__":
+    main()

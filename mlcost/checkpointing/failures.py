@@ -1,0 +1,499 @@
+"""Training-state checkpoints against failures: size, write time, interval, waste and goodput.
+
+The model (Young 1974; Daly 2006): failures of a synchronous job arrive as a Poisson process with
+the system's mean time between failures ``M`` (any component failing stops the whole job, so
+component rates add); the job computes for ``tau``, writes a checkpoint for ``delta``, and after a
+failure restarts (``R``) from the last checkpoint, losing the work since. Quantities are pint
+quantities (arrays allowed: a sweep is one call); counts are plain numbers.
+
+Sources:
+
+* J. W. Young, "A first order approximation to the optimum checkpoint interval", CACM 17(9),
+  1974: ``tau = sqrt(2·delta·M)``.
+* J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps",
+  Future Generation Computer Systems 22(3), 2006: the complete model of the expected wall time
+  ``T_w = M·e^(R/M)·(e^((tau+delta)/M) - 1)·T_s/tau`` for exponential failures and its
+  perturbation solution (eq. 37). His worked examples (Figs. 3-5: delta = 5 min, R = 10 min)
+  give 117, 57 and 9.1 min for M = 24 h, 6 h and 15 min.
+* Dubey et al. 2024, "The Llama 3 Herd of Models", section 3.3.4: 419 unexpected job
+  interruptions in a 54-day snapshot of pre-training on 16,384 H100 GPUs (466 with the 47 planned
+  ones); checkpoints of 1 MB to 4 GB per GPU; more than 90% effective training time. This is the
+  default per-GPU MTBF (:data:`LLAMA3_MTBF_PER_GPU`).
+* Mohan et al. 2021, "CheckFreq: Frequent, Fine-Grained DNN Checkpointing" (FAST '21), section
+  4: asynchronous checkpointing as a blocking snapshot to host memory followed by a persist that
+  overlaps training, one persist in flight at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pint
+
+from mlcost.errors import MlcostError
+from mlcost.memory import model_state_bytes_per_parameter, zero_model_state_bytes
+from mlcost.specs import Storage
+from mlcost.units import Q_
+
+Number = Any
+
+#: Llama 3 pre-training (Dubey et al. 2024, section 3.3.4): unexpected interruptions, the
+#: snapshot they were counted over, and the GPUs of the job.
+LLAMA3_UNEXPECTED_INTERRUPTIONS = 419
+LLAMA3_SNAPSHOT = Q_(54, "day")
+LLAMA3_GPUS = 16_384
+
+#: Per-GPU MTBF implied by Llama 3: every unexpected interruption (GPU, HBM, host, network,
+#: software) charged to the job's GPUs, ``54 d x 16,384 / 419 ~ 50,700 h (5.8 years)``. A job
+#: of ``N`` GPUs then fails every ``50,700 h / N``: 3.09 h at 16,384 GPUs.
+LLAMA3_MTBF_PER_GPU = (LLAMA3_SNAPSHOT * LLAMA3_GPUS / LLAMA3_UNEXPECTED_INTERRUPTIONS).to("hour")
+
+#: Restart time default: Daly 2006's worked examples (Figs. 3-5) use R = 10 min. An HPC-era
+#: figure; replace it with a measured restart (rescheduling, NCCL initialization, checkpoint
+#: load) where one is known.
+DALY_RESTART_TIME = Q_(10, "minute")
+
+
+def _check(value: Any, unit: str, name: str) -> pint.Quantity:
+    """``value`` as a quantity of the dimension of ``unit``, else an MlcostError naming it."""
+    if not isinstance(value, pint.Quantity) or value.dimensionality != Q_(1, unit).dimensionality:
+        raise MlcostError(f"{name}: got {value!r}, expected a quantity in {unit}")
+    if np.any(np.asarray(value.magnitude) < 0):
+        raise MlcostError(f"{name}: got {value!r}, expected a value >= 0")
+    return value
+
+
+# ----- checkpoint size and write time --------------------------------------------------------
+def checkpoint_bytes(
+    parameters: Number,
+    precision: str = "bf16-mixed",
+    optimizer: str = "adamw",
+    *,
+    include_weights: bool = True,
+) -> pint.Quantity:
+    """Bytes of one training-state checkpoint: ``(w + m + K)·Psi``.
+
+    Weights ``w``, FP32 master weights ``m`` and optimizer states ``K`` per parameter from
+    :func:`mlcost.memory.model_state_bytes_per_parameter` (Rajbhandari et al. 2020, section 3.1);
+    gradients are not saved (a restarted step recomputes them). Under mixed precision the 16-bit
+    weights duplicate the master copy; ``include_weights=False`` leaves them out (bf16-mixed
+    AdamW: 14 B/param with them, 12 without).
+    """
+    try:
+        per_param = model_state_bytes_per_parameter(precision, optimizer)
+    except KeyError as error:
+        raise MlcostError(
+            f"precision/optimizer: got {precision!r}/{optimizer!r}, unknown {error}"
+        ) from None
+    nbytes = per_param["master weights"] + per_param["optimizer states"]
+    if include_weights or per_param["master weights"] == 0:
+        nbytes += per_param["weights"]
+    return Q_(nbytes * parameters, "byte").to("GB")
+
+
+def checkpoint_bytes_per_gpu(
+    parameters: Number,
+    gpus: Number,
+    precision: str = "bf16-mixed",
+    optimizer: str = "adamw",
+    *,
+    include_weights: bool = True,
+) -> pint.Quantity:
+    """The unique shard each GPU writes when the checkpoint is sharded over all ``gpus``
+    (PyTorch Distributed Checkpoint, Megatron's distributed optimizer: replicas deduplicated):
+    ZeRO stage 3's per-rank model states (:func:`mlcost.memory.zero_model_state_bytes`,
+    Rajbhandari et al. 2020 section 5) without the gradients, ``(w + m + K)·Psi / N``."""
+    per_param = model_state_bytes_per_parameter(precision, optimizer)
+    if not include_weights and per_param["master weights"] > 0:
+        per_param = {**per_param, "weights": 0.0}
+    states = zero_model_state_bytes(parameters, per_param, zero_stage=3, data_parallel=gpus)
+    total = sum((q for name, q in states.items() if name != "gradients"), Q_(0, "byte"))
+    return total.to("GB")
+
+
+def storage_write_bandwidth(storage: Storage, devices: Number = 1) -> pint.Quantity:
+    """Aggregate sequential write bandwidth of ``devices`` copies of ``storage`` written in
+    parallel (e.g. one NVMe drive per node times the nodes; 1 for a shared file system whose
+    spec is already the aggregate). The datasheet's sequential write, an upper bound."""
+    if np.any(np.asarray(devices) < 1):
+        raise MlcostError(f"devices: got {devices!r}, expected a count >= 1")
+    return (storage.sequential_write * devices).to("GB/s")
+
+
+def checkpoint_write_time(
+    checkpoint: pint.Quantity,
+    bandwidth: pint.Quantity,
+    *,
+    writers: Number = 1,
+    per_writer_bandwidth: pint.Quantity | None = None,
+) -> pint.Quantity:
+    """``delta = S / min(B_storage, n_writers · B_writer)``: the checkpoint of ``S`` bytes written
+    by ``writers`` ranks in parallel, limited by the storage's aggregate bandwidth and, when
+    given, by each writer's own (its NIC or its PCIe path). Perfect striping assumed."""
+    size = _check(checkpoint, "byte", "checkpoint").to("byte").magnitude
+    rate = _check(bandwidth, "byte/s", "bandwidth").to("byte/s").magnitude
+    if per_writer_bandwidth is not None:
+        per = _check(per_writer_bandwidth, "byte/s", "per_writer_bandwidth").to("byte/s")
+        rate = np.minimum(rate, writers * per.magnitude)
+    if np.any(np.asarray(rate) <= 0):
+        raise MlcostError(f"bandwidth: got {bandwidth!r}, expected a bandwidth > 0")
+    return Q_(size / rate, "s")
+
+
+# ----- failures ------------------------------------------------------------------------------
+def system_mtbf(
+    component_mtbf: pint.Quantity | Sequence[pint.Quantity],
+    count: Number | Sequence[Number] = 1,
+) -> pint.Quantity:
+    """``M = 1 / sum_i (n_i / M_i)``: a job that stops when any of its components fails (a series
+    system of independent, exponentially failing components; Young 1974 and Daly 2006 assume
+    Poisson failures). ``component_mtbf`` and ``count`` are one value each or sequences (one
+    entry per component class, e.g. GPUs, hosts, switches)."""
+    if isinstance(component_mtbf, pint.Quantity):
+        mtbfs: list[pint.Quantity] = [component_mtbf]
+        counts: list[Number] = [count]
+    else:
+        mtbfs = list(component_mtbf)
+        counts = list(count) if isinstance(count, Sequence) else [count] * len(mtbfs)
+        if len(counts) != len(mtbfs):
+            raise MlcostError(
+                f"count: got {len(counts)} counts for {len(mtbfs)} component MTBFs, expected one "
+                "per component"
+            )
+    rate: Number = 0.0
+    for mtbf, n in zip(mtbfs, counts, strict=True):
+        hours = _check(mtbf, "hour", "component_mtbf").to("hour").magnitude
+        if np.any(np.asarray(hours) <= 0) or np.any(np.asarray(n) < 0):
+            raise MlcostError("component_mtbf/count: expected MTBF > 0 and counts >= 0")
+        rate = rate + np.asarray(n) / hours
+    if np.any(np.asarray(rate) <= 0):
+        raise MlcostError("count: expected at least one component")
+    return Q_(1.0 / rate, "hour")
+
+
+def failure_probability(window: pint.Quantity, mtbf: pint.Quantity) -> Number:
+    """``P(at least one failure in t) = 1 - exp(-t/M)`` (Poisson failures)."""
+    ratio = (_check(window, "s", "window") / _check(mtbf, "s", "mtbf")).to("").magnitude
+    return 1.0 - np.exp(-ratio)
+
+
+def expected_failures(window: pint.Quantity, mtbf: pint.Quantity) -> Number:
+    """``t / M`` failures expected in a window of ``t`` (Poisson failures)."""
+    return (_check(window, "s", "window") / _check(mtbf, "s", "mtbf")).to("").magnitude
+
+
+# ----- the interval --------------------------------------------------------------------------
+def young_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
+    """Young 1974: ``tau = sqrt(2·delta·M)``, the first-order optimum compute time between
+    checkpoints (assumes ``delta << M``; the restart time does not enter)."""
+    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
+    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    return Q_(np.sqrt(2 * delta * m), "s").to("minute")
+
+
+def daly_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
+    """Daly 2006, eq. 37: ``tau = sqrt(2·delta·M)·[1 + (1/3)·sqrt(delta/(2M)) + (1/9)·(delta/(2M))]
+    - delta`` for ``delta < 2M``, else ``tau = M``. The perturbation solution of his complete
+    model (:func:`expected_wall_time`); the restart time does not change the optimum."""
+    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
+    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    x = delta / (2 * m)
+    tau = np.sqrt(2 * delta * m) * (1 + np.sqrt(x) / 3 + x / 9) - delta
+    return Q_(np.where(delta < 2 * m, tau, m), "s").to("minute")
+
+
+def lambert_w0(x: Number) -> Number:
+    """Principal branch ``W0`` of the Lambert function on ``[-1/e, 0]`` (``W·e^W = x``), by
+    Halley's iteration from the branch-point series ``-1 + p - p^2/3 + 11·p^3/72``,
+    ``p = sqrt(2·(e·x + 1))`` (Corless et al. 1996, "On the Lambert W function", eq. 4.22)."""
+    x = np.asarray(x, dtype=float)
+    if np.any(x < -1 / np.e - 1e-15) or np.any(x > 0):
+        raise MlcostError(f"x: got {x!r}, expected values in [-1/e, 0]")
+    p = np.sqrt(np.maximum(2 * (np.e * x + 1), 0.0))
+    w = np.where(x < -0.25, -1 + p - p**2 / 3 + 11 * p**3 / 72, x * (1 - x))
+    for _ in range(30):
+        ew = np.exp(w)
+        f = w * ew - x
+        denominator = ew * (w + 1) - (w + 2) * f / (2 * w + 2 + 1e-300)
+        step = np.where(np.abs(denominator) > 0, f / np.where(denominator == 0, 1, denominator), 0)
+        w = w - step
+    return w
+
+
+def optimal_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
+    """The exact minimizer of Daly's complete model: ``d/dtau [(e^((tau+delta)/M) - 1)/tau] = 0``
+    gives ``e^x (x - delta/M - 1) = -1`` with ``x = (tau + delta)/M``, so
+    ``tau = M·(1 + W0(-e^(-(1 + delta/M))))``. Expanding ``W0`` near ``-1/e`` recovers Young's
+    ``sqrt(2·delta·M)`` and Daly's ``- 2·delta/3`` correction."""
+    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
+    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    w = lambert_w0(-np.exp(-(1 + delta / m)))
+    return Q_(m * (1 + w), "s").to("minute")
+
+
+# ----- waste and goodput ---------------------------------------------------------------------
+def expected_wall_time(
+    solve_time: pint.Quantity,
+    interval: pint.Quantity,
+    checkpoint_time: pint.Quantity,
+    mtbf: pint.Quantity,
+    restart_time: pint.Quantity = DALY_RESTART_TIME,
+) -> pint.Quantity:
+    """Daly 2006's complete model: ``T_w = M·e^(R/M)·(e^((tau+delta)/M) - 1)·T_s/tau`` (exponential
+    failures, failures possible during checkpoints and restarts, ``T_s`` a whole number of
+    intervals)."""
+    t_s = _check(solve_time, "s", "solve_time").to("s").magnitude
+    return Q_(t_s / goodput(interval, checkpoint_time, mtbf, restart_time), "s").to("hour")
+
+
+def goodput(
+    interval: pint.Quantity,
+    checkpoint_time: pint.Quantity,
+    mtbf: pint.Quantity,
+    restart_time: pint.Quantity = DALY_RESTART_TIME,
+) -> Number:
+    """Useful fraction of wall time, ``T_s/T_w = tau / (M·e^(R/M)·(e^((tau+delta)/M) - 1))``
+    (Daly 2006's complete model, :func:`expected_wall_time`)."""
+    tau = _check(interval, "s", "interval").to("s").magnitude
+    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
+    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    r = _check(restart_time, "s", "restart_time").to("s").magnitude
+    if np.any(np.asarray(tau) <= 0) or np.any(np.asarray(m) <= 0):
+        raise MlcostError("interval/mtbf: expected values > 0")
+    with np.errstate(over="ignore"):  # an interval far beyond M: goodput 0, not a warning
+        return tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
+
+
+def waste_fraction(
+    interval: pint.Quantity,
+    checkpoint_time: pint.Quantity,
+    mtbf: pint.Quantity,
+    restart_time: pint.Quantity = DALY_RESTART_TIME,
+) -> Number:
+    """Expected wasted fraction of wall time, ``1 - goodput`` (checkpoint writes, lost work and
+    restarts; Daly 2006's complete model). Its first-order parts are
+    :func:`waste_breakdown`."""
+    return 1.0 - goodput(interval, checkpoint_time, mtbf, restart_time)
+
+
+def waste_breakdown(
+    interval: pint.Quantity,
+    checkpoint_time: pint.Quantity,
+    mtbf: pint.Quantity,
+    restart_time: pint.Quantity = DALY_RESTART_TIME,
+) -> dict[str, Number]:
+    """The first-order parts of the waste per unit of useful work (Young 1974; Daly 2006's
+    first-order model): checkpoints ``delta/tau``, lost work ``(tau + delta)/(2M)`` (half a period
+    per failure), restarts ``R/M``."""
+    tau = _check(interval, "s", "interval").to("s").magnitude
+    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
+    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    r = _check(restart_time, "s", "restart_time").to("s").magnitude
+    return {
+        "checkpoint writes": delta / tau,
+        "lost work": (tau + delta) / (2 * m),
+        "restarts": r / m,
+    }
+
+
+# ----- one run's plan ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GoodputPlan:
+    """Checkpoint interval, waste and goodput of one run (see :func:`goodput_plan`)."""
+
+    state_bytes_per_gpu: pint.Quantity
+    gpus: int
+    write_bandwidth: pint.Quantity
+    checkpoint_time: pint.Quantity
+    write_time: pint.Quantity
+    system_mtbf: pint.Quantity
+    mtbf_per_gpu: pint.Quantity
+    restart_time: pint.Quantity
+    effective_restart_time: pint.Quantity
+    interval: pint.Quantity
+    interval_rule: str
+    young_interval: pint.Quantity
+    daly_interval: pint.Quantity
+    asynchronous: bool
+    waste_fraction: float
+    goodput: float
+    breakdown: dict[str, float]
+    sources: dict[str, str]
+
+    @property
+    def checkpoint_bytes(self) -> pint.Quantity:
+        return (self.state_bytes_per_gpu * self.gpus).to("TB")
+
+    @property
+    def failures_per_day(self) -> float:
+        return float(expected_failures(Q_(1, "day"), self.system_mtbf))
+
+    def time_to_train(self, solve_time: pint.Quantity) -> pint.Quantity:
+        """Wall time to finish ``solve_time`` of failure-free training: ``T_s / goodput``."""
+        t_s = _check(solve_time, "s", "solve_time")
+        return (t_s / self.goodput).to("day")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "checkpoint_bytes": self.checkpoint_bytes,
+            "state_bytes_per_gpu": self.state_bytes_per_gpu.to("GB"),
+            "gpus": self.gpus,
+            "write_bandwidth": self.write_bandwidth.to("GB/s"),
+            "write_time": self.write_time.to("s"),
+            "checkpoint_time": self.checkpoint_time.to("s"),
+            "asynchronous": self.asynchronous,
+            "mtbf_per_gpu": self.mtbf_per_gpu.to("hour"),
+            "system_mtbf": self.system_mtbf.to("hour"),
+            "failures_per_day": self.failures_per_day,
+            "restart_time": self.restart_time.to("minute"),
+            "young_interval": self.young_interval.to("minute"),
+            "daly_interval": self.daly_interval.to("minute"),
+            "interval": self.interval.to("minute"),
+            "interval_rule": self.interval_rule,
+            "waste_fraction": self.waste_fraction,
+            "goodput": self.goodput,
+            "waste_first_order": dict(self.breakdown),
+        }
+
+    def explain(self) -> str:
+        """Every figure with its formula, the numbers substituted and the source."""
+        s = self.sources
+        mode = "asynchronous" if self.asynchronous else "blocking"
+        lines = [
+            f"checkpoint: {self.state_bytes_per_gpu.to('GB').magnitude:.4g} GB/GPU x {self.gpus:,}"
+            f" GPUs = {self.checkpoint_bytes.magnitude:.4g} TB",
+            f"write time: {self.checkpoint_bytes.to('GB').magnitude:.4g} GB / "
+            f"{self.write_bandwidth.to('GB/s').magnitude:.4g} GB/s (aggregate) = "
+            f"{self.write_time.to('s').magnitude:.4g} s",
+            f"checkpoint cost on the critical path ({mode}): delta = "
+            f"{self.checkpoint_time.to('s').magnitude:.4g} s"
+            + (
+                f"; the persist ({self.write_time.to('s').magnitude:.4g} s) overlaps training and "
+                "adds to the work lost per failure  [Mohan et al. 2021, CheckFreq]"
+                if self.asynchronous
+                else ""
+            ),
+            f"system MTBF: M = MTBF_gpu / N = {self.mtbf_per_gpu.to('hour').magnitude:,.0f} h / "
+            f"{self.gpus:,} = {self.system_mtbf.to('hour').magnitude:.4g} h "
+            f"({self.failures_per_day:.3g} failures/day)  [{s['mtbf']}]",
+            f"Young: sqrt(2 delta M) = {self.young_interval.to('minute').magnitude:.4g} min  "
+            "[Young 1974]",
+            f"Daly: sqrt(2 delta M)[1 + sqrt(delta/2M)/3 + (delta/2M)/9] - delta = "
+            f"{self.daly_interval.to('minute').magnitude:.4g} min  [Daly 2006, eq. 37]",
+            f"interval used: {self.interval.to('minute').magnitude:.4g} min ({self.interval_rule})",
+            f"restart: R = {self.restart_time.to('minute').magnitude:.4g} min  [{s['restart']}]"
+            + (
+                f"; effective {self.effective_restart_time.to('minute').magnitude:.4g} min"
+                if self.asynchronous
+                else ""
+            ),
+            "waste (first order): " + ", ".join(f"{k} {v:.2%}" for k, v in self.breakdown.items()),
+            f"goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1)) = {self.goodput:.2%} "
+            f"(waste {self.waste_fraction:.2%})  [Daly 2006, complete model]",
+        ]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return "<pre>" + self.explain().replace("<", "&lt;") + "</pre>"
+
+
+def goodput_plan(
+    state_bytes_per_gpu: pint.Quantity,
+    gpus: int,
+    *,
+    write_bandwidth: pint.Quantity,
+    mtbf_per_gpu: pint.Quantity | None = None,
+    restart_time: pint.Quantity = DALY_RESTART_TIME,
+    interval: pint.Quantity | None = None,
+    asynchronous: bool = False,
+    per_writer_bandwidth: pint.Quantity | None = None,
+    snapshot_bandwidth: pint.Quantity | None = None,
+) -> GoodputPlan:
+    """Checkpoint interval, expected waste and goodput of a run on ``gpus`` GPUs.
+
+    * ``state_bytes_per_gpu``: the unique training state each GPU writes
+      (:func:`checkpoint_bytes_per_gpu`); the checkpoint is ``state_bytes_per_gpu x gpus``.
+    * ``write_bandwidth``: the storage's **aggregate** write bandwidth available to the job
+      (:func:`storage_write_bandwidth`); ``per_writer_bandwidth`` optionally caps each GPU's share
+      (:func:`checkpoint_write_time`).
+    * ``mtbf_per_gpu``: default :data:`LLAMA3_MTBF_PER_GPU` (Dubey et al. 2024); the system MTBF
+      is ``mtbf_per_gpu / gpus`` (:func:`system_mtbf`).
+    * ``restart_time``: default :data:`DALY_RESTART_TIME` (Daly 2006's examples).
+    * ``interval``: compute time between checkpoints; ``None`` takes Daly's optimum
+      (:func:`daly_interval`).
+    * ``asynchronous``: the GPU blocks only for a snapshot to host memory,
+      ``state_bytes_per_gpu / snapshot_bandwidth`` (0 when no snapshot bandwidth is given: ideal
+      overlap, a lower bound), and the write proceeds during training (CheckFreq, Mohan et al.
+      2021). A failure during the write loses the previous interval too, which adds the write
+      time to the expected lost work (first order: ``tau/2 + delta_w`` instead of ``tau/2``), so
+      it is added to the restart time; the interval is at least the write time (one write in
+      flight).
+    """
+    if isinstance(gpus, bool) or not isinstance(gpus, (int, np.integer)) or gpus < 1:
+        raise MlcostError(f"gpus: got {gpus!r}, expected a whole number of GPUs >= 1")
+    state = _check(state_bytes_per_gpu, "byte", "state_bytes_per_gpu")
+    bandwidth = _check(write_bandwidth, "byte/s", "write_bandwidth")
+    restart = _check(restart_time, "s", "restart_time")
+    sources = {
+        "mtbf": "given",
+        "restart": "given" if restart_time is not DALY_RESTART_TIME else "Daly 2006, Figs. 3-5",
+    }
+    if mtbf_per_gpu is None:
+        mtbf_per_gpu = LLAMA3_MTBF_PER_GPU
+        sources["mtbf"] = (
+            "Dubey et al. 2024 (Llama 3) section 3.3.4: 54 d x 16,384 GPUs / 419 interruptions"
+        )
+    _check(mtbf_per_gpu, "hour", "mtbf_per_gpu")
+    mtbf = system_mtbf(mtbf_per_gpu, gpus)
+    write = checkpoint_write_time(
+        state * gpus, bandwidth, writers=gpus, per_writer_bandwidth=per_writer_bandwidth
+    )
+    if asynchronous:
+        if snapshot_bandwidth is None:
+            blocking = Q_(0.0, "s")
+        else:
+            blocking = checkpoint_write_time(state, snapshot_bandwidth)
+        effective_restart = (restart + write).to("minute")
+    else:
+        blocking = write
+        effective_restart = restart.to("minute")
+    young = young_interval(blocking, mtbf)
+    daly = daly_interval(blocking, mtbf)
+    if interval is None:
+        chosen = daly
+        rule = "Daly 2006 optimum"
+        if asynchronous and chosen.to("s").magnitude < write.to("s").magnitude:
+            chosen = write.to("minute")
+            rule = "the write time (one asynchronous write in flight at a time)"
+    else:
+        chosen = _check(interval, "s", "interval").to("minute")
+        rule = "given"
+        if np.any(np.asarray(chosen.to("s").magnitude) <= 0):
+            raise MlcostError(f"interval: got {interval!r}, expected a time > 0")
+    useful = goodput(chosen, blocking, mtbf, effective_restart)
+    return GoodputPlan(
+        state_bytes_per_gpu=state.to("GB"),
+        gpus=int(gpus),
+        write_bandwidth=bandwidth.to("GB/s"),
+        checkpoint_time=blocking.to("s"),
+        write_time=write.to("s"),
+        system_mtbf=mtbf,
+        mtbf_per_gpu=mtbf_per_gpu.to("hour"),
+        restart_time=restart.to("minute"),
+        effective_restart_time=effective_restart,
+        interval=chosen,
+        interval_rule=rule,
+        young_interval=young,
+        daly_interval=daly,
+        asynchronous=asynchronous,
+        waste_fraction=float(1.0 - useful),
+        goodput=float(useful),
+        breakdown={
+            k: float(v)
+            for k, v in waste_breakdown(chosen, blocking, mtbf, effective_restart).items()
+        },
+        sources=sources,
+    )

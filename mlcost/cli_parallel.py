@@ -1,0 +1,312 @@
+"""The ``mlcost comm ...`` sub-app and the ``mlcost parallel`` command.
+
+Registered by :mod:`mlcost.cli` as ``app.add_typer(comm_app, name="comm")`` and
+``app.command("parallel")(parallel_command)``. Every command takes ``--json``; quantities in JSON
+are ``{"value": <number>, "unit": "<pint unit>"}``. User errors raise :class:`MlcostError`, which
+the CLI's ``main`` prints as one line (exit status 2).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mlcost.comms import collective_table, topology
+from mlcost.errors import MlcostError, UnitError
+from mlcost.parallel.search import search
+from mlcost.specs import TransformerSpec, default_catalog, load_spec
+from mlcost.units import Q_, check_dimension, parse_quantity, quantity_to_json
+from mlcost.workload import TrainingConfig
+
+comm_app = typer.Typer(
+    help="Collective times on a system (alpha-beta model), reported like nccl-tests.",
+    no_args_is_help=True,
+)
+
+SystemOption = Annotated[
+    str, typer.Option("--system", help="Node or cluster name or spec path, e.g. dgx-h100.")
+]
+NodesOption = Annotated[
+    int | None, typer.Option("--nodes", help="Number of nodes (default: the system's).")
+]
+BytesOption = Annotated[
+    str, typer.Option("--bytes", help="Message size, e.g. 1GB, 256MiB or 1e9 (bytes).")
+]
+RanksOption = Annotated[
+    int | None, typer.Option("--ranks", help="Ranks taking part (default: every GPU).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def _console() -> Console:
+    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
+
+
+def _size(text: str) -> Any:
+    """``1GB``, ``256 MiB`` or a bare number of bytes."""
+    try:
+        return Q_(float(text), "byte")
+    except ValueError:
+        pass
+    try:
+        quantity = parse_quantity(text, field="--bytes")
+        check_dimension(quantity, "byte", field="--bytes")
+    except UnitError:
+        raise MlcostError(f"--bytes: got {text!r}, expected a size such as 1GB or 256MiB") from None
+    if quantity.magnitude <= 0:
+        raise MlcostError(f"--bytes: got {text!r}, expected a positive size")
+    return quantity
+
+
+def _system(name: str) -> Any:
+    if name.lower().endswith((".yaml", ".yml")):
+        return load_spec(name)
+    return name
+
+
+def _collective(
+    collective: str, system: str, nodes: int | None, size: str, ranks: int | None, as_json: bool
+) -> None:
+    topo = topology(_system(system), nodes=nodes)
+    quantity = _size(size)
+    frame = collective_table(topo, collective, quantity, ranks=ranks)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "collective": collective,
+                    "system": topo.name,
+                    "nodes": topo.nodes,
+                    "gpus_per_node": topo.gpus_per_node,
+                    "size": quantity_to_json(quantity.to("byte")),
+                    "results": [
+                        {
+                            "algorithm": row["algorithm"],
+                            "ranks": int(row["ranks"]),
+                            "nodes": int(row["nodes"]),
+                            "time": quantity_to_json(Q_(row["time_ms"], "ms")),
+                            "algbw": quantity_to_json(Q_(row["algbw_GBps"], "GB/s")),
+                            "busbw": quantity_to_json(Q_(row["busbw_GBps"], "GB/s")),
+                        }
+                        for _, row in frame.iterrows()
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    table = Table(
+        title=f"{collective} of {quantity.to('MB').magnitude:,.3f} MB on {topo.name}",
+        title_justify="left",
+    )
+    for column in ("algorithm", "ranks", "nodes", "time (ms)", "algbw (GB/s)", "busbw (GB/s)"):
+        table.add_column(column, justify="left" if column == "algorithm" else "right")
+    for _, row in frame.iterrows():
+        table.add_row(
+            row["algorithm"],
+            str(row["ranks"]),
+            str(row["nodes"]),
+            f"{row['time_ms']:,.4f}",
+            f"{row['algbw_GBps']:,.2f}",
+            f"{row['busbw_GBps']:,.2f}",
+        )
+    console = _console()
+    console.print(table)
+    console.print(f"[dim]{topo.describe()}[/dim]", highlight=False)
+    console.print(
+        "[dim]busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather, reduce-scatter, "
+        "all-to-all), as nccl-tests reports it.[/dim]"
+    )
+
+
+@comm_app.command("allreduce")
+def allreduce(
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    size: BytesOption = "1GB",
+    ranks: RanksOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """All-reduce: ring, tree, hierarchical and the fastest (auto)."""
+    _collective("all-reduce", system, nodes, size, ranks, as_json)
+
+
+@comm_app.command("allgather")
+def allgather(
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    size: BytesOption = "1GB",
+    ranks: RanksOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """All-gather (size = the gathered array, as nccl-tests counts it)."""
+    _collective("all-gather", system, nodes, size, ranks, as_json)
+
+
+@comm_app.command("reducescatter")
+def reducescatter(
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    size: BytesOption = "1GB",
+    ranks: RanksOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Reduce-scatter (size = the whole input array, as nccl-tests counts it)."""
+    _collective("reduce-scatter", system, nodes, size, ranks, as_json)
+
+
+@comm_app.command("alltoall")
+def alltoall(
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    size: BytesOption = "1GB",
+    ranks: RanksOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """All-to-all (pairwise exchange; size = bytes each rank holds)."""
+    _collective("all-to-all", system, nodes, size, ranks, as_json)
+
+
+@comm_app.command("sendrecv")
+def sendrecv(
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    size: BytesOption = "1GB",
+    ranks: RanksOption = 2,
+    as_json: JsonOption = False,
+) -> None:
+    """Point-to-point send/receive between two GPUs (across nodes when ranks span them)."""
+    _collective("point-to-point", system, nodes, size, ranks, as_json)
+
+
+@comm_app.command("broadcast")
+def broadcast(
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    size: BytesOption = "1GB",
+    ranks: RanksOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Broadcast from one root (pipelined chain)."""
+    _collective("broadcast", system, nodes, size, ranks, as_json)
+
+
+def parallel_command(
+    model: Annotated[str, typer.Argument(help="Model name, alias or spec YAML.")],
+    system: SystemOption = "dgx-h100",
+    nodes: NodesOption = None,
+    global_batch: Annotated[
+        int, typer.Option("--global-batch", help="Sequences per optimizer step.")
+    ] = 1024,
+    seq: Annotated[int, typer.Option("--seq", "-s", help="Sequence length (tokens).")] = 4096,
+    precision: Annotated[str, typer.Option(help="fp32 | fp16-mixed | bf16-mixed | bf16 | fp8")] = (
+        "bf16-mixed"
+    ),
+    optimizer: Annotated[str, typer.Option(help="adamw | adam | sgd | lion | ...")] = "adamw",
+    top: Annotated[int, typer.Option("--top", help="How many configurations to show.")] = 10,
+    rank_by: Annotated[
+        str, typer.Option("--rank-by", help="time (step time) | cost (GPU-seconds per token)")
+    ] = "time",
+    all_gpus: Annotated[
+        bool,
+        typer.Option("--all-gpus/--any-gpus", help="Use every GPU, or allow fewer (cost)."),
+    ] = True,
+    as_json: JsonOption = False,
+) -> None:
+    """Best parallel configurations (dp/tp/pp/cp, micro-batch, ZeRO, recompute) that fit."""
+    catalog = default_catalog()
+    spec = load_spec(model) if model.lower().endswith((".yaml", ".yml")) else catalog.get(model)
+    if not isinstance(spec, TransformerSpec):
+        raise MlcostError(f"MODEL: {model!r} is a {spec.KIND}; the search takes transformers")
+    config = TrainingConfig(
+        sequence_length=seq,
+        precision=precision,
+        optimizer=optimizer,
+    )
+    topo = topology(_system(system), nodes=nodes)
+    frame = search(
+        spec,
+        topo,
+        global_batch,
+        config=config,
+        rank_by=rank_by,
+        use_all_gpus=all_gpus,
+    )
+    candidates = int(frame.attrs.get("candidates", 0))
+    fitting = len(frame)
+    shown = frame.head(top)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "model": spec.name,
+                    "system": topo.name,
+                    "nodes": topo.nodes,
+                    "gpus": topo.gpus,
+                    "global_batch": global_batch,
+                    "sequence_length": seq,
+                    "candidates": candidates,
+                    "fitting": fitting,
+                    "configurations": json.loads(shown.to_json(orient="records")),
+                },
+                indent=2,
+            )
+        )
+        return
+    if shown.empty:
+        raise MlcostError(
+            f"parallel: none of the {candidates} configurations of {spec.name} fits on "
+            f"{topo.gpus} x {topo.accelerator.name}; add nodes or lower --seq"
+        )
+    table = Table(
+        title=f"{spec.name} on {topo.nodes} x {topo.name} ({topo.gpus} GPUs), global batch "
+        f"{global_batch} x {seq} tokens: {fitting} of {candidates} configurations fit",
+        title_justify="left",
+    )
+    columns = (
+        "#",
+        "dp",
+        "tp",
+        "pp",
+        "v",
+        "cp",
+        "mb",
+        "m",
+        "ZeRO",
+        "SP",
+        "recompute",
+        "GiB/GPU",
+        "step (s)",
+        "exposed comm (s)",
+        "bubble (s)",
+        "MFU",
+    )
+    for column in columns:
+        table.add_column(column, justify="left" if column == "recompute" else "right")
+    for rank, (_, row) in enumerate(shown.iterrows(), start=1):
+        table.add_row(
+            str(rank),
+            str(row["dp"]),
+            str(row["tp"]),
+            str(row["pp"]),
+            str(row["v"]),
+            str(row["cp"]),
+            str(row["micro_batch"]),
+            str(row["micro_batches"]),
+            str(row["zero"]),
+            "yes" if row["sequence_parallel"] else "",
+            row["recompute"],
+            f"{row['memory_GiB']:.1f}",
+            f"{row['step_s']:.3f}",
+            f"{row['exposed_comm_s']:.3f}",
+            f"{row['bubble_s']:.3f}",
+            f"{row['mfu']:.1%}",
+        )
+    console = _console()
+    console.print(table)
+    console.print(f"[dim]{topo.describe()}[/dim]", highlight=False)
