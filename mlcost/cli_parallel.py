@@ -124,76 +124,34 @@ def _collective(
     )
 
 
-@comm_app.command("allreduce")
-def allreduce(
-    system: SystemOption = "dgx-h100",
-    nodes: NodesOption = None,
-    size: BytesOption = "1GB",
-    ranks: RanksOption = None,
-    as_json: JsonOption = False,
+def _add_collective_command(
+    name: str, collective: str, help_text: str, default_ranks: int | None = None
 ) -> None:
-    """All-reduce: ring, tree, hierarchical and the fastest (auto)."""
-    _collective("all-reduce", system, nodes, size, ranks, as_json)
+    """Register ``mlcost comm NAME``: the same options for every collective."""
+
+    def command(
+        system: SystemOption = "dgx-h100",
+        nodes: NodesOption = None,
+        size: BytesOption = "1GB",
+        ranks: RanksOption = default_ranks,
+        as_json: JsonOption = False,
+    ) -> None:
+        _collective(collective, system, nodes, size, ranks, as_json)
+
+    command.__doc__ = help_text
+    comm_app.command(name)(command)
 
 
-@comm_app.command("allgather")
-def allgather(
-    system: SystemOption = "dgx-h100",
-    nodes: NodesOption = None,
-    size: BytesOption = "1GB",
-    ranks: RanksOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """All-gather (size = the gathered array, as nccl-tests counts it)."""
-    _collective("all-gather", system, nodes, size, ranks, as_json)
-
-
-@comm_app.command("reducescatter")
-def reducescatter(
-    system: SystemOption = "dgx-h100",
-    nodes: NodesOption = None,
-    size: BytesOption = "1GB",
-    ranks: RanksOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Reduce-scatter (size = the whole input array, as nccl-tests counts it)."""
-    _collective("reduce-scatter", system, nodes, size, ranks, as_json)
-
-
-@comm_app.command("alltoall")
-def alltoall(
-    system: SystemOption = "dgx-h100",
-    nodes: NodesOption = None,
-    size: BytesOption = "1GB",
-    ranks: RanksOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """All-to-all (pairwise exchange; size = bytes each rank holds)."""
-    _collective("all-to-all", system, nodes, size, ranks, as_json)
-
-
-@comm_app.command("sendrecv")
-def sendrecv(
-    system: SystemOption = "dgx-h100",
-    nodes: NodesOption = None,
-    size: BytesOption = "1GB",
-    ranks: RanksOption = 2,
-    as_json: JsonOption = False,
-) -> None:
-    """Point-to-point send/receive between two GPUs (across nodes when ranks span them)."""
-    _collective("point-to-point", system, nodes, size, ranks, as_json)
-
-
-@comm_app.command("broadcast")
-def broadcast(
-    system: SystemOption = "dgx-h100",
-    nodes: NodesOption = None,
-    size: BytesOption = "1GB",
-    ranks: RanksOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Broadcast from one root (pipelined chain)."""
-    _collective("broadcast", system, nodes, size, ranks, as_json)
+COLLECTIVE_COMMANDS: tuple[tuple[str, str, str, int | None], ...] = (
+    ("allreduce", "all-reduce", "All-reduce: ring, tree, hierarchical and the fastest.", None),
+    ("allgather", "all-gather", "All-gather (size = the gathered array, as nccl-tests).", None),
+    ("reducescatter", "reduce-scatter", "Reduce-scatter (size = the whole input array).", None),
+    ("alltoall", "all-to-all", "All-to-all (pairwise exchange; size = bytes per rank).", None),
+    ("sendrecv", "point-to-point", "Send/receive between two GPUs (across nodes if apart).", 2),
+    ("broadcast", "broadcast", "Broadcast from one root (pipelined chain).", None),
+)
+for _name, _collective_name, _help, _ranks in COLLECTIVE_COMMANDS:
+    _add_collective_command(_name, _collective_name, _help, _ranks)
 
 
 def parallel_command(

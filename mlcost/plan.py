@@ -1031,12 +1031,24 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
         Figure(
             "compute time per step",
             Q_(v["compute_s"], "s").to("ms"),
-            "sum over operators of max(F/(peak·eta), B/(BW·eta)) + launches",
+            "sum over operators of max(F/(peak·eta), B/(BW·eta)) + launches"
+            + ("; the data-parallel shard's compute when GPUs > 1" if n > 1 else ""),
             f"{len(r['detail'].rows)} operators on {g.name} "
             f"(peak {peak / 1e12:.4g} TFLOP/s {c.policy.compute_format}, "
             f"{format_quantity(g.memory_bandwidth)})",
             f"mlcost.timing.step_time (roofline, Williams et al. 2009); {g.name} spec "
             f"({g.source_of('peak_compute') or 'datasheet'})",
+        ),
+        Figure(
+            "exposed communication per step",
+            Q_(v["communication_s"], "s").to("ms"),
+            "gradient all-reduce (or ZeRO reduce-scatter + all-gather) not hidden behind backward",
+            f"{n} GPUs, ZeRO-{ctx.parallel.zero_stage}, "
+            + (ctx.comm_source or "no system: communication not modelled"),
+            "mlcost.parallel (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur et al. "
+            "2005; ZeRO volumes: Rajbhandari et al. 2020 section 7)"
+            if n > 1
+            else "one GPU: nothing to communicate",
         ),
         Figure(
             "input pipeline per step",
@@ -1108,7 +1120,8 @@ def _figures(plan: Plan, r: Mapping[str, Any]) -> list[Figure]:
             "IT power",
             Q_(v["it_power_w"], "W").to("kW"),
             "N_gpu · P_gpu + N_gpu · P_host per GPU",
-            f"{n} x {v['gpu_power_w']:.4g} W + {n} x {format_quantity(ctx.host_power_per_gpu)}",
+            f"{n} x {v['gpu_power_w']:.4g} W + {n} x "
+            f"{ctx.host_power_per_gpu.to('W').magnitude:.4g} W",
             ctx.host_power_source,
         ),
         Figure(
