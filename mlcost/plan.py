@@ -697,10 +697,8 @@ class Plan:
             frame.insert(0, name, _label(setting[name]))
         for name in grid_axes:
             labels = np.asarray([_label(v) for v in numeric[name]], dtype=object)
-            if name not in frame.columns:
+            if name not in frame.columns:  # the evaluated columns already hold the others
                 frame[name] = labels[index[name]]
-            else:
-                frame[name] = frame[name]
         if "region" in index:
             frame["region"] = np.asarray([g.name for g in grids], dtype=object)[index["region"]]
         return frame
