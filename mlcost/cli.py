@@ -20,9 +20,10 @@ from rich.text import Text
 
 from mlcost import __version__
 from mlcost.cli_checkpoint import checkpoint_app
+from mlcost.cli_common import count_option, print_json, quantity_option, save_png, stdout_console
 from mlcost.cli_parallel import comm_app, parallel_command
 from mlcost.describe import Row, SpecDescription, describe, value_text
-from mlcost.errors import MlcostError, UnitError
+from mlcost.errors import MlcostError
 from mlcost.flops import training_flops
 from mlcost.io import write_bytes_atomically, write_text_atomically
 from mlcost.memory import (
@@ -46,7 +47,7 @@ from mlcost.specs import (
     load_spec,
 )
 from mlcost.timing import step_time
-from mlcost.units import Q_, check_dimension, parse_quantity, quantity_to_json
+from mlcost.units import Q_, quantity_to_json
 from mlcost.workload import TrainingConfig, operators
 
 app = typer.Typer(
@@ -62,14 +63,6 @@ app.command("parallel")(parallel_command)
 
 DEFAULT_MODEL = "llama-2-7b"
 DEFAULT_GPU = "h100-sxm5-80gb"
-
-
-def _stdout() -> Console:
-    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, default=str))
 
 
 def _version_callback(value: bool) -> None:
@@ -140,7 +133,7 @@ def specs_list(
     catalog = default_catalog()
     items = catalog.items(group)
     if as_json:
-        _print_json(
+        print_json(
             [
                 {
                     "name": s.name,
@@ -161,7 +154,7 @@ def specs_list(
     table.add_column("aliases", style="dim")
     for spec in items:
         table.add_row(spec.name, spec.KIND, spec.display_name or "", ", ".join(spec.aliases))
-    _stdout().print(table)
+    stdout_console().print(table)
 
 
 @specs_app.command("show")
@@ -177,9 +170,9 @@ def specs_show(
     descriptions = [describe(_resolve(name, catalog), catalog) for name in names]
     if as_json:
         payload = [d.to_json() for d in descriptions]
-        _print_json(payload[0] if len(payload) == 1 else payload)
+        print_json(payload[0] if len(payload) == 1 else payload)
         return
-    console = _stdout()
+    console = stdout_console()
     for description in descriptions:
         _render(description, console)
 
@@ -234,9 +227,9 @@ def summary(
         raise MlcostError(f"--gpu: {gpu!r} is a {gpu_spec.KIND}, expected an accelerator")
     descriptions = [describe(gpu_spec, catalog), describe(model_spec, catalog)]
     if as_json:
-        _print_json({"accelerator": descriptions[0].to_json(), "model": descriptions[1].to_json()})
+        print_json({"accelerator": descriptions[0].to_json(), "model": descriptions[1].to_json()})
         return
-    console = _stdout()
+    console = stdout_console()
     for description in descriptions:
         _render(description, console)
 
@@ -308,7 +301,7 @@ def flops(
     result = training_flops(spec, config)
     rows = result.rows()
     if as_json:
-        _print_json(
+        print_json(
             {
                 "model": spec.name,
                 "config": config.model_dump(mode="json"),
@@ -329,7 +322,7 @@ def flops(
     table.add_column("vs exact model FLOPs", justify="right")
     for name, value, diff in rows:
         table.add_row(name, f"{value.to('flop').magnitude:.4e}", f"{diff:+.2%}" if diff else "")
-    console = _stdout()
+    console = stdout_console()
     console.print(table)
     console.print(
         f"tokens per step: {result.tokens.magnitude:,}; model FLOPs per token: "
@@ -389,7 +382,7 @@ def ops(
             f"{op.backward_flops / 1e9:,.3f}",
             f"{op.saved_bytes / 1e6:,.2f}",
         )
-    _stdout().print(table)
+    stdout_console().print(table)
 
 
 ProfileOption = Annotated[str, typer.Option(help="pytorch (eager, HF layout) | megatron")]
@@ -464,7 +457,7 @@ def memory(
         mini_sequences=mini_sequences,
     )
     if as_json:
-        _print_json(
+        print_json(
             {
                 "model": spec.name,
                 "gpu": accelerator.name,
@@ -502,7 +495,7 @@ def memory(
         f"{breakdown.total.to('GB').magnitude:,.2f}",
         "",
     )
-    console = _stdout()
+    console = stdout_console()
     console.print(table)
     console.print(breakdown.why_not())
 
@@ -563,9 +556,9 @@ def fit(
         ),
     }
     if as_json:
-        _print_json({"model": spec.name, "gpu": accelerator.name, **answers})
+        print_json({"model": spec.name, "gpu": accelerator.name, **answers})
         return
-    console = _stdout()
+    console = stdout_console()
     console.print(answers["verdict"])
     console.print(f"largest micro-batch at s={seq}: {answers['max_micro_batch_size']}")
     console.print(f"longest sequence at b={batch}: {answers['max_sequence_length']:,}")
@@ -603,7 +596,7 @@ def step(
     predicted = step_time(spec, config, accelerator, mode=mode)  # type: ignore[arg-type]
     kinds = predicted.by_kind()
     if as_json:
-        _print_json(
+        print_json(
             {
                 "model": spec.name,
                 "gpu": accelerator.name,
@@ -638,7 +631,7 @@ def step(
             f"{row['memory_s'] * 1e3:,.3f}",
             row["bound"],
         )
-    console = _stdout()
+    console = stdout_console()
     console.print(table)
     console.print(
         f"step {predicted.total.magnitude:,.2f} ms ({mode}); MFU "
@@ -707,7 +700,7 @@ def roofline(
         figure.savefig(buffer, format="png", dpi=120)
         write_bytes_atomically(out, buffer.getvalue())
     if as_json:
-        _print_json(
+        print_json(
             {"gpus": rows, "operators": operators_on_roofline, "figure": str(out) if out else None}
         )
         return
@@ -722,7 +715,7 @@ def roofline(
             f"{row['bandwidth']['value']:g} {row['bandwidth']['unit']}",
             f"{row['ridge_point']['value']:.1f}",
         )
-    console = _stdout()
+    console = stdout_console()
     console.print(table)
     for entry in operators_on_roofline:
         console.print(
@@ -768,7 +761,7 @@ def bench(
     store = run(out, device=device, preset=preset, families=only, formats=formats)
     frame = store.load()
     counts = frame.groupby(["family", "status"]).size()
-    console = _stdout()
+    console = stdout_console()
     for key, count in counts.items():
         family, status = str(key[0]), str(key[1])  # type: ignore[index]
         console.print(f"{family:12s} {status:12s} {count}")
@@ -794,7 +787,7 @@ def calibrate(
     profile = fit(results, base=base_spec, name=name)
     write_text_atomically(out, profile.to_yaml())
     measured = profile.measured
-    console = _stdout()
+    console = stdout_console()
     console.print(f"wrote {out} ({profile.name})")
     if measured is not None:
         for key, value in measured.fit_quality.items():
@@ -835,7 +828,7 @@ def validate(
         figure_of(report).savefig(buffer, format="png", dpi=120)
         write_bytes_atomically(plot_path, buffer.getvalue())
     if as_json:
-        _print_json(
+        print_json(
             {
                 "summary": json.loads(table_of.to_json(orient="index")),
                 "rows": json.loads(report.to_json(orient="records")),
@@ -848,43 +841,7 @@ def validate(
         table.add_column(column, justify="right")
     for family, row in table_of.iterrows():
         table.add_row(str(family), *(f"{value:.1%}" for value in row))
-    _stdout().print(table)
-
-
-def _save_figure(figure: Any, path: Path) -> None:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=120)
-    write_bytes_atomically(path, buffer.getvalue())
-
-
-def _quantity_option(text: str | None, unit: str, option: str) -> Any:
-    """``--price 2.5`` or ``--price '2.5 USD/hour'`` as a quantity in ``unit``."""
-    if text is None:
-        return None
-    try:
-        return Q_(float(text), unit)
-    except ValueError:
-        quantity = parse_quantity(text)
-        try:
-            check_dimension(quantity, unit)
-        except UnitError:
-            raise MlcostError(f"{option}: got {text!r}, expected a quantity in {unit}") from None
-        return quantity
-
-
-def _count_option(text: str, option: str) -> float:
-    """``2e12``, ``2T``, ``70B``, ``1.5M`` as a number."""
-    suffixes = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12, "P": 1e15}
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    scale = 1.0
-    if cleaned and cleaned[-1].upper() in suffixes:
-        scale, cleaned = suffixes[cleaned[-1].upper()], cleaned[:-1]
-    try:
-        return float(cleaned) * scale
-    except ValueError:
-        raise MlcostError(
-            f"{option}: got {text!r}, expected a count such as 2e12, 2T or 70B"
-        ) from None
+    stdout_console().print(table)
 
 
 @app.command()
@@ -941,7 +898,7 @@ def plan(
     )
     price_value: Any = price
     if price is not None and price not in catalog:
-        price_value = _quantity_option(price, "USD/hour", "--price")
+        price_value = quantity_option(price, "USD/hour", "--price")
     if system is None and gpu is None:
         system = "dgx-h100"
     the_plan = Plan(
@@ -949,14 +906,14 @@ def plan(
         gpu=gpu,
         gpus=gpus,
         system=system,
-        tokens=_count_option(tokens, "--tokens"),
+        tokens=count_option(tokens, "--tokens"),
         config=config,
         region=region,
         price=price_value,
-        purchase_price=_quantity_option(purchase, "USD", "--purchase"),
+        purchase_price=quantity_option(purchase, "USD", "--purchase") if purchase else None,
         pue=pue,
         zero_stage=zero,
-        sustained=_quantity_option(str(sustained) if sustained else None, "TFLOP/s", "--sustained"),
+        sustained=quantity_option(str(sustained), "TFLOP/s", "--sustained") if sustained else None,
         flop_count="6ND" if sustained else "operators",
         catalog=catalog,
     )
@@ -969,18 +926,18 @@ def plan(
 
         plots.mkdir(parents=True, exist_ok=True)
         step = the_plan.step_time()
-        _save_figure(
+        save_png(
             plot.roofline(the_plan.accelerator, step.detail, format=config.policy.compute_format),
             plots / "roofline.png",
         )
-        _save_figure(plot.memory(the_plan.memory()), plots / "memory.png")
+        save_png(plot.memory(the_plan.memory()), plots / "memory.png")
         written = [str(plots / "roofline.png"), str(plots / "memory.png")]
     if as_json:
         data = the_plan.to_json()
         data["plots"] = written
-        _print_json(data)
+        print_json(data)
         return
-    console = _stdout()
+    console = stdout_console()
     if explain:
         console.print(the_plan.explain(), highlight=False, markup=False)
     else:

@@ -7,13 +7,9 @@ errors raise :class:`mlcost.errors.MlcostError` (one line, exit status 2 from ``
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Annotated, Any
 
-import pint
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from mlcost.checkpointing import (
@@ -24,10 +20,11 @@ from mlcost.checkpointing import (
     goodput_plan,
     storage_write_bandwidth,
 )
-from mlcost.errors import MlcostError, UnitError
+from mlcost.cli_common import count_option, print_json, quantity_option, stdout_console
+from mlcost.errors import MlcostError
 from mlcost.memory import Parallelism
 from mlcost.specs import Accelerator, Storage, TransformerSpec, default_catalog
-from mlcost.units import Q_, check_dimension, parse_quantity, quantity_to_json
+from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
 
 checkpoint_app = typer.Typer(
@@ -36,52 +33,6 @@ checkpoint_app = typer.Typer(
 )
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-
-def _console() -> Console:
-    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
-
-
-def _json(data: Any) -> None:
-    def convert(value: Any) -> Any:
-        if isinstance(value, pint.Quantity):
-            return quantity_to_json(value)
-        if isinstance(value, dict):
-            return {k: convert(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [convert(v) for v in value]
-        return value
-
-    typer.echo(json.dumps(convert(data), indent=2, default=str))
-
-
-def _quantity(text: str, unit: str, option: str) -> pint.Quantity:
-    """``'70GiB'``, ``'70 GiB'`` or a bare number taken in ``unit``."""
-    try:
-        return Q_(float(text), unit)
-    except ValueError:
-        pass
-    try:
-        quantity = parse_quantity(text, field=option)
-        return check_dimension(quantity, unit, field=option)
-    except UnitError:
-        raise MlcostError(f"{option}: got {text!r}, expected a quantity in {unit}") from None
-
-
-def _count(text: str, option: str) -> float:
-    """``70B``, ``2e12``, ``1.5M`` as a number."""
-    suffixes = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    scale = 1.0
-    if cleaned and cleaned[-1].upper() in suffixes:
-        scale, cleaned = suffixes[cleaned[-1].upper()], cleaned[:-1]
-    try:
-        value = float(cleaned) * scale
-    except ValueError:
-        raise MlcostError(f"{option}: got {text!r}, expected a count such as 70B or 7e10") from None
-    if value <= 0:
-        raise MlcostError(f"{option}: got {text!r}, expected a count > 0")
-    return value
 
 
 @checkpoint_app.command("activations")
@@ -134,7 +85,7 @@ def activations(
         pipeline_parallel=pp,
         zero_stage=zero,
     )
-    limit = _quantity(budget, "GiB", "--budget") if budget is not None else None
+    limit = quantity_option(budget, "GiB", "--budget") if budget is not None else None
     result = cheapest_recompute(
         spec, config, accelerator, parallel=parallel, memory_limit=limit, selective=selective
     )
@@ -152,7 +103,7 @@ def activations(
         )
         points = [p.to_dict() for p in tradeoff_curve(chain).points]
     if as_json:
-        _json(
+        print_json(
             {
                 "model": spec.name,
                 "gpu": accelerator.name,
@@ -168,7 +119,7 @@ def activations(
             }
         )
         return
-    console = _console()
+    console = stdout_console()
     table = Table(title=result.description, title_justify="left")
     table.add_column("strategy")
     table.add_column("activations GiB", justify="right")
@@ -242,7 +193,7 @@ def interval(
     """Checkpoint size, write time, Young and Daly intervals, expected waste and goodput."""
     if gpus < 1:
         raise MlcostError(f"--gpus: got {gpus}, expected >= 1")
-    parameters = _count(params, "--params")
+    parameters = count_option(params, "--params")
     state = checkpoint_bytes_per_gpu(parameters, gpus, precision, optimizer)
     catalog = default_catalog()
     if storage in catalog:
@@ -253,7 +204,7 @@ def interval(
         storage_label = f"{device.name} x {storage_devices}"
     else:
         try:
-            bandwidth = _quantity(storage, "GB/s", "--storage")
+            bandwidth = quantity_option(storage, "GB/s", "--storage")
         except MlcostError:
             raise MlcostError(
                 f"--storage: got {storage!r}, expected a storage name (mlcost specs list "
@@ -262,15 +213,17 @@ def interval(
         storage_label = "given bandwidth"
     kwargs: dict[str, Any] = {
         "write_bandwidth": bandwidth,
-        "mtbf_per_gpu": _quantity(mtbf_gpu, "hour", "--mtbf-gpu") if mtbf_gpu else None,
+        "mtbf_per_gpu": quantity_option(mtbf_gpu, "hour", "--mtbf-gpu") if mtbf_gpu else None,
         "asynchronous": asynchronous,
     }
     if restart is not None:
-        kwargs["restart_time"] = _quantity(restart, "minute", "--restart")
+        kwargs["restart_time"] = quantity_option(restart, "minute", "--restart")
     if every is not None:
-        kwargs["interval"] = _quantity(every, "minute", "--every")
+        kwargs["interval"] = quantity_option(every, "minute", "--every")
     if snapshot_bandwidth is not None:
-        kwargs["snapshot_bandwidth"] = _quantity(snapshot_bandwidth, "GB/s", "--snapshot-bandwidth")
+        kwargs["snapshot_bandwidth"] = quantity_option(
+            snapshot_bandwidth, "GB/s", "--snapshot-bandwidth"
+        )
     plan = goodput_plan(state, gpus, **kwargs)
     p_day = float(failure_probability(Q_(1, "day"), plan.system_mtbf))
     if as_json:
@@ -278,7 +231,7 @@ def interval(
         data["parameters"] = parameters
         data["storage"] = storage_label
         data["failure_probability_per_day"] = p_day
-        _json(data)
+        print_json(data)
         return
     rows = [
         ("checkpoint size", f"{plan.checkpoint_bytes.to('TB').magnitude:,.4g} TB"),
@@ -307,6 +260,6 @@ def interval(
     table.add_column("value", justify="right")
     for name, value in rows:
         table.add_row(name, value)
-    console = _console()
+    console = stdout_console()
     console.print(table)
     console.print(plan.explain(), highlight=False, markup=False)

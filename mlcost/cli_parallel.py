@@ -9,18 +9,17 @@ the CLI's ``main`` prints as one line (exit status 2).
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from mlcost.cli_common import quantity_option, stdout_console
 from mlcost.comms import collective_table, topology
-from mlcost.errors import MlcostError, UnitError
+from mlcost.errors import MlcostError
 from mlcost.parallel.search import search
 from mlcost.specs import TransformerSpec, default_catalog, load_spec
-from mlcost.units import Q_, check_dimension, parse_quantity, quantity_to_json
+from mlcost.units import Q_, quantity_to_json
 from mlcost.workload import TrainingConfig
 
 comm_app = typer.Typer(
@@ -43,26 +42,6 @@ RanksOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
-def _console() -> Console:
-    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
-
-
-def _size(text: str) -> Any:
-    """``1GB``, ``256 MiB`` or a bare number of bytes."""
-    try:
-        return Q_(float(text), "byte")
-    except ValueError:
-        pass
-    try:
-        quantity = parse_quantity(text, field="--bytes")
-        check_dimension(quantity, "byte", field="--bytes")
-    except UnitError:
-        raise MlcostError(f"--bytes: got {text!r}, expected a size such as 1GB or 256MiB") from None
-    if quantity.magnitude <= 0:
-        raise MlcostError(f"--bytes: got {text!r}, expected a positive size")
-    return quantity
-
-
 def _system(name: str) -> Any:
     if name.lower().endswith((".yaml", ".yml")):
         return load_spec(name)
@@ -73,7 +52,7 @@ def _collective(
     collective: str, system: str, nodes: int | None, size: str, ranks: int | None, as_json: bool
 ) -> None:
     topo = topology(_system(system), nodes=nodes)
-    quantity = _size(size)
+    quantity = quantity_option(size, "byte", "--bytes")
     frame = collective_table(topo, collective, quantity, ranks=ranks)
     if as_json:
         typer.echo(
@@ -115,7 +94,7 @@ def _collective(
             f"{row['algbw_GBps']:,.2f}",
             f"{row['busbw_GBps']:,.2f}",
         )
-    console = _console()
+    console = stdout_console()
     console.print(table)
     console.print(f"[dim]{topo.describe()}[/dim]", highlight=False)
     console.print(
@@ -265,6 +244,6 @@ def parallel_command(
             f"{row['bubble_s']:.3f}",
             f"{row['mfu']:.1%}",
         )
-    console = _console()
+    console = stdout_console()
     console.print(table)
     console.print(f"[dim]{topo.describe()}[/dim]", highlight=False)

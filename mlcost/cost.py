@@ -10,9 +10,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pint
 
 from mlcost.units import Q_
+
+Number = Any  # a count, or a numpy array of counts
 
 
 def rental_cost(gpu_hours: pint.Quantity, price_per_gpu_hour: pint.Quantity) -> pint.Quantity:
@@ -21,7 +25,7 @@ def rental_cost(gpu_hours: pint.Quantity, price_per_gpu_hour: pint.Quantity) -> 
 
 
 def ownership_cost(
-    gpus: int,
+    gpus: Number,
     purchase_price: pint.Quantity,
     *,
     used_for: pint.Quantity,
@@ -51,7 +55,7 @@ def break_even_runs(purchase: pint.Quantity, rental_per_run: pint.Quantity) -> p
 
 def break_even_months(
     purchase: pint.Quantity,
-    gpus: int,
+    gpus: Number,
     price_per_gpu_hour: pint.Quantity,
     utilization: float = 1.0,
 ) -> pint.Quantity:

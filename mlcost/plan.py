@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 import pint
 
+from mlcost import cost as cost_formulas
 from mlcost import datapipe, scaling
 from mlcost import energy as energy_formulas
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
@@ -253,10 +254,14 @@ class Plan:
     # -- resolution -------------------------------------------------------------------------
 
     def _resolve_system(self, catalog: Catalog) -> tuple[Node | None, int]:
+        """The node (and node count) of ``system``; keeps the resolved spec as ``_system``."""
         system = self.system
+        self._system: Node | Cluster | None = None
         if system is None:
             return None, 1
         spec = catalog.get(system, ("node", "cluster")) if isinstance(system, str) else system
+        if isinstance(spec, (Node, Cluster)):
+            self._system = spec
         if isinstance(spec, Cluster):
             return catalog.node(spec.node), spec.nodes
         if isinstance(spec, Node):
@@ -325,14 +330,8 @@ class Plan:
     def _communication_system(self, gpu: Accelerator) -> dict[str, Any]:
         """The node or cluster whose links carry the data-parallel traffic: the plan's system,
         else the catalog node built from this GPU (e.g. dgx-h100 for an H100 SXM5)."""
-        spec: Any = None
-        if self.system is not None:
-            spec = (
-                self._catalog.get(self.system, ("node", "cluster"))
-                if isinstance(self.system, str)
-                else self.system
-            )
-            return {"comm_system": spec, "comm_source": f"{spec.name} links"}
+        if self._system is not None:
+            return {"comm_system": self._system, "comm_source": f"{self._system.name} links"}
         for candidate in self._catalog.items("systems"):
             if isinstance(candidate, Node) and candidate.accelerator == gpu.name:
                 return {
@@ -471,24 +470,7 @@ class Plan:
     def goodput(self) -> Any:
         """The failure model of this run (:class:`mlcost.checkpointing.GoodputPlan`), or None
         when no checkpoint target is known or ``failures=False``."""
-        from mlcost.checkpointing import checkpoint_bytes_per_gpu, goodput_plan
-
-        ctx = self._context(self._model, self._gpu, self._config)
-        if ctx.checkpoint_bandwidth_per_node is None and ctx.checkpoint_bandwidth_shared is None:
-            return None
-        state = checkpoint_bytes_per_gpu(
-            float(_parameters(self._model)),
-            self._gpus,
-            self._config.precision,
-            self._config.optimizer,
-        )
-        return goodput_plan(
-            state,
-            self._gpus,
-            write_bandwidth=_checkpoint_bandwidth(ctx, self._gpus),
-            mtbf_per_gpu=self.mtbf_per_gpu,
-            asynchronous=self.async_checkpoint,
-        )
+        return _goodput_plan(self._context(self._model, self._gpu, self._config), self._gpus)
 
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> Any:
         """The least recomputation that makes one step fit this plan's GPU (activation
@@ -807,21 +789,34 @@ def _evaluate(ctx: _Context, x: _Numbers) -> dict[str, Any]:
     step_kwh = energy_formulas.energy(it_power, Q_(step_s, "s"), pue=pue).to("kWh").magnitude
 
     price = np.asarray(x.price, dtype=np.float64)
-    rental = gpu_hours * price
-    lifetime_h = float(a.gpu_lifetime.to("hour").magnitude) * a.gpu_use_rate  # busy hours
-    purchase_each = (
-        float(ctx.purchase_price.to("USD").magnitude)
-        if ctx.purchase_price is not None
-        else math.nan
-    )
-    purchase = gpus * purchase_each
-    electricity = energy_kwh * np.asarray(x.electricity_price, dtype=np.float64)
-    ownership = purchase * (wall_s / 3600.0) / lifetime_h + electricity
+    hours = Q_(gpu_hours, "hour")
+    used = Q_(energy_kwh, "kWh")
+    busy_life = a.gpu_lifetime * a.gpu_use_rate  # amortization over busy hours
+    each = ctx.purchase_price if ctx.purchase_price is not None else Q_(math.nan, "USD")
+    rental = cost_formulas.rental_cost(hours, Q_(price, "USD/hour")).magnitude
+    purchase = (gpus * each).to("USD").magnitude
+    electricity = cost_formulas.electricity_cost(
+        used, Q_(np.asarray(x.electricity_price, dtype=np.float64), "USD/kWh")
+    ).magnitude
+    ownership = cost_formulas.ownership_cost(
+        gpus,
+        each,
+        used_for=Q_(wall_s, "s"),
+        lifetime=busy_life,
+        energy_used=used,
+        electricity_price=Q_(np.asarray(x.electricity_price, dtype=np.float64), "USD/kWh"),
+    ).magnitude
     with np.errstate(divide="ignore", invalid="ignore"):
-        break_even_runs = purchase / rental
-        break_even_months = purchase / (gpus * price * (8766.0 / 12.0) * a.gpu_use_rate)
-    operational_t = energy_kwh * np.asarray(x.intensity, dtype=np.float64) / 1e6
-    embodied_t = float(ctx.embodied_per_gpu.to("tCO2e").magnitude) * gpu_hours / lifetime_h
+        break_even_runs = cost_formulas.break_even_runs(
+            Q_(purchase, "USD"), Q_(rental, "USD")
+        ).magnitude
+        break_even_months = cost_formulas.break_even_months(
+            Q_(purchase, "USD"), gpus, Q_(price, "USD/hour"), a.gpu_use_rate
+        ).magnitude
+    operational_t = energy_formulas.operational_carbon(
+        used, Q_(np.asarray(x.intensity, dtype=np.float64), "gCO2e/kWh")
+    ).magnitude
+    embodied_t = energy_formulas.embodied_carbon(hours, ctx.embodied_per_gpu, busy_life).magnitude
     parameters = float(_parameters(ctx.model))
     n_opt, _ = scaling.HOFFMANN.compute_optimal(6.0 * parameters * tokens)
     return {
@@ -926,25 +921,32 @@ def _checkpoint_bandwidth(ctx: _Context, gpus: int) -> pint.Quantity:
     return ctx.checkpoint_bandwidth_per_node * math.ceil(gpus / ctx.gpus_per_node)
 
 
-def _goodput(ctx: _Context, gpus: np.ndarray) -> Any:
-    """Goodput per configuration (1 where no checkpoint target is known), evaluated once per
-    distinct GPU count (:func:`mlcost.checkpointing.goodput_plan`)."""
+def _goodput_plan(ctx: _Context, gpus: int) -> Any:
+    """The failure model (:func:`mlcost.checkpointing.goodput_plan`) of the sharded training
+    state on ``gpus`` GPUs, or None when no checkpoint target is known."""
     from mlcost.checkpointing import checkpoint_bytes_per_gpu, goodput_plan
 
-    out = np.ones(gpus.shape, dtype=np.float64)
     if ctx.checkpoint_bandwidth_per_node is None and ctx.checkpoint_bandwidth_shared is None:
-        return out
+        return None
     parameters = float(_parameters(ctx.model))
+    state = checkpoint_bytes_per_gpu(parameters, gpus, ctx.config.precision, ctx.config.optimizer)
+    return goodput_plan(
+        state,
+        gpus,
+        write_bandwidth=_checkpoint_bandwidth(ctx, gpus),
+        mtbf_per_gpu=ctx.mtbf_per_gpu,
+        asynchronous=ctx.async_checkpoint,
+    )
+
+
+def _goodput(ctx: _Context, gpus: np.ndarray) -> Any:
+    """Goodput per configuration (1 where no checkpoint target is known), evaluated once per
+    distinct GPU count."""
+    out = np.ones(gpus.shape, dtype=np.float64)
     for count in np.unique(gpus):
-        n = int(count)
-        state = checkpoint_bytes_per_gpu(parameters, n, ctx.config.precision, ctx.config.optimizer)
-        plan = goodput_plan(
-            state,
-            n,
-            write_bandwidth=_checkpoint_bandwidth(ctx, n),
-            mtbf_per_gpu=ctx.mtbf_per_gpu,
-            asynchronous=ctx.async_checkpoint,
-        )
+        plan = _goodput_plan(ctx, int(count))
+        if plan is None:
+            break
         out[gpus == count] = plan.goodput
     return out
 
