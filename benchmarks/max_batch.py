@@ -12,33 +12,32 @@ import statistics
 import time
 
 import mlcost
-from mlcost.memory import Parallelism, max_micro_batch_size
+from mlcost.layout import Layout
+from mlcost.memory import max_micro_batch_size
 from mlcost.workload import TrainingConfig
 
 TARGET_SECONDS = 0.100
 
 
-def timed(**options: object) -> tuple[int, float]:
+def timed(layout: Layout) -> tuple[int, float]:
     model = mlcost.model("llama-3-8b")
     gpu = mlcost.accelerator("h100-sxm5-80gb")
-    config = TrainingConfig(
-        sequence_length=4096, precision="bf16-mixed", optimizer="adamw", recompute="full"
-    )
-    answer = max_micro_batch_size(model, config, gpu, **options)  # warm-up
+    config = TrainingConfig(sequence_length=4096, precision="bf16-mixed", optimizer="adamw")
+    answer = max_micro_batch_size(model, config, gpu, layout)  # warm-up
     timings = []
     for _ in range(20):
         start = time.perf_counter()
-        answer = max_micro_batch_size(model, config, gpu, **options)
+        answer = max_micro_batch_size(model, config, gpu, layout)
         timings.append(time.perf_counter() - start)
     return answer, statistics.median(timings)
 
 
 def main() -> None:
-    for label, options in (
-        ("one GPU", {}),
-        ("ZeRO-3 over 8 GPUs", {"parallel": Parallelism(data_parallel=8, zero_stage=3)}),
+    for label, layout in (
+        ("one GPU", Layout(recompute="full")),
+        ("ZeRO-3 over 8 GPUs", Layout(dp=8, zero_stage=3, recompute="full")),
     ):
-        answer, median = timed(**options)
+        answer, median = timed(layout)
         print(
             f"{label}: largest micro-batch {answer} (searched 1..4096 in one vectorized call); "
             f"median {median * 1e3:.2f} ms; "

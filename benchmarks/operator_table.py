@@ -19,7 +19,7 @@ TARGET_SECONDS = 0.050
 
 def main() -> None:
     model = mlcost.model("llama-3.1-405b")
-    config = TrainingConfig(micro_batch_size=1, sequence_length=8192)
+    config = TrainingConfig(sequence_length=8192)
     operators(model, config)  # warm-up: imports, caches
     timings = []
     for _ in range(50):

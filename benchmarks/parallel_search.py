@@ -4,8 +4,9 @@ Target (issue 8): under 10 s. Prints the number of candidates, the median of rep
 and its ratio to the target, measured in this run, and the top configuration with its memory per
 GPU against the GPU's capacity. Run: ``.venv/bin/python benchmarks/parallel_search.py``.
 
-The space: tensor parallel 1-8 (inside a node), every pipeline degree dividing the 80 layers,
-virtual stages 1, 2, 4 or 5, context parallel 1-8, any data-parallel degree that fits in the 64
+The space: tensor parallel 1, 2, 4, 8 (inside a node), every pipeline degree dividing the 80
+layers and every power of two up to the GPUs (uneven stages), virtual stages 1, 2, 4 or 5,
+context parallel 1, 2, 4, 8, any data-parallel degree that fits in the 64
 GPUs (smaller runs included, for ranking by cost), every micro-batch dividing the per-replica
 batch, ZeRO 0-3, no/selective/full recomputation, with and without sequence parallelism.
 """
@@ -16,30 +17,27 @@ import statistics
 import time
 
 import mlcost
-from mlcost.parallel import Layout, layout_memory, search
+from mlcost.memory import memory_breakdown
+from mlcost.parallel import SearchSpace, search
 from mlcost.workload import TrainingConfig
 
 TARGET_SECONDS = 10.0
-OPTIONS = {
-    "context_parallel": (1, 2, 4, 8),
-    "virtual_stages": (1, 2, 4, 5),
-    "use_all_gpus": False,
-    "keep_unfit": True,
-}
+SPACE = SearchSpace(context_parallel=(1, 2, 4, 8), virtual_stages=(1, 2, 4, 5))
+OPTIONS = {"space": SPACE, "use_all_gpus": False, "keep_unfit": True}
 
 
 def main() -> None:
     model = mlcost.model("llama-2-70b")
     config = TrainingConfig(sequence_length=4096, precision="bf16-mixed", optimizer="adamw")
-    frame = search(model, "dgx-h100", 1536, config=config, nodes=8, **OPTIONS)  # warm-up
+    result = search(model, "dgx-h100", 1536, config=config, nodes=8, **OPTIONS)  # warm-up
     timings = []
     for _ in range(5):
         start = time.perf_counter()
-        frame = search(model, "dgx-h100", 1536, config=config, nodes=8, **OPTIONS)
+        result = search(model, "dgx-h100", 1536, config=config, nodes=8, **OPTIONS)
         timings.append(time.perf_counter() - start)
     median = statistics.median(timings)
-    candidates = int(frame.attrs["candidates"])
-    fitting = frame[frame["fits"]]
+    candidates = result.candidates
+    fitting = result.frame[result.frame["fits"]]
     print(
         f"search over {candidates:,} candidates ({len(fitting):,} fit): median {median:.3f} s; "
         f"ratio to the 10 s target {median / TARGET_SECONDS:.4f}"
@@ -47,19 +45,8 @@ def main() -> None:
     if candidates < 100_000:
         print(f"WARNING: fewer than 100,000 candidates ({candidates:,})")
     top = fitting.iloc[0]
-    layout = Layout(
-        dp=int(top.dp),
-        tp=int(top.tp),
-        pp=int(top.pp),
-        cp=int(top.cp),
-        virtual_stages=int(top.v),
-        micro_batch_size=int(top.micro_batch),
-        global_batch_size=1536,
-        zero_stage=int(top.zero),
-        sequence_parallel=bool(top.sequence_parallel),
-        recompute=top.recompute,
-    )
-    memory = layout_memory(model, config, mlcost.accelerator("h100-sxm5-80gb"), layout)
+    layout = result.layout(int(fitting.index[0]))
+    memory = memory_breakdown(model, config, "h100-sxm5-80gb", layout)
     print(f"top configuration: {layout.describe()} on {layout.gpus} GPUs")
     print(
         f"  step {top.step_s:.2f} s (compute {top.compute_s:.2f}, bubble {top.bubble_s:.2f}, "

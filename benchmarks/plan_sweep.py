@@ -12,13 +12,17 @@ from __future__ import annotations
 import statistics
 import time
 
+from mlcost.layout import Layout
 from mlcost.plan import Plan
 
 TARGET_SECONDS = 5.0
 
 
 def main() -> None:
-    plan = Plan("llama-2-7b", gpu="h100-sxm5-80gb", gpus=64, tokens=2e12, region="us", zero_stage=3)
+    plan = Plan(
+        "llama-2-7b", gpu="h100-sxm5-80gb", gpus=64, tokens=2e12, region="us",
+        layout=Layout(zero_stage=3),
+    )  # fmt: skip
     axes = {
         "gpu": ["a100-sxm4-80gb", "h100-sxm5-80gb"],
         "precision": ["bf16-mixed", "fp16-mixed"],

@@ -28,10 +28,11 @@ def median_seconds(function: object, repeats: int) -> float:
 def main() -> None:
     model = mlcost.model("llama-3-8b")
     gpu = mlcost.accelerator("h100-sxm5-80gb")
-    config = TrainingConfig(micro_batch_size=4, sequence_length=4096)
+    config = TrainingConfig(sequence_length=4096)
+    layout = mlcost.Layout(micro_batch_size=4)
 
     def one() -> None:
-        step_time(model, config, gpu).mfu()
+        step_time(model, config, gpu, layout).mfu()
 
     batches = np.repeat(np.arange(1, 101), 100)
     seqs = np.tile(np.arange(1, 101) * 128, 100)

@@ -8,11 +8,25 @@ Quick start::
     295
     >>> mlcost.model("llama-2-7b").parameter_count
     6738415616
+
+One entry per question (each also importable from its module):
+
+* the catalog: :func:`accelerator`, :func:`model`, :func:`catalog`, :func:`load_spec`,
+  :func:`from_hf_config`, :func:`describe`;
+* one step: :func:`operators`, :func:`training_flops`, :func:`memory_breakdown`,
+  :func:`step_time`;
+* many GPUs: :class:`Layout`, :func:`system`, :func:`multi_gpu_step_time`, :func:`search`,
+  :func:`collective_time`;
+* a whole run: :class:`Plan`.
+
+The heavier modules are imported when first used, so ``import mlcost`` stays quick.
 """
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from mlcost.describe import SpecDescription, describe
 from mlcost.errors import (
@@ -22,34 +36,63 @@ from mlcost.errors import (
     UnitError,
     UnknownNameError,
 )
-from mlcost.flops import training_flops
-from mlcost.plan import Plan
+from mlcost.layout import Layout
 from mlcost.specs import (
     Accelerator,
     Catalog,
     ConvNetSpec,
     TransformerSpec,
+    as_accelerator,
+    as_model,
     default_catalog,
     from_hf_config,
     load_spec,
 )
+from mlcost.system import System, system
 from mlcost.units import Q_, ureg
 from mlcost.workload import TrainingConfig, operators
+
+if TYPE_CHECKING:
+    from mlcost.comms import collective_time
+    from mlcost.flops import training_flops
+    from mlcost.memory import memory_breakdown
+    from mlcost.parallel import multi_gpu_step_time
+    from mlcost.parallel.search import search
+    from mlcost.plan import Plan
+    from mlcost.timing import step_time
 
 try:
     __version__ = version("mlcost")
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0+unknown"
 
+#: Public names imported on first use: name -> module (none shares its name with a module of
+#: the package, whose import would otherwise replace it).
+_LAZY = {
+    "Plan": "mlcost.plan",
+    "collective_time": "mlcost.comms",
+    "memory_breakdown": "mlcost.memory",
+    "multi_gpu_step_time": "mlcost.parallel",
+    "search": "mlcost.parallel",
+    "step_time": "mlcost.timing",
+    "training_flops": "mlcost.flops",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'mlcost' has no attribute {name!r}")
+
 
 def accelerator(name: str) -> Accelerator:
-    """An accelerator from the built-in catalog, by name or alias."""
-    return default_catalog().accelerator(name)
+    """An accelerator from the built-in catalog, by name or alias (or a spec/profile path)."""
+    return as_accelerator(name)
 
 
 def model(name: str) -> TransformerSpec | ConvNetSpec:
-    """A model from the built-in catalog, by name or alias."""
-    return default_catalog().model(name)
+    """A model from the built-in catalog, by name or alias (or a spec/config.json path)."""
+    return as_model(name)
 
 
 def catalog() -> Catalog:
@@ -61,21 +104,29 @@ __all__ = [
     "Q_",
     "AmbiguousNameError",
     "Catalog",
+    "Layout",
     "MlcostError",
     "Plan",
     "SpecDescription",
     "SpecError",
+    "System",
     "TrainingConfig",
     "UnitError",
     "UnknownNameError",
     "__version__",
     "accelerator",
     "catalog",
+    "collective_time",
     "describe",
     "from_hf_config",
     "load_spec",
+    "memory_breakdown",
     "model",
+    "multi_gpu_step_time",
     "operators",
+    "search",
+    "step_time",
+    "system",
     "training_flops",
     "ureg",
 ]

@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from mlcost.specs._base import (
+from mlcost.specs.base import (
     Bytes,
     CarbonMass,
     Duration,
@@ -44,6 +44,8 @@ class Assumptions(Model):
     stored_bytes_per_token: Bytes = Q_(4, "byte")
     prefetch_factor: int = Field(default=2, ge=0)
     far_from_optimal_factor: float = Field(default=3.0, gt=1.0)
+    global_batch_tokens: int = Field(default=4 * 2**20, gt=0)
+    global_batch_images: int = Field(default=256, gt=0)
 
 
 ASSUMPTION_SOURCES: dict[str, str] = {
@@ -106,6 +108,17 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "Warn when N differs from the compute-optimal N at the same FLOPs by more than this factor "
         "(Hoffmann et al. 2022, figure 3: the loss isoFLOP curves are flat within about a factor "
         "of 2-3 of the optimum)"
+    ),
+    "global_batch_tokens": (
+        "Touvron et al. 2023, 'Llama 2: Open Foundation and Fine-Tuned Chat Models', section 2.2: "
+        "'a global batch-size of 4M tokens' (4 x 2^20); GPT-3 175B used 3.2M (Brown et al. 2020, "
+        "table 2.1). A plan without a layout or a global batch searches layouts for this many "
+        "tokens per step, rounded up to a whole number of sequences per GPU"
+    ),
+    "global_batch_images": (
+        "Goyal et al. 2017, 'Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour', "
+        "section 5: the ResNet-50 reference minibatch of 256 images (He et al. 2016); the "
+        "default global batch of a conv net plan"
     ),
 }
 

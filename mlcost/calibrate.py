@@ -248,6 +248,7 @@ def calibrate(
         fit_quality[f"gemm {fmt} points"] = float(len(points))
     measured = {
         "measured_on": device,
+        "based_on": base.name if base is not None else None,
         "date": date,
         "torch": metadata.get("torch"),
         "preset": metadata.get("preset"),

@@ -59,6 +59,7 @@ def break_even_months(
     price_per_gpu_hour: pint.Quantity,
     utilization: float = 1.0,
 ) -> pint.Quantity:
-    """Months of steady use (at ``utilization``) whose rental equals the purchase price."""
-    monthly = gpus * price_per_gpu_hour * Q_(730.5, "hour") * utilization  # 8766 h / 12
+    """Months of steady use (at ``utilization``) whose rental equals the purchase price (a month
+    is pint's ``month``, a twelfth of a Julian year: 730.5 h)."""
+    monthly = gpus * price_per_gpu_hour * Q_(1, "month") * utilization
     return (purchase / monthly).to("dimensionless")

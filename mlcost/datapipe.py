@@ -54,11 +54,6 @@ def training_throughput(*rates: pint.Quantity) -> pint.Quantity:
     return Q_(min(float(rate.to(unit).magnitude) for rate in rates), unit)
 
 
-def allreduce_volume(gradient_bytes: pint.Quantity, factor: float = 2.0) -> pint.Quantity:
-    """Bytes a data-parallel step moves per GPU for its gradients, ``factor × gradients``."""
-    return (gradient_bytes * factor).to("GB")
-
-
 def data_stage_times(
     tokens_per_step: Number,
     *,

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import datetime
 import html
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ import pandas as pd
 import pint
 from pydantic import BaseModel
 
+from mlcost.results import Figure, Result, json_value
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -28,7 +28,7 @@ from mlcost.specs import (
     TransformerSpec,
     default_catalog,
 )
-from mlcost.units import format_quantity, quantity_to_json
+from mlcost.units import format_quantity
 
 #: Formats whose weight bytes ``describe`` lists for a model.
 WEIGHT_FORMATS = ("fp32", "bf16", "fp8-e4m3", "int4")
@@ -45,11 +45,25 @@ class Row:
 
 
 @dataclass(frozen=True)
-class SpecDescription:
+class SpecDescription(Result):
     """The fields of a spec with their sources, and what mlcost derives from them."""
 
     spec: Spec
     rows: tuple[Row, ...] = field(default_factory=tuple)
+
+    def title(self) -> str:
+        return f"{self.spec.display_name or self.spec.name} ({self.spec.name})"
+
+    def figures(self) -> list[Figure]:
+        """One figure per row: the spec's fields (their source) and what mlcost derives."""
+        return [
+            Figure(row.field, row.value, row.section, "", row.source or "", key=row.field)
+            for row in self.rows
+        ]
+
+    def explain(self) -> str:
+        """Every field and derived value at datasheet precision, with its source."""
+        return str(self)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per field: section, field, value, unit, source."""
@@ -78,7 +92,7 @@ class SpecDescription:
         """The documented JSON form (see README, "JSON output")."""
         sections: dict[str, dict[str, Any]] = {"fields": {}, "derived": {}}
         for row in self.rows:
-            sections.setdefault(row.section, {})[row.field] = _json_value(row.value)
+            sections.setdefault(row.section, {})[row.field] = json_value(row.value)
         return {
             "kind": self.spec.KIND,
             "name": self.spec.name,
@@ -103,7 +117,12 @@ class SpecDescription:
                 "<tr>"
                 + "".join(
                     f"<td>{html.escape(text)}</td>"
-                    for text in (row.section, row.field, value_text(row.value), row.source or "")
+                    for text in (
+                        row.section,
+                        row.field,
+                        spec_value_text(row.value),
+                        row.source or "",
+                    )
                 )
                 + "</tr>"
             )
@@ -115,12 +134,15 @@ class SpecDescription:
         out = [f"{self.spec.display_name or self.spec.name} ({self.spec.name})"]
         for row in self.rows:
             source = f"  [{row.source}]" if row.source else ""
-            out.append(f"  {row.section:8} {row.field:{width}}  {value_text(row.value)}{source}")
+            out.append(
+                f"  {row.section:8} {row.field:{width}}  {spec_value_text(row.value)}{source}"
+            )
         return "\n".join(out)
 
 
-def value_text(value: Any) -> str:
-    """Human text for a value: quantities compactly, with their unit."""
+def spec_value_text(value: Any) -> str:
+    """Text of a spec's field at the precision its datasheet gives (6 significant digits; a
+    computed figure shows 4, :func:`mlcost.results.value_text`)."""
     if isinstance(value, pint.Quantity):
         return (
             format_quantity(value)
@@ -134,20 +156,6 @@ def value_text(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}" if abs(value) >= 10_000 else str(value)
     return str(value)
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, pint.Quantity):
-        return quantity_to_json(value)
-    if isinstance(value, BaseModel):
-        return {
-            key: _json_value(getattr(value, key))
-            for key in type(value).model_fields
-            if getattr(value, key) is not None
-        }
-    if isinstance(value, datetime.date):
-        return value.isoformat()
-    return value
 
 
 def _field_rows(spec: Spec) -> list[Row]:
@@ -189,7 +197,7 @@ def item_text(item: BaseModel) -> str:
         value = getattr(item, key)
         if value is None or key in ("format", "engine"):
             continue
-        parts.append(f"{key} {value_text(value)}")
+        parts.append(f"{key} {spec_value_text(value)}")
     return ", ".join(parts)
 
 
@@ -245,7 +253,7 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
                         "derived",
                         f"weights in {fmt_name}",
                         weight_bytes,
-                        f"{spec.parameter_count:,} params x {value_text(fmt.storage_bytes)}",
+                        f"{spec.parameter_count:,} params x {spec_value_text(fmt.storage_bytes)}",
                     )
                 )
                 rows.append(
@@ -266,7 +274,7 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
                 "derived",
                 "accelerator memory per node",
                 (count * gpu.memory_capacity).to("GiB"),
-                f"{count} x {value_text(gpu.memory_capacity)} ({gpu.name})",
+                f"{count} x {spec_value_text(gpu.memory_capacity)} ({gpu.name})",
             )
         )
         for format_name in ("bf16", "fp16"):
@@ -276,7 +284,7 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
                         "derived",
                         f"peak {format_name} per node (dense)",
                         (count * gpu.peak(format_name)).to("PFLOP/s"),
-                        f"{count} x {value_text(gpu.peak(format_name))}",
+                        f"{count} x {spec_value_text(gpu.peak(format_name))}",
                     )
                 )
                 break

@@ -9,11 +9,14 @@ prediction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from mlcost.errors import MlcostError
+from mlcost.results import Figure, Result
 from mlcost.timing import StepTime
 
 #: What addresses each bottleneck (the chapter's optimization section; Micikevicius et al. 2018
@@ -42,34 +45,64 @@ TECHNIQUES: dict[str, tuple[str, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class Diagnosis(Result):
+    """The share of a step on each D·A·M axis, the bottleneck and what addresses it."""
+
+    shares: dict[str, float]
+    mfu: float
+    description: str = ""
+
+    @property
+    def bottleneck(self) -> str:
+        return max(self.shares, key=lambda k: self.shares[k])
+
+    def title(self) -> str:
+        return f"diagnosis ({self.bottleneck}, MFU {self.mfu:.1%}): {self.description}"
+
+    def figures(self) -> list[Figure]:
+        return [
+            Figure(
+                axis, share, "share of the step time on this axis",
+                "the bottleneck" if axis == self.bottleneck else "", "; ".join(TECHNIQUES[axis]),
+                key=axis,
+            )
+            for axis, share in self.shares.items()
+        ]  # fmt: skip
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per axis (index): share of step, verdict, techniques."""
+        rows: list[dict[str, Any]] = [
+            {
+                "axis": axis,
+                "share of step": share,
+                "verdict": "the bottleneck" if axis == self.bottleneck else "",
+                "techniques": "; ".join(TECHNIQUES[axis]),
+            }
+            for axis, share in self.shares.items()
+        ]
+        return pd.DataFrame(rows).set_index("axis")
+
+
 def diagnose(
     step: StepTime, *, data_wait_fraction: float = 0.0, measured_utilization: float | None = None
-) -> pd.DataFrame:
-    """One row per D·A·M axis: share of the step, verdict, and what to do about it."""
+) -> Diagnosis:
+    """The data-, memory- and compute-bound shares of ``step`` (``data_wait_fraction`` measured
+    by a profiler; the rest split by each operator's roofline bound) and what to do about it."""
+    if not 0.0 <= data_wait_fraction <= 1.0:
+        raise MlcostError(
+            f"data_wait_fraction: got {data_wait_fraction!r}, expected a share in [0, 1]"
+        )
     frame = step.to_frame()
     compute = np.array([np.sum(v) for v in frame["compute_s"]], dtype=float)
     memory = np.array([np.sum(v) for v in frame["memory_s"]], dtype=float)
     total = np.array([np.sum(v) for v in frame["time_s"]], dtype=float)
     memory_bound = float(total[memory > compute].sum() / total.sum())
-    compute_bound = 1.0 - memory_bound
     busy = 1.0 - data_wait_fraction
     shares = {
         "data-bound": data_wait_fraction,
         "memory-bound": memory_bound * busy,
-        "compute-bound": compute_bound * busy,
+        "compute-bound": (1.0 - memory_bound) * busy,
     }
-    worst = max(shares, key=lambda k: shares[k])
-    rows: list[dict[str, Any]] = []
-    for axis, share in shares.items():
-        rows.append(
-            {
-                "axis": axis,
-                "share of step": share,
-                "verdict": "the bottleneck" if axis == worst else "",
-                "techniques": "; ".join(TECHNIQUES[axis]),
-            }
-        )
-    result = pd.DataFrame(rows).set_index("axis")
     mfu = float(np.max(step.mfu())) if measured_utilization is None else measured_utilization
-    result.attrs["MFU"] = mfu
-    return result
+    return Diagnosis(shares=shares, mfu=mfu, description=step.title())

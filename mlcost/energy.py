@@ -1,8 +1,8 @@
 """Energy and carbon of a training run.
 
 * Accelerator power against utilization: ``P(u) = P_idle + (P_max - P_idle)·u`` (a linear
-  model between idle and TDP; the default idle share 0.3 of TDP is an assumption until
-  measured, e.g. with ``nvidia-smi --query-gpu=power.draw``).
+  model between idle and TDP; the idle share defaults to ``Assumptions.gpu_idle_fraction``,
+  whose source :data:`mlcost.assumptions.ASSUMPTION_SOURCES` gives).
 * IT power of a cluster: ``N_gpu·P_gpu + N_host·P_host``; facility energy ``E_IT · PUE`` (the
   Green Grid's PUE definition).
 * Operational carbon ``E · I_grid`` (gCO2e from kWh and gCO2e/kWh); embodied carbon charged per
@@ -18,13 +18,18 @@ from typing import Any
 
 import pint
 
+from mlcost.assumptions import Assumptions
+
 Number = Any
 
 
 def accelerator_power(
-    utilization: Number, tdp: pint.Quantity, *, idle_fraction: float = 0.3
+    utilization: Number, tdp: pint.Quantity, *, idle_fraction: float | None = None
 ) -> pint.Quantity:
-    """``P_idle + (TDP - P_idle)·u`` with ``P_idle = idle_fraction · TDP``."""
+    """``P_idle + (TDP - P_idle)·u`` with ``P_idle = idle_fraction · TDP`` (default
+    ``Assumptions.gpu_idle_fraction``): a linear model between idle and TDP."""
+    if idle_fraction is None:
+        idle_fraction = Assumptions().gpu_idle_fraction
     idle = tdp * idle_fraction
     return (idle + (tdp - idle) * utilization).to("W")
 

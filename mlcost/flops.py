@@ -16,19 +16,22 @@ Closed forms reported beside the exact count, all vectorized over numpy arrays:
 * PaLM (Chowdhery et al. 2022, appendix B): ``6·N + 12·L·H·Q·T`` model FLOPs per token.
 * The textbook chapter's per-layer forward count ``22·B·s·h^2 + 4·B·s^2·h``, which leaves out
   the attention output projection, beside the complete ``24·B·s·h^2 + 4·B·s^2·h``
-  (``../shared/reference/seed_catalog.md``, W-02 and D-04).
+  (the seed catalog of the textbook chapter, W-02 and erratum D-04).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 import pint
 
-from mlcost.specs import Spec, TransformerSpec
-from mlcost.units import Q_
+from mlcost.layout import Layout
+from mlcost.results import Figure, Result
+from mlcost.specs import ModelSpec, TransformerSpec
+from mlcost.specs.catalog import as_model
+from mlcost.units import Q_, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
 
 Number = Any
@@ -87,18 +90,17 @@ def layer_forward_flops(batch: Number, sequence: Number, hidden: Number) -> pint
 
 
 def _count(value: Number, unit: str) -> Number:
-    if isinstance(value, pint.Quantity):
-        return value.to(unit).magnitude
-    return value
+    return magnitude_in(value, unit, unit + "s", bare=True)
 
 
 @dataclass(frozen=True)
-class FlopsSummary:
+class FlopsSummary(Result):
     """FLOPs of one training step, exact, with the closed forms beside them."""
 
     table: OperatorTable
-    model: Spec
+    model: ModelSpec
     config: TrainingConfig
+    layout: Layout = field(default_factory=Layout)
 
     @property
     def tokens(self) -> pint.Quantity:
@@ -134,10 +136,9 @@ class FlopsSummary:
         """The closed forms for this step (transformers only)."""
         model = self.model
         if not isinstance(model, TransformerSpec):
-            return {"6ND": six_nd(model.parameters, self.tokens)}  # type: ignore[attr-defined]
-        cfg = self.config
-        micro = cfg.gradient_accumulation_steps
-        b, s = cfg.micro_batch_size * micro, cfg.sequence_length
+            return {"6ND": six_nd(model.parameters, self.tokens)}
+        b = self.layout.micro_batch_size * self.layout.micro_batches
+        s = self.config.sequence_length
         h, layers = model.hidden_size, model.num_layers
         return {
             "6ND": six_nd(model.parameters, self.tokens),
@@ -186,11 +187,29 @@ class FlopsSummary:
             ]
         )
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html()
+    def title(self) -> str:
+        return f"FLOPs per training step: {self.table.description}"
+
+    def figures(self) -> list[Figure]:
+        """Every row of :meth:`rows`, closed forms with their difference from the exact count."""
+        return [
+            Figure(
+                name,
+                value,
+                "" if diff is None else f"{diff:+.2%} vs exact model FLOPs",
+                "",
+                "mlcost.workload operator table" if diff is None else "closed form (docstring)",
+            )
+            for name, value, diff in self.rows()
+        ]
 
 
-def training_flops(model: Spec, config: TrainingConfig | None = None) -> FlopsSummary:
-    """The FLOPs summary of one training step of ``model`` under ``config``."""
+def training_flops(
+    model: ModelSpec | str, config: TrainingConfig | None = None, layout: Layout | None = None
+) -> FlopsSummary:
+    """The FLOPs summary of one training step of ``model`` under ``config`` and ``layout``
+    (micro-batch, micro-batches, recomputation)."""
+    spec = as_model(model)
     config = config or TrainingConfig()
-    return FlopsSummary(operators(model, config), model, config)
+    layout = layout or Layout()
+    return FlopsSummary(operators(spec, config, layout), spec, config, layout)

@@ -1,16 +1,22 @@
-"""Figures (matplotlib; each function returns the Figure): rooflines with the workload's
-operators on them, a step-time waterfall, MFU curves and the per-GPU memory breakdown."""
+"""Figures (matplotlib; each function returns the Figure, titled, with units and a legend):
+rooflines with the workload's operators on them, a step-time waterfall, MFU curves, the per-GPU
+memory breakdown, scaling curves and the activation-checkpointing trade-off. Every result's
+``plot()`` delegates here."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mlcost.memory import MemoryBreakdown
 from mlcost.specs import Accelerator
 from mlcost.timing import StepTime
+
+if TYPE_CHECKING:
+    from mlcost.checkpointing import TradeoffCurve
+    from mlcost.parallel import ScalingCurve
 
 
 def _figure(ax: Any = None, size: tuple[float, float] = (7, 5)) -> tuple[Any, Any]:
@@ -35,6 +41,14 @@ def roofline(
     figure, ax = _figure(ax)
     gpus = [gpus] if isinstance(gpus, Accelerator) else list(gpus)
     intensity = np.logspace(-2, 4, 200)
+    if not gpus and step is not None:
+        peak = step.ceilings.peak.to("TFLOP/s").magnitude
+        bandwidth = step.ceilings.bandwidth.to("TB/s").magnitude
+        ax.loglog(
+            intensity,
+            np.minimum(peak, intensity * bandwidth),
+            label=f"{step.ceilings.name} ({step.ceilings.format})",
+        )
     for gpu in gpus:
         fmt = format if format in gpu.formats else gpu.formats[0]
         peak = gpu.peak(fmt).to("TFLOP/s").magnitude
@@ -52,8 +66,8 @@ def roofline(
         total = float(np.sum(step.total.to("s").magnitude))
         points = []
         for op, row in zip(step.table.operators, step.rows, strict=True):
-            flops = float(np.sum((op.forward_flops + op.backward_flops) * op.count))
-            moved = float(np.sum((op.bytes_read + op.bytes_written + op.backward_bytes) * op.count))
+            flops = float(np.sum(op.total_flops * op.count))
+            moved = float(np.sum(op.bytes_moved * op.count))
             time = float(np.sum(row.total))
             if flops > 0 and moved > 0 and time > 0:
                 points.append((time, flops / moved, flops / time / 1e12, op.name))
@@ -73,7 +87,12 @@ def roofline(
         ax.annotate(label, (x, y), fontsize=7)
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("attainable throughput (TFLOP/s)")
-    ax.legend(fontsize=8)
+    title = "Roofline"
+    if step is not None:
+        title += f": {step.table.description.split(':')[0]} operators (bubble area = share of step)"
+    ax.set_title(title, fontsize=10)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
     return figure
 
 
@@ -88,6 +107,7 @@ def waterfall(step: StepTime, ax: Any = None) -> Any:
         ax.annotate(f"{row['bound']}", (str(kind), start + value), fontsize=7, ha="center")
         start += value
     ax.set_ylabel("cumulative step time (ms)")
+    ax.set_title(f"Step time by operator kind on {step.ceilings.name}", fontsize=10)
     ax.tick_params(axis="x", labelrotation=45)
     figure.tight_layout()
     return figure
@@ -101,7 +121,8 @@ def mfu_curve(
     ax.plot(list(x), list(mfu), marker="o")
     ax.set_xscale("log", base=2)
     ax.set_xlabel(label)
-    ax.set_ylabel("predicted MFU")
+    ax.set_ylabel("predicted MFU (fraction of dense peak)")
+    ax.set_title(f"Predicted MFU against {label}", fontsize=10)
     ax.set_ylim(0, 1)
     return figure
 
@@ -115,7 +136,7 @@ def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
     colors = [colormap(i) for i in range(20)]
     left = 0.0
     for index, term in enumerate(breakdown.terms):
-        value = float(np.max(term.bytes.to("GiB").magnitude))
+        value = float(np.max(term.value.to("GiB").magnitude))
         if value <= 0:
             continue
         ax.barh(
@@ -137,10 +158,49 @@ def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
             fontsize=8,
             ha="center",
         )
-    ax.set_xlabel("GiB")
+    ax.set_xlabel("GiB per GPU")
+    ax.set_title(f"Memory per GPU: {breakdown.why_not()}", fontsize=9)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
     figure.tight_layout()
     return figure
 
 
-__all__ = ["memory", "mfu_curve", "roofline", "waterfall"]
+def scaling(curve: ScalingCurve, ax: Any = None) -> Any:
+    """Speedup against GPUs beside linear scaling, efficiency on the right axis."""
+    figure, ax = _figure(ax)
+    frame = curve.frame
+    gpus = frame["gpus"].to_numpy()
+    ax.plot(gpus, frame["speedup"], marker="o", label="speedup (model)")
+    ax.plot(gpus, gpus / gpus[0] * frame["speedup"].iloc[0], linestyle="--", label="linear")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("speedup over one replica")
+    right = ax.twinx()
+    right.plot(gpus, frame["efficiency"], color="grey", marker=".", label="efficiency")
+    right.set_ylabel("scaling efficiency (speedup / GPUs)")
+    right.set_ylim(0, 1.05)
+    ax.set_title(curve.title(), fontsize=9)
+    lines = ax.get_legend_handles_labels()
+    extra = right.get_legend_handles_labels()
+    ax.legend(lines[0] + extra[0], lines[1] + extra[1], fontsize=8, loc="upper left")
+    return figure
+
+
+def tradeoff(curve: TradeoffCurve, ax: Any = None) -> Any:
+    """The Pareto curve of activation checkpointing: recomputation against peak memory."""
+    figure, ax = _figure(ax)
+    frame = curve.to_frame()
+    recompute = frame["recompute_ms"] if frame["recompute_ms"].notna().all() else None
+    y = recompute if recompute is not None else frame["recompute_flops"] / 1e12
+    ax.step(frame["memory_GiB"], y, where="post", marker="o", label="Pareto-optimal placements")
+    ax.set_xlabel("peak activation memory per GPU (GiB)")
+    ax.set_ylabel(
+        "recompute per micro-batch (" + ("ms" if recompute is not None else "TFLOP") + ")"
+    )
+    ax.set_title("Activation checkpointing: memory against recomputation", fontsize=10)
+    ax.legend(fontsize=8)
+    return figure
+
+
+__all__ = ["memory", "mfu_curve", "roofline", "scaling", "tradeoff", "waterfall"]

@@ -26,6 +26,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.results import plain
 from mlcost.specs import Accelerator
 from mlcost.units import Q_
 
@@ -70,18 +71,14 @@ def warp_quantization_efficiency(size: Number, granule: int = 32) -> Number:
     (warps of 32 threads): ``size / (granule · ceil(size / granule))``. Batch 32 fills one warp
     (100%); batch 33 needs two (33/64 = 51.6%, the chapter's "52%"); 65 needs three (67.7%)."""
     size = np.asarray(size, dtype=np.float64)
-    return _plain(size / (granule * np.ceil(size / granule)))
+    return plain(size / (granule * np.ceil(size / granule)))
 
 
 def wave_quantization_efficiency(tiles: Number, units: int) -> Number:
     """Share of the SMs busy across the waves of a kernel: ``tiles / (units · ceil(tiles/units))``
     (a GEMM's output tiles run in waves of one tile per SM)."""
     tiles = np.maximum(np.asarray(tiles, dtype=np.float64), 1.0)
-    return _plain(tiles / (units * np.ceil(tiles / units)))
-
-
-def _plain(value: np.ndarray) -> Number:
-    return value.item() if value.ndim == 0 else value
+    return plain(tiles / (units * np.ceil(tiles / units)))
 
 
 @dataclass(frozen=True)
@@ -120,6 +117,7 @@ class Ceilings:
     kind_efficiency: tuple[tuple[str, float], ...] = ()
     optimizer_curve: tuple[tuple[float, float], ...] = ()
     wave_quantization: bool = True
+    source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
     @classmethod
     def from_accelerator(cls, gpu: Accelerator, format: str = "bf16", **overrides: Any) -> Ceilings:
@@ -158,7 +156,17 @@ class Ceilings:
             calibrated["optimizer_curve"] = tuple(
                 (p.flops, p.efficiency) for p in measured.optimizer_efficiency
             )
+            calibrated["source"] = (
+                f"measured profile {gpu.name} (measured on {measured.measured_on}, "
+                f"{measured.date}: {gpu.source_of('measured') or 'mlcost calibrate'})"
+            )
             overrides = {**calibrated, **overrides}
+        else:
+            overrides = {
+                "source": f"{gpu.name} datasheet peaks ({gpu.source_of('peak_compute') or 'spec'})"
+                "; efficiencies: Ceilings defaults (assumptions)",
+                **overrides,
+            }
         return cls(
             name=gpu.name,
             peak=gpu.peak(format),
@@ -185,7 +193,7 @@ class Ceilings:
         sizes = np.log10([f for f, _ in curve])
         values = [e for _, e in curve]
         x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
-        return _plain(np.asarray(np.interp(x, sizes, values)))
+        return plain(np.asarray(np.interp(x, sizes, values)))
 
     def vector_efficiency_of(self, kind: str, flops: Number = 0.0) -> Number:
         """Fraction of the vector peak a non-GEMM operator of ``kind`` reaches: measured per
@@ -196,7 +204,7 @@ class Ceilings:
             sizes = np.log10([f for f, _ in self.optimizer_curve])
             values = [e for _, e in self.optimizer_curve]
             x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
-            return _plain(np.asarray(np.interp(x, sizes, values)))
+            return plain(np.asarray(np.interp(x, sizes, values)))
         return dict(self.kind_efficiency).get(kind, self.vector_efficiency)
 
     @property
@@ -219,7 +227,7 @@ class Ceilings:
         batch = np.maximum(np.asarray(batch, dtype=np.float64), 1.0)
         tiles = np.ceil(m / tile_m) * np.ceil(n / tile_n) * batch
         waves = np.ceil(np.maximum(tiles, 1.0) / self.compute_units)
-        return _plain(m * n * batch / (waves * self.compute_units * tile_m * tile_n))
+        return plain(m * n * batch / (waves * self.compute_units * tile_m * tile_n))
 
 
 def ridge_point(gpu: Accelerator, format: str = "bf16", *, sparse: bool = False) -> pint.Quantity:

@@ -20,6 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.errors import MlcostError
+from mlcost.units import Q_
+
 Number = Any
 
 
@@ -99,9 +102,6 @@ def budget_flops(
 
     With several budgets the tightest one binds (the minimum). Quantities in, quantity out.
     """
-    from mlcost.errors import MlcostError
-    from mlcost.units import Q_
-
     rate = flop_rate_per_gpu.to("flop/hour")
     candidates = []
     if days is not None:

@@ -12,9 +12,10 @@ Per operator and step (``count`` executions), with ceilings from :class:`mlcost.
   launch overhead per kernel (forward, backward, recomputation).
 
 The step time is the sum over operators (one stream, no overlap between kernels). MFU is model
-FLOPs per step over (step time x dense peak); HFU counts recomputation too (Chowdhery et al.
-2022, appendix B). The Iron Law of training, ``T = O / (R_peak · eta)`` (the textbook chapter,
-eq. iron-law), is :func:`iron_law`.
+FLOPs per step over (step time x GPUs x dense peak), :func:`model_flops_utilization`; HFU counts
+recomputation too (Chowdhery et al. 2022, appendix B). Steps, wall clock and GPU-hours of a
+token budget are :func:`training_time`. The Iron Law of training, ``T = O / (R_peak · eta)``
+(the textbook chapter, eq. iron-law), is :func:`iron_law`.
 """
 
 from __future__ import annotations
@@ -27,13 +28,133 @@ import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.layout import Layout
+from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
-from mlcost.specs import Accelerator, Spec, TransformerSpec
-from mlcost.units import Q_
-from mlcost.workload import OperatorTable, TrainingConfig, operators, transformer_operators
+from mlcost.specs import Accelerator, ModelSpec
+from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.units import Q_, format_quantity, magnitude_in
+from mlcost.workload import OperatorTable, TrainingConfig, operators
 
 Number = Any
 Mode = Literal["roofline", "no-overlap"]
+MODES: tuple[str, ...] = ("roofline", "no-overlap")
+
+#: Where the MFU and HFU definitions come from.
+MFU_SOURCE = "Chowdhery et al. 2022 (PaLM), appendix B"
+
+
+def model_flops_utilization(
+    model_flops: Number, seconds: Number, gpus: Number, peak: Number
+) -> Number:
+    """MFU ``= model FLOPs per step / (step seconds x GPUs x dense peak FLOP/s)``, plain numbers
+    (arrays welcome); with hardware FLOPs (recomputation included) it is HFU. Chowdhery et al.
+    2022 (PaLM), appendix B. The one definition every step model uses."""
+    return model_flops / (seconds * gpus * peak)
+
+
+@dataclass(frozen=True)
+class TrainingTime:
+    """Steps, wall clock and GPU-hours for a token budget (plain arrays: steps, seconds,
+    hours)."""
+
+    steps: Number
+    wall_seconds: Number
+    gpu_hours: Number
+
+
+def training_time(
+    tokens: Number,
+    tokens_per_step: Number,
+    step_seconds: Number,
+    gpus: Number,
+    goodput: Number = 1.0,
+) -> TrainingTime:
+    """``steps = ceil(D / tokens per step)``, ``wall = steps x step time / goodput``,
+    ``GPU-hours = GPUs x wall`` (the Iron Law of training counted in whole steps; goodput from
+    the failure model, :func:`mlcost.checkpointing.goodput_plan`). Plain numbers, arrays welcome;
+    the one place time to train is computed."""
+    steps = np.ceil(np.asarray(tokens, dtype=np.float64) / tokens_per_step)
+    wall = steps * np.asarray(step_seconds, dtype=np.float64) / goodput
+    return TrainingTime(steps=steps, wall_seconds=wall, gpu_hours=wall * gpus / 3600.0)
+
+
+@dataclass(frozen=True)
+class TimeToTrain(Result):
+    """Time to train a token budget: steps, step time, wall clock, GPU-hours (and MFU)."""
+
+    tokens: pint.Quantity
+    tokens_per_step: int
+    step_time: pint.Quantity
+    steps: int
+    wall_clock: pint.Quantity
+    gpu_hours: pint.Quantity
+    gpus: int
+    goodput: float = 1.0
+    mfu: float | None = None
+
+    def title(self) -> str:
+        return f"time to train {self.tokens.to('token').magnitude:.4g} tokens on {self.gpus} GPUs"
+
+    def figures(self) -> list[Figure]:
+        figures = [
+            Figure(
+                "steps",
+                Q_(self.steps, "dimensionless"),
+                "ceil(D / tokens per step)",
+                f"ceil({self.tokens.to('token').magnitude:.6g} / {self.tokens_per_step:,})",
+                "definition",
+            ),
+            Figure(
+                "wall clock",
+                self.wall_clock.to("day"),
+                "steps x step time / goodput",
+                f"{self.steps:,} x {self.step_time.to('s').magnitude:.4g} s / {self.goodput:.4g}",
+                "the Iron Law of training, textbook chapter",
+            ),
+            Figure(
+                "GPU-hours",
+                self.gpu_hours,
+                "GPUs x wall clock",
+                f"{self.gpus} x {self.wall_clock.to('hour').magnitude:.6g} h",
+                "definition",
+            ),
+        ]
+        if self.mfu is not None:
+            figures.append(
+                Figure("MFU", Q_(self.mfu, "dimensionless").to("percent"), "", "", MFU_SOURCE)
+            )
+        return figures
+
+
+def time_to_train(
+    tokens: Any,
+    tokens_per_step: int,
+    step_time: Any,
+    gpus: int,
+    *,
+    goodput: float = 1.0,
+    mfu: float | None = None,
+) -> TimeToTrain:
+    """Time to train ``tokens`` (a count or a quantity in ``token``) at ``tokens_per_step`` per
+    optimizer step of ``step_time`` (a quantity in seconds) on ``gpus`` GPUs, with the failure
+    model's ``goodput`` (:func:`training_time`)."""
+    count = magnitude_in(tokens, "token", "tokens", bare=True)
+    seconds = magnitude_in(step_time, "s", "step_time")
+    if not np.all(np.asarray(count) > 0) or not np.all(np.isfinite(count)):
+        raise MlcostError(f"tokens: got {tokens!r}, expected a finite count > 0")
+    result = training_time(count, tokens_per_step, seconds, gpus, goodput)
+    return TimeToTrain(
+        tokens=Q_(count, "token"),
+        tokens_per_step=int(tokens_per_step),
+        step_time=Q_(seconds, "s"),
+        steps=int(np.max(result.steps)),
+        wall_clock=Q_(result.wall_seconds, "s").to("day"),
+        gpu_hours=Q_(result.gpu_hours, "hour"),
+        gpus=int(gpus),
+        goodput=float(goodput),
+        mfu=mfu,
+    )
 
 
 @dataclass(frozen=True)
@@ -54,8 +175,8 @@ class OperatorTime:
 
 
 @dataclass(frozen=True)
-class StepTime:
-    """The predicted step: per-operator times, totals, MFU and HFU."""
+class StepTime(Result):
+    """The predicted step on one GPU: per-operator times, totals, MFU and HFU."""
 
     table: OperatorTable
     ceilings: Ceilings
@@ -64,21 +185,72 @@ class StepTime:
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def total(self) -> pint.Quantity:
+    def seconds(self) -> Number:
+        """The step in seconds, a plain number (array in sweeps)."""
         total: Number = 0
         for row in self.rows:
             total = total + row.total
-        return Q_(total, "s").to("ms")
+        return total
+
+    @property
+    def total(self) -> pint.Quantity:
+        return Q_(self.seconds, "s").to("ms")
 
     def mfu(self) -> Number:
-        """Model FLOPs utilization of the predicted step."""
+        """Model FLOPs utilization of the predicted step (:func:`model_flops_utilization`)."""
         flops = self.table.model_flops.to("flop").magnitude
-        return flops / (self.total.to("s").magnitude * self.ceilings.peak.to("flop/s").magnitude)
+        return model_flops_utilization(flops, self.seconds, 1, self._peak())
 
     def hfu(self) -> Number:
         """Hardware FLOPs utilization (recomputation counted)."""
         flops = self.table.hardware_flops.to("flop").magnitude
-        return flops / (self.total.to("s").magnitude * self.ceilings.peak.to("flop/s").magnitude)
+        return model_flops_utilization(flops, self.seconds, 1, self._peak())
+
+    def _peak(self) -> float:
+        return float(self.ceilings.peak.to("flop/s").magnitude)
+
+    def title(self) -> str:
+        return f"step time on {self.ceilings.name} ({self.mode}): {self.table.description}"
+
+    def figures(self) -> list[Figure]:
+        """The step, its parts by bottleneck, MFU and HFU, each with the numbers put in."""
+        c = self.ceilings
+        compute = sum(float(np.sum(r.compute)) for r in self.rows)
+        memory = sum(float(np.sum(r.memory)) for r in self.rows)
+        launch = sum(float(np.sum(r.launch)) for r in self.rows)
+        combine = "max(compute, memory)" if self.mode == "roofline" else "compute + memory"
+        peaks = (
+            f"{len(self.rows)} operators; peak {format_quantity(c.peak.to('TFLOP/s'))} "
+            f"{c.format}, {format_quantity(c.bandwidth)}, launch "
+            f"{format_quantity(c.launch_overhead)} per kernel"
+        )
+        roofline = "Williams et al. 2009 (roofline); ceilings: " + c.source
+        flops = self.table.model_flops.to("flop").magnitude
+        return [
+            Figure(
+                "step time",
+                self.total,
+                f"sum over operators of {combine} + launches",
+                f"{peaks}; compute {compute * 1e3:.4g} ms, memory {memory * 1e3:.4g} ms, "
+                f"launch {launch * 1e3:.4g} ms (each summed alone)",
+                roofline,
+            ),
+            Figure(
+                "MFU",
+                Q_(self.mfu(), "dimensionless").to("percent"),
+                "model FLOPs / (step time x peak)",
+                f"{np.max(flops):.4g} FLOP / ({np.max(self.seconds):.4g} s x "
+                f"{self._peak():.4g} FLOP/s)",
+                MFU_SOURCE,
+            ),
+            Figure(
+                "HFU",
+                Q_(self.hfu(), "dimensionless").to("percent"),
+                "hardware FLOPs (recomputation counted) / (step time x peak)",
+                "",
+                MFU_SOURCE,
+            ),
+        ]
 
     def by_kind(self) -> pd.DataFrame:
         """Seconds per step by operator kind, with the bottleneck of each kind."""
@@ -119,10 +291,16 @@ class StepTime:
             f"{float(np.max(self.mfu())):.1%}</p>" + self.by_kind().to_html()
         )
 
+    def plot(self, ax: Any = None, *, gpus: Any = None) -> Any:
+        """The operators of this step on the roofline (:func:`mlcost.plot.roofline`)."""
+        from mlcost import plot
+
+        return plot.roofline(gpus or [], self, format=self.ceilings.format, ax=ax)
+
 
 def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofline") -> StepTime:
     """Place every operator of ``table`` on the roofline of ``ceilings`` (module docstring)."""
-    if mode not in ("roofline", "no-overlap"):
+    if mode not in MODES:
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
     peak = ceilings.peak.to("flop/s").magnitude
     vector = ceilings.vector_peak.to("flop/s").magnitude
@@ -130,9 +308,8 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
     launch = ceilings.launch_overhead.to("s").magnitude
     rows = []
     for op in table.operators:
-        flops = op.forward_flops + op.backward_flops + op.recompute_flops
-        moved = op.bytes_read + op.bytes_written + op.backward_bytes
-        moved = moved + (op.bytes_read + op.bytes_written) * op.recompute_fraction
+        flops = op.total_flops
+        moved = op.bytes_moved
         if op.is_matmul:
             batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
             waves = ceilings.gemm_wave_efficiency(op.m, op.n, batch)
@@ -169,34 +346,39 @@ def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofl
 
 
 def step_time(
-    model: Spec,
+    model: ModelSpec | str,
     config: TrainingConfig,
-    gpu: Accelerator | Ceilings,
+    gpu: Accelerator | Ceilings | str,
+    layout: Layout | None = None,
     *,
     mode: Mode = "roofline",
     micro_batch_size: Number | None = None,
     sequence_length: Number | None = None,
 ) -> StepTime:
-    """Predicted time of one training step of ``model`` on one ``gpu`` (or given ceilings).
+    """Predicted time of one training step of ``model`` on one ``gpu`` (specs, catalog names or
+    a calibrated profile; or given ceilings):
+    the ``layout``'s micro-batches and recomputation, the whole model on one GPU (the multi-GPU
+    step is :func:`mlcost.parallel.multi_gpu_step_time`).
 
     ``micro_batch_size`` / ``sequence_length`` may be numpy arrays (a sweep in one call).
     """
     ceilings = (
         gpu
         if isinstance(gpu, Ceilings)
-        else Ceilings.from_accelerator(gpu, config.policy.compute_format)
+        else Ceilings.from_accelerator(as_accelerator(gpu), config.policy.compute_format)
     )
-    if isinstance(model, TransformerSpec):
-        table = transformer_operators(
-            model, config, micro_batch_size=micro_batch_size, sequence_length=sequence_length
-        )
-    else:
-        table = operators(model, config)
+    table = operators(
+        as_model(model),
+        config,
+        layout,
+        micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length,
+    )
     return operator_times(table, ceilings, mode)
 
 
 @dataclass(frozen=True)
-class IronLaw:
+class IronLaw(Result):
     """``T = O / (R_peak · eta)``: operations, peak rate, efficiency, and the time."""
 
     operations: pint.Quantity
@@ -211,45 +393,30 @@ class IronLaw:
     def time(self) -> pint.Quantity:
         return (self.operations / (self.peak * self.efficiency)).to("s")
 
-    def explain(self) -> str:
-        return (
-            f"T = O / (R_peak x eta) = {self.operations.to('flop').magnitude:.4g} FLOP / "
-            f"({self.peak.to('TFLOP/s').magnitude:g} TFLOP/s x {self.efficiency}) = "
-            f"{self.time.to('s').magnitude:.6g} s  [Iron Law of training, textbook chapter]"
-        )
+    def title(self) -> str:
+        return "Iron Law of training"
+
+    def figures(self) -> list[Figure]:
+        return [
+            Figure(
+                "time",
+                self.time,
+                "T = O / (R_peak x eta)",
+                f"{self.operations.to('flop').magnitude:.4g} FLOP / "
+                f"({self.peak.to('TFLOP/s').magnitude:g} TFLOP/s x {self.efficiency})",
+                "Iron Law of training, textbook chapter",
+            )
+        ]
 
 
-def iron_law(operations: pint.Quantity, peak: pint.Quantity, efficiency: Number = 1.0) -> IronLaw:
-    """The Iron Law of training with its three terms inspectable."""
-    return IronLaw(operations=operations.to("flop"), peak=peak.to("TFLOP/s"), efficiency=efficiency)
-
-
-def time_to_train(
-    model: Spec,
-    config: TrainingConfig,
-    gpu: Accelerator | Ceilings,
-    *,
-    tokens: Number | None = None,
-    steps: Number | None = None,
-    gpus: int = 1,
-) -> dict[str, pint.Quantity]:
-    """Time to train for a token or step budget on ``gpus`` GPUs (single node, data parallel,
-    no communication cost yet: the communication issue adds it). Returns the step time, the
-    number of steps, the wall-clock time and the GPU-hours."""
-    if (tokens is None) == (steps is None):
-        raise MlcostError("time_to_train: give exactly one of tokens or steps")
-    step = step_time(model, config, gpu)
-    tokens_per_step = config.tokens_per_step * gpus
-    n_steps = steps if steps is not None else np.ceil(_magnitude(tokens, "token") / tokens_per_step)
-    wall = (step.total * n_steps).to("day")
-    return {
-        "step time": step.total,
-        "steps": Q_(n_steps, "dimensionless"),
-        "wall clock": wall,
-        "GPU-hours": (wall * gpus).to("hour"),
-        "MFU": Q_(step.mfu(), "dimensionless"),
-    }
-
-
-def _magnitude(value: Number, unit: str) -> Number:
-    return value.to(unit).magnitude if isinstance(value, pint.Quantity) else value
+def iron_law(operations: Any, peak: Any, efficiency: Number = 1.0) -> IronLaw:
+    """The Iron Law of training with its three terms inspectable: ``operations`` in FLOP,
+    ``peak`` in FLOP/s, ``efficiency`` a fraction in (0, 1]."""
+    flops = magnitude_in(operations, "flop", "operations")
+    rate = magnitude_in(peak, "flop/s", "peak")
+    eta = np.asarray(efficiency, dtype=np.float64)
+    if np.any(~np.isfinite(eta)) or np.any(eta <= 0) or np.any(eta > 1):
+        raise MlcostError(f"efficiency: got {efficiency!r}, expected a fraction in (0, 1]")
+    return IronLaw(
+        operations=Q_(flops, "flop"), peak=Q_(rate, "flop/s").to("TFLOP/s"), efficiency=efficiency
+    )

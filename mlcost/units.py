@@ -41,6 +41,7 @@ __all__ = [
     "Unit",
     "check_dimension",
     "format_quantity",
+    "magnitude_in",
     "parse_quantity",
     "quantity_to_json",
     "ureg",
@@ -119,6 +120,26 @@ def check_dimension(quantity: pint.Quantity, unit: str, *, field: str = "value")
     return quantity
 
 
+def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> Any:
+    """The magnitude of ``value`` in ``unit`` (numpy arrays kept as they are): the one unit guard
+    at mlcost's public boundary, so hot paths convert once and compute on plain numbers.
+
+    ``value`` is a pint quantity (or text such as ``"2 TB/s"``) with the dimension of ``unit``;
+    a bare number is accepted, taken in ``unit``, only with ``bare=True`` (pure counts such as
+    tokens or a batch size). Anything else raises :class:`mlcost.errors.UnitError` naming
+    ``field``, the value and the unit expected.
+    """
+    if isinstance(value, (int, float, np.integer, np.floating, np.ndarray)) and not isinstance(
+        value, bool
+    ):
+        if bare:
+            return value
+        raise UnitError(field, value, f"a quantity in {unit}, e.g. Q_({value!r}, {unit!r})")
+    quantity = parse_quantity(value, field=field)
+    check_dimension(quantity, unit, field=field)
+    return quantity.to(unit).magnitude
+
+
 def _magnitude_text(magnitude: float | int) -> str:
     if isinstance(magnitude, (int, np.integer)):
         return str(int(magnitude))
@@ -143,14 +164,20 @@ def format_quantity(quantity: pint.Quantity) -> str:
 
 
 def quantity_to_json(quantity: pint.Quantity) -> dict[str, Any]:
-    """The documented JSON form of a quantity: ``{"value": <number>, "unit": "<pint unit>"}``."""
-    magnitude = quantity.magnitude
+    """The documented JSON form of a quantity: ``{"value": <number>, "unit": "<pint unit>"}``;
+    whole floats as integers, NaN and infinities as ``None`` (JSON has no number for them),
+    arrays as lists."""
+    return {"value": _json_number(quantity.magnitude), "unit": f"{quantity.units:~D}"}
+
+
+def _json_number(magnitude: Any) -> Any:
     if isinstance(magnitude, np.ndarray):
-        value: Any = magnitude.tolist()
-    elif isinstance(magnitude, (int, np.integer)):
-        value = int(magnitude)
-    else:
-        value = float(magnitude)
-        if math.isfinite(value) and value.is_integer() and abs(value) < 2**53:
-            value = int(value)
-    return {"value": value, "unit": f"{quantity.units:~D}"}
+        return [_json_number(item) for item in magnitude.tolist()]
+    if isinstance(magnitude, (bool, np.bool_)):
+        return bool(magnitude)
+    if isinstance(magnitude, (int, np.integer)):
+        return int(magnitude)
+    value = float(magnitude)
+    if not math.isfinite(value):
+        return None
+    return int(value) if value.is_integer() and abs(value) < 2**53 else value

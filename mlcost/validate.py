@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from mlcost.errors import MlcostError
+from mlcost.layout import Layout
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator
 from mlcost.timing import step_time
@@ -81,14 +82,14 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
             heads=params["heads"],
         )
         training = TrainingConfig(
-            micro_batch_size=params["batch"],
             sequence_length=params["sequence_length"],
             precision="fp32",
             attention="flash",
             dropout=False,
             optimizer="adamw",
         )
-        return float(step_time(spec_of(config), training, ceilings).total.to("s").magnitude)
+        layout = Layout(micro_batch_size=params["batch"])
+        return float(step_time(spec_of(config), training, ceilings, layout).seconds)
     return None
 
 

@@ -13,12 +13,22 @@ from typing import Any
 
 import torch
 
+from mlcost.bench.collectives import collectives as run_collectives
 from mlcost.bench.model import GPT, GPTConfig
 from mlcost.bench.store import record
 from mlcost.bench.timer import time_callable
+from mlcost.specs import default_catalog
+from mlcost.workload.attention import attention_pairs
+from mlcost.workload.optimizer import OPTIMIZERS
+from mlcost.workload.table import ELEMENTWISE_BACKWARD_FACTOR, ELEMENTWISE_FLOPS
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
-ELEMENT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "tf32": 4, "fp8": 1}
+
+
+def element_bytes(fmt: str) -> float:
+    """Bytes per operand element of a compute format (the catalog's numeric formats)."""
+    return default_catalog().element_bytes(fmt)
+
 
 PRESETS: dict[str, dict[str, Any]] = {
     "quick": {
@@ -150,7 +160,7 @@ def gemm(
                         params,
                         timing=timing,
                         flops=2 * m * n * k,
-                        bytes_moved=ELEMENT_BYTES[fmt] * (m * k + k * n + m * n),
+                        bytes_moved=element_bytes(fmt) * (m * k + k * n + m * n),
                     )
 
                 yield _guarded("gemm", name, device, fmt, params, measure, skip)
@@ -215,7 +225,7 @@ def batched_gemm(
                     params,
                     timing=timing,
                     flops=2 * batch * m * n * k,
-                    bytes_moved=ELEMENT_BYTES[fmt] * batch * (m * k + k * n + m * n),
+                    bytes_moved=element_bytes(fmt) * batch * (m * k + k * n + m * n),
                 )
 
             yield _guarded("bmm", name, device, fmt, params, measure, skip)
@@ -295,7 +305,6 @@ def kernels(
     """Non-GEMM kernels of a transformer (softmax, layer norm, GELU, cross-entropy), forward and
     backward, FP32, over sizes: what element-wise work really costs on this device. FLOPs per
     element follow :data:`mlcost.workload.ELEMENTWISE_FLOPS` (backward twice the forward)."""
-    from mlcost.workload.table import ELEMENTWISE_BACKWARD_FACTOR, ELEMENTWISE_FLOPS
 
     columns = 4096  # a vocabulary-like row width (softmax and loss run over V)
     for elements in preset["memory_elements"]:
@@ -335,8 +344,7 @@ def optimizer(
 ) -> Iterator[dict[str, Any] | None]:
     """One AdamW step over parameters split into 32 tensors (FP32, as a small model has), over
     sizes, so per-tensor overheads are in the measurement. FLOPs per parameter as
-    :data:`mlcost.workload.optimizer.OPTIMIZER_FLOPS_PER_PARAM` counts them."""
-    from mlcost.workload.optimizer import OPTIMIZER_FLOPS_PER_PARAM
+    :data:`mlcost.workload.optimizer.OPTIMIZERS` counts them."""
 
     for elements in preset["memory_elements"]:
         params = {"parameters": elements, "tensors": 32, "optimizer": "adamw"}
@@ -358,7 +366,7 @@ def optimizer(
                 "fp32",
                 params,
                 timing=timing,
-                flops=OPTIMIZER_FLOPS_PER_PARAM["adamw"] * n,
+                flops=OPTIMIZERS["adamw"].flops_per_parameter * n,
                 bytes_moved=n * (4 + 4 + 8) + n * (4 + 8),
             )
 
@@ -372,7 +380,6 @@ def attention(
     not, with each backend the device offers (PyTorch picks on the CPU). FLOPs count the
     unmasked scores (the ``flash`` convention of the workload table): two matmuls of
     ``2·d·pairs·heads·b`` forward, twice that backward."""
-    from mlcost.workload.attention import attention_pairs
 
     batch, heads, head_dim = preset["attention_shape"]
     backends: list[str] = ["default"]
@@ -540,8 +547,6 @@ def collective(
     device: str, preset: dict[str, Any], skip: Skip = _never
 ) -> Iterator[dict[str, Any] | None]:
     """See :mod:`mlcost.bench.collectives`."""
-    from mlcost.bench.collectives import collectives as run_collectives
-
     rows = run_collectives(device, preset)
     for row in rows:
         if not skip((row["family"], row["name"], row["device"], row["format"], row["params"])):

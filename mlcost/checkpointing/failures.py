@@ -34,9 +34,10 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.memory import model_state_bytes_per_parameter, zero_model_state_bytes
+from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter, zero_model_state_bytes
+from mlcost.results import Figure, Result, json_value
 from mlcost.specs import Storage
-from mlcost.units import Q_
+from mlcost.units import Q_, magnitude_in
 
 Number = Any
 
@@ -58,12 +59,11 @@ DALY_RESTART_TIME = Q_(10, "minute")
 
 
 def _check(value: Any, unit: str, name: str) -> pint.Quantity:
-    """``value`` as a quantity of the dimension of ``unit``, else an MlcostError naming it."""
-    if not isinstance(value, pint.Quantity) or value.dimensionality != Q_(1, unit).dimensionality:
-        raise MlcostError(f"{name}: got {value!r}, expected a quantity in {unit}")
-    if np.any(np.asarray(value.magnitude) < 0):
-        raise MlcostError(f"{name}: got {value!r}, expected a value >= 0")
-    return value
+    """``value`` as a quantity in ``unit`` (:func:`mlcost.units.magnitude_in`), not negative."""
+    magnitude = magnitude_in(value, unit, name)
+    if np.any(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude)):
+        raise MlcostError(f"{name}: got {value!r}, expected a finite value >= 0")
+    return Q_(magnitude, unit)
 
 
 # ----- checkpoint size and write time --------------------------------------------------------
@@ -88,9 +88,9 @@ def checkpoint_bytes(
         raise MlcostError(
             f"precision/optimizer: got {precision!r}/{optimizer!r}, unknown {error}"
         ) from None
-    nbytes = per_param["master weights"] + per_param["optimizer states"]
-    if include_weights or per_param["master weights"] == 0:
-        nbytes += per_param["weights"]
+    nbytes = per_param[MemoryTerm.MASTER_WEIGHTS] + per_param[MemoryTerm.OPTIMIZER_STATES]
+    if include_weights or per_param[MemoryTerm.MASTER_WEIGHTS] == 0:
+        nbytes += per_param[MemoryTerm.WEIGHTS]
     return Q_(nbytes * parameters, "byte").to("GB")
 
 
@@ -107,10 +107,10 @@ def checkpoint_bytes_per_gpu(
     ZeRO stage 3's per-rank model states (:func:`mlcost.memory.zero_model_state_bytes`,
     Rajbhandari et al. 2020 section 5) without the gradients, ``(w + m + K)·Psi / N``."""
     per_param = model_state_bytes_per_parameter(precision, optimizer)
-    if not include_weights and per_param["master weights"] > 0:
-        per_param = {**per_param, "weights": 0.0}
+    if not include_weights and per_param[MemoryTerm.MASTER_WEIGHTS] > 0:
+        per_param[MemoryTerm.WEIGHTS] = 0.0
     states = zero_model_state_bytes(parameters, per_param, zero_stage=3, data_parallel=gpus)
-    total = sum((q for name, q in states.items() if name != "gradients"), Q_(0, "byte"))
+    total = sum((q for term, q in states.items() if term != MemoryTerm.GRADIENTS), Q_(0, "byte"))
     return total.to("GB")
 
 
@@ -301,7 +301,7 @@ def waste_breakdown(
 
 # ----- one run's plan ------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GoodputPlan:
+class GoodputPlan(Result):
     """Checkpoint interval, waste and goodput of one run (see :func:`goodput_plan`)."""
 
     state_bytes_per_gpu: pint.Quantity
@@ -331,38 +331,59 @@ class GoodputPlan:
     def failures_per_day(self) -> float:
         return float(expected_failures(Q_(1, "day"), self.system_mtbf))
 
-    def time_to_train(self, solve_time: pint.Quantity) -> pint.Quantity:
-        """Wall time to finish ``solve_time`` of failure-free training: ``T_s / goodput``."""
-        t_s = _check(solve_time, "s", "solve_time")
-        return (t_s / self.goodput).to("day")
+    def title(self) -> str:
+        return (
+            f"training checkpoints of {self.checkpoint_bytes.magnitude:.4g} TB on {self.gpus:,} "
+            "GPUs against failures"
+        )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "checkpoint_bytes": self.checkpoint_bytes,
-            "state_bytes_per_gpu": self.state_bytes_per_gpu.to("GB"),
-            "gpus": self.gpus,
-            "write_bandwidth": self.write_bandwidth.to("GB/s"),
-            "write_time": self.write_time.to("s"),
-            "checkpoint_time": self.checkpoint_time.to("s"),
-            "asynchronous": self.asynchronous,
-            "mtbf_per_gpu": self.mtbf_per_gpu.to("hour"),
-            "system_mtbf": self.system_mtbf.to("hour"),
-            "failures_per_day": self.failures_per_day,
-            "restart_time": self.restart_time.to("minute"),
-            "young_interval": self.young_interval.to("minute"),
-            "daly_interval": self.daly_interval.to("minute"),
-            "interval": self.interval.to("minute"),
-            "interval_rule": self.interval_rule,
-            "waste_fraction": self.waste_fraction,
-            "goodput": self.goodput,
-            "waste_first_order": dict(self.breakdown),
-        }
+    def figures(self) -> list[Figure]:
+        source = "Daly 2006 (FGCS 22(3)), Young 1974; MTBF: " + self.sources["mtbf"]
+        return [
+            Figure("checkpoint", self.checkpoint_bytes, "state per GPU x GPUs", "", ""),
+            Figure("write time", self.write_time.to("s"), "checkpoint / aggregate bandwidth"),
+            Figure("system MTBF", self.system_mtbf.to("hour"), "MTBF per GPU / GPUs", "", source),
+            Figure("interval", self.interval.to("minute"), self.interval_rule, "", source),
+            Figure(
+                "goodput",
+                Q_(self.goodput, "").to("percent"),
+                "tau / (M e^(R/M) (e^((tau+delta)/M) - 1))",
+                "",
+                "Daly 2006, complete model",
+            ),
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """Every input and result, quantities as ``{"value", "unit"}``."""
+        return json_value(
+            {
+                "checkpoint_bytes": self.checkpoint_bytes,
+                "state_bytes_per_gpu": self.state_bytes_per_gpu.to("GB"),
+                "gpus": self.gpus,
+                "write_bandwidth": self.write_bandwidth.to("GB/s"),
+                "write_time": self.write_time.to("s"),
+                "checkpoint_time": self.checkpoint_time.to("s"),
+                "asynchronous": self.asynchronous,
+                "mtbf_per_gpu": self.mtbf_per_gpu.to("hour"),
+                "system_mtbf": self.system_mtbf.to("hour"),
+                "failures_per_day": self.failures_per_day,
+                "restart_time": self.restart_time.to("minute"),
+                "young_interval": self.young_interval.to("minute"),
+                "daly_interval": self.daly_interval.to("minute"),
+                "interval": self.interval.to("minute"),
+                "interval_rule": self.interval_rule,
+                "waste_fraction": self.waste_fraction,
+                "goodput": self.goodput,
+                "waste_first_order": dict(self.breakdown),
+            }
+        )
 
     def explain(self) -> str:
         """Every figure with its formula, the numbers substituted and the source."""
         s = self.sources
         mode = "asynchronous" if self.asynchronous else "blocking"
         lines = [
+            self.title(),
             f"checkpoint: {self.state_bytes_per_gpu.to('GB').magnitude:.4g} GB/GPU x {self.gpus:,}"
             f" GPUs = {self.checkpoint_bytes.magnitude:.4g} TB",
             f"write time: {self.checkpoint_bytes.to('GB').magnitude:.4g} GB / "
@@ -395,9 +416,6 @@ class GoodputPlan:
             f"(waste {self.waste_fraction:.2%})  [Daly 2006, complete model]",
         ]
         return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        return "<pre>" + self.explain().replace("<", "&lt;") + "</pre>"
 
 
 def goodput_plan(

@@ -1,49 +1,52 @@
 """Parallel training: what each strategy communicates, the multi-GPU step, scaling curves and
-a vectorized search over configurations.
+a vectorized search over layouts.
 
-* :mod:`mlcost.parallel.strategies`: :class:`Layout`, per-strategy traffic and its exposed part;
-* :mod:`mlcost.parallel.step`: :func:`multi_gpu_step_time`, time to train, scaling curves, the
-  chapter's communication tax and network wall, Narayanan et al.'s end-to-end estimate;
-* :mod:`mlcost.parallel.search`: :func:`search`, ranked configurations of a cluster.
+* :mod:`mlcost.parallel.closed_forms`: the papers' and the chapter's formulas (ZeRO volumes,
+  pipeline bubble, communication tax, network wall, Narayanan et al.'s end-to-end time);
+* :mod:`mlcost.parallel.traffic`: per-strategy communication terms and their exposed part;
+* :mod:`mlcost.parallel.step`: :func:`multi_gpu_step_time` (the step of one layout);
+* :mod:`mlcost.parallel.scaling`: :func:`scaling_curve`;
+* :mod:`mlcost.parallel.search`: :func:`search`, ranked layouts of a system.
 
-The collectives themselves are in :mod:`mlcost.comms`.
+The execution strategy is :class:`mlcost.layout.Layout`; the collectives are in
+:mod:`mlcost.comms`; the system in :mod:`mlcost.system`.
 """
 
 from __future__ import annotations
 
-from mlcost.parallel.search import search
-from mlcost.parallel.step import (
-    MultiGpuStep,
+from mlcost.layout import Layout
+from mlcost.parallel.closed_forms import (
     NetworkWall,
     communication_tax_speedup,
-    end_to_end_training_time,
-    implied_communication_fraction,
-    layout_memory,
-    multi_gpu_step_time,
-    network_wall,
-    scaling_curve,
-)
-from mlcost.parallel.strategies import (
-    CommTerm,
-    Layout,
-    MixtureOfExperts,
     data_parallel_traffic,
+    end_to_end_training_time,
+    gradient_all_reduce_bytes,
+    implied_communication_fraction,
+    network_wall,
     pipeline_bubble_fraction,
     tensor_parallel_traffic,
     zero_communication_volume,
 )
+from mlcost.parallel.degrees import CommOptions, CommTerm, MixtureOfExperts
+from mlcost.parallel.scaling import ScalingCurve, scaling_curve
+from mlcost.parallel.search import SearchResult, SearchSpace, search
+from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
 
 __all__ = [
+    "CommOptions",
     "CommTerm",
     "Layout",
     "MixtureOfExperts",
     "MultiGpuStep",
     "NetworkWall",
+    "ScalingCurve",
+    "SearchResult",
+    "SearchSpace",
     "communication_tax_speedup",
     "data_parallel_traffic",
     "end_to_end_training_time",
+    "gradient_all_reduce_bytes",
     "implied_communication_fraction",
-    "layout_memory",
     "multi_gpu_step_time",
     "network_wall",
     "pipeline_bubble_fraction",

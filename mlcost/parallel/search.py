@@ -1,19 +1,19 @@
-"""Search the parallel configurations of a cluster for a model and a global batch.
+"""Search the parallel layouts of a system for a model and a global batch.
 
 Every combination of tensor (``t``), pipeline (``p``, with ``v`` virtual stages), context
 (``c``) and data (``d``) parallel degrees, micro-batch ``b``, ZeRO stage, sequence parallelism and
 recomputation is enumerated with numpy (no Python loop over candidates); what cannot run is
-dropped (``t`` must divide the heads and stay inside a node, ``p·v`` divide the layers, ``c``
+dropped (``t`` must divide the heads and stay inside a node, ``p·v`` at most the layers, ``c``
 divide the sequence, ``d·b`` divide the global batch; interleaving needs ``m`` to be a multiple of
-``p``, as Megatron-LM requires), then:
+``p``, as Megatron-LM requires). Pipeline degrees are by default the divisors of the layer count
+and the powers of two (uneven stages are split as :mod:`mlcost.layout` says). Then:
 
-* **memory per GPU** comes from :func:`mlcost.memory.memory_breakdown`, called once per distinct
-  (``t``, ``c``, sequence parallel, recomputation) group with every micro-batch at once, and
-  composed with the closed-form ZeRO model states (:func:`mlcost.memory.zero_model_state_bytes`)
-  over ``d·c`` ranks, the first pipeline stage's ``min(p, m)`` micro-batches in flight, and DDP
-  buckets, exactly as :func:`mlcost.parallel.step.layout_memory` computes it for one layout;
-* **step time** comes from the same vectorized evaluation as
-  :func:`mlcost.parallel.multi_gpu_step_time` (:func:`mlcost.parallel.step.evaluate`).
+* **memory per GPU** is :func:`mlcost.memory.per_gpu_memory`, the same composition as
+  :func:`mlcost.memory.memory_breakdown` for one layout, vectorized over the candidates (one
+  activation table per distinct recomputation and context-parallel degree, one stage split per
+  distinct pipeline);
+* **step time** is the same vectorized evaluation as :func:`mlcost.parallel.
+  multi_gpu_step_time` (:func:`mlcost.parallel.step.evaluate`).
 
 Candidates that do not fit are dropped (unless ``keep_unfit``); the rest are ranked by step time
 or by cost (GPU-seconds per token, proportional to dollars at a fixed price per GPU-hour).
@@ -22,43 +22,55 @@ or by cost (GPU-seconds per token, proportional to dollars at a fixed price per 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pint
 
-from mlcost.comms import topology
 from mlcost.errors import MlcostError
-from mlcost.memory import (
-    Overheads,
-    Parallelism,
-    memory_breakdown,
-    model_state_bytes_per_parameter,
-    zero_model_state_bytes,
-)
-from mlcost.memory import Profile as MemoryProfile
-from mlcost.parallel.step import (
-    ComputeParts,
-    SystemLike,
-    compute_parts,
-    evaluate,
-    model_dims,
-    recompute_fraction,
-)
-from mlcost.parallel.strategies import Degrees
-from mlcost.specs import Spec, TransformerSpec
+from mlcost.layout import Layout
+from mlcost.memory import Overheads, Profile, activation_parts, per_gpu_memory
+from mlcost.memory.states import model_state_bytes_per_parameter
+from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims
+from mlcost.parallel.degrees import CommOptions, Degrees, stage_layer_profile
+from mlcost.parallel.step import evaluate
+from mlcost.results import Figure, Result
+from mlcost.specs import ModelSpec, TransformerSpec
+from mlcost.specs.catalog import as_model
+from mlcost.system import System, SystemLike, system
 from mlcost.timing import Mode
+from mlcost.units import Q_, magnitude_in
 from mlcost.workload import TrainingConfig
 
 RECOMPUTE_CODES = ("none", "selective", "full")
-_ACTIVATION_TERMS = ("activations", "head activations")
-_LAST_STAGE_TERMS = ("logits and loss (fp32)", "transient backward peak")
 
 
 def _divisors(n: int) -> np.ndarray:
     values = np.arange(1, n + 1)
     return values[n % values == 0]
+
+
+def default_pipeline_degrees(layers: int, gpus: int) -> np.ndarray:
+    """The divisors of the layer count and the powers of two, up to the layers and the GPUs."""
+    powers = 2 ** np.arange(0, int(np.log2(max(gpus, 1))) + 1)
+    options = np.union1d(_divisors(layers), powers)
+    return options[(options <= layers) & (options <= gpus)]
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """The options :func:`search` enumerates (``None``: the defaults in the module docstring)."""
+
+    tensor_parallel: Sequence[int] = (1, 2, 4, 8)
+    pipeline_parallel: Sequence[int] | None = None
+    context_parallel: Sequence[int] = (1, 2, 4)
+    micro_batch_sizes: Sequence[int] | None = None
+    zero_stages: Sequence[int] = (0, 1, 2, 3)
+    recompute: Sequence[str] = RECOMPUTE_CODES
+    sequence_parallel: Sequence[bool] = (False, True)
+    virtual_stages: Sequence[int] = (1, 2)
 
 
 def candidate_degrees(
@@ -69,21 +81,17 @@ def candidate_degrees(
     gpus: int,
     gpus_per_node: int,
     global_batch_size: int,
-    tensor_parallel: Sequence[int],
-    pipeline_parallel: Sequence[int] | None,
-    context_parallel: Sequence[int],
-    micro_batch_sizes: Sequence[int] | None,
-    zero_stages: Sequence[int],
-    recompute: Sequence[str],
-    sequence_parallel: Sequence[bool],
-    virtual_stages: Sequence[int],
+    space: SearchSpace,
     use_all_gpus: bool,
 ) -> dict[str, np.ndarray]:
     """The valid candidates as columns (see the module docstring for the rules)."""
-    tp = np.asarray([t for t in tensor_parallel if t <= gpus_per_node and heads % t == 0])
-    pp_options = _divisors(layers) if pipeline_parallel is None else np.asarray(pipeline_parallel)
-    pp = pp_options[layers % pp_options == 0]
-    cp = np.asarray([c for c in context_parallel if sequence % c == 0])
+    tp = np.asarray([t for t in space.tensor_parallel if t <= gpus_per_node and heads % t == 0])
+    pp = (
+        default_pipeline_degrees(layers, gpus)
+        if space.pipeline_parallel is None
+        else np.asarray([p for p in space.pipeline_parallel if 1 <= p <= layers])
+    )
+    cp = np.asarray([c for c in space.context_parallel if sequence % c == 0])
     dp_options = _divisors(global_batch_size)
     dp_options = dp_options[dp_options <= gpus]
     for name, values in (("tensor_parallel", tp), ("pipeline_parallel", pp), ("cp", cp)):
@@ -98,19 +106,19 @@ def candidate_degrees(
             f"search: no t x p x c x d equals the {gpus} GPUs with these options; "
             "try use_all_gpus=False"
         )
-    # micro-batches: divisors of the per-replica batch
-    mbs = _divisors(global_batch_size) if micro_batch_sizes is None else micro_batch_sizes
+    mbs = (
+        _divisors(global_batch_size) if space.micro_batch_sizes is None else space.micro_batch_sizes
+    )
     mb = np.asarray(mbs, dtype=np.int64)
     s_idx, m_idx = (a.ravel() for a in np.meshgrid(np.arange(t.size), np.arange(mb.size)))
     b = mb[m_idx]
     keep = global_batch_size % (d[s_idx] * b) == 0
     s_idx, b = s_idx[keep], b[keep]
     structure = {"tp": t[s_idx], "pp": p[s_idx], "cp": c[s_idx], "dp": d[s_idx], "mb": b}
-    # the rest: ZeRO x recompute x SP x virtual stages
-    z = np.asarray(zero_stages, dtype=np.int64)
-    r = np.asarray([RECOMPUTE_CODES.index(x) for x in recompute], dtype=np.int64)
-    q = np.asarray(sequence_parallel, dtype=bool)
-    v = np.asarray(virtual_stages, dtype=np.int64)
+    z = np.asarray(space.zero_stages, dtype=np.int64)
+    r = np.asarray([RECOMPUTE_CODES.index(x) for x in space.recompute], dtype=np.int64)
+    q = np.asarray(space.sequence_parallel, dtype=bool)
+    v = np.asarray(space.virtual_stages, dtype=np.int64)
     grids = np.meshgrid(np.arange(b.size), z, r, q, v, indexing="ij")
     row, zero, rc, sp, virtual = (a.ravel() for a in grids)
     out = {key: value[row] for key, value in structure.items()}
@@ -120,237 +128,295 @@ def candidate_degrees(
         ~(out["sp"] & (out["tp"] == 1))
         & ~((out["zero"] > 0) & (out["dp"] * out["cp"] == 1))
         & ((out["v"] == 1) | ((out["pp"] > 1) & (m % out["pp"] == 0)))
-        & (layers % (out["pp"] * out["v"]) == 0)
+        & (out["pp"] * out["v"] <= layers)
     )
     result = {key: value[valid] for key, value in out.items()}
     result["m"] = m[valid]
     return result
 
 
+def _stage_columns(cand: dict[str, np.ndarray], layers: int) -> dict[str, np.ndarray]:
+    """First, last and most loaded middle stage layers of every candidate (per distinct p, v)."""
+    out = {name: np.zeros(cand["pp"].size, dtype=np.int64) for name in ("first", "last", "middle")}
+    pairs = np.stack([cand["pp"], cand["v"]])
+    groups, inverse = np.unique(pairs, axis=1, return_inverse=True)
+    for g in range(groups.shape[1]):
+        p, v = (int(x) for x in groups[:, g])
+        members = np.asarray(inverse).ravel() == g
+        profile = stage_layer_profile(layers, Layout(pp=p, virtual_stages=v))
+        for name, value in zip(("first", "last", "middle"), profile, strict=True):
+            out[name][members] = value
+    return out
+
+
 def _memory_bytes(
     model: TransformerSpec,
     config: TrainingConfig,
-    gpu: Any,
     cand: dict[str, np.ndarray],
-    mbs: np.ndarray,
-    mb_index: np.ndarray,
-    profile: MemoryProfile,
+    profile: Profile,
     overheads: Overheads,
 ) -> np.ndarray:
-    """Per-GPU bytes of every candidate (module docstring), vectorized by group."""
+    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`): activations per
+    distinct (recompute, cp) over the micro-batch sizes, the stage split per distinct (p, v)."""
     n = cand["tp"].size
-    layer_activations = np.zeros(n)
-    head_activations = np.zeros(n)
-    last_stage = np.zeros(n)
-    keys = np.stack([cand["tp"], cand["cp"], cand["sp"].astype(np.int64), cand["recompute"]])
+    out = np.zeros(n)
+    per_parameter = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    keys = np.stack([cand["recompute"], cand["cp"], cand["pp"], cand["v"]])
     groups, inverse = np.unique(keys, axis=1, return_inverse=True)
-    inverse = inverse.ravel()
-    for g in range(groups.shape[1]):  # distinct (t, c, sp, recompute): a few dozen at most
-        tp, cp, sp, rc = (int(x) for x in groups[:, g])
+    inverse = np.asarray(inverse).ravel()
+    for g in range(groups.shape[1]):
+        rc, cp, pp, v = (int(x) for x in groups[:, g])
         members = inverse == g
-        breakdown = memory_breakdown(
-            model,
-            config.model_copy(
-                update={
-                    "recompute": RECOMPUTE_CODES[rc],
-                    "recompute_every": None,
-                    "gradient_accumulation_steps": 1,
-                }
-            ),
-            gpu,
-            parallel=Parallelism(tensor_parallel=tp, sequence_parallel=bool(sp)),
-            profile=profile,
+        layout = Layout(pp=pp, virtual_stages=v, recompute=RECOMPUTE_CODES[rc])
+        parts = activation_parts(
+            model, config, layout, profile, cand["mb"][members], config.sequence_length // cp
+        )
+        memory = per_gpu_memory(
+            parts,
+            parameters=float(model.parameter_count),
+            layers=model.num_layers,
+            per_parameter=per_parameter,
+            stage_layers=layout.stage_layer_counts(model.num_layers),
+            virtual_stages=v,
+            tensor_parallel=cand["tp"][members],
+            weight_replicas=cand["dp"][members] * cp,
+            zero_stage=cand["zero"][members],
+            sequence_parallel=cand["sp"][members],
+            micro_batches=cand["m"][members],
             overheads=overheads,
-            micro_batch_size=mbs,
-            sequence_length=config.sequence_length // cp,
         )
-        per_mb = {name: np.zeros(mbs.shape) for name in (*_ACTIVATION_TERMS, "last")}
-        for term in breakdown.terms:
-            value = np.broadcast_to(term.bytes.to("byte").magnitude, mbs.shape)
-            if term.name in _ACTIVATION_TERMS:
-                per_mb[term.name] = per_mb[term.name] + value
-            elif term.name in _LAST_STAGE_TERMS:
-                per_mb["last"] = per_mb["last"] + value
-        index = mb_index[members]
-        layer_activations[members] = per_mb["activations"][index]
-        head_activations[members] = per_mb["head activations"][index]
-        last_stage[members] = per_mb["last"][index]
-    # first pipeline stage: min(p, m) micro-batches of its L/p layers; logits only when p = 1
-    # (memory.py's convention: the first stage is the one reported when p > 1)
-    p = cand["pp"].astype(np.float64)
-    in_flight = np.minimum(p, cand["m"]) / p
-    activations = layer_activations * in_flight + head_activations
-    last_stage = np.where(cand["pp"] > 1, 0.0, last_stage)
-    # model states: Psi/(t·p) sharded by ZeRO over d·c ranks
-    per_param = model_state_bytes_per_parameter(config.precision, config.optimizer)
-    psi = model.parameter_count / (cand["tp"] * cand["pp"])
-    replicas = cand["dp"] * cand["cp"]
-    states = np.zeros(n)
-    for stage in (0, 1, 2, 3):
-        members = cand["zero"] == stage
-        if not np.any(members):
-            continue
-        parts = zero_model_state_bytes(
-            psi[members], per_param, zero_stage=stage, data_parallel=replicas[members]
+        out[members] = memory.total
+    return out
+
+
+def _compute_parts(
+    model: TransformerSpec,
+    config: TrainingConfig,
+    system: System,
+    cand: dict[str, np.ndarray],
+    mode: Mode,
+) -> ComputeParts:
+    """The compute parts of every candidate: one vectorized step time per recomputation mode
+    over every micro-batch size, picked per candidate."""
+    mbs, mb_index = np.unique(cand["mb"], return_inverse=True)
+    mb_index = np.asarray(mb_index).ravel()
+    codes = np.unique(cand["recompute"])
+    per_code = [
+        compute_parts(
+            model,
+            config,
+            system.accelerator,
+            Layout(recompute=RECOMPUTE_CODES[int(code)]),
+            mbs,
+            mode=mode,
         )
-        states[members] = sum(q.to("byte").magnitude for q in parts.values())
-    buckets = (overheads.communication_bucket * overheads.buckets_in_flight).to("byte").magnitude
-    communication = np.where((replicas > 1) & (cand["zero"] < 2), buckets, 0.0)
-    context = overheads.cuda_context.to("byte").magnitude
-    subtotal = states + activations + last_stage + communication + context
-    return subtotal * (1 + overheads.fragmentation)
+        for code in codes
+    ]
+    row = np.searchsorted(codes, cand["recompute"])
+    columns = {
+        f.name: np.stack([getattr(p, f.name) for p in per_code])[row, mb_index]
+        for f in fields(ComputeParts)
+        if f.name != "peak"
+    }
+    return ComputeParts(peak=per_code[0].peak, **columns)
+
+
+@dataclass(frozen=True)
+class SearchResult(Result):
+    """The ranked layouts (:func:`search`): ``frame`` has one row per candidate kept, best first;
+    ``layouts()`` turns rows back into :class:`mlcost.layout.Layout` s."""
+
+    frame: pd.DataFrame
+    model: str
+    system: System
+    global_batch_size: int
+    candidates: int
+    fitting: int
+    rank_by: str
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    @property
+    def empty(self) -> bool:
+        return self.frame.empty
+
+    def layout(self, index: int = 0) -> Layout:
+        """The layout of row ``index`` (0: the best)."""
+        if index >= len(self.frame):
+            raise MlcostError(
+                f"search: no candidate {index}; {self.fitting} of {self.candidates} fit"
+            )
+        row = self.frame.iloc[index]
+        return Layout(
+            dp=int(row.dp),
+            tp=int(row.tp),
+            pp=int(row.pp),
+            cp=int(row.cp),
+            virtual_stages=int(row.v),
+            micro_batch_size=int(row.micro_batch),
+            global_batch_size=self.global_batch_size,
+            zero_stage=int(row.zero),
+            sequence_parallel=bool(row.sequence_parallel),
+            recompute=str(row.recompute),
+        )
+
+    def layouts(self, top: int | None = None) -> list[Layout]:
+        """The layouts of the rows, best first (the first ``top``)."""
+        count = len(self.frame) if top is None else min(top, len(self.frame))
+        return [self.layout(i) for i in range(count)]
+
+    def title(self) -> str:
+        return (
+            f"{self.model} on {self.system.describe()}: {self.fitting} of {self.candidates} "
+            f"layouts fit, ranked by {self.rank_by}"
+        )
+
+    def figures(self) -> list[Figure]:
+        if self.frame.empty:
+            return [Figure("best layout", "none fits", "", "", "mlcost.parallel.search")]
+        best = self.frame.iloc[0]
+        return [
+            Figure(
+                "best layout",
+                self.layout(0).describe(),
+                f"lowest {self.rank_by}",
+                f"step {best.step_s:.4g} s, {best.memory_GiB:.4g} of {best.capacity_GiB:.4g} GiB",
+                "mlcost.parallel.search (memory: mlcost.memory; step: mlcost.parallel.step)",
+            ),
+            Figure("step time", Q_(best.step_s, "s"), "compute + bubble + exposed communication"),
+            Figure("MFU", Q_(best.mfu, "").to("percent"), "model FLOPs / (step x GPUs x peak)"),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.frame
+
+
+def _checked(
+    spec: ModelSpec, global_batch_size: int, rank_by: str, space: SearchSpace
+) -> TransformerSpec:
+    """The model, once the search's inputs are valid."""
+    if not isinstance(spec, TransformerSpec):
+        raise MlcostError(f"model: {spec.name!r} is a {spec.KIND}; the search takes transformers")
+    if rank_by not in ("time", "cost"):
+        raise MlcostError(f"rank_by: got {rank_by!r}, expected 'time' or 'cost'")
+    if int(global_batch_size) != global_batch_size or global_batch_size < 1:
+        raise MlcostError(f"global_batch_size: got {global_batch_size!r}, expected a count >= 1")
+    for value in space.recompute:
+        if value not in RECOMPUTE_CODES:
+            raise MlcostError(f"recompute: got {value!r}, expected none, selective or full")
+    return spec
+
+
+def _degrees(cand: dict[str, np.ndarray], layers: int) -> Degrees:
+    """The candidates as the parallel model's degree columns."""
+    stages = _stage_columns(cand, layers)
+    return Degrees(
+        dp=cand["dp"], tp=cand["tp"], pp=cand["pp"], cp=cand["cp"],
+        ep=np.ones(cand["tp"].size, dtype=np.int64), micro_batch=cand["mb"],
+        micro_batches=cand["m"], zero=cand["zero"], sequence_parallel=cand["sp"],
+        virtual=cand["v"], recompute_fraction=np.where(cand["recompute"] == 2, 1.0, 0.0),
+        first_layers=stages["first"], last_layers=stages["last"], middle_layers=stages["middle"],
+    )  # fmt: skip
+
+
+def _frame(
+    cand: dict[str, np.ndarray],
+    used: np.ndarray,
+    result: Any,
+    memory: np.ndarray,
+    resolved: System,
+    *,
+    tokens: int,
+) -> pd.DataFrame:
+    """One row per candidate: degrees, memory against capacity, step time and its parts."""
+    capacity = resolved.accelerator.memory_available.to("byte").magnitude
+    return pd.DataFrame(
+        {
+            "gpus": used, "nodes": np.ceil(used / resolved.gpus_per_node).astype(np.int64),
+            "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"],
+            "cp": cand["cp"], "micro_batch": cand["mb"], "micro_batches": cand["m"],
+            "zero": cand["zero"], "sequence_parallel": cand["sp"],
+            "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
+            "memory_GiB": memory / 2**30, "capacity_GiB": capacity / 2**30,
+            "fits": memory <= capacity, "step_s": result.total, "compute_s": result.compute,
+            "bubble_s": result.bubble, "exposed_comm_s": result.exposed,
+            "total_comm_s": result.communication, "mfu": result.mfu,
+            "tokens_per_s": tokens / result.total, "gpu_s_per_token": used * result.total / tokens,
+        }
+    )  # fmt: skip
 
 
 def search(
-    model: Spec,
-    system: SystemLike,
+    model: ModelSpec | str,
+    target: SystemLike,
     global_batch_size: int,
     *,
     config: TrainingConfig | None = None,
     nodes: int | None = None,
-    tensor_parallel: Sequence[int] = (1, 2, 4, 8),
-    pipeline_parallel: Sequence[int] | None = None,
-    context_parallel: Sequence[int] = (1, 2, 4),
-    micro_batch_sizes: Sequence[int] | None = None,
-    zero_stages: Sequence[int] = (0, 1, 2, 3),
-    recompute: Sequence[str] = RECOMPUTE_CODES,
-    sequence_parallel: Sequence[bool] = (False, True),
-    virtual_stages: Sequence[int] = (1, 2),
+    gpus: int | None = None,
+    space: SearchSpace | None = None,
     use_all_gpus: bool = True,
     rank_by: str = "time",
     price_per_gpu_hour: pint.Quantity | None = None,
-    profile: MemoryProfile = "megatron",
+    profile: Profile = "pytorch",
     overheads: Overheads | None = None,
     keep_unfit: bool = False,
     top: int | None = None,
     mode: Mode = "roofline",
-    overlap: bool = True,
-) -> pd.DataFrame:
-    """Rank the parallel configurations of ``model`` on ``system`` (``nodes`` of it) for a
-    global batch of ``global_batch_size`` sequences (module docstring). Returns one row per
-    candidate that fits, best first: the degrees, memory per GPU against capacity, step time and
-    its parts, MFU, tokens/s and GPU-seconds per token (and USD per step with a price).
+    options: CommOptions | None = None,
+) -> SearchResult:
+    """Rank the parallel layouts of ``model`` on a system (``nodes`` of it, or the nodes that
+    ``gpus`` GPUs take; layouts use ``gpus``, default all of the system's) for a global batch of
+    ``global_batch_size`` sequences (module docstring). One row per candidate that fits, best
+    first: the degrees, memory per GPU against capacity, step time and its parts, MFU, tokens/s
+    and GPU-seconds per token (and USD per step with a price).
 
     ``rank_by``: ``"time"`` (step time) or ``"cost"`` (GPU-seconds per token; with
-    ``use_all_gpus=False`` a smaller run can be cheaper). ``pipeline_parallel=None`` tries every
-    divisor of the layer count; ``micro_batch_sizes=None`` every divisor of the global batch.
+    ``use_all_gpus=False`` a smaller run can be cheaper). ``space`` narrows or widens the options.
     """
-    if not isinstance(model, TransformerSpec):
-        raise MlcostError(f"model: {model.name!r} is a {model.KIND}; the search takes transformers")
-    if rank_by not in ("time", "cost"):
-        raise MlcostError(f"rank_by: got {rank_by!r}, expected 'time' or 'cost'")
-    if global_batch_size < 1:
-        raise MlcostError(f"global_batch_size: got {global_batch_size!r}, expected >= 1")
-    for value in recompute:
-        if value not in RECOMPUTE_CODES:
-            raise MlcostError(f"recompute: got {value!r}, expected none, selective or full")
+    space = space or SearchSpace()
+    spec = _checked(as_model(model), global_batch_size, rank_by, space)
     config = config or TrainingConfig()
-    overheads = overheads or Overheads()
-    topo = topology(system, nodes=nodes)
-    gpu = topo.accelerator
+    resolved = system(target, nodes=nodes)
+    if gpus is None:
+        gpus = resolved.gpus
+    elif isinstance(gpus, bool) or int(gpus) != gpus or gpus < 1:
+        raise MlcostError(f"gpus: got {gpus!r}, expected a whole number of GPUs >= 1")
+    else:
+        resolved = resolved.for_gpus(int(gpus))
     cand = candidate_degrees(
-        layers=model.num_layers,
-        heads=model.num_attention_heads,
-        sequence=config.sequence_length,
-        gpus=topo.gpus,
-        gpus_per_node=topo.gpus_per_node,
-        global_batch_size=global_batch_size,
-        tensor_parallel=tensor_parallel,
-        pipeline_parallel=pipeline_parallel,
-        context_parallel=context_parallel,
-        micro_batch_sizes=micro_batch_sizes,
-        zero_stages=zero_stages,
-        recompute=recompute,
-        sequence_parallel=sequence_parallel,
-        virtual_stages=virtual_stages,
-        use_all_gpus=use_all_gpus,
-    )
-    n = cand["tp"].size
-    mbs, mb_index = np.unique(cand["mb"], return_inverse=True)
-    mb_index = mb_index.ravel()
-    # compute: one vectorized step_time per recomputation mode, over every micro-batch size
-    rc_codes = np.unique(cand["recompute"])
-    per_rc: dict[int, ComputeParts] = {}
-    fractions = np.zeros(n)
-    for code in rc_codes:
-        rc_config = config.model_copy(
-            update={"recompute": RECOMPUTE_CODES[int(code)], "recompute_every": None}
-        )
-        per_rc[int(code)] = compute_parts(model, rc_config, gpu, mbs, mode=mode)
-        fractions[cand["recompute"] == code] = recompute_fraction(rc_config, model.num_layers)
-    fields = ("layers", "layers_backward", "attention", "head", "head_backward", "optimizer")
-    stacked = {name: np.stack([getattr(per_rc[int(c)], name) for c in rc_codes]) for name in fields}
-    rc_row = np.searchsorted(rc_codes, cand["recompute"])
-    first = per_rc[int(rc_codes[0])]
-    parts = ComputeParts(
-        micro_batch_size=cand["mb"],
-        model_flops=first.model_flops[mb_index],
-        peak=first.peak,
-        **{name: stacked[name][rc_row, mb_index] for name in fields},
-    )
-    degrees = Degrees(
-        dp=cand["dp"],
-        tp=cand["tp"],
-        pp=cand["pp"],
-        cp=cand["cp"],
-        ep=np.ones(n, dtype=np.int64),
-        micro_batch=cand["mb"],
-        micro_batches=cand["m"],
-        zero=cand["zero"],
-        sequence_parallel=cand["sp"],
-        virtual=cand["v"],
-        recompute_fraction=fractions,
-    )
-    gpus = degrees.gpus
-    g = topo.gpus_per_node
+        layers=spec.num_layers, heads=spec.num_attention_heads, sequence=config.sequence_length,
+        gpus=int(gpus), gpus_per_node=resolved.gpus_per_node,
+        global_batch_size=global_batch_size, space=space, use_all_gpus=use_all_gpus,
+    )  # fmt: skip
+    degrees = _degrees(cand, spec.num_layers)
     result = evaluate(
-        model_dims(model, config),
-        topo,
-        degrees,
-        parts,
-        gpus_per_node=np.minimum(g, gpus),
-        overlap=overlap,
-    )
-    memory = _memory_bytes(model, config, gpu, cand, mbs, mb_index, profile, overheads)
-    capacity = (gpu.memory_visible or gpu.memory_capacity).to("byte").magnitude
-    tokens = global_batch_size * config.sequence_length
-    frame = pd.DataFrame(
-        {
-            "gpus": gpus,
-            "nodes": np.ceil(gpus / g).astype(np.int64),
-            "dp": cand["dp"],
-            "tp": cand["tp"],
-            "pp": cand["pp"],
-            "v": cand["v"],
-            "cp": cand["cp"],
-            "micro_batch": cand["mb"],
-            "micro_batches": cand["m"],
-            "zero": cand["zero"],
-            "sequence_parallel": cand["sp"],
-            "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
-            "memory_GiB": memory / 2**30,
-            "capacity_GiB": capacity / 2**30,
-            "fits": memory <= capacity,
-            "step_s": result.total,
-            "compute_s": result.compute,
-            "bubble_s": result.bubble,
-            "exposed_comm_s": result.exposed,
-            "total_comm_s": result.communication,
-            "mfu": result.mfu,
-            "tokens_per_s": tokens / result.total,
-            "gpu_s_per_token": gpus * result.total / tokens,
-        }
-    )
+        model_dims(spec, config), resolved, degrees,
+        _compute_parts(spec, config, resolved, cand, mode),
+        gpus_per_node=np.minimum(resolved.gpus_per_node, degrees.gpus), options=options,
+    )  # fmt: skip
+    memory = _memory_bytes(spec, config, cand, profile, overheads or Overheads())
+    frame = _frame(
+        cand, degrees.gpus, result, memory, resolved,
+        tokens=global_batch_size * config.sequence_length,
+    )  # fmt: skip
     if price_per_gpu_hour is not None:
-        price = price_per_gpu_hour.to("USD/hour").magnitude
-        frame["usd_per_step"] = gpus * result.total / 3600 * price
-    frame.attrs["candidates"] = n
-    frame.attrs["fitting"] = int(np.count_nonzero(frame["fits"].to_numpy()))
+        price = magnitude_in(price_per_gpu_hour, "USD/hour", "price_per_gpu_hour")
+        frame["usd_per_step"] = degrees.gpus * result.total / 3600 * price
+    fitting = int(np.count_nonzero(frame["fits"].to_numpy()))
     if not keep_unfit:
         frame = frame[frame["fits"].to_numpy()]
     key = "step_s" if rank_by == "time" else "gpu_s_per_token"
     frame = frame.sort_values([key, "gpus", "memory_GiB"], kind="stable").reset_index(drop=True)
-    frame.attrs["candidates"] = n
     if top is not None:
         frame = frame.head(top)
-    return frame
+    return SearchResult(
+        frame=frame,
+        model=spec.name,
+        system=resolved,
+        global_batch_size=int(global_batch_size),
+        candidates=int(cand["tp"].size),
+        fitting=fitting,
+        rank_by=rank_by,
+    )

@@ -1,10 +1,12 @@
 """Spec schemas (pydantic), the catalog loader and the Hugging Face config importer."""
 
-from mlcost.specs._base import Spec
+from mlcost.specs.base import Spec
 from mlcost.specs.catalog import (
     GROUPS,
     SPEC_TYPES,
     Catalog,
+    as_accelerator,
+    as_model,
     default_catalog,
     default_catalog_dir,
     load_spec,
@@ -28,7 +30,7 @@ from mlcost.specs.hardware import (
     Storage,
 )
 from mlcost.specs.hf import from_hf_config
-from mlcost.specs.models import ConvNetSpec, TransformerSpec
+from mlcost.specs.models import ConvNetSpec, ModelSpec, TransformerSpec
 
 __all__ = [
     "COMPUTE_FORMATS",
@@ -46,6 +48,7 @@ __all__ = [
     "Host",
     "Link",
     "Measured",
+    "ModelSpec",
     "Node",
     "NumericFormat",
     "PeakThroughput",
@@ -53,6 +56,8 @@ __all__ = [
     "Spec",
     "Storage",
     "TransformerSpec",
+    "as_accelerator",
+    "as_model",
     "default_catalog",
     "default_catalog_dir",
     "from_hf_config",

@@ -16,7 +16,7 @@ import yaml
 from pydantic import ValidationError
 
 from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError, closest_names
-from mlcost.specs._base import Spec, validation_problems
+from mlcost.specs.base import Spec, validation_problems
 from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import NumericFormat
 from mlcost.specs.hardware import Accelerator, Cluster, Host, Link, Node, Storage
@@ -55,6 +55,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
 _ALL_FIELDS = {name for cls in SPEC_TYPES.values() for name in cls.model_fields} | {"kind"}
 
 S = TypeVar("S", bound=Spec)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def spec_from_dict(data: Any, *, source: str | None = None) -> Spec:
@@ -180,6 +184,14 @@ class Catalog:
             return self._specs[candidates[0]]
         if candidates:
             raise AmbiguousNameError(what, name, [self._specs[n].name for n in candidates])
+        other = spec or next((self._specs[n] for n in self._aliases.get(key, ())), None)
+        if other is not None:
+            raise SpecError(
+                [
+                    f"{name!r} is {_article(other.KIND)} {other.KIND} ({other.name}), expected "
+                    f"{_article(wanted[0])} {' or '.join(wanted)}"
+                ]
+            )
         known = [s.name for s in self._specs.values() if s.KIND in wanted]
         known += [
             a for a, ns in self._aliases.items() if any(self._specs[n].KIND in wanted for n in ns)
@@ -221,6 +233,63 @@ class Catalog:
 
     def transformer(self, name: str) -> TransformerSpec:
         return self._typed(name, TransformerSpec)
+
+    def resolve(self, name_or_path: str | Path, kinds: Iterable[str] | None = None) -> Spec:
+        """A catalog name or alias, a spec YAML path, or (for models) a Hugging Face
+        ``config.json`` path: the one resolver behind every ``model``/``gpu``/``system``
+        argument, in Python and on the command line."""
+        text = str(name_or_path)
+        path = Path(text)
+        suffix = path.suffix.lower()
+        if suffix in (".yaml", ".yml") or (suffix != ".json" and path.is_file()):
+            spec = load_spec(path)
+        elif suffix == ".json":
+            from mlcost.specs.hf import from_hf_config
+
+            spec = from_hf_config(path)
+        else:
+            return self.get(text, kinds)
+        wanted = tuple(kinds) if kinds is not None else tuple(SPEC_TYPES)
+        if spec.KIND not in wanted:
+            raise SpecError(
+                [f"kind: got {spec.KIND!r}, expected {' or '.join(wanted)}"], source=text
+            )
+        return spec
+
+    def element_bytes(self, compute_format: str) -> float:
+        """Bytes per element of the operands of a compute format (``fp8`` -> 1, ``tf32`` -> 4,
+        stored as FP32): the storage size of the catalog's numeric formats computing in it."""
+        sizes = {
+            s.storage_bits / 8
+            for s in self._specs.values()
+            if isinstance(s, NumericFormat) and s.compute_format == compute_format
+        }
+        if len(sizes) != 1:
+            raise UnknownNameError(
+                "compute format",
+                compute_format,
+                sorted(
+                    {s.compute_format for s in self._specs.values() if isinstance(s, NumericFormat)}
+                ),
+            )
+        return sizes.pop()
+
+    def standard_node(self, accelerator: Accelerator | str) -> Node | None:
+        """The catalog node sold with ``accelerator`` (or taking it, ``compatible_accelerators``):
+        the system a plan assumes when given only a GPU. A calibrated profile maps to the node of
+        the GPU it was measured on (``measured.based_on``)."""
+        gpu = accelerator if isinstance(accelerator, Accelerator) else self.accelerator(accelerator)
+        names = {gpu.name}
+        if gpu.measured is not None and gpu.measured.based_on:
+            names.add(gpu.measured.based_on)
+        nodes = [s for s in self._specs.values() if isinstance(s, Node)]
+        for node in sorted(nodes, key=lambda n: n.name):
+            if node.accelerator in names:
+                return node
+        for node in sorted(nodes, key=lambda n: n.name):
+            if names & set(node.compatible_accelerators):
+                return node
+        return None
 
     def prices_for(self, accelerator: str) -> list[Price]:
         """Cloud price entries for an accelerator, newest first."""
@@ -271,3 +340,30 @@ class Catalog:
 def default_catalog() -> Catalog:
     """The built-in catalog (read once; immutable)."""
     return Catalog.from_directory(default_catalog_dir())
+
+
+def as_model(
+    model: Spec | str | Path, catalog: Catalog | None = None
+) -> TransformerSpec | ConvNetSpec:
+    """A model spec as given, or resolved from a catalog name or a spec/``config.json`` path."""
+    spec = (
+        model
+        if isinstance(model, Spec)
+        else (catalog or default_catalog()).resolve(model, ("transformer", "convnet"))
+    )
+    if not isinstance(spec, (TransformerSpec, ConvNetSpec)):
+        raise SpecError([f"model: {spec.name!r} is a {spec.KIND}, expected a model"])
+    return spec
+
+
+def as_accelerator(gpu: Spec | str | Path, catalog: Catalog | None = None) -> Accelerator:
+    """An accelerator spec as given, or resolved from a catalog name or a spec path (a profile
+    written by ``mlcost calibrate`` included)."""
+    spec = (
+        gpu
+        if isinstance(gpu, Spec)
+        else (catalog or default_catalog()).resolve(gpu, ("accelerator",))
+    )
+    if not isinstance(spec, Accelerator):
+        raise SpecError([f"gpu: {spec.name!r} is a {spec.KIND}, expected an accelerator"])
+    return spec

@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from mlcost.specs._base import CarbonIntensity, EnergyPrice, MoneyRate, PositiveInt, Spec
+from mlcost.specs.base import CarbonIntensity, EnergyPrice, MoneyRate, PositiveInt, Spec
 
 
 class Grid(Spec):

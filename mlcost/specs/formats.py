@@ -23,7 +23,7 @@ import pint
 from pydantic import Field, model_validator
 
 from mlcost.errors import closest_names
-from mlcost.specs._base import Spec
+from mlcost.specs.base import Spec
 from mlcost.units import Q_
 
 #: Compute formats, the keys of an accelerator's ``peak_compute``.

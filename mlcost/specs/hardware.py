@@ -18,7 +18,7 @@ import pint
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from mlcost.errors import MlcostError
-from mlcost.specs._base import (
+from mlcost.specs.base import (
     BitRate,
     ByteRate,
     Bytes,
@@ -85,9 +85,12 @@ class CollectiveFit(_Part):
 
 
 class Measured(_Part):
-    """Ceilings measured by ``mlcost bench`` and fitted by ``mlcost calibrate``."""
+    """Ceilings measured by ``mlcost bench`` and fitted by ``mlcost calibrate``; ``based_on``
+    names the catalog accelerator the profile was measured on (its standard node, links and
+    datasheet peaks apply)."""
 
     measured_on: str
+    based_on: str | None = None
     date: datetime.date
     torch: str | None = None
     preset: str | None = None
@@ -139,6 +142,13 @@ class Accelerator(Spec):
         if not self.peak_compute:
             raise ValueError("peak_compute: at least one entry is required")
         return self
+
+    @property
+    def memory_available(self) -> pint.Quantity:
+        """Memory a program can allocate: what the GPU reports (``memory_visible``, e.g.
+        81,559 MiB = 79.65 GiB on an "80 GB" H100), else the datasheet capacity. Every fit check
+        compares with this."""
+        return self.memory_visible or self.memory_capacity
 
     @property
     def formats(self) -> tuple[str, ...]:
@@ -293,12 +303,19 @@ class Attached(_Part):
 
 
 class Node(Spec):
-    """A server: a host, N identical accelerators, the link between them, NICs and drives."""
+    """A server: a host, N identical accelerators, the link between them, NICs and drives.
+
+    ``accelerator`` is the GPU the node is sold with; ``compatible_accelerators`` lists other
+    GPUs the same server design takes (a generic PCIe server), so that it is the standard node of
+    each. Without ``intra_node_link`` GPUs reach each other through their own host interface
+    (PCIe through the host's switches), as in a server without NVLink.
+    """
 
     KIND: ClassVar[str] = "node"
     kind: Literal["node"] = "node"
     host: str | None = None
     accelerator: str
+    compatible_accelerators: tuple[str, ...] = ()
     accelerators_per_node: PositiveInt
     intra_node_link: str | None = None
     nics: tuple[Attached, ...] = ()
@@ -308,6 +325,7 @@ class Node(Spec):
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of every catalog item this node names."""
         refs = [("accelerator", self.accelerator)]
+        refs += [("accelerator", name) for name in self.compatible_accelerators]
         if self.host:
             refs.append(("host", self.host))
         if self.intra_node_link:

@@ -22,13 +22,31 @@ from typing import ClassVar, Literal
 import pint
 from pydantic import Field, model_validator
 
-from mlcost.specs._base import ParamCount, PositiveInt, Spec
+from mlcost.specs.base import ParamCount, PositiveInt, Spec
 from mlcost.units import Q_
 
 Activation = Literal["gelu", "gelu-tanh", "silu", "relu", "relu2"]
 
 
-class TransformerSpec(Spec):
+class ModelSpec(Spec):
+    """Base of the model specs: an exact parameter count derived from the architecture."""
+
+    def parameter_breakdown(self) -> dict[str, int]:
+        """Exact parameter counts by component."""
+        raise NotImplementedError
+
+    @property
+    def parameter_count(self) -> int:
+        """Total parameters, counted once (tied embeddings and LM head count once)."""
+        return sum(self.parameter_breakdown().values())
+
+    @property
+    def parameters(self) -> pint.Quantity:
+        """Total parameters as a quantity in ``param``."""
+        return Q_(self.parameter_count, "param")
+
+
+class TransformerSpec(ModelSpec):
     """A transformer general enough for GPT-2/3, BERT, Llama 2/3, Mistral, Qwen2 and Gemma-2."""
 
     KIND: ClassVar[str] = "transformer"
@@ -159,23 +177,13 @@ class TransformerSpec(Spec):
         }
 
     @property
-    def parameter_count(self) -> int:
-        """Total parameters, counted once even when the embedding and LM head are tied."""
-        return sum(self.parameter_breakdown().values())
-
-    @property
-    def parameters(self) -> pint.Quantity:
-        """Total parameters as a quantity in ``param``."""
-        return Q_(self.parameter_count, "param")
-
-    @property
     def non_embedding_parameters(self) -> pint.Quantity:
         """Parameters outside the token/position embeddings (Kaplan et al. 2020 count N)."""
         breakdown = self.parameter_breakdown()
         return Q_(self.parameter_count - breakdown["embeddings"], "param")
 
 
-class ConvNetSpec(Spec):
+class ConvNetSpec(ModelSpec):
     """A ResNet-family conv net (He et al. 2016): stem, four stages of residual blocks, classifier.
 
     Convolutions have no bias; every convolution is followed by batch norm (weight and bias:
@@ -237,11 +245,3 @@ class ConvNetSpec(Spec):
             channels = out
         counts["classifier"] = channels * self.num_classes + self.num_classes
         return counts
-
-    @property
-    def parameter_count(self) -> int:
-        return sum(self.parameter_breakdown().values())
-
-    @property
-    def parameters(self) -> pint.Quantity:
-        return Q_(self.parameter_count, "param")

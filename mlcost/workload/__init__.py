@@ -1,38 +1,71 @@
-"""The workload layer: model + training configuration -> the operator table of one step.
+"""The workload layer: model + training configuration + layout -> the operator table of one step.
 
 >>> import mlcost
 >>> from mlcost.workload import TrainingConfig, operators
->>> config = TrainingConfig(micro_batch_size=8, sequence_length=1024)
->>> table = operators(mlcost.model("gpt2"), config)
+>>> table = operators(mlcost.model("gpt2"), TrainingConfig(sequence_length=1024),
+...                   mlcost.Layout(micro_batch_size=8))
 >>> table.to_frame()  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 from mlcost.errors import MlcostError
+from mlcost.layout import Layout
 from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
 from mlcost.workload.config import PRECISION_POLICIES, PrecisionPolicy, TrainingConfig
 from mlcost.workload.convnet import convnet_operators
-from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator, OperatorTable
+from mlcost.workload.optimizer import OPTIMIZERS, OptimizerProfile
+from mlcost.workload.table import (
+    ELEMENTWISE_FLOPS,
+    Operator,
+    OperatorKind,
+    OperatorRole,
+    OperatorTable,
+)
 from mlcost.workload.transformer import transformer_operators
 
 
-def operators(model: Spec, config: TrainingConfig | None = None) -> OperatorTable:
-    """The operator table of one training step of ``model`` (a transformer or conv net)."""
+def operators(
+    model: Spec,
+    config: TrainingConfig | None = None,
+    layout: Layout | None = None,
+    *,
+    micro_batch_size: object = None,
+    sequence_length: object = None,
+) -> OperatorTable:
+    """The operator table of one training step of ``model`` (a transformer or conv net) under
+    ``config``, with the micro-batch, micro-batch count and recomputation of ``layout``.
+    ``micro_batch_size`` / ``sequence_length`` (transformers) override them with arrays for a
+    sweep in one call."""
     config = config or TrainingConfig()
     if isinstance(model, TransformerSpec):
-        return transformer_operators(model, config)
+        return transformer_operators(
+            model,
+            config,
+            layout,
+            micro_batch_size=micro_batch_size,
+            sequence_length=sequence_length,
+        )
     if isinstance(model, ConvNetSpec):
-        return convnet_operators(model, config)
+        if micro_batch_size is not None or sequence_length is not None:
+            raise MlcostError(
+                f"micro_batch_size: sweeps of the operator table take transformers; {model.name} "
+                "is a conv net (give the batch in the layout)"
+            )
+        return convnet_operators(model, config, layout)
     raise MlcostError(f"model: {model.name!r} is a {model.KIND}, expected a transformer or convnet")
 
 
 __all__ = [
     "ELEMENTWISE_FLOPS",
+    "OPTIMIZERS",
     "PRECISION_POLICIES",
     "Operator",
+    "OperatorKind",
+    "OperatorRole",
     "OperatorTable",
+    "OptimizerProfile",
     "PrecisionPolicy",
     "TrainingConfig",
     "attention_matmul_flops",

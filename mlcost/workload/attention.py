@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.results import plain
+
 Number = Any
 
 
@@ -58,14 +60,14 @@ def attention_pairs(
             tokens = np.ceil(width / rate)
             per_segment = tokens * (tokens + 1) / 2 if causal else tokens * tokens
             total = total + segments * per_segment
-        return _plain(total)
+        return plain(total)
     if window is not None:
         w = np.asarray(window, dtype=np.float64)
         if causal:
-            return _plain(_sum_min(s + 1, w))  # sum_{j=0..s} min(j, w) = sum_{i=1..s} min(i, w)
+            return plain(_sum_min(s + 1, w))  # sum_{j=0..s} min(j, w) = sum_{i=1..s} min(i, w)
         half = np.floor(w / 2)
-        return _plain(s + 2 * _sum_min(s, half))
-    return _plain(s * (s + 1) / 2 if causal else s * s)
+        return plain(s + 2 * _sum_min(s, half))
+    return plain(s * (s + 1) / 2 if causal else s * s)
 
 
 def attention_matmul_flops(
@@ -74,7 +76,3 @@ def attention_matmul_flops(
     """Forward FLOPs of one of the two attention matmuls (scores, or scores x V):
     ``2 · d · pairs · heads · batch``."""
     return 2 * head_dim * pairs * heads * batch
-
-
-def _plain(value: np.ndarray) -> Number:
-    return value.item() if value.ndim == 0 else value

@@ -1,9 +1,10 @@
 """The training configuration and the numeric format policies it names.
 
-A :class:`TrainingConfig` says how one training step runs: micro-batch, sequence length, number
-format policy, attention implementation and FLOP-counting convention, activation recomputation,
-gradient accumulation and optimizer. It is validated when built; bad values raise
-:class:`mlcost.errors.SpecError` naming the field.
+A :class:`TrainingConfig` holds the numbers one GPU computes with: sequence length, number format
+policy, attention implementation and FLOP-counting convention, optimizer and dropout. How the
+step is split across GPUs and micro-batches (micro-batch size, accumulation, recomputation,
+parallel degrees, ZeRO) is the :class:`mlcost.layout.Layout`. It is validated when built; bad
+values raise :class:`mlcost.errors.SpecError` naming the field.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from mlcost.specs._base import Model, PositiveInt
+from mlcost.specs.base import Model, PositiveInt
 
 Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8"]
 AttentionImplementation = Literal["eager", "flash"]
 AttentionFlops = Literal["executed", "causal"]
-Recompute = Literal["none", "selective", "full", "every-k"]
 Optimizer = Literal[
     "sgd", "sgd-momentum", "rmsprop", "adam", "adamw", "adam-8bit", "adafactor", "lion"
 ]
@@ -32,24 +32,27 @@ class PrecisionPolicy:
     FP32 master weights, 16-bit copies for the forward and backward pass, 16-bit activations and
     gradients. FP8 after NVIDIA Transformer Engine (docs, "Using FP8 with Transformer Engine"):
     GEMM inputs are cast to FP8 (E4M3 forward, E5M2 for gradients) with per-tensor scales, while
-    activations between GEMMs, norms and softmax stay in BF16.
+    activations between GEMMs, norms and softmax stay in BF16; the module's parameters stay in
+    their BF16 ``params_dtype`` (``stored_weight`` 2 bytes) and are cast to FP8 for each GEMM
+    (``weight`` 1 byte is what the GEMM reads).
     """
 
     name: str
     activation: float  # activations stored between operators
     gemm_input: float  # what a GEMM reads for its activation operand
-    weight: float  # weights as a GEMM reads them (the low-precision copy)
+    weight: float  # weights as a GEMM reads them
+    stored_weight: float  # the working copy of the weights held in memory between steps
     gradient: float  # parameter gradients
     master_weight: float  # FP32 master copy (0 when the weights themselves are updated)
     compute_format: str  # key of the accelerator's peak_compute that GEMMs run at
 
 
 PRECISION_POLICIES: dict[str, PrecisionPolicy] = {
-    "fp32": PrecisionPolicy("fp32", 4, 4, 4, 4, 0, "fp32"),
-    "fp16-mixed": PrecisionPolicy("fp16-mixed", 2, 2, 2, 2, 4, "fp16"),
-    "bf16-mixed": PrecisionPolicy("bf16-mixed", 2, 2, 2, 2, 4, "bf16"),
-    "bf16": PrecisionPolicy("bf16", 2, 2, 2, 2, 0, "bf16"),
-    "fp8": PrecisionPolicy("fp8", 2, 1, 1, 2, 4, "fp8"),
+    "fp32": PrecisionPolicy("fp32", 4, 4, 4, 4, 4, 0, "fp32"),
+    "fp16-mixed": PrecisionPolicy("fp16-mixed", 2, 2, 2, 2, 2, 4, "fp16"),
+    "bf16-mixed": PrecisionPolicy("bf16-mixed", 2, 2, 2, 2, 2, 4, "bf16"),
+    "bf16": PrecisionPolicy("bf16", 2, 2, 2, 2, 2, 0, "bf16"),
+    "fp8": PrecisionPolicy("fp8", 2, 1, 1, 2, 2, 4, "fp8"),
 }
 
 
@@ -76,7 +79,6 @@ class TrainingConfig(Model):
     attention pattern; ``causal`` overrides the model's (decoders are causal, encoders not).
     """
 
-    micro_batch_size: PositiveInt = 1
     sequence_length: PositiveInt = 2048
     precision: Precision = "bf16-mixed"
     attention: AttentionImplementation = "flash"
@@ -85,16 +87,13 @@ class TrainingConfig(Model):
     attention_window: PositiveInt | None = None
     dilated_segments: tuple[PositiveInt, ...] = ()
     dilation_rates: tuple[PositiveInt, ...] = ()
-    recompute: Recompute = "none"
-    recompute_every: PositiveInt | None = None
-    gradient_accumulation_steps: PositiveInt = 1
     optimizer: Optimizer = "adamw"
     dropout: bool | None = None
     dropout_mask: Literal["bool", "dtype"] = "bool"
     image_size: PositiveInt | None = Field(default=None, description="conv nets only")
 
     @model_validator(mode="after")
-    def _recompute_every_given(self) -> TrainingConfig:
+    def _consistent(self) -> TrainingConfig:
         if len(self.dilated_segments) != len(self.dilation_rates):
             raise ValueError(
                 "dilation_rates: expected one rate per entry of dilated_segments, got "
@@ -102,22 +101,9 @@ class TrainingConfig(Model):
             )
         if self.dilated_segments and self.attention_window:
             raise ValueError("attention_window: give a window or dilated segments, not both")
-        if self.recompute == "every-k" and self.recompute_every is None:
-            raise ValueError("recompute_every: required when recompute is 'every-k' (e.g. 2)")
-        if self.recompute != "every-k" and self.recompute_every is not None:
-            raise ValueError("recompute_every: only used with recompute: every-k")
         return self
 
     @property
     def policy(self) -> PrecisionPolicy:
         """The :class:`PrecisionPolicy` named by ``precision``."""
         return PRECISION_POLICIES[self.precision]
-
-    @property
-    def tokens_per_micro_batch(self) -> int:
-        return self.micro_batch_size * self.sequence_length
-
-    @property
-    def tokens_per_step(self) -> int:
-        """Tokens in one optimizer step (all accumulated micro-batches, one replica)."""
-        return self.tokens_per_micro_batch * self.gradient_accumulation_steps

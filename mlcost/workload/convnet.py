@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from mlcost.layout import Layout
 from mlcost.specs.models import ConvNetSpec
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.optimizer import optimizer_operator
@@ -87,10 +88,14 @@ def _pointwise(
     )
 
 
-def convnet_operators(model: ConvNetSpec, config: TrainingConfig) -> OperatorTable:
+def convnet_operators(
+    model: ConvNetSpec, config: TrainingConfig, layout: Layout | None = None
+) -> OperatorTable:
     """Operator table of one training step of ``model`` at ``config.image_size`` (default: the
-    model's own) with ``config.micro_batch_size`` images per micro-batch."""
-    n = config.micro_batch_size
+    model's own) with ``layout.micro_batch_size`` images per micro-batch and
+    ``layout.micro_batches`` micro-batches."""
+    layout = layout or Layout()
+    n = layout.micro_batch_size
     policy = config.policy
     act, weight, grad = policy.activation, policy.weight, policy.gradient
     size = config.image_size or model.image_size
@@ -266,7 +271,7 @@ def convnet_operators(model: ConvNetSpec, config: TrainingConfig) -> OperatorTab
         )
     )
 
-    micro = config.gradient_accumulation_steps
+    micro = layout.micro_batches
     scaled = tuple(replace(op, count=op.count * micro) for op in ops)
     optimizer = optimizer_operator(model.parameter_count, config)
     return OperatorTable(
@@ -274,5 +279,5 @@ def convnet_operators(model: ConvNetSpec, config: TrainingConfig) -> OperatorTab
         description=f"{model.name}: {n} images of {config.image_size or model.image_size}px, "
         f"{config.precision}, {micro} micro-batch(es)",
         tokens_per_step=n * micro,
-        metadata={"micro_batches": micro, "model": model.name, "config": config},
+        metadata={"micro_batches": micro, "model": model.name, "config": config, "layout": layout},
     )

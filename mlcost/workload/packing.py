@@ -25,6 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.results import Figure, Result
+
+SOURCE = "mlcost.workload.packing (first-fit decreasing; Krell et al. 2021 for the problem)"
 
 
 def _chunks(lengths: Iterable[int] | Mapping[int, int], maximum: int) -> np.ndarray:
@@ -62,7 +65,7 @@ def _first_fit_decreasing(chunks: np.ndarray, maximum: int) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
-class PackingReport:
+class PackingReport(Result):
     """Padding vs packing for one set of documents at one maximum length."""
 
     maximum_length: int
@@ -86,6 +89,35 @@ class PackingReport:
     def useful_token_gain(self) -> float:
         """Useful tokens per step with packing over without, at the same rows per step."""
         return self.padded_rows / self.packed_rows
+
+    def title(self) -> str:
+        return f"padding vs packing at {self.maximum_length:,} tokens per row"
+
+    def figures(self) -> list[Figure]:
+        s = self.maximum_length
+        return [
+            Figure("useful tokens", self.useful_tokens, "sum of the document lengths", "", SOURCE),
+            Figure("padded rows", self.padded_rows, "sum ceil(l / S)", f"S = {s}", SOURCE),
+            Figure("packed rows", self.packed_rows, "first-fit decreasing bins of S", "", SOURCE),
+            Figure(
+                "padding fraction", self.padding_fraction, "1 - useful / (padded rows x S)",
+                f"1 - {self.useful_tokens:,} / ({self.padded_rows:,} x {s})", SOURCE,
+            ),
+            Figure(
+                "packed padding fraction", self.packed_padding_fraction,
+                "1 - useful / (packed rows x S)",
+                f"1 - {self.useful_tokens:,} / ({self.packed_rows:,} x {s})", SOURCE,
+            ),
+            Figure(
+                "useful token gain", self.useful_token_gain, "padded rows / packed rows",
+                f"{self.padded_rows:,} / {self.packed_rows:,}", SOURCE,
+            ),
+            Figure(
+                "attention scores, masked / unmasked", self.scores_packed_masked
+                / self.scores_packed_unmasked, "sum l_i^2 / (rows x S^2) (causal: halves)",
+                "", SOURCE,
+            ),
+        ]  # fmt: skip
 
     def wasted_flops_fraction(self, flops_per_token: float, flops_per_score: float) -> float:
         """Share of a padded batch's FLOPs spent on padding, for a model whose per-token (linear)

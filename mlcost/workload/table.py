@@ -15,12 +15,14 @@ forward.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pint
 
+from mlcost.results import Figure, Result
 from mlcost.units import Q_
 
 #: Forward FLOPs per element of the non-GEMM operators. A convention, stated so it can be
@@ -57,14 +59,64 @@ ELEMENTWISE_BACKWARD_FACTOR = 2.0
 Number = Any  # an int, a float or a numpy array of them (vectorized sweeps)
 
 
+class OperatorKind(str, Enum):
+    """What an operator computes; the step-time and memory models dispatch on it.
+
+    ``matmul`` (a GEMM with a weight), ``attention`` (the two batched matmuls of attention,
+    scores and score x V), ``conv``, ``softmax``, ``norm``, ``activation``, ``elementwise``,
+    ``dropout``, ``embedding``, ``loss``, ``pool``, ``optimizer``, ``checkpoint`` (bytes kept at
+    a recomputation boundary).
+    """
+
+    MATMUL = "matmul"
+    ATTENTION = "attention"
+    CONV = "conv"
+    SOFTMAX = "softmax"
+    NORM = "norm"
+    ACTIVATION = "activation"
+    ELEMENTWISE = "elementwise"
+    DROPOUT = "dropout"
+    EMBEDDING = "embedding"
+    LOSS = "loss"
+    POOL = "pool"
+    OPTIMIZER = "optimizer"
+    CHECKPOINT = "checkpoint"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class OperatorRole(str, Enum):
+    """What other models need to know about an operator beyond its kind.
+
+    ``mlp-intermediate``: saves FFN-width tensors, which Mini-Sequence Transformer chunking
+    shrinks (Luo et al. 2024); ``attention-core``: the attention scores, softmax, attention
+    dropout and scores x V, which selective recomputation replays (Korthikanti et al. 2022,
+    section 4.2).
+    """
+
+    NONE = ""
+    MLP_INTERMEDIATE = "mlp-intermediate"
+    ATTENTION_CORE = "attention-core"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Operator:
     """One kind of operation in a training step. Per-execution figures; ``count`` per step.
 
-    ``kind`` is one of: ``matmul`` (a GEMM with a weight), ``attention`` (the two batched
-    matmuls of attention, scores and score x V), ``conv``, ``softmax``, ``norm``,
-    ``activation``, ``elementwise``, ``dropout``, ``embedding``, ``loss``, ``pool``,
-    ``optimizer``, ``checkpoint`` (bytes kept at a recomputation boundary).
+    ``kind`` is an :class:`OperatorKind` (or its value); ``block`` the part of the model it
+    belongs to (``embedding``, ``layer``, ``head``, ``loss``, ``optimizer``); ``pattern`` the
+    attention pattern of the layers it runs in (``local``, ``global``, ``dilated`` or empty for
+    every layer); ``tensor_parallel`` whether Megatron-style tensor parallelism splits its work
+    and saved tensors over the ``t`` ranks (the attention and MLP between the f and g operators)
+    rather than replicating them (the norms, residual adds and dropouts on the full hidden
+    state); ``saved_replicated`` that what it saves for backward is replicated even though its
+    work is split (the full hidden-state input of the QKV, first MLP and LM-head GEMMs). Only
+    sequence parallelism splits the replicated parts (Korthikanti et al. 2022, section 4.2 and
+    Table 2: the ``10·s·b·h`` of ``10 + 24/t``).
     """
 
     name: str
@@ -84,12 +136,37 @@ class Operator:
     n: Number = 0
     k: Number = 0
     gemm_batch: Number = 0
+    role: OperatorRole = OperatorRole.NONE
+    pattern: str = ""
+    tensor_parallel: bool = False
+    saved_replicated: bool = False
     note: str = ""
 
     @property
     def is_matmul(self) -> bool:
         """GEMM-like: what ``torch.utils.flop_counter`` counts."""
         return self.kind in ("matmul", "attention", "conv")
+
+    @property
+    def total_flops(self) -> Number:
+        """FLOPs per execution on the hardware: forward, backward and recomputed forward."""
+        return self.forward_flops + self.backward_flops + self.recompute_flops
+
+    @property
+    def bytes_moved(self) -> Number:
+        """Bytes per execution to and from memory: forward reads and writes, backward traffic,
+        and the recomputed forward's reads and writes."""
+        forward = self.bytes_read + self.bytes_written
+        return forward + self.backward_bytes + forward * self.recompute_fraction
+
+    @property
+    def intensity(self) -> Number:
+        """Arithmetic intensity ``total_flops / bytes_moved`` in FLOP/byte (0 without bytes;
+        Williams et al. 2009)."""
+        moved = np.asarray(self.bytes_moved, dtype=np.float64)
+        flops = np.asarray(self.total_flops, dtype=np.float64)
+        result = np.where(moved > 0, flops / np.where(moved > 0, moved, 1.0), 0.0)
+        return result.item() if result.ndim == 0 else result
 
     @property
     def backward_flops(self) -> Number:
@@ -125,11 +202,25 @@ COLUMNS = (
     "n",
     "k",
     "gemm_batch",
+    "role",
+    "pattern",
+    "tensor_parallel",
+    "saved_replicated",
+)
+#: The per-execution columns :meth:`OperatorTable.by_kind` sums over a step.
+PER_EXECUTION_TOTALS = (
+    "forward_flops",
+    "backward_input_flops",
+    "backward_weight_flops",
+    "recompute_flops",
+    "bytes_read",
+    "bytes_written",
+    "saved_bytes",
 )
 
 
 @dataclass(frozen=True)
-class OperatorTable:
+class OperatorTable(Result):
     """The operators of one training step (all micro-batches and the optimizer update)."""
 
     operators: tuple[Operator, ...]
@@ -198,18 +289,36 @@ class OperatorTable:
     def by_kind(self) -> pd.DataFrame:
         """Totals per step grouped by operator kind."""
         frame = self.to_frame()
-        columns = [
-            "forward_flops",
-            "backward_input_flops",
-            "backward_weight_flops",
-            "recompute_flops",
-            "bytes_read",
-            "bytes_written",
-            "saved_bytes",
-        ]
+        columns = list(PER_EXECUTION_TOTALS)
         totals = frame[columns].multiply(frame["count"], axis=0)
         totals["kind"] = frame["kind"]
         return totals.groupby("kind", sort=False).sum()
+
+    # ----- the result vocabulary ----------------------------------------------------------
+    def title(self) -> str:
+        return f"operators of one training step: {self.description}"
+
+    def figures(self) -> list[Figure]:
+        """The step's totals: tokens, FLOPs by pass, and bytes saved for backward."""
+        source = "mlcost.workload operator table (2 FLOPs per multiply-add; docs/counting.md)"
+        micro = self.metadata.get("micro_batches", 1)
+        return [
+            Figure("tokens per step", Q_(self.tokens_per_step, "token"), "b x s x m", "", source),
+            Figure("forward FLOPs", self.forward_flops, "sum of forward x count", "", source),
+            Figure("backward FLOPs", self.backward_flops, "sum of backward x count", "", source),
+            Figure(
+                "recomputed FLOPs", self.recompute_flops, "forward x recompute share", "", source
+            ),
+            Figure("model FLOPs (MFU)", self.model_flops, "forward + backward", "", source),
+            Figure("hardware FLOPs (HFU)", self.hardware_flops, "model + recomputed", "", source),
+            Figure(
+                "saved for backward per micro-batch",
+                self.saved_bytes.to("GiB"),
+                "sum of bytes saved after recomputation / micro-batches",
+                f"m = {micro}",
+                source,
+            ),
+        ]
 
     # ----- conversion ---------------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
@@ -220,6 +329,7 @@ class OperatorTable:
         rows = []
         for op in self.operators:
             row = {name: _scalar(getattr(op, name)) for name in COLUMNS}
+            row["kind"], row["role"] = str(op.kind), str(op.role)
             rows.append(row)
         return pd.DataFrame.from_records(rows, columns=list(COLUMNS))
 
@@ -250,6 +360,9 @@ def elementwise_operator(
     kind: str = "elementwise",
     parameters: Number = 0,
     recompute_fraction: float = 0.0,
+    role: OperatorRole = OperatorRole.NONE,
+    pattern: str = "",
+    tensor_parallel: bool = False,
     note: str = "",
 ) -> Operator:
     """An element-wise operator over ``elements`` values: reads ``inputs`` tensors, writes one."""
@@ -268,5 +381,8 @@ def elementwise_operator(
         saved_bytes=saved_elements * saved_size,
         parameters=parameters,
         recompute_fraction=recompute_fraction,
+        role=role,
+        pattern=pattern,
+        tensor_parallel=tensor_parallel,
         note=note,
     )

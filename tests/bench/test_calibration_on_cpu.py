@@ -19,6 +19,7 @@ torch = pytest.importorskip("torch")
 from mlcost.bench.model import GPT, GPTConfig, spec_of  # noqa: E402
 from mlcost.bench.runner import run  # noqa: E402
 from mlcost.calibrate import calibrate, isotonic_increasing  # noqa: E402
+from mlcost.layout import Layout  # noqa: E402
 from mlcost.specs import Accelerator, load_spec_text  # noqa: E402
 from mlcost.timing import step_time  # noqa: E402
 from mlcost.validate import summary, validate  # noqa: E402
@@ -80,8 +81,9 @@ def test_profile_is_accepted_in_place_of_a_gpu(results: Path) -> None:
     profile = calibrate(results)
     predicted = step_time(
         spec_of(GPTConfig()),
-        TrainingConfig(micro_batch_size=2, sequence_length=256, precision="fp32"),
+        TrainingConfig(sequence_length=256, precision="fp32"),
         profile,
+        Layout(micro_batch_size=2),
     )
     assert predicted.total.magnitude > 0
 

@@ -11,12 +11,16 @@ from __future__ import annotations
 import pytest
 
 torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
+pytest.importorskip("transformers")
 
+from torch.distributed._tools.mem_tracker import MemTracker  # noqa: E402
+
+from mlcost.layout import Layout  # noqa: E402
 from mlcost.memory import Overheads, memory_breakdown  # noqa: E402
 from mlcost.specs import from_hf_config  # noqa: E402
 from mlcost.units import Q_  # noqa: E402
 from mlcost.workload import TrainingConfig  # noqa: E402
+from tests.oracles import hf_model  # noqa: E402
 
 CONFIG = {
     "model_type": "gpt2",
@@ -32,13 +36,7 @@ CONFIG = {
 
 
 def test_small_gpt_adamw_step_matches_mem_tracker() -> None:
-    from torch.distributed._tools.mem_tracker import MemTracker
-
-    hf_config = transformers.GPT2Config(**{k: v for k, v in CONFIG.items() if k != "model_type"})
-    hf_config._attn_implementation = "eager"
-    torch.manual_seed(0)
-    model = transformers.GPT2LMHeadModel(hf_config)
-    model.train()
+    model = hf_model(CONFIG, meta=False, seed=0)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     ids = torch.randint(0, 1000, (2, 128))
     tracker = MemTracker()
@@ -62,13 +60,14 @@ def test_small_gpt_adamw_step_matches_mem_tracker() -> None:
     breakdown = memory_breakdown(
         spec,
         TrainingConfig(
-            micro_batch_size=2,
             sequence_length=128,
             attention="eager",
             precision="fp32",
             optimizer="adamw",
             dropout=False,
         ),
+        None,
+        Layout(micro_batch_size=2),
         overheads=Overheads(cuda_context=Q_(0, "byte"), fragmentation=0.0),
     )
 

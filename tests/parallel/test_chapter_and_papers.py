@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import mlcost
 from mlcost.parallel import (
     Layout,
     communication_tax_speedup,
@@ -94,8 +95,6 @@ def test_pipeline_bubble(p: int, m: int, v: int, expected: float) -> None:
 
 def test_step_bubble_is_the_formula_times_ideal_compute() -> None:
     model_config = TrainingConfig(sequence_length=1024)
-    import mlcost
-
     model = mlcost.model("gpt2-xl")
     layout = Layout(dp=1, pp=4, micro_batch_size=1, gradient_accumulation=8)
     step = multi_gpu_step_time(model, model_config, "dgx-h100", layout)
@@ -128,8 +127,6 @@ def test_zero_volumes_in_model_sizes(stage: int, units: int) -> None:
 
 @pytest.mark.parametrize(("stage", "units"), [(0, 2), (1, 2), (2, 2), (3, 3)])
 def test_step_terms_send_the_zero_volumes(stage: int, units: int) -> None:
-    import mlcost
-
     model = mlcost.model("gpt2-xl")
     config = TrainingConfig(sequence_length=1024)  # bf16-mixed: 2-byte gradients and weights
     layout = Layout(dp=8, micro_batch_size=1, gradient_accumulation=1, zero_stage=stage)
@@ -141,8 +138,6 @@ def test_step_terms_send_the_zero_volumes(stage: int, units: int) -> None:
 
 # ----- Shoeybi et al. 2019 -----------------------------------------------------------------------
 def test_tensor_parallel_traffic_hand_derivation() -> None:
-    import mlcost
-
     model = mlcost.model("llama-2-7b")  # L = 32, h = 4096, 32 heads (GPT-2 XL's 25 heads allow
     # only t = 1 or 5)
     # 4 all-reduces per layer and micro-batch of b·s·h·2 bytes: 4 x 32 x 1 x 1024 x 4096 x 2

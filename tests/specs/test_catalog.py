@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError
+from mlcost.errors import AmbiguousNameError, MlcostError, SpecError, UnknownNameError
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -254,8 +254,10 @@ def test_unknown_name_suggests(catalog: Catalog) -> None:
 
 
 def test_kind_filter(catalog: Catalog) -> None:
-    with pytest.raises(UnknownNameError):
+    with pytest.raises(MlcostError, match="'llama-2-7b' is a transformer"):
         catalog.accelerator("llama-2-7b")
+    with pytest.raises(UnknownNameError):
+        catalog.accelerator("llama-9-7b")
 
 
 def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> None:

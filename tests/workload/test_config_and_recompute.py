@@ -7,17 +7,18 @@ import pytest
 
 from mlcost.errors import SpecError
 from mlcost.flops import training_flops
+from mlcost.layout import Layout
 from mlcost.specs import Catalog
 from mlcost.workload import TrainingConfig, operators, transformer_operators
 
 
 def test_config_errors_name_the_field() -> None:
     with pytest.raises(SpecError, match="recompute_every: required"):
-        TrainingConfig(recompute="every-k")
+        Layout(recompute="every-k")
     with pytest.raises(SpecError, match=r"precision: got 'bf16-mixd'.*did you mean 'bf16-mixed'"):
         TrainingConfig(precision="bf16-mixd")
     with pytest.raises(SpecError, match="micro_batch_size"):
-        TrainingConfig(micro_batch_size=0)
+        Layout(micro_batch_size=0)
     with pytest.raises(SpecError, match=r"unknown field.*did you mean 'sequence_length'"):
         TrainingConfig(sequence_lenght=5)  # type: ignore[call-arg]
 
@@ -32,24 +33,21 @@ def layer_forward(table: object) -> float:
 
 def test_recomputation_policies(catalog: Catalog) -> None:
     model = catalog.transformer("llama-2-7b")
-    base = TrainingConfig(micro_batch_size=2, sequence_length=2048)
-    none = operators(model, base)
+    base, layout = TrainingConfig(sequence_length=2048), Layout(micro_batch_size=2)
+    none = operators(model, base, layout)
     assert none.recompute_flops.magnitude == 0
     assert none.hardware_flops == none.model_flops
     # Full: every layer's forward is replayed once in the backward pass.
-    full = operators(model, base.model_copy(update={"recompute": "full"}))
+    full = operators(model, base, layout.model_copy(update={"recompute": "full"}))
     assert full.recompute_flops.magnitude == pytest.approx(layer_forward(none), rel=1e-12)
     assert full.model_flops == none.model_flops  # MFU does not count recomputation
     # Every 2nd layer: half of the 32 layers.
     half = operators(
-        model,
-        TrainingConfig(
-            micro_batch_size=2, sequence_length=2048, recompute="every-k", recompute_every=2
-        ),
+        model, base, Layout(micro_batch_size=2, recompute="every-k", recompute_every=2)
     )
     assert half.recompute_flops.magnitude == pytest.approx(layer_forward(none) / 2, rel=1e-12)
     # Selective (Korthikanti et al. 2022): only the attention core (QK^T, softmax, PV).
-    selective = operators(model, base.model_copy(update={"recompute": "selective"}))
+    selective = operators(model, base, layout.model_copy(update={"recompute": "selective"}))
     core = sum(
         op.forward_flops * op.count for op in none.operators if op.kind in ("attention", "softmax")
     )
@@ -63,7 +61,8 @@ def test_full_recompute_is_about_eight_nd(catalog: Catalog) -> None:
     # head and embeddings, which are not recomputed: within 2% for Llama-2-70B at s = 2048.
     summary = training_flops(
         catalog.transformer("llama-2-70b"),
-        TrainingConfig(sequence_length=2048, attention="eager", recompute="full"),
+        TrainingConfig(sequence_length=2048, attention="eager"),
+        Layout(recompute="full"),
     )
     ratio = (summary.hardware_flops / summary.model_flops).to("").magnitude
     assert ratio == pytest.approx(8 / 6, rel=0.02)
@@ -71,11 +70,9 @@ def test_full_recompute_is_about_eight_nd(catalog: Catalog) -> None:
 
 def test_gradient_accumulation_scales_passes_not_the_optimizer(catalog: Catalog) -> None:
     model = catalog.transformer("gpt2")
-    one = operators(model, TrainingConfig(micro_batch_size=4, sequence_length=512))
-    four = operators(
-        model,
-        TrainingConfig(micro_batch_size=4, sequence_length=512, gradient_accumulation_steps=4),
-    )
+    config = TrainingConfig(sequence_length=512)
+    one = operators(model, config, Layout(micro_batch_size=4))
+    four = operators(model, config, Layout(micro_batch_size=4, gradient_accumulation=4))
     assert four.model_flops == 4 * one.model_flops
     assert four.optimizer_flops == one.optimizer_flops
     assert four.tokens_per_step == 4 * one.tokens_per_step
@@ -93,7 +90,7 @@ def test_vectorized_sweep_equals_scalar_calls(catalog: Catalog) -> None:
         .magnitude
     )
     one_by_one = [
-        operators(model, TrainingConfig(micro_batch_size=int(b), sequence_length=int(s)))
+        operators(model, TrainingConfig(sequence_length=int(s)), Layout(micro_batch_size=int(b)))
         .model_flops.to("flop")
         .magnitude
         for b, s in zip(batches, seqs, strict=True)

@@ -18,28 +18,19 @@ transformers = pytest.importorskip("transformers")
 
 from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 
+from mlcost.layout import Layout  # noqa: E402
 from mlcost.specs import Catalog  # noqa: E402
 from mlcost.workload import TrainingConfig, operators  # noqa: E402
-from tests.specs.test_models import HF_CLASSES, HF_CONFIGS  # noqa: E402
+from tests.oracles import HF_CONFIGS, hf_model, training_inputs  # noqa: E402
 
 POINTS = [(1, 128), (2, 256), (3, 512)]
 MODELS = ["gpt2", "gpt2-xl", "bert-base", "llama-2-7b", "llama-3-8b", "mistral-7b", "qwen2-7b"]
 
 
 def hf_training_step_flops(config: dict[str, Any], batch: int, seq: int) -> int:
-    config_name, model_name = HF_CLASSES[config["model_type"]]
-    fields = {k: v for k, v in config.items() if k != "model_type"}
-    hf_config = getattr(transformers, config_name)(**fields)
-    hf_config._attn_implementation = "eager"
-    with torch.device("meta"):
-        model = getattr(transformers, model_name)(hf_config)
-    model.train()
-    ids = torch.zeros(batch, seq, dtype=torch.long, device="meta")
-    inputs: dict[str, Any] = {"input_ids": ids, "labels": ids}
-    if config["model_type"] == "bert":
-        inputs["next_sentence_label"] = torch.zeros(batch, dtype=torch.long, device="meta")
+    model = hf_model(config)
     with FlopCounterMode(display=False) as counter:
-        model(**inputs).loss.backward()
+        model(**training_inputs(config, batch, seq)).loss.backward()
     return int(counter.get_total_flops())
 
 
@@ -48,13 +39,9 @@ def test_gemm_flops_equal_flop_counter(catalog: Catalog, name: str) -> None:
     model = catalog.transformer(name)
     for batch, seq in POINTS:
         expected = hf_training_step_flops(HF_CONFIGS[name], batch, seq)
-        config = TrainingConfig(
-            micro_batch_size=batch,
-            sequence_length=seq,
-            attention="eager",
-            attention_flops="executed",
-        )
-        ours = operators(model, config).matmul_flops().to("flop").magnitude
+        config = TrainingConfig(sequence_length=seq, attention="eager", attention_flops="executed")
+        ours = operators(model, config, Layout(micro_batch_size=batch)).matmul_flops()
+        ours = ours.to("flop").magnitude
         assert ours == pytest.approx(expected, rel=0.005), (name, batch, seq, ours / expected - 1)
 
 
@@ -70,7 +57,7 @@ def test_resnet50_training_step_equals_flop_counter(catalog: Catalog) -> None:
     labels = torch.zeros(2, dtype=torch.long, device="meta")
     with FlopCounterMode(display=False) as counter:
         model(pixel_values=pixels, labels=labels).loss.backward()
-    ours = operators(catalog.model("resnet-50"), TrainingConfig(micro_batch_size=2))
+    ours = operators(catalog.model("resnet-50"), TrainingConfig(), Layout(micro_batch_size=2))
     assert ours.matmul_flops().to("flop").magnitude == pytest.approx(
         counter.get_total_flops(), rel=0.005
     )

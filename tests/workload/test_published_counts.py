@@ -12,13 +12,14 @@ from mlcost.flops import (
     six_nd,
     training_flops,
 )
+from mlcost.layout import Layout
 from mlcost.specs import Catalog
 from mlcost.workload import TrainingConfig, operators
 
 
 def test_resnet50_forward_is_two_times_4_09_gmacs(catalog: Catalog) -> None:
     # torchvision publishes 4.09 GFLOPS (multiply-adds) for ResNet-50 at 224 x 224.
-    table = operators(catalog.model("resnet-50"), TrainingConfig(micro_batch_size=1))
+    table = operators(catalog.model("resnet-50"), TrainingConfig(), Layout(micro_batch_size=1))
     gemm_forward = sum(op.forward_flops * op.count for op in table.operators if op.is_matmul)
     assert gemm_forward == pytest.approx(2 * 4.09e9, rel=0.01)
 
@@ -32,8 +33,9 @@ def by_name(table: object, name: str) -> float:
 def test_chapter_gpt2_xl_example(catalog: Catalog) -> None:
     # The chapter's GPT-2 XL: B 32, S 1024, H 1600, 25 heads, 48 layers, 50,000 steps.
     b, s, h, layers, steps = 32, 1024, 1600, 48, 50_000
-    config = TrainingConfig(micro_batch_size=b, sequence_length=s, attention="eager")
-    table = operators(catalog.model("gpt2-xl"), config)
+    config = TrainingConfig(sequence_length=s, attention="eager")
+    layout = Layout(micro_batch_size=b)
+    table = operators(catalog.model("gpt2-xl"), config, layout)
     qkv = sum(by_name(table, f"{x} projection") for x in "qkv")
     assert qkv == 503_316_480_000  # chapter: 3·B·S·H^2 MACs x 2
     assert by_name(table, "attention scores QK^T") == 107_374_182_400  # B·heads·S^2·64 x 2
@@ -79,13 +81,14 @@ def test_exact_minus_six_nd_grows_with_s_over_h(catalog: Catalog) -> None:
 def test_narayanan_closed_form_matches_exact_for_a_gpt(catalog: Catalog) -> None:
     # Eq. 3 counts GEMMs only, MHA, FFN 4h, executed attention, LM head V·h: exactly our GEMMs.
     model = catalog.transformer("gpt3-175b")
-    config = TrainingConfig(micro_batch_size=2, sequence_length=2048, attention="eager")
-    gemm = operators(model, config).matmul_flops().to("flop").magnitude
+    config = TrainingConfig(sequence_length=2048, attention="eager")
+    layout = Layout(micro_batch_size=2)
+    gemm = operators(model, config, layout).matmul_flops().to("flop").magnitude
     closed = narayanan_flops(2, 2048, 96, 12288, model.vocab_size, recompute=False)
     assert gemm == pytest.approx(closed.to("flop").magnitude, rel=1e-12)
     # With full recomputation eq. 3 has 4 passes over the layers (96 = 4 x 24) but 3 over the
     # LM head (6·B·s·h·V), as Megatron recomputes layers only; so does our table.
-    full = operators(model, config.model_copy(update={"recompute": "full"}))
+    full = operators(model, config, layout.model_copy(update={"recompute": "full"}))
     recomputed_gemms = sum(op.recompute_flops * op.count for op in full.operators if op.is_matmul)
     closed_recompute = narayanan_flops(2, 2048, 96, 12288, model.vocab_size, recompute=True)
     assert full.matmul_flops().to("flop").magnitude + recomputed_gemms == pytest.approx(

@@ -6,7 +6,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+import mlcost  # noqa: E402
 from mlcost.errors import MlcostError  # noqa: E402
+from mlcost.layout import Layout  # noqa: E402
+from mlcost.workload import TrainingConfig, operators  # noqa: E402
 from mlcost.workload.trace import trace  # noqa: E402
 
 
@@ -58,19 +61,16 @@ def test_not_a_module() -> None:
 
 
 def test_tracing_a_hf_model_agrees_with_the_analytical_table() -> None:
-    transformers = pytest.importorskip("transformers")
-    import mlcost
-    from mlcost.workload import TrainingConfig, operators
+    pytest.importorskip("transformers")
+    from tests.oracles import HF_CONFIGS, hf_model
 
-    config = transformers.GPT2Config(n_embd=768, n_layer=12, n_head=12)
-    config._attn_implementation = "eager"
-    with torch.device("meta"):
-        model = transformers.GPT2LMHeadModel(config)
+    model = hf_model(HF_CONFIGS["gpt2"])
     ids = torch.zeros(2, 64, dtype=torch.long)
     table = trace(model, {"input_ids": ids, "labels": ids}, depth=1)
     analytical = operators(
         mlcost.model("gpt2"),
-        TrainingConfig(micro_batch_size=2, sequence_length=64, attention="eager"),
+        TrainingConfig(sequence_length=64, attention="eager"),
+        Layout(micro_batch_size=2),
     )
     traced = table.forward_flops + table.backward_flops
     assert traced == analytical.matmul_flops()  # GEMMs only on both sides: exact

@@ -1,0 +1,276 @@
+"""The exact optimizer of activation checkpoint placement: the Pareto curve of peak activation
+memory against recomputation of a layer chain, and the cheapest placement within a budget.
+
+For every candidate largest transient ``S`` a dynamic program over the chain keeps the Pareto
+set of (stored bytes, recompute time) of every prefix (Chen et al. 2016 section 4.2 solve the
+same problem by a search over a memory threshold; Griewank's revolve is the limit with no stored
+layers). Chains of identical layers (every dense transformer) are solved by enumerating the counts
+of kept, selective and recomputed layers and the number of segments, one vectorized call.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pint
+
+from mlcost.checkpointing.placement import (
+    LayerChain,
+    Placement,
+    PlacementCost,
+    placement_cost,
+)
+from mlcost.errors import MlcostError
+from mlcost.results import Figure, Result
+from mlcost.units import magnitude_in
+
+SOURCE = "exact Pareto set over the layer chain (mlcost.checkpointing.optimize; Chen et al. 2016)"
+
+Number = Any
+
+
+# ----- the optimizer -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TradeoffCurve(Result):
+    """The Pareto-optimal placements: least recomputation for each memory level."""
+
+    points: tuple[PlacementCost, ...]
+    chain: LayerChain = field(repr=False)
+
+    def title(self) -> str:
+        what = f": {self.chain.description}" if self.chain.description else ""
+        return f"activation memory against recomputation, {self.chain.layers} layers{what}"
+
+    def figures(self) -> list[Figure]:
+        most, least = self.points[0], self.least_memory
+        return [
+            Figure("Pareto points", len(self.points), "placements no other beats on both", "",
+                   SOURCE),
+            Figure("most memory (no recomputation)", most.memory.to("GiB"),
+                   "peak activation bytes per micro-batch", str(most.placement), SOURCE),
+            Figure("least memory", least.memory.to("GiB"), "peak activation bytes per micro-batch",
+                   str(least.placement), SOURCE),
+            Figure("recomputation at least memory", least.recompute_flops,
+                   "forward FLOPs replayed per micro-batch", "", SOURCE),
+        ]  # fmt: skip
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per Pareto point: memory (GiB), recomputed FLOPs and ms, placement."""
+        return pd.DataFrame([p.to_dict() for p in self.points])
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures and every Pareto point."""
+        return {**super().to_json(), "points": [p.to_dict() for p in self.points]}
+
+    def best_within(self, budget: pint.Quantity) -> PlacementCost | None:
+        """The least-recompute point with memory within ``budget`` (None if none fits)."""
+        limit = float(magnitude_in(budget, "byte", "budget"))
+        fitting = [p for p in self.points if p.memory.to("byte").magnitude <= limit * (1 + 1e-12)]
+        return fitting[0] if fitting else None
+
+    @property
+    def least_memory(self) -> PlacementCost:
+        return self.points[-1]
+
+    def plot(self, ax: Any = None) -> Any:
+        """Recomputation against peak activation memory (:func:`mlcost.plot.tradeoff`)."""
+        from mlcost import plot
+
+        return plot.tradeoff(self, ax=ax)
+
+
+def tradeoff_curve(chain: LayerChain, *, method: str = "auto") -> TradeoffCurve:
+    """Every Pareto-optimal (memory, recompute) placement of ``chain``, least memory last.
+
+    Exact: identical layers by enumerating counts (``method="enumeration"``: kept ``n_k``,
+    selective ``n_s``, recomputed ``n_r`` in ``g`` segments of at most ``ceil(n_r/g)`` layers;
+    memory ``m·(n_k·a + n_s·a_sel + g·c) + max(ceil(n_r/g)·a, a - a_sel)``); any chain by the
+    dynamic program of the module docstring (``method="dynamic-program"``); ``auto`` takes the
+    enumeration for uniform chains.
+    """
+    if method not in ("auto", "enumeration", "dynamic-program"):
+        raise MlcostError(f"method: got {method!r}, expected auto, enumeration or dynamic-program")
+    if method == "enumeration" and not chain.is_uniform():
+        raise MlcostError("method: the enumeration needs identical layers (a uniform chain)")
+    enumerate_counts = method == "enumeration" or (method == "auto" and chain.is_uniform())
+    candidates = _uniform_frontier(chain) if enumerate_counts else _general_frontier(chain)
+    costs = [placement_cost(chain, placement) for placement in candidates]
+    return TradeoffCurve(points=tuple(_pareto_costs(chain, costs)), chain=chain)
+
+
+def optimal_placement(chain: LayerChain, budget: pint.Quantity) -> PlacementCost:
+    """The placement of least recomputation whose peak activation memory is within ``budget``;
+    the least-memory placement when none is (check ``memory`` against the budget)."""
+    curve = tradeoff_curve(chain)
+    best = curve.best_within(budget)
+    return best if best is not None else curve.least_memory
+
+
+def _pareto_costs(chain: LayerChain, costs: list[PlacementCost]) -> list[PlacementCost]:
+    """Pareto filter on (memory, recompute cost); sorted by recompute ascending."""
+
+    def objective(p: PlacementCost) -> float:
+        if p.recompute_time is not None:
+            return float(p.recompute_time.to("s").magnitude)
+        return float(p.recompute_flops.to("flop").magnitude)
+
+    ordered = sorted(costs, key=lambda p: (objective(p), p.memory.to("byte").magnitude))
+    result: list[PlacementCost] = []
+    best_memory = math.inf
+    for cost in ordered:
+        memory = float(cost.memory.to("byte").magnitude)
+        if memory < best_memory * (1 - 1e-12):
+            result.append(cost)
+            best_memory = memory
+    return result
+
+
+def _uniform_frontier(chain: LayerChain) -> list[Placement]:
+    """Candidate placements of a chain of identical layers: all (n_k, n_s, g) combinations,
+    Pareto-filtered in one vectorized pass before placements are built."""
+    big_l = chain.layers
+    a, c = float(chain.saved[0]), float(chain.boundary[0])
+    t = float(chain.cost()[0])
+    a_sel = float(chain._selective("saved")[0])
+    t_sel = float(chain.selective_cost()[0])
+    use_sel = chain.has_selective
+    n_k, n_s, g = np.meshgrid(
+        np.arange(big_l + 1),
+        np.arange(big_l + 1) if use_sel else np.zeros(1, dtype=int),
+        np.arange(big_l + 1),
+        indexing="ij",
+    )
+    n_k, n_s, g = n_k.ravel(), n_s.ravel(), g.ravel()
+    n_r = big_l - n_k - n_s
+    valid = (n_r >= 0) & (((n_r == 0) & (g == 0)) | ((n_r > 0) & (g >= 1) & (g <= n_r)))
+    n_k, n_s, g, n_r = n_k[valid], n_s[valid], g[valid], n_r[valid]
+    longest = np.where(g > 0, -(-n_r // np.maximum(g, 1)), 0)
+    transient = np.maximum(longest * a, np.where(n_s > 0, a - a_sel, 0.0))
+    memory = chain.in_flight * (n_k * a + n_s * a_sel + g * c) + transient
+    cost = n_s * t_sel + n_r * t
+    order = np.lexsort((memory, cost))
+    keep_rows = []
+    best = math.inf
+    for row in order:
+        if memory[row] < best * (1 - 1e-12):
+            keep_rows.append(row)
+            best = memory[row]
+    placements = []
+    for row in keep_rows:
+        states: list[str] = []
+        if n_r[row]:
+            for part in np.array_split(np.arange(n_r[row]), g[row]):
+                states += ["checkpoint"] + ["recompute"] * (len(part) - 1)
+        states += ["selective"] * int(n_s[row]) + ["keep"] * int(n_k[row])
+        placements.append(Placement(tuple(states)))
+    return placements
+
+
+def _general_frontier(chain: LayerChain) -> list[Placement]:
+    """The dynamic program: for each candidate transient cap ``S``, the Pareto set of (stored
+    bytes, cost) of every prefix, extended by keep, selective, or a segment of sum <= ``S``.
+    Each prefix's Pareto set is a set of numpy arrays (vectorized extension and filtering)."""
+    big_l = chain.layers
+    a, c, cost = chain.saved, chain.boundary, chain.cost()
+    a_sel, cost_sel = chain._selective("saved"), chain.selective_cost()
+    use_sel = chain.has_selective
+    delta = a - a_sel
+    prefix_a = np.concatenate([[0.0], np.cumsum(a)])
+    prefix_t = np.concatenate([[0.0], np.cumsum(cost)])
+    caps_set = {0.0}
+    for i in range(big_l):
+        caps_set.update((prefix_a[i + 1 :] - prefix_a[i]).tolist())
+    if use_sel:
+        caps_set.update(delta[delta > 0].tolist())
+    caps = sorted(caps_set)
+    m = chain.in_flight
+    # Per cap: the finalized fronts, each (stored, spent, parent position, parent index, kind);
+    # kind 0 keep, 1 selective, 2 segment from the parent position to here.
+    all_fronts: list[list[tuple[np.ndarray, ...]]] = []
+    finals = []
+    for cap_index, cap in enumerate(caps):
+        pending: list[list[tuple[np.ndarray, ...]]] = [[] for _ in range(big_l + 1)]
+        root = (np.zeros(1), np.zeros(1), np.full(1, -1), np.full(1, -1), np.full(1, -1))
+        pending[0].append(root)
+        fronts: list[tuple[np.ndarray, ...]] = []
+        for i in range(big_l + 1):
+            front = _pareto_arrays(pending[i])
+            fronts.append(front)
+            pending[i] = []
+            if i == big_l or front[0].size == 0:
+                continue
+            stored, spent = front[0], front[1]
+            size = stored.size
+            parents = np.arange(size)
+            here = np.full(size, i)
+            pending[i + 1].append((stored + m * a[i], spent, here, parents, np.zeros(size, int)))
+            if use_sel and 0 < delta[i] <= cap:
+                pending[i + 1].append(
+                    (stored + m * a_sel[i], spent + cost_sel[i], here, parents, np.ones(size, int))
+                )
+            with_input = stored + m * c[i]
+            for j in range(i + 1, big_l + 1):
+                if prefix_a[j] - prefix_a[i] > cap * (1 + 1e-12):
+                    break
+                pending[j].append(
+                    (
+                        with_input,
+                        spent + (prefix_t[j] - prefix_t[i]),
+                        here,
+                        parents,
+                        np.full(size, 2),
+                    )
+                )
+        all_fronts.append(fronts)
+        last = fronts[big_l]
+        finals.append(
+            (last[0] + cap, last[1], np.full(last[0].size, cap_index), np.arange(last[0].size))
+        )
+    memory = np.concatenate([f[0] for f in finals])
+    spent = np.concatenate([f[1] for f in finals])
+    cap_of = np.concatenate([f[2] for f in finals])
+    index_of = np.concatenate([f[3] for f in finals])
+    order = np.lexsort((memory, spent))
+    placements = []
+    best = math.inf
+    for row in order:
+        if memory[row] < best * (1 - 1e-12):
+            best = memory[row]
+            placements.append(_rebuild(all_fronts[cap_of[row]], int(index_of[row]), big_l))
+    return placements
+
+
+def _pareto_arrays(pieces: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """Concatenate candidate pieces and keep the (stored, spent) Pareto-optimal entries."""
+    if not pieces:
+        empty_f, empty_i = np.zeros(0), np.zeros(0, int)
+        return (empty_f, empty_f, empty_i, empty_i, empty_i)
+    columns = [np.concatenate([piece[k] for piece in pieces]) for k in range(5)]
+    order = np.lexsort((columns[1], columns[0]))
+    spent = columns[1][order]
+    running = np.minimum.accumulate(spent)
+    keep = np.concatenate([[True], spent[1:] < running[:-1]])
+    chosen = order[keep]
+    return tuple(column[chosen] for column in columns)
+
+
+def _rebuild(fronts: list[tuple[np.ndarray, ...]], index: int, layers: int) -> Placement:
+    states = [""] * layers
+    position = layers
+    while position > 0:
+        front = fronts[position]
+        parent_position = int(front[2][index])
+        parent_index = int(front[3][index])
+        kind = int(front[4][index])
+        if kind == 2:
+            states[parent_position] = "checkpoint"
+            for layer in range(parent_position + 1, position):
+                states[layer] = "recompute"
+        else:
+            states[parent_position] = "keep" if kind == 0 else "selective"
+        position, index = parent_position, parent_index
+    return Placement(tuple(states))

@@ -1,0 +1,5 @@
+"""``python -m mlcost.cli``."""
+
+from mlcost.cli import main
+
+main()

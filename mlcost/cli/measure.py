@@ -1,0 +1,128 @@
+"""``mlcost bench``, ``mlcost calibrate`` and ``mlcost validate``: the calibration loop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from mlcost.cli.options import JsonOption, resolve_accelerator
+from mlcost.cli.output import print_json, save_png, stdout_console
+from mlcost.errors import MlcostError
+from mlcost.io import write_text_atomically
+from mlcost.specs import Accelerator, load_spec
+
+
+def bench(
+    out: Annotated[
+        Path, typer.Option("--out", help="Results folder (resumed if it exists).")
+    ] = Path("bench-results"),
+    device: Annotated[str, typer.Option(help="cpu or cuda (cuda:N).")] = "cpu",
+    full: Annotated[bool, typer.Option("--full", help="Full preset (GPU sizes).")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Quick preset (the default).")] = True,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--only",
+            help="Benchmark families: gemm, memory, kernels, attention, "
+            "optimizer, launch, transfer, collective, e2e (repeatable).",
+        ),
+    ] = None,
+    formats: Annotated[
+        list[str] | None, typer.Option("--format", help="GEMM formats (repeatable).")
+    ] = None,
+) -> None:
+    """Measure this device: GEMMs, attention, memory bandwidth, kernels, the optimizer, launch
+    latency, host-device copies, collectives and an end-to-end training step.
+
+    Results go to OUT/results.csv with OUT/metadata.json; an interrupted run resumes. On a GPU
+    node: 'mlcost bench --device cuda --full'. Collectives across GPUs or nodes: run under
+    torchrun, e.g. 'torchrun --nproc-per-node 8 -m mlcost.cli bench --device cuda --only
+    collective'. Then 'mlcost calibrate OUT --base GPU --out profile.yaml' (see
+    docs/benchmarks.md).
+    """
+    from mlcost.bench.runner import run
+
+    preset = "full" if full else "quick"
+    store = run(out, device=device, preset=preset, families=only, formats=formats)
+    frame = store.load()
+    counts = frame.groupby(["family", "status"]).size()
+    console = stdout_console()
+    for key, count in counts.items():
+        family, status = str(key[0]), str(key[1])  # type: ignore[index]
+        console.print(f"{family:12s} {status:12s} {count}")
+    console.print(f"results in {store.results}")
+
+
+def calibrate(
+    results: Annotated[Path, typer.Argument(help="A 'mlcost bench' results folder.")],
+    base: Annotated[
+        str | None, typer.Option("--base", help="Catalog GPU the results were measured on.")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Profile YAML to write.")] = Path(
+        "profile.yaml"
+    ),
+    name: Annotated[str | None, typer.Option(help="Name of the profile.")] = None,
+) -> None:
+    """Fit the measurements into a hardware profile (the catalog's schema, with the fits and
+    their provenance) that every command accepts in place of a catalog GPU."""
+    from mlcost.calibrate import calibrate as fit
+
+    profile = fit(results, base=resolve_accelerator(base) if base else None, name=name)
+    write_text_atomically(out, profile.to_yaml())
+    measured = profile.measured
+    console = stdout_console()
+    console.print(f"wrote {out} ({profile.name})")
+    if measured is not None:
+        for key, value in measured.fit_quality.items():
+            console.print(f"  {key}: {value:.4g}")
+
+
+def validate(
+    results: Annotated[Path, typer.Argument(help="A 'mlcost bench' results folder.")],
+    profile: Annotated[
+        Path | None, typer.Option("--profile", help="Calibrated profile YAML.")
+    ] = None,
+    base: Annotated[
+        str | None, typer.Option("--base", help="Catalog GPU (datasheet) for 'before'.")
+    ] = None,
+    plot_path: Annotated[
+        Path | None, typer.Option("--plot", help="Predicted vs measured figure (PNG).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Prediction error per benchmark, with the datasheet and with the calibrated profile."""
+    from mlcost.calibrate import calibrate as fit
+    from mlcost.validate import plot as figure_of
+    from mlcost.validate import summary
+    from mlcost.validate import validate as compare
+
+    after = load_spec(profile) if profile else fit(results)
+    if not isinstance(after, Accelerator):
+        raise MlcostError(f"--profile: {profile} is not an accelerator profile")
+    before = resolve_accelerator(base) if base else after
+    report = compare(results, before, after)
+    table_of = summary(report)
+    if plot_path is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        save_png(figure_of(report), plot_path)
+    if as_json:
+        print_json(
+            {
+                "summary": json.loads(table_of.to_json(orient="index")),
+                "rows": json.loads(report.to_json(orient="records")),
+            }
+        )
+        return
+    table = Table(title=f"prediction error: {results}", title_justify="left")
+    table.add_column("family")
+    for column in table_of.columns:
+        table.add_column(column, justify="right")
+    for family, row in table_of.iterrows():
+        table.add_row(str(family), *(f"{value:.1%}" for value in row))
+    stdout_console().print(table)

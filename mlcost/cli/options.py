@@ -1,0 +1,228 @@
+"""The options commands share, declared once: the training configuration, the layout, and the
+one resolver of model, GPU and system names (catalog names, spec YAML files, calibrated
+profiles, Hugging Face ``config.json``).
+
+A command takes a group with :func:`with_options`: the group's options are added to its
+signature, and the command receives the object they build (``config: TrainingConfig``,
+``layout: Layout``) instead of the loose values.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+import pint
+import typer
+
+from mlcost.errors import MlcostError, UnitError
+from mlcost.layout import Layout
+from mlcost.specs import Accelerator, ModelSpec, Spec, default_catalog
+from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.units import Q_, check_dimension, parse_quantity
+from mlcost.workload import TrainingConfig
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_MODEL = "llama-2-7b"
+DEFAULT_GPU = "h100-sxm5-80gb"
+
+#: Suffixes a count option accepts: ``70B`` parameters, ``2T`` tokens.
+COUNT_SUFFIXES = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12, "P": 1e15}
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+GpuOption = Annotated[
+    str,
+    typer.Option(
+        "--gpu", help="Accelerator: catalog name or alias, spec YAML or calibrated profile."
+    ),
+]
+SystemGpuOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu",
+        help="Accelerator in place of the system's: catalog name, spec YAML or calibrated profile.",
+    ),
+]
+ModelArgument = Annotated[
+    str, typer.Argument(help="Model: catalog name or alias, spec YAML or HF config.json.")
+]
+
+
+# ----- parsing ----------------------------------------------------------------------------------
+def quantity_option(text: str, unit: str, option: str) -> pint.Quantity:
+    """``'70GiB'``, ``'2.5 USD/hour'`` or a bare number taken in ``unit``; must be > 0."""
+    try:
+        quantity = Q_(float(text), unit)
+    except ValueError:
+        try:
+            quantity = check_dimension(parse_quantity(text, field=option), unit, field=option)
+        except UnitError:
+            raise MlcostError(f"{option}: got {text!r}, expected a quantity in {unit}") from None
+    magnitude = quantity.magnitude
+    if not (magnitude > 0 and magnitude != float("inf")):
+        raise MlcostError(f"{option}: got {text!r}, expected a finite quantity in {unit} > 0")
+    return quantity
+
+
+def count_option(text: str, option: str) -> float:
+    """``70B``, ``2T``, ``2e12``, ``1.5M`` as a positive, finite number."""
+    cleaned = text.strip().replace(",", "").replace("_", "")
+    scale = 1.0
+    if cleaned and cleaned[-1].upper() in COUNT_SUFFIXES:
+        scale, cleaned = COUNT_SUFFIXES[cleaned[-1].upper()], cleaned[:-1]
+    try:
+        value = float(cleaned) * scale
+    except ValueError:
+        raise MlcostError(
+            f"{option}: got {text!r}, expected a count such as 70B, 2T or 7e10"
+        ) from None
+    if not (value > 0 and value != float("inf")):
+        raise MlcostError(f"{option}: got {text!r}, expected a finite count > 0")
+    return value
+
+
+# ----- the one resolver -------------------------------------------------------------------------
+def resolve_model(name: str) -> ModelSpec:
+    """A model by catalog name, spec YAML or Hugging Face ``config.json``."""
+    return as_model(name)
+
+
+def resolve_accelerator(name: str) -> Accelerator:
+    """An accelerator by catalog name, spec YAML or calibrated profile."""
+    return as_accelerator(name)
+
+
+def resolve_spec(name: str, kinds: tuple[str, ...] | None = None) -> Spec:
+    """Any spec by catalog name or file."""
+    return default_catalog().resolve(name, kinds)
+
+
+# ----- option groups ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OptionGroup:
+    """Options that build one object: the command receives it as ``target``."""
+
+    target: str
+    parameters: tuple[inspect.Parameter, ...]
+    build: Callable[[dict[str, Any]], Any]
+
+
+def _option(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
+def with_options(*groups: OptionGroup) -> Callable[[F], F]:
+    """Add each group's options to a typer command; pass it the objects they build."""
+
+    def decorate(func: F) -> F:
+        signature = inspect.signature(func, eval_str=True)
+        targets = {group.target for group in groups}
+        own = [
+            p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+            for p in signature.parameters.values()
+            if p.name not in targets
+        ]
+        extra = [p for group in groups for p in group.parameters]
+
+        @functools.wraps(func)
+        def command(**values: Any) -> Any:
+            for group in groups:
+                given = {p.name: values.pop(p.name) for p in group.parameters}
+                values[group.target] = group.build(given)
+            return func(**values)
+
+        command.__signature__ = signature.replace(parameters=own + extra)  # type: ignore[attr-defined]
+        return command  # type: ignore[return-value]
+
+    return decorate
+
+
+def _training_config(values: dict[str, Any]) -> TrainingConfig:
+    names = {"seq": "sequence_length", "window": "attention_window"}
+    given = {names.get(k, k): v for k, v in values.items() if v is not None}
+    return TrainingConfig(**given)
+
+
+def _flag(name: str, kind: type, flags: tuple[str, ...], text: str) -> inspect.Parameter:
+    """An optional option of a group: ``None`` when not given (the object's default then)."""
+    return _option(name, Annotated[kind | None, typer.Option(*flags, help=text)], None)
+
+
+TRAINING = OptionGroup(
+    "config",
+    (
+        _flag("seq", int, ("--seq", "-s"), "Sequence length (tokens; default 2048)."),
+        _flag(
+            "precision", str, ("--precision",),
+            "fp32 | fp16-mixed | bf16-mixed (default) | bf16 | fp8",
+        ),
+        _flag("attention", str, ("--attention",), "eager | flash (default)"),
+        _flag(
+            "attention_flops", str, ("--attention-flops",),
+            "executed (default: every score the kernel computes) | causal",
+        ),
+        _flag("optimizer", str, ("--optimizer",), "adamw (default) | adam | sgd | lion | ..."),
+        _flag("window", int, ("--window",), "Sliding-window attention of this many keys."),
+        _flag("image_size", int, ("--image-size",), "Conv nets: pixels."),
+    ),
+    _training_config,
+)  # fmt: skip
+
+_STEP_OPTIONS = (
+    _flag("batch", int, ("--batch", "-b"), "Micro-batch size (default 1)."),
+    _flag(
+        "accumulation", int, ("--accumulation",),
+        "Micro-batches per step per data-parallel replica (gradient accumulation; default 1).",
+    ),
+    _flag("recompute", str, ("--recompute",), "none (default) | selective | full | every-k"),
+    _flag("recompute_every", int, ("--recompute-every",), "k for --recompute every-k."),
+)  # fmt: skip
+_PARALLEL_OPTIONS = (
+    _flag("dp", int, ("--dp",), "Data-parallel degree."),
+    _flag("tp", int, ("--tp",), "Tensor-parallel degree."),
+    _flag("pp", int, ("--pp",), "Pipeline-parallel degree."),
+    _flag("cp", int, ("--cp",), "Context-parallel degree."),
+    _flag("vp", int, ("--vp",), "Virtual pipeline stages per GPU (interleaved 1F1B)."),
+    _flag("zero", int, ("--zero",), "ZeRO stage 0-3 over the data-parallel ranks."),
+    _flag("sp", bool, ("--sp/--no-sp",), "Sequence parallelism (with --tp)."),
+    _flag(
+        "offload", bool, ("--offload/--no-offload",),
+        "Optimizer states and master weights in host memory.",
+    ),
+    _flag(
+        "global_batch", int, ("--global-batch",),
+        "Sequences per optimizer step (instead of --accumulation).",
+    ),
+)  # fmt: skip
+_LAYOUT_NAMES = {
+    "batch": "micro_batch_size",
+    "accumulation": "gradient_accumulation",
+    "vp": "virtual_stages",
+    "zero": "zero_stage",
+    "sp": "sequence_parallel",
+    "global_batch": "global_batch_size",
+}
+
+
+def layout_from_options(values: dict[str, Any]) -> Layout | None:
+    """The layout the given options describe; ``None`` when none was given."""
+    given = {_LAYOUT_NAMES.get(k, k): v for k, v in values.items() if v is not None}
+    return Layout(**given) if given else None
+
+
+STEP_LAYOUT = OptionGroup(
+    "layout", _STEP_OPTIONS, lambda values: layout_from_options(values) or Layout()
+)
+LAYOUT = OptionGroup(
+    "layout",
+    _STEP_OPTIONS + _PARALLEL_OPTIONS,
+    lambda values: layout_from_options(values) or Layout(),
+)
+#: For ``mlcost plan``: ``None`` when no layout option is given (the plan then searches).
+PLAN_LAYOUT = OptionGroup("layout", _STEP_OPTIONS + _PARALLEL_OPTIONS, layout_from_options)

@@ -1,0 +1,210 @@
+"""``mlcost comm ...`` (collective times, nccl-tests style) and ``mlcost parallel`` (the best
+layouts of a system)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from mlcost.cli.options import (
+    TRAINING,
+    JsonOption,
+    ModelArgument,
+    SystemGpuOption,
+    quantity_option,
+    resolve_model,
+    with_options,
+)
+from mlcost.cli.output import print_json, stdout_console
+from mlcost.comms import collective_table
+from mlcost.errors import MlcostError
+from mlcost.parallel import search
+from mlcost.system import system
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig
+
+comm_app = typer.Typer(
+    help="Collective times on a system (alpha-beta model), reported like nccl-tests.",
+    no_args_is_help=True,
+)
+
+SystemOption = Annotated[
+    str,
+    typer.Option(
+        "--system", help="Node, cluster or GPU: catalog name or spec path, e.g. dgx-h100."
+    ),
+]
+NodesOption = Annotated[
+    int | None, typer.Option("--nodes", help="Number of nodes (default: the system's).")
+]
+BytesOption = Annotated[
+    str, typer.Option("--bytes", help="Message size, e.g. 1GB, 256MiB or 1e9 (bytes).")
+]
+RanksOption = Annotated[
+    int | None, typer.Option("--ranks", help="Ranks taking part (default: every GPU).")
+]
+
+
+def _collective(
+    collective: str,
+    target: str,
+    gpu: str | None,
+    nodes: int | None,
+    size: str,
+    ranks: int | None,
+    as_json: bool,
+) -> None:
+    resolved = system(target, accelerator=gpu, nodes=nodes)
+    quantity = quantity_option(size, "byte", "--bytes")
+    frame = collective_table(resolved, collective, quantity, ranks=ranks)
+    if as_json:
+        print_json(
+            {
+                "collective": collective,
+                "system": resolved.name,
+                "gpu": resolved.accelerator.name,
+                "nodes": resolved.nodes,
+                "gpus_per_node": resolved.gpus_per_node,
+                "size": quantity.to("byte"),
+                "results": [
+                    {"algorithm": row["algorithm"], "ranks": int(row["ranks"]),
+                     "nodes": int(row["nodes"]), "time": Q_(row["time_ms"], "ms"),
+                     "algbw": Q_(row["algbw_GBps"], "GB/s"),
+                     "busbw": Q_(row["busbw_GBps"], "GB/s")}
+                    for _, row in frame.iterrows()
+                ],
+            }
+        )  # fmt: skip
+        return
+    table = Table(
+        title=f"{collective} of {quantity.to('MB').magnitude:,.3f} MB on {resolved.name}",
+        title_justify="left",
+    )
+    for column in ("algorithm", "ranks", "nodes", "time (ms)", "algbw (GB/s)", "busbw (GB/s)"):
+        table.add_column(column, justify="left" if column == "algorithm" else "right")
+    for _, row in frame.iterrows():
+        table.add_row(
+            row["algorithm"],
+            str(row["ranks"]),
+            str(row["nodes"]),
+            f"{row['time_ms']:,.4f}",
+            f"{row['algbw_GBps']:,.2f}",
+            f"{row['busbw_GBps']:,.2f}",
+        )
+    console = stdout_console()
+    console.print(table)
+    console.print(f"[dim]{resolved.describe()}[/dim]", highlight=False)
+    console.print(
+        "[dim]busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather, reduce-scatter, "
+        "all-to-all), as nccl-tests reports it.[/dim]"
+    )
+
+
+def _add_collective_command(
+    name: str, collective: str, help_text: str, default_ranks: int | None = None
+) -> None:
+    """Register ``mlcost comm NAME``: the same options for every collective."""
+
+    def command(
+        target: SystemOption = "dgx-h100",
+        gpu: SystemGpuOption = None,
+        nodes: NodesOption = None,
+        size: BytesOption = "1GB",
+        ranks: RanksOption = default_ranks,
+        as_json: JsonOption = False,
+    ) -> None:
+        _collective(collective, target, gpu, nodes, size, ranks, as_json)
+
+    command.__doc__ = help_text
+    comm_app.command(name)(command)
+
+
+COLLECTIVE_COMMANDS: tuple[tuple[str, str, str, int | None], ...] = (
+    ("allreduce", "all-reduce", "All-reduce: ring, tree, hierarchical and the fastest.", None),
+    ("allgather", "all-gather", "All-gather (size = the gathered array, as nccl-tests).", None),
+    ("reducescatter", "reduce-scatter", "Reduce-scatter (size = the whole input array).", None),
+    ("alltoall", "all-to-all", "All-to-all (pairwise exchange; size = bytes per rank).", None),
+    ("sendrecv", "point-to-point", "Send/receive between two GPUs (across nodes if apart).", 2),
+    ("broadcast", "broadcast", "Broadcast from one root (pipelined chain).", None),
+)
+for _name, _collective_name, _help, _ranks in COLLECTIVE_COMMANDS:
+    _add_collective_command(_name, _collective_name, _help, _ranks)
+
+
+@with_options(TRAINING)
+def parallel_command(
+    model: ModelArgument,
+    config: TrainingConfig,
+    target: SystemOption = "dgx-h100",
+    gpu: SystemGpuOption = None,
+    nodes: NodesOption = None,
+    global_batch: Annotated[
+        int, typer.Option("--global-batch", help="Sequences per optimizer step.")
+    ] = 1024,
+    top: Annotated[int, typer.Option("--top", help="How many layouts to show.")] = 10,
+    rank_by: Annotated[
+        str, typer.Option("--rank-by", help="time (step time) | cost (GPU-seconds per token)")
+    ] = "time",
+    all_gpus: Annotated[
+        bool,
+        typer.Option("--all-gpus/--any-gpus", help="Use every GPU, or allow fewer (cost)."),
+    ] = True,
+    as_json: JsonOption = False,
+) -> None:
+    """Best parallel layouts (dp/tp/pp/cp, micro-batch, ZeRO, recompute) that fit."""
+    spec = resolve_model(model)
+    resolved = system(target, accelerator=gpu, nodes=nodes)
+    result = search(
+        spec, resolved, global_batch, config=config, rank_by=rank_by, use_all_gpus=all_gpus
+    )
+    shown = result.frame.head(top)
+    if as_json:
+        print_json(
+            {
+                "model": spec.name, "system": resolved.name,
+                "gpu": resolved.accelerator.name, "nodes": resolved.nodes,
+                "gpus": resolved.gpus, "global_batch": global_batch,
+                "sequence_length": config.sequence_length, "candidates": result.candidates,
+                "fitting": result.fitting, "configurations": shown.to_dict(orient="records"),
+            }
+        )  # fmt: skip
+        return
+    if shown.empty:
+        raise MlcostError(
+            f"parallel: none of the {result.candidates} layouts of {spec.name} fits on "
+            f"{resolved.gpus} x {resolved.accelerator.name}; add nodes or lower --seq"
+        )
+    table = Table(
+        title=f"{spec.name} on {resolved.nodes} x {resolved.name} ({resolved.gpus} GPUs), global "
+        f"batch {global_batch} x {config.sequence_length} tokens: {result.fitting} of "
+        f"{result.candidates} layouts fit",
+        title_justify="left",
+    )
+    columns = ("#", "dp", "tp", "pp", "v", "cp", "mb", "m", "ZeRO", "SP", "recompute",
+               "GiB/GPU", "step (s)", "exposed comm (s)", "bubble (s)", "MFU")  # fmt: skip
+    for column in columns:
+        table.add_column(column, justify="left" if column == "recompute" else "right")
+    for rank, (_, row) in enumerate(shown.iterrows(), start=1):
+        table.add_row(
+            str(rank),
+            str(row["dp"]),
+            str(row["tp"]),
+            str(row["pp"]),
+            str(row["v"]),
+            str(row["cp"]),
+            str(row["micro_batch"]),
+            str(row["micro_batches"]),
+            str(row["zero"]),
+            "yes" if row["sequence_parallel"] else "",
+            row["recompute"],
+            f"{row['memory_GiB']:.1f}",
+            f"{row['step_s']:.3f}",
+            f"{row['exposed_comm_s']:.3f}",
+            f"{row['bubble_s']:.3f}",
+            f"{row['mfu']:.1%}",
+        )
+    console = stdout_console()
+    console.print(table)
+    console.print(f"[dim]{resolved.describe()}[/dim]", highlight=False)

@@ -1,0 +1,154 @@
+"""``mlcost step`` and ``mlcost roofline``: the predicted step on one GPU, and where its operators
+sit on the roofline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from mlcost.cli.options import (
+    DEFAULT_GPU,
+    STEP_LAYOUT,
+    TRAINING,
+    GpuOption,
+    JsonOption,
+    resolve_accelerator,
+    resolve_model,
+    with_options,
+)
+from mlcost.cli.output import print_json, save_png, stdout_console
+from mlcost.errors import MlcostError
+from mlcost.layout import Layout
+from mlcost.timing import MODES, step_time
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig
+
+
+@with_options(TRAINING, STEP_LAYOUT)
+def step(
+    model: Annotated[str, typer.Argument(help="Model name, alias, spec YAML or config.json.")],
+    config: TrainingConfig,
+    layout: Layout,
+    gpu: GpuOption = DEFAULT_GPU,
+    mode: Annotated[str, typer.Option(help="roofline (max) | no-overlap (sum)")] = "roofline",
+    as_json: JsonOption = False,
+) -> None:
+    """Predicted step time on one GPU, by operator kind, with MFU, HFU and the bottleneck."""
+    if mode not in MODES:
+        raise MlcostError(f"--mode: got {mode!r}, expected roofline or no-overlap")
+    accelerator = resolve_accelerator(gpu)
+    predicted = step_time(resolve_model(model), config, accelerator, layout, mode=mode)  # type: ignore[arg-type]
+    kinds = predicted.by_kind()
+    if as_json:
+        print_json(
+            {
+                "model": predicted.table.metadata.get("model"),
+                "gpu": accelerator.name,
+                "mode": mode,
+                "step_time": predicted.total,
+                "mfu": float(predicted.mfu()),
+                "hfu": float(predicted.hfu()),
+                "by_kind": [
+                    {"kind": str(kind), "time": Q_(row["time_s"], "s").to("ms"),
+                     "share": float(row["share"]), "bound": row["bound"]}
+                    for kind, row in kinds.iterrows()
+                ],
+            }
+        )  # fmt: skip
+        return
+    table = Table(title=predicted.title(), title_justify="left")
+    for column in ("kind", "ms", "share", "compute ms", "memory ms", "bound"):
+        table.add_column(column, justify="left" if column in ("kind", "bound") else "right")
+    for kind, row in kinds.iterrows():
+        table.add_row(
+            str(kind),
+            f"{row['time_s'] * 1e3:,.3f}",
+            f"{row['share']:.1%}",
+            f"{row['compute_s'] * 1e3:,.3f}",
+            f"{row['memory_s'] * 1e3:,.3f}",
+            row["bound"],
+        )
+    console = stdout_console()
+    console.print(table)
+    console.print(
+        f"step {predicted.total.magnitude:,.2f} ms ({mode}); MFU "
+        f"{predicted.mfu():.1%}, HFU {predicted.hfu():.1%}"
+    )
+
+
+@with_options(TRAINING, STEP_LAYOUT)
+def roofline(
+    config: TrainingConfig,
+    layout: Layout,
+    model: Annotated[
+        str | None, typer.Argument(help="Optional model to place on the roofline.")
+    ] = None,
+    gpu: Annotated[
+        list[str] | None,
+        typer.Option("--gpu", help="Accelerator(s): names, spec YAML or calibrated profiles."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the figure (PNG) here.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Ridge points of GPUs, and where a model's operators sit on the roofline."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mlcost import plot
+
+    gpus = [resolve_accelerator(name) for name in (gpu or [DEFAULT_GPU])]
+    fmt = config.policy.compute_format
+    predicted = None
+    if model is not None:
+        predicted = step_time(resolve_model(model), config, gpus[0], layout)
+    rows = []
+    for accelerator in gpus:
+        used = fmt if fmt in accelerator.formats else accelerator.formats[0]
+        rows.append(
+            {
+                "gpu": accelerator.name, "format": used,
+                "ridge_point": accelerator.ridge_point(used), "peak": accelerator.peak(used),
+                "bandwidth": accelerator.memory_bandwidth,
+            }
+        )  # fmt: skip
+    placed: list[dict[str, Any]] = []
+    if predicted is not None:
+        for op, timed in zip(predicted.table.operators, predicted.rows, strict=True):
+            if op.bytes_moved <= 0 or op.total_flops <= 0:
+                continue
+            placed.append(
+                {
+                    "name": op.name,
+                    "intensity": Q_(op.intensity, "flop/byte"),
+                    "time": Q_(timed.total, "s").to("ms"),
+                    "bound": str(timed.bound),
+                }
+            )
+    if out is not None:
+        save_png(plot.roofline(gpus, predicted, format=fmt), out)
+    if as_json:
+        print_json({"gpus": rows, "operators": placed, "figure": str(out) if out else None})
+        return
+    table = Table(title="roofline", title_justify="left")
+    for column in ("gpu", "format", "peak TFLOP/s", "TB/s", "ridge FLOP/B"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row["gpu"],
+            row["format"],
+            f"{row['peak'].to('TFLOP/s').magnitude:,.1f}",
+            f"{row['bandwidth'].to('TB/s').magnitude:g}",
+            f"{row['ridge_point'].to('flop/byte').magnitude:.1f}",
+        )
+    console = stdout_console()
+    console.print(table)
+    for entry in placed:
+        console.print(
+            f"  {entry['name']}: {entry['intensity'].magnitude:,.1f} FLOP/B, "
+            f"{entry['bound']}-bound, {entry['time'].magnitude:.3f} ms"
+        )
+    if out is not None:
+        console.print(f"wrote {out}")

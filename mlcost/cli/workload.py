@@ -1,0 +1,93 @@
+"""``mlcost flops`` and ``mlcost ops``: the FLOPs and the operator table of one training step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from mlcost.cli.options import (
+    STEP_LAYOUT,
+    TRAINING,
+    JsonOption,
+    ModelArgument,
+    resolve_model,
+    with_options,
+)
+from mlcost.cli.output import print_json, stdout_console
+from mlcost.flops import training_flops
+from mlcost.io import write_text_atomically
+from mlcost.layout import Layout
+from mlcost.units import quantity_to_json
+from mlcost.workload import TrainingConfig, operators
+
+
+@with_options(TRAINING, STEP_LAYOUT)
+def flops(
+    model: ModelArgument, config: TrainingConfig, layout: Layout, as_json: JsonOption = False
+) -> None:
+    """FLOPs of one training step: exact count, model vs hardware FLOPs, closed forms."""
+    spec = resolve_model(model)
+    result = training_flops(spec, config, layout)
+    rows = result.rows()
+    if as_json:
+        print_json(
+            {
+                "model": spec.name,
+                "config": config.model_dump(mode="json"),
+                "layout": layout.model_dump(mode="json"),
+                "tokens_per_step": quantity_to_json(result.tokens),
+                "model_flops_per_token": quantity_to_json(result.model_flops_per_token),
+                "rows": [
+                    {"quantity": name, "flops": quantity_to_json(value), "vs_exact": diff}
+                    for name, value, diff in rows
+                ],
+            }
+        )
+        return
+    table = Table(title=result.title(), title_justify="left")
+    table.add_column("quantity")
+    table.add_column("FLOPs", justify="right")
+    table.add_column("vs exact model FLOPs", justify="right")
+    for name, value, diff in rows:
+        table.add_row(name, f"{value.to('flop').magnitude:.4e}", f"{diff:+.2%}" if diff else "")
+    console = stdout_console()
+    console.print(table)
+    console.print(
+        f"tokens per step: {result.tokens.magnitude:,}; model FLOPs per token: "
+        f"{result.model_flops_per_token.magnitude:,.4g}"
+    )
+
+
+@with_options(TRAINING, STEP_LAYOUT)
+def ops(
+    model: ModelArgument,
+    config: TrainingConfig,
+    layout: Layout,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Write the table as CSV here.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The operator table of one training step (per-execution figures; see 'count')."""
+    table_of_ops = operators(resolve_model(model), config, layout)
+    if csv is not None:
+        write_text_atomically(csv, table_of_ops.to_frame().to_csv(index=False))
+        typer.echo(f"wrote {csv} ({len(table_of_ops)} operators)")
+        return
+    if as_json:
+        print_json(table_of_ops.to_frame().to_dict(orient="records"))
+        return
+    table = Table(title=f"operators: {table_of_ops.description}", title_justify="left")
+    for column in ("name", "kind", "count", "forward GFLOP", "backward GFLOP", "saved MB"):
+        table.add_column(column, justify="left" if column in ("name", "kind") else "right")
+    for op in table_of_ops.operators:
+        table.add_row(
+            op.name,
+            str(op.kind),
+            f"{op.count:g}",
+            f"{op.forward_flops / 1e9:,.3f}",
+            f"{op.backward_flops / 1e9:,.3f}",
+            f"{op.saved_bytes / 1e6:,.2f}",
+        )
+    stdout_console().print(table)

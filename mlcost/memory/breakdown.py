@@ -1,0 +1,464 @@
+"""Memory per GPU for one training step, term by term, and "will it fit?".
+
+Terms (each in bytes, with its formula and source in :meth:`MemoryBreakdown.explain`):
+
+* **Model states** (:mod:`mlcost.memory.states`): ``Psi`` parameters per GPU, sharded by ZeRO
+  over the ``dp·cp`` ranks that hold the same weights. Tensor parallelism divides the parameters
+  by ``t``; a pipeline stage of ``n_i`` of the ``L`` layers holds ``n_i/L`` of them (embedding
+  and head spread in proportion; under 4% of a 7B model, less for larger ones).
+* **Activations** (:mod:`mlcost.memory.activations`) of ``s/cp`` tokens per sequence: the
+  layers' share, the embedding (first stage) and the head (last stage). With pipeline parallelism
+  and 1F1B, stage ``i`` of ``p`` holds ``min(p-i, m)`` micro-batches in flight (Narayanan et al.
+  2021, section 2.2; the first stage ``p``, i.e. the activations of all ``L`` layers when the
+  stages are even); the interleaved schedule holds ``1 + (p-1)/(p·v)`` times more (Megatron-LM's
+  theoretical memory model, ``theoretical_memory_usage.py``).
+* **Logits and loss**: the logits upcast to FP32 for the cross-entropy, ``4·b·s·V/t`` bytes, on
+  the last stage, often the largest single tensor.
+* **Transient peak in backward**: when the backward pass starts, the dense FP32 gradient of the
+  loss with respect to the log-probabilities (``nll_loss`` backward) and the one with respect to
+  the logits (``log_softmax`` backward) coexist: ``2·4·b·s·V/t`` bytes.
+* **Framework overhead** as explicit inputs (:class:`Overheads`).
+
+Every stage is evaluated and the most loaded one is reported (``details["stage"]``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pint
+from pydantic import Field
+
+from mlcost.errors import MlcostError
+from mlcost.layout import Layout
+from mlcost.memory.activations import ActivationParts, Profile, activation_parts
+from mlcost.memory.states import model_state_bytes_per_parameter, state_bytes
+from mlcost.memory.terms import MODEL_STATES, MemoryTerm
+from mlcost.results import Figure, Result, json_value, plain
+from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
+from mlcost.specs.base import BytesOrZero, Model
+from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig, operators
+
+Number = Any
+
+
+class Overheads(Model):
+    """Memory that is not model state or activations. Defaults and where they come from:
+
+    * ``cuda_context``: the CUDA context and kernels loaded by PyTorch, not visible to
+      ``torch.cuda.memory_allocated``; a few hundred MiB, varying with the driver and the
+      libraries loaded (PyTorch "CUDA semantics" notes, memory management). Default 512 MiB is
+      an assumption to replace with a measured figure.
+    * ``communication_bucket`` and ``buckets_in_flight``: DDP's gradient buckets,
+      ``bucket_cap_mb`` = 25 MB by default (PyTorch ``DistributedDataParallel`` docs; Li et al.
+      2020, "PyTorch Distributed", VLDB, section 3.2.3), two in flight; counted when the
+      data-parallel ranks are more than one and ZeRO stage < 2. The step-time model uses the same
+      bucket: all but the last one hides behind backward.
+    * ``fragmentation``: the caching allocator's reserved-but-unallocated share, as a fraction of
+      everything else; default 5%, an assumption (PyTorch "CUDA semantics": the allocator rounds
+      and caches blocks; ``expandable_segments`` reduces it).
+    """
+
+    cuda_context: BytesOrZero = Q_(512, "MiB")
+    communication_bucket: BytesOrZero = Q_(25, "MB")
+    buckets_in_flight: int = Field(default=2, ge=0)
+    fragmentation: float = Field(default=0.05, ge=0.0, lt=1.0)
+
+
+# ----- the composition (plain numbers, vectorized) ---------------------------------------------
+@dataclass(frozen=True)
+class StageMemory:
+    """Bytes per GPU of the most loaded pipeline stage, by term (arrays over candidates), the
+    index of that stage and its micro-batches in flight."""
+
+    terms: dict[MemoryTerm, Number]
+    stage: Number
+    in_flight: Number
+
+    @property
+    def total(self) -> Number:
+        total: Number = 0
+        for value in self.terms.values():
+            total = total + value
+        return total
+
+
+def in_flight_micro_batches(stages: int, micro_batches: Number, virtual: int = 1) -> Number:
+    """Micro-batches each pipeline stage holds activations for, shape ``(stages, *m.shape)``:
+    1F1B keeps ``min(p - i, m)`` on stage ``i`` (Narayanan et al. 2021, section 2.2), the
+    interleaved schedule ``1 + (p-1)/(p·v)`` times that; one without pipeline parallelism."""
+    m = np.asarray(micro_batches, dtype=np.float64)
+    index = np.arange(stages, dtype=np.float64).reshape((stages, *(1,) * m.ndim))
+    if stages == 1:
+        return np.ones((1, *m.shape))
+    held = np.minimum(stages - index, m)
+    if virtual > 1:
+        held = held * (1 + (stages - 1) / (stages * virtual))
+    return held
+
+
+def per_gpu_memory(
+    parts: ActivationParts,
+    *,
+    parameters: float,
+    layers: int,
+    per_parameter: dict[MemoryTerm, float],
+    stage_layers: Sequence[int],
+    virtual_stages: int = 1,
+    tensor_parallel: Number = 1,
+    weight_replicas: Number = 1,
+    zero_stage: Number = 0,
+    sequence_parallel: Number = False,
+    micro_batches: Number = 1,
+    offload: bool = False,
+    overheads: Overheads,
+    head_term: bool = True,
+) -> StageMemory:
+    """Every term of every pipeline stage, and the most loaded stage (module docstring).
+
+    The one composition of the per-GPU total: :func:`memory_breakdown`, the solvers, the
+    parallel search and the recomputation planner all call it. ``weight_replicas`` is the number
+    of ranks holding the same weights (``dp·cp``), which ZeRO shards over. Everything but the
+    stage split is vectorized: the arguments broadcast to one candidate shape.
+    """
+    inputs = (
+        parts.layers_split,
+        parts.layers_replicated,
+        parts.embedding,
+        parts.head_split,
+        parts.head_replicated,
+        parts.logits,
+        tensor_parallel,
+        weight_replicas,
+        zero_stage,
+        sequence_parallel,
+        micro_batches,
+    )
+    candidates = np.broadcast_shapes(*(np.shape(x) for x in inputs))
+    p = len(stage_layers)
+    shape = (p, *candidates)
+    column = (p,) + (1,) * len(candidates)
+    n = np.asarray(stage_layers, dtype=np.float64).reshape(column)
+    first = (np.arange(p) == 0).reshape(column)
+    last = (np.arange(p) == p - 1).reshape(column)
+    t = np.asarray(tensor_parallel, dtype=np.float64)
+    t_replicated = np.where(np.asarray(sequence_parallel, dtype=bool), t, 1.0)
+    held = np.broadcast_to(
+        in_flight_micro_batches(p, np.broadcast_to(micro_batches, candidates), virtual_stages),
+        shape,
+    )
+    per_layer = (parts.layers_split / t + parts.layers_replicated / t_replicated) / layers
+    logits = np.where(last, parts.logits / t, 0.0)
+    terms = state_bytes(
+        parameters * n / layers / t,
+        per_parameter,
+        zero_stage=zero_stage,
+        data_parallel=weight_replicas,
+        offload=offload,
+    )
+    terms[MemoryTerm.ACTIVATIONS] = per_layer * n * held
+    if head_term:
+        head = parts.head_split / t + parts.head_replicated / t_replicated
+        terms[MemoryTerm.HEAD_ACTIVATIONS] = np.where(last, head, 0.0) + np.where(
+            first, parts.embedding / t_replicated, 0.0
+        )
+        terms[MemoryTerm.LOGITS] = logits
+        terms[MemoryTerm.TRANSIENT] = 2 * logits
+    buckets = (overheads.communication_bucket * overheads.buckets_in_flight).to("byte").magnitude
+    replicated_weights = np.asarray(weight_replicas) > 1
+    terms[MemoryTerm.COMMUNICATION] = np.where(
+        replicated_weights & (np.asarray(zero_stage) < 2), buckets, 0.0
+    )
+    terms[MemoryTerm.CUDA_CONTEXT] = overheads.cuda_context.to("byte").magnitude
+    full = {
+        term: np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for term, v in terms.items()
+    }
+    subtotal = sum(full.values(), np.zeros(shape))
+    full[MemoryTerm.FRAGMENTATION] = subtotal * overheads.fragmentation
+    stage = np.argmax(subtotal, axis=0)
+    return StageMemory(
+        terms={term: _at_stage(value, stage) for term, value in full.items()},
+        stage=plain(stage),
+        in_flight=_at_stage(held, stage),
+    )
+
+
+def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
+    """``value`` (stages first) at the chosen stage of each candidate."""
+    picked = np.take_along_axis(value, np.expand_dims(stage, 0), axis=0)[0]
+    return plain(picked)
+
+
+# ----- the breakdown of one configuration ------------------------------------------------------
+@dataclass(frozen=True)
+class MemoryBreakdown(Result):
+    """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
+    against an optional GPU's usable capacity."""
+
+    terms: tuple[Figure, ...]
+    capacity: pint.Quantity | None = None
+    gpu: str | None = None
+    description: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> pint.Quantity:
+        total = Q_(0, "byte")
+        for term in self.terms:
+            total = total + term.value
+        return total.to("GiB")
+
+    def term(self, name: str | MemoryTerm) -> pint.Quantity:
+        """The bytes of one term, by its :class:`MemoryTerm` or display name."""
+        for term in self.terms:
+            if term.key == name or term.name == name:
+                return term.value
+        raise MlcostError(f"term: got {name!r}, expected one of {[t.name for t in self.terms]}")
+
+    @property
+    def headroom(self) -> pint.Quantity:
+        """Capacity minus total (negative when it does not fit), in GiB."""
+        if self.capacity is None:
+            raise MlcostError("headroom: no GPU given, so no capacity to compare with")
+        return (self.capacity - self.total).to("GiB")
+
+    def fits(self) -> Any:
+        """True where the total is within the GPU's capacity (bytes compared with bytes)."""
+        return self.headroom.to("byte").magnitude >= 0
+
+    def why_not(self) -> str:
+        """A sentence saying whether it fits, by how much, and the largest terms."""
+        if self.capacity is None:
+            return "no GPU given"
+        headroom = self.headroom
+        biggest = sorted(self.terms, key=lambda t: -float(np.max(t.value.to("byte").magnitude)))
+        top = ", ".join(f"{t.name} {gib_text(t.value)}" for t in biggest[:3])
+        if np.all(self.fits()):
+            return (
+                f"fits: {gib_text(self.total)} of {gib_text(self.capacity)} "
+                f"({gib_text(headroom)} = {headroom.to('GB').magnitude:.2f} GB free)"
+            )
+        return (
+            f"does not fit: needs {gib_text(self.total)} of {gib_text(self.capacity)} per GPU; "
+            f"short by {gib_text(-headroom)}; largest terms: {top}"
+        )
+
+    def title(self) -> str:
+        return self.description
+
+    def figures(self) -> list[Figure]:
+        total = Figure("total", self.total, "sum of the terms", "", "", key="total")
+        return [*self.terms, total]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per term: GiB, GB, formula, source."""
+        return pd.DataFrame(
+            [
+                {
+                    "term": t.name,
+                    "GiB": t.value.to("GiB").magnitude,
+                    "GB": t.value.to("GB").magnitude,
+                    "formula": t.formula,
+                    "source": t.source,
+                }
+                for t in self.terms
+            ]
+        )
+
+    def explain(self) -> str:
+        """Each term with its formula, the value and its source."""
+        lines = [self.description]
+        for t in self.terms:
+            lines.append(f"- {t.name}: {gib_text(t.value)} = {t.formula}  [{t.source}]")
+        lines.append(f"= total {gib_text(self.total)}")
+        if self.capacity is not None:
+            lines.append(self.why_not())
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        data["capacity"] = None if self.capacity is None else json_value(self.capacity.to("GiB"))
+        data["fits"] = None if self.capacity is None else bool(np.all(self.fits()))
+        data["gpu"] = self.gpu
+        return data
+
+    def _repr_html_(self) -> str:
+        return f"<p>{html.escape(self.why_not())}</p>" + self.to_frame().to_html()
+
+    def plot(self, ax: Any = None) -> Any:
+        """A stacked bar of the terms against the GPU's capacity (:func:`mlcost.plot.memory`)."""
+        from mlcost import plot
+
+        return plot.memory(self, ax=ax)
+
+
+def gib_text(quantity: Any) -> str:
+    """``12.34 GiB`` (a range for arrays)."""
+    magnitude = quantity.to("GiB").magnitude
+    if np.ndim(magnitude):
+        return f"{np.min(magnitude):.2f}..{np.max(magnitude):.2f} GiB"
+    return f"{magnitude:.2f} GiB"
+
+
+def _term_formulas(
+    layout: Layout, parts: ActivationParts, per_parameter: dict[MemoryTerm, float], psi: str
+) -> dict[MemoryTerm, tuple[str, str]]:
+    """Formula and source of every term, for the breakdown's figures."""
+    zero = f" / {layout.dp * layout.cp} (ZeRO-{layout.zero_stage})" if layout.zero_stage else ""
+    states = "Rajbhandari et al. 2020 (ZeRO), section 5"
+    split = "" if layout.tp == 1 else f", tensor-parallel parts / {layout.tp}"
+    pipeline = (
+        ""
+        if layout.pp == 1
+        else f" x micro-batches in flight on the most loaded of {layout.pp} stages (1F1B)"
+    )
+    formulas = {
+        term: (f"{per_parameter[term]:g} B/param x {psi}{zero}", states) for term in MODEL_STATES
+    }
+    formulas[MemoryTerm.ACTIVATIONS] = (parts.formula + split + pipeline, parts.source)
+    formulas[MemoryTerm.HEAD_ACTIVATIONS] = (
+        "embedding (first stage), final norm and LM-head inputs (last stage)",
+        parts.source,
+    )
+    formulas[MemoryTerm.LOGITS] = (
+        "4 B x b·s·V / t (/ M with MST)",
+        "cross-entropy on FP32 logits (HF ForCausalLMLoss upcasts)",
+    )
+    formulas[MemoryTerm.TRANSIENT] = (
+        "2 x 4 B x b·s·V / t: the FP32 gradients w.r.t. the log-probabilities and w.r.t. the "
+        "logits coexist",
+        "PyTorch nll_loss and log_softmax backward",
+    )
+    formulas[MemoryTerm.COMMUNICATION] = (
+        "buckets in flight x DDP bucket",
+        "PyTorch DistributedDataParallel bucket_cap_mb default 25",
+    )
+    formulas[MemoryTerm.CUDA_CONTEXT] = ("input", "assumption (Overheads docstring)")
+    formulas[MemoryTerm.FRAGMENTATION] = (
+        "fraction of the rest",
+        "assumption (Overheads docstring)",
+    )
+    return formulas
+
+
+def _convnet_parts(model: ConvNetSpec, config: TrainingConfig, layout: Layout) -> ActivationParts:
+    table = operators(model, config, layout)
+    zero = 0.0
+    return ActivationParts(
+        layers_split=zero,
+        layers_replicated=table.saved_bytes.to("byte").magnitude,
+        embedding=zero,
+        head_split=zero,
+        head_replicated=zero,
+        logits=zero,
+        formula="sum of bytes saved by each operator",
+        source="mlcost.workload convnet table",
+    )
+
+
+def _model_parts(
+    spec: ModelSpec,
+    config: TrainingConfig,
+    layout: Layout,
+    profile: Profile,
+    batch: Number,
+    sequence: Number,
+    mini_sequences: int,
+    *,
+    swept: Number | None,
+) -> tuple[ActivationParts, int, tuple[int, ...]]:
+    """The activation parts, the layer count and the layers per pipeline stage of a model."""
+    if isinstance(spec, TransformerSpec):
+        layout.check_model(spec.num_layers, spec.num_attention_heads)
+        if np.any(np.asarray(sequence) % layout.cp):
+            raise MlcostError(
+                f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
+            )
+        parts = activation_parts(
+            spec, config, layout, profile, batch, np.asarray(sequence) // layout.cp,
+            mini_sequences,
+        )  # fmt: skip
+        return parts, spec.num_layers, layout.stage_layer_counts(spec.num_layers)
+    if isinstance(spec, ConvNetSpec):
+        if layout.model_parallel > 1 or swept is not None:
+            raise MlcostError(
+                f"layout: {spec.name} is a conv net; its memory is modelled for data "
+                "parallelism and one micro-batch size at a time"
+            )
+        return _convnet_parts(spec, config, layout), 1, (1,)
+    raise MlcostError(f"model: {spec.name!r} is a {spec.KIND}, expected a model")
+
+
+def memory_breakdown(
+    model: ModelSpec | str,
+    config: TrainingConfig | None = None,
+    gpu: Accelerator | str | None = None,
+    layout: Layout | None = None,
+    *,
+    profile: Profile = "pytorch",
+    overheads: Overheads | None = None,
+    micro_batch_size: Number | None = None,
+    sequence_length: Number | None = None,
+    mini_sequences: int = 1,
+) -> MemoryBreakdown:
+    """Per-GPU memory of one training step of ``model`` split by ``layout`` (see the module
+    docstring for every term), against ``gpu``'s usable memory.
+
+    ``model`` and ``gpu`` are specs or catalog names (a GPU may be a calibrated profile).
+    ``micro_batch_size`` and ``sequence_length`` may be numpy arrays (one breakdown per value);
+    ``mini_sequences`` (Mini-Sequence Transformer, Luo et al. 2024) splits the MLP and LM-head
+    intermediates into M chunks, dividing their activation memory by about M.
+    """
+    spec = as_model(model)
+    accelerator = None if gpu is None else as_accelerator(gpu)
+    config = config or TrainingConfig()
+    layout = layout or Layout()
+    overheads = overheads or Overheads()
+    batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
+    sequence = config.sequence_length if sequence_length is None else sequence_length
+    parts, layers, stages = _model_parts(
+        spec, config, layout, profile, batch, sequence, mini_sequences, swept=micro_batch_size
+    )
+    per_parameter = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    memory = per_gpu_memory(
+        parts,
+        parameters=float(spec.parameter_count),
+        layers=layers,
+        per_parameter=per_parameter,
+        stage_layers=stages,
+        virtual_stages=layout.virtual_stages,
+        tensor_parallel=layout.tp,
+        weight_replicas=layout.dp * layout.cp,
+        zero_stage=layout.zero_stage,
+        sequence_parallel=layout.sequence_parallel,
+        micro_batches=layout.micro_batches,
+        offload=layout.offload,
+        overheads=overheads,
+        head_term=isinstance(spec, TransformerSpec),
+    )
+    psi = f"{spec.parameter_count / layout.tp:,.0f} params x stage share"
+    if layout.pp == 1:
+        psi = f"{spec.parameter_count / layout.tp:,.0f} params"
+    formulas = _term_formulas(layout, parts, per_parameter, psi)
+    terms = tuple(
+        Figure(
+            term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value
+        )
+        for term, value in memory.terms.items()
+        if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
+    )
+    return MemoryBreakdown(
+        terms=terms,
+        capacity=None if accelerator is None else accelerator.memory_available,
+        gpu=None if accelerator is None else accelerator.name,
+        description=f"{spec.name}, b={batch}, s={sequence}, {config.precision}, "
+        f"{config.optimizer}, {layout.describe()}, {profile} profile",
+        details={"stage": memory.stage, "in_flight": memory.in_flight, "layout": layout},
+    )

@@ -1,0 +1,152 @@
+"""The inverse questions: the largest micro-batch, the longest sequence, the fewest GPUs and the
+smallest GPU on which a training step fits. Every candidate is evaluated in one vectorized call
+of the memory model (memory grows with batch and sequence and shrinks with data parallelism)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mlcost.errors import MlcostError
+from mlcost.layout import Layout
+from mlcost.memory.activations import Profile, activation_parts
+from mlcost.memory.breakdown import Overheads, memory_breakdown, per_gpu_memory
+from mlcost.memory.states import model_state_bytes_per_parameter
+from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
+from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.workload import TrainingConfig
+
+
+def _transformer(model: ModelSpec | str, what: str) -> TransformerSpec:
+    spec = as_model(model)
+    if not isinstance(spec, TransformerSpec):
+        raise MlcostError(f"{what}: {spec.name!r} is a {spec.KIND}; the solvers take transformers")
+    return spec
+
+
+def _largest_fitting(candidates: np.ndarray, fits: Any) -> int:
+    """The largest candidate whose step fits, 0 when none does."""
+    fitting = candidates[np.asarray(fits, dtype=bool)]
+    return int(fitting.max()) if fitting.size else 0
+
+
+def max_micro_batch_size(
+    model: ModelSpec | str,
+    config: TrainingConfig,
+    gpu: Accelerator | str,
+    layout: Layout | None = None,
+    *,
+    limit: int = 4096,
+    profile: Profile = "pytorch",
+    overheads: Overheads | None = None,
+) -> int:
+    """The largest micro-batch (1..``limit``) that fits under ``layout``, 0 if none."""
+    spec = _transformer(model, "max_micro_batch_size")
+    candidates = np.arange(1, limit + 1)
+    breakdown = memory_breakdown(
+        spec,
+        config,
+        gpu,
+        layout,
+        profile=profile,
+        overheads=overheads,
+        micro_batch_size=candidates,
+    )
+    return _largest_fitting(candidates, breakdown.fits())
+
+
+def max_sequence_length(
+    model: ModelSpec | str,
+    config: TrainingConfig,
+    gpu: Accelerator | str,
+    layout: Layout | None = None,
+    *,
+    multiple: int = 128,
+    limit: int = 1_048_576,
+    profile: Profile = "pytorch",
+    overheads: Overheads | None = None,
+) -> int:
+    """The longest sequence (a multiple of ``multiple`` up to ``limit``) that fits, 0 if none.
+    Learned position embeddings cap it at ``max_position_embeddings``."""
+    spec = _transformer(model, "max_sequence_length")
+    if spec.position_encoding == "learned":
+        limit = min(limit, spec.max_position_embeddings)
+    layout = layout or Layout()
+    step = multiple * layout.cp // np.gcd(multiple, layout.cp)
+    candidates = np.arange(step, limit + 1, step)
+    breakdown = memory_breakdown(
+        spec,
+        config,
+        gpu,
+        layout,
+        profile=profile,
+        overheads=overheads,
+        sequence_length=candidates,
+    )
+    return _largest_fitting(candidates, breakdown.fits())
+
+
+def min_gpus(
+    model: ModelSpec | str,
+    config: TrainingConfig,
+    gpu: Accelerator | str,
+    layout: Layout | None = None,
+    *,
+    limit: int = 65_536,
+    profile: Profile = "pytorch",
+    overheads: Overheads | None = None,
+) -> int:
+    """Fewest GPUs ``dp x tp x pp x cp`` that fit, growing the data-parallel degree of
+    ``layout`` (default: ZeRO-3, so that model states shard over the ranks) up to ``limit``
+    ranks; 0 if none. All candidate degrees are evaluated at once."""
+    spec = _transformer(model, "min_gpus")
+    accelerator = as_accelerator(gpu)
+    layout = layout or Layout(zero_stage=3)
+    layout.check_model(spec.num_layers, spec.num_attention_heads, config.sequence_length)
+    overheads = overheads or Overheads()
+    parts = activation_parts(
+        spec,
+        config,
+        layout,
+        profile,
+        layout.micro_batch_size,
+        config.sequence_length // layout.cp,
+    )
+    dp = np.arange(1, limit + 1)
+    memory = per_gpu_memory(
+        parts,
+        parameters=float(spec.parameter_count),
+        layers=spec.num_layers,
+        per_parameter=model_state_bytes_per_parameter(config.precision, config.optimizer),
+        stage_layers=layout.stage_layer_counts(spec.num_layers),
+        virtual_stages=layout.virtual_stages,
+        tensor_parallel=layout.tp,
+        weight_replicas=dp * layout.cp,
+        zero_stage=layout.zero_stage,
+        sequence_parallel=layout.sequence_parallel,
+        micro_batches=layout.micro_batches,
+        offload=layout.offload,
+        overheads=overheads,
+    )
+    fits = memory.total <= accelerator.memory_available.to("byte").magnitude
+    if not np.any(fits):
+        return 0
+    return int(dp[fits].min()) * layout.model_parallel
+
+
+def smallest_gpu(
+    model: ModelSpec | str,
+    config: TrainingConfig,
+    gpus: list[Accelerator],
+    layout: Layout | None = None,
+    **options: Any,
+) -> Accelerator | None:
+    """The GPU of ``gpus`` with the least memory on which the step fits (``None`` if none);
+    ``options`` are :func:`memory_breakdown`'s keywords (profile, overheads)."""
+    spec = as_model(model)
+    for candidate in sorted(gpus, key=lambda g: g.memory_available.to("byte").magnitude):
+        breakdown = memory_breakdown(spec, config, candidate, layout, **options)
+        if bool(np.all(breakdown.fits())):
+            return candidate
+    return None

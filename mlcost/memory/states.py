@@ -1,0 +1,92 @@
+"""Model states per GPU: weights, gradients, master weights and optimizer states, sharded by
+ZeRO (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training Trillion Parameter
+Models", sections 3.1 and 5).
+
+For ``Psi`` parameters held by a GPU's model replica, with bytes per parameter from the numeric
+format policy (:data:`mlcost.workload.config.PRECISION_POLICIES`: the working copy of the weights,
+the gradients and the FP32 master weights) and the optimizer (:data:`mlcost.workload.optimizer.
+OPTIMIZERS`), sharded over the ``N_d`` ranks that hold the same weights: stage 1 shards the
+master weights and optimizer states, stage 2 also the gradients, stage 3 also the weights.
+CPU offload (ZeRO-Offload, Ren et al. 2021) keeps master weights and optimizer states in host
+memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pint
+
+from mlcost.memory.terms import MemoryTerm
+from mlcost.results import plain
+from mlcost.units import Q_, magnitude_in
+from mlcost.workload.config import PRECISION_POLICIES
+from mlcost.workload.optimizer import OPTIMIZERS
+
+Number = Any
+
+#: The stage from which ZeRO shards each model state (Rajbhandari et al. 2020, section 5).
+ZERO_SHARDS_FROM: dict[MemoryTerm, int] = {
+    MemoryTerm.WEIGHTS: 3,
+    MemoryTerm.GRADIENTS: 2,
+    MemoryTerm.MASTER_WEIGHTS: 1,
+    MemoryTerm.OPTIMIZER_STATES: 1,
+}
+#: What ZeRO-Offload keeps in host memory (Ren et al. 2021, section 4).
+OFFLOADED = (MemoryTerm.MASTER_WEIGHTS, MemoryTerm.OPTIMIZER_STATES)
+
+
+def model_state_bytes_per_parameter(precision: str, optimizer: str) -> dict[MemoryTerm, float]:
+    """Bytes per parameter of the working weights, gradients, master weights and optimizer
+    states under a precision policy and an optimizer (the one table of each, module docstring)."""
+    policy = PRECISION_POLICIES[precision]
+    return {
+        MemoryTerm.WEIGHTS: policy.stored_weight,
+        MemoryTerm.GRADIENTS: policy.gradient,
+        MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
+        MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
+    }
+
+
+def state_bytes(
+    parameters: Number,
+    per_parameter: dict[MemoryTerm, float],
+    *,
+    zero_stage: Number,
+    data_parallel: Number,
+    offload: bool = False,
+) -> dict[MemoryTerm, Number]:
+    """:func:`zero_model_state_bytes` on plain numbers (bytes; arrays welcome), for the
+    vectorized callers."""
+    stage = np.asarray(zero_stage)
+    result: dict[MemoryTerm, Number] = {}
+    for term, nbytes in per_parameter.items():
+        if offload and term in OFFLOADED:
+            result[term] = plain(0 * np.asarray(parameters, dtype=np.float64))
+            continue
+        divisor = np.where(stage >= ZERO_SHARDS_FROM[term], data_parallel, 1)
+        result[term] = plain(nbytes * np.asarray(parameters, dtype=np.float64) / divisor)
+    return result
+
+
+def zero_model_state_bytes(
+    parameters: Number,
+    per_parameter: dict[MemoryTerm, float],
+    *,
+    zero_stage: Number,
+    data_parallel: Number,
+    offload: bool = False,
+) -> dict[MemoryTerm, pint.Quantity]:
+    """Model-state bytes per GPU under ZeRO ``zero_stage`` over ``data_parallel`` ranks, for
+    ``parameters`` (a count or a quantity in ``param``) held by the GPU's replica.
+
+    Rajbhandari et al. 2020, section 5 and Figure 1: baseline ``(w + g + K)·Psi``; stage 1
+    ``(w + g)·Psi + K·Psi/N_d``; stage 2 ``w·Psi + (g + K)·Psi/N_d``; stage 3
+    ``(w + g + K)·Psi/N_d``, where K includes the FP32 master weights.
+    """
+    psi = magnitude_in(parameters, "param", "parameters", bare=True)
+    values = state_bytes(
+        psi, per_parameter, zero_stage=zero_stage, data_parallel=data_parallel, offload=offload
+    )
+    return {term: Q_(value, "byte") for term, value in values.items()}

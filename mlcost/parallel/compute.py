@@ -1,0 +1,188 @@
+"""Compute of one GPU's shard of a step: the single-GPU step-time model
+(:func:`mlcost.timing.step_time`, every operator on the roofline) split into the parts that
+tensor, context and pipeline parallelism divide differently, and the slowest pipeline stage's
+micro-batch, its bubble and the optimizer update (see :mod:`mlcost.parallel.step` for how they
+compose into a step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from mlcost.errors import MlcostError
+from mlcost.layout import Layout
+from mlcost.memory.states import model_state_bytes_per_parameter
+from mlcost.memory.terms import MemoryTerm
+from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
+from mlcost.roofline import Ceilings
+from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
+from mlcost.timing import Mode, step_time
+from mlcost.workload import OperatorKind, TrainingConfig
+
+Number = Any
+
+
+# ----- compute at the shard ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class ComputeParts:
+    """Seconds of one micro-batch on one GPU holding the whole model (arrays over micro-batch
+    sizes), grouped by how a layout splits them: the ``L`` transformer layers' tensor-parallel
+    and replicated operators (and their backward shares), the attention kernels, the embedding,
+    the head's tensor-parallel and replicated operators (final norm, LM head, loss), and the
+    optimizer update; plus model FLOPs of one micro-batch and the peak they were timed
+    against."""
+
+    micro_batch_size: np.ndarray
+    layers_split: np.ndarray
+    layers_split_backward: np.ndarray
+    layers_replicated: np.ndarray
+    layers_replicated_backward: np.ndarray
+    attention: np.ndarray
+    embedding: np.ndarray
+    embedding_backward: np.ndarray
+    head_split: np.ndarray
+    head_split_backward: np.ndarray
+    head_replicated: np.ndarray
+    head_replicated_backward: np.ndarray
+    optimizer: np.ndarray
+    model_flops: np.ndarray
+    peak: float  # flop/s
+
+    def take(self, index: Any) -> ComputeParts:
+        """The parts at ``index`` into the micro-batch sizes (fancy indexing)."""
+        values = {
+            f.name: getattr(self, f.name) if f.name == "peak" else getattr(self, f.name)[index]
+            for f in fields(self)
+        }
+        return ComputeParts(**values)
+
+
+_GROUPS = {
+    ("layer", True): "layers_split",
+    ("layer", False): "layers_replicated",
+    ("embedding", False): "embedding",
+    ("embedding", True): "embedding",
+    ("head", True): "head_split",
+    ("head", False): "head_replicated",
+    ("loss", True): "head_split",
+    ("loss", False): "head_replicated",
+}
+
+
+def compute_parts(
+    model: ModelSpec,
+    config: TrainingConfig,
+    gpu: Accelerator | Ceilings,
+    layout: Layout,
+    micro_batch_sizes: Number,
+    *,
+    mode: Mode = "roofline",
+) -> ComputeParts:
+    """Split the single-GPU step of one micro-batch (:func:`mlcost.timing.step_time`, one
+    vectorized call over ``micro_batch_sizes``, with ``layout``'s recomputation) into the parts
+    a layout shards differently. The backward share of an operator is its backward (and
+    recomputed) FLOPs over all its FLOPs (2/3 for an operator without FLOPs)."""
+    sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
+    single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
+    transformer = isinstance(model, TransformerSpec)
+    if transformer:
+        step = step_time(model, config, gpu, single, mode=mode, micro_batch_size=sizes)
+    else:
+        if sizes.size != 1:
+            raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
+        one = single.model_copy(update={"micro_batch_size": int(sizes[0])})
+        step = step_time(model, config, gpu, one, mode=mode)
+    zeros = np.zeros(sizes.shape, dtype=np.float64)
+    totals = {f.name: zeros.copy() for f in fields(ComputeParts) if f.name not in ("peak",)}
+    for op, row in zip(step.table.operators, step.rows, strict=True):
+        total = np.broadcast_to(np.asarray(row.total, dtype=np.float64), sizes.shape)
+        if op.kind == OperatorKind.OPTIMIZER:
+            totals["optimizer"] += total
+            continue
+        flops = np.asarray(op.total_flops, dtype=np.float64)
+        backward = np.asarray(op.backward_flops + op.recompute_flops, dtype=np.float64)
+        share = np.where(flops > 0, backward / np.where(flops > 0, flops, 1.0), 2 / 3)
+        block = op.block if transformer else "layer"
+        group = _GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")
+        totals[group] += total
+        totals[f"{group}_backward"] += total * share
+        if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
+            totals["attention"] += total
+    totals["micro_batch_size"] = sizes
+    totals["model_flops"] = np.broadcast_to(
+        np.asarray(step.table.model_flops.to("flop").magnitude, dtype=np.float64), sizes.shape
+    ).copy()
+    return ComputeParts(peak=float(step.ceilings.peak.to("flop/s").magnitude), **totals)
+
+
+def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCompute:
+    """Per-GPU compute of a layout (module docstring): the slowest of the first stage (its
+    layers and the embedding), the last (its layers and the head) and the most loaded middle
+    stage; the optimizer ``/ (t·p)`` and ``/ (d·c)`` with ZeRO >= 1."""
+    d = degrees
+    t, c = d.tp, d.cp
+    t_replicated = np.where(d.sequence_parallel.astype(bool), t, 1)
+
+    def split(prefix: str, suffix: str = "") -> Any:
+        tensor = getattr(parts, f"{prefix}_split{suffix}") / t
+        return (tensor + getattr(parts, f"{prefix}_replicated{suffix}") / t_replicated) / c
+
+    per_layer, per_layer_backward = split("layers") / layers, split("layers", "_backward") / layers
+    head, head_backward = split("head"), split("head", "_backward")
+    embedding = parts.embedding / t_replicated / c
+    embedding_backward = parts.embedding_backward / t_replicated / c
+    single = d.pp == 1
+    stages = np.stack(
+        np.broadcast_arrays(
+            d.first_layers * per_layer + embedding + np.where(single, head, 0.0),
+            np.where(single, 0.0, d.last_layers * per_layer + head),
+            d.middle_layers * per_layer,
+        )
+    )
+    backwards = np.stack(
+        np.broadcast_arrays(
+            d.first_layers * per_layer_backward
+            + embedding_backward
+            + np.where(single, head_backward, 0.0),
+            np.where(single, 0.0, d.last_layers * per_layer_backward + head_backward),
+            d.middle_layers * per_layer_backward,
+        )
+    )
+    slowest = np.argmax(stages, axis=0)
+    micro = np.take_along_axis(stages, slowest[None], axis=0)[0]
+    backward = np.take_along_axis(backwards, slowest[None], axis=0)[0]
+    layers_on_slowest = np.choose(
+        slowest, np.broadcast_arrays(d.first_layers, d.last_layers, d.middle_layers)
+    )
+    optimizer = parts.optimizer / (d.tp * d.pp) / np.where(d.zero >= 1, d.dp * d.cp, 1)
+    return ShardCompute(
+        micro_batch=micro,
+        forward=micro - backward,
+        backward=backward,
+        attention=parts.attention / (t * c) * layers_on_slowest / layers,
+        all_stages=layers * per_layer + embedding + head,
+        optimizer=optimizer,
+    )
+
+
+def model_dims(model: ModelSpec, config: TrainingConfig) -> ModelDims:
+    """The sizes the traffic formulas need, from a model spec and its precision policy."""
+    per_param = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    common = {
+        "parameters": float(model.parameter_count),
+        "activation_bytes": config.policy.activation,
+        "gradient_bytes": per_param[MemoryTerm.GRADIENTS],
+        "weight_bytes": per_param[MemoryTerm.WEIGHTS],
+    }
+    if isinstance(model, TransformerSpec):
+        return ModelDims(
+            layers=model.num_layers,
+            hidden=model.hidden_size,
+            kv_width=model.kv_heads * model.head_size,
+            sequence=config.sequence_length,
+            **common,
+        )
+    return ModelDims(layers=1, hidden=0, kv_width=0, sequence=1, **common)

@@ -1,0 +1,191 @@
+"""The inputs of the vectorized parallel model, as columns: the layout's degrees (one row per
+candidate in a search or a sweep, :class:`Degrees`), the model's dimensions
+(:class:`ModelDims`), one GPU's compute per micro-batch and stage (:class:`ShardCompute`), how
+communication overlaps compute (:class:`CommOptions`, with the experts of a mixture-of-experts
+model), and one communication term of a step (:class:`CommTerm`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+import pint
+from pydantic import Field
+
+from mlcost.comms import Collective, bus_bandwidth_factor
+from mlcost.errors import MlcostError
+from mlcost.layout import Layout
+from mlcost.memory import Overheads
+from mlcost.specs.base import Model, PositiveInt
+
+Number = Any
+
+
+class MixtureOfExperts(Model):
+    """The MoE part of a model, for expert-parallel traffic: ``top_k`` experts per token in one
+    of every ``every`` layers (the rest dense). Fedus et al. 2022 (Switch, ``top_k`` = 1) and
+    Lepikhin et al. 2021 (GShard, ``top_k`` = 2, every other layer). (The model spec does not
+    describe experts yet; they are given here until it does.)"""
+
+    num_experts: PositiveInt
+    top_k: PositiveInt = 2
+    every: PositiveInt = Field(default=1, description="one MoE layer every this many layers")
+
+
+@dataclass(frozen=True)
+class CommOptions:
+    """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
+    upper bound); ``tensor_parallel_overlap`` is the share of tensor-parallel traffic hidden (0
+    by default: Megatron's TP all-reduces sit on the critical path unless a comm/GEMM overlap
+    such as Transformer Engine's userbuffers is on); ``bucket`` the DDP gradient bucket (all but
+    the last hide behind backward; :class:`mlcost.memory.Overheads` is its one home); ``moe`` the
+    experts for expert-parallel traffic."""
+
+    overlap: bool = True
+    tensor_parallel_overlap: float = 0.0
+    bucket: pint.Quantity = field(default_factory=lambda: Overheads().communication_bucket)
+    moe: MixtureOfExperts | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.tensor_parallel_overlap <= 1.0:
+            raise MlcostError(
+                f"tensor_parallel_overlap: got {self.tensor_parallel_overlap!r}, expected a "
+                "share between 0 and 1"
+            )
+
+
+def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
+    """Layers on the first stage, on the last stage, and on the most loaded middle stage (0
+    without middle stages) of ``layout``'s pipeline (:meth:`mlcost.layout.Layout.
+    stage_layer_counts`)."""
+    counts = layout.stage_layer_counts(layers)
+    middle = max(counts[1:-1]) if len(counts) > 2 else 0
+    return counts[0], counts[-1], middle
+
+
+@dataclass(frozen=True)
+class Degrees:
+    """Layout parameters as numpy arrays (one element per candidate; broadcastable), with the
+    pipeline's layer split: layers of the first, last and most loaded middle stage."""
+
+    dp: np.ndarray
+    tp: np.ndarray
+    pp: np.ndarray
+    cp: np.ndarray
+    ep: np.ndarray
+    micro_batch: np.ndarray
+    micro_batches: np.ndarray
+    zero: np.ndarray
+    sequence_parallel: np.ndarray
+    virtual: np.ndarray
+    recompute_fraction: np.ndarray  # share of layers fully recomputed (0..1)
+    first_layers: np.ndarray
+    last_layers: np.ndarray
+    middle_layers: np.ndarray
+
+    @classmethod
+    def from_layouts(cls, layouts: Sequence[Layout], layers: int) -> Degrees:
+        """The degrees of several layouts of a model of ``layers`` layers, one column each."""
+        profiles = np.asarray([stage_layer_profile(layers, lay) for lay in layouts]).reshape(-1, 3)
+
+        def column(name: str) -> np.ndarray:
+            return np.asarray([getattr(lay, name) for lay in layouts])
+
+        return cls(
+            dp=column("dp"),
+            tp=column("tp"),
+            pp=column("pp"),
+            cp=column("cp"),
+            ep=column("ep"),
+            micro_batch=column("micro_batch_size"),
+            micro_batches=column("micro_batches"),
+            zero=column("zero_stage"),
+            sequence_parallel=column("sequence_parallel"),
+            virtual=column("virtual_stages"),
+            recompute_fraction=np.asarray([lay.recompute_fraction(layers) for lay in layouts]),
+            first_layers=profiles[:, 0],
+            last_layers=profiles[:, 1],
+            middle_layers=profiles[:, 2],
+        )
+
+    def broadcast_to(self, shape: tuple[int, ...], **columns: Any) -> Degrees:
+        """Every column broadcast to ``shape``, with ``columns`` replacing some."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(columns)
+        return Degrees(
+            **{k: np.broadcast_to(np.asarray(v), shape).copy() for k, v in values.items()}
+        )
+
+    @property
+    def gpus(self) -> np.ndarray:
+        return self.dp * self.tp * self.pp * self.cp
+
+    @property
+    def stage_layers(self) -> np.ndarray:
+        """Layers on the most loaded pipeline stage."""
+        return np.maximum(np.maximum(self.first_layers, self.last_layers), self.middle_layers)
+
+
+@dataclass(frozen=True)
+class ShardCompute:
+    """Compute seconds on one GPU (arrays): one micro-batch on the slowest pipeline stage, its
+    forward and backward parts, its attention kernels, the sum over all stages of one
+    micro-batch (for the bubble), and the optimizer update per step."""
+
+    micro_batch: np.ndarray
+    forward: np.ndarray
+    backward: np.ndarray
+    attention: np.ndarray
+    all_stages: np.ndarray
+    optimizer: np.ndarray
+
+
+@dataclass(frozen=True)
+class CommTerm:
+    """One communication term of a step, per GPU: what is sent, how often, over which link,
+    how long it takes in all, and how much of that is exposed (not hidden behind compute)."""
+
+    strategy: str
+    collective: Collective
+    label: str  # how the collective is shown, e.g. "all-reduce (reduce-scatter + ... with SP)"
+    message: pint.Quantity  # bytes per call (whole array for reduce-scatter/all-gather)
+    calls: Number  # per optimizer step
+    ranks: Number
+    link: Any  # "intra-node", "inter-node" or "intra+inter" (array in sweeps)
+    time: pint.Quantity  # all calls of a step
+    exposed: pint.Quantity
+    formula: str
+    source: str
+
+    @property
+    def hidden(self) -> pint.Quantity:
+        return (self.time - self.exposed).to("s")
+
+    @property
+    def bytes(self) -> pint.Quantity:
+        """Bytes moved by the calls of one step (message x calls)."""
+        return (self.message * self.calls).to("byte")
+
+    @property
+    def sent(self) -> pint.Quantity:
+        """Bytes each GPU sends per step: message x calls x the nccl-tests bus factor (what a
+        ring puts on each GPU's link)."""
+        factor = bus_bandwidth_factor(self.collective, np.maximum(np.asarray(self.ranks), 1))
+        return (self.message * self.calls * factor).to("byte")
+
+
+@dataclass(frozen=True)
+class ModelDims:
+    """The model numbers the traffic depends on."""
+
+    parameters: float
+    layers: int
+    hidden: int
+    kv_width: int  # kv heads x head size
+    sequence: int
+    activation_bytes: float
+    gradient_bytes: float
+    weight_bytes: float

@@ -1,0 +1,405 @@
+"""What each parallelism strategy sends, when, and how much of it hides behind compute.
+
+Ranks are numbered tensor-fastest, then context, data and pipeline (Megatron-LM's default order
+"tp-cp-dp-pp"), so the ``t`` ranks of a tensor-parallel group are neighbours inside a node.
+
+Per optimizer step and per GPU, with ``Psi`` the parameters held by a GPU's model replica
+(``P/(t·p)``), ``m`` micro-batches of ``b`` sequences of ``s`` tokens, hidden size ``h`` and
+``n`` layers on the most loaded pipeline stage (each line's source in the function that builds
+it):
+
+=================  ==========================================================  ==============
+strategy           traffic per step                                           hides behind
+=================  ==========================================================  ==============
+data parallel      one all-reduce of the gradients ``Psi·e_g`` (accumulation   last backward
+                   syncs once per ``m`` micro-batches), bucketed               (all but one
+                                                                              bucket)
+ZeRO-1             reduce-scatter of gradients once + all-gather of weights    backward / none
+ZeRO-2             reduce-scatter every micro-batch + all-gather of weights    backward / none
+ZeRO-3 (FSDP)      per micro-batch: all-gather weights in forward and in      forward,
+                   backward, reduce-scatter gradients: 3·Psi (1.5x of 2·Psi)  backward
+tensor parallel    per layer and micro-batch 2 all-reduces forward + 2         nothing (on
+                   backward of ``b·s·h`` (+2 with full recompute); with        the critical
+                   sequence parallel a reduce-scatter + all-gather each        path)
+pipeline parallel  per micro-batch and chunk: activations forward, gradients  steady state
+                   backward, ``b·s·h/t`` each (scatter/gather)                (fill/drain
+                                                                              exposed)
+context parallel   per layer: K,V blocks around the ring (c-1 steps),         attention
+                   twice that in backward                                     compute
+expert parallel    per MoE layer: dispatch + combine all-to-all forward and   nothing
+                   backward, ``b·s·k·h`` bytes each
+=================  ==========================================================  ==============
+
+Data-parallel gradients are reduced over ``d·c`` ranks (context-parallel ranks hold the same
+weights), and ZeRO shards over the same ``d·c``. Each strategy is one function returning its
+:class:`CommTerm` s; :func:`communication_terms` concatenates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from mlcost.comms import Collective, collective_seconds, placement
+from mlcost.comms.placement import GroupPlacement
+from mlcost.errors import MlcostError
+from mlcost.parallel.degrees import (
+    CommOptions,
+    CommTerm,
+    Degrees,
+    ModelDims,
+    ShardCompute,
+)
+from mlcost.system import System
+from mlcost.units import Q_
+
+Number = Any
+
+
+def _share(numerator: Any, denominator: Any) -> Any:
+    denominator = np.asarray(denominator, dtype=np.float64)
+    safe = np.where(denominator > 0, denominator, 1.0)
+    return np.where(denominator > 0, numerator / safe, 0.0)
+
+
+def _link_name(where: GroupPlacement) -> Any:
+    single = where.nodes <= 1
+    only_inter = where.per_node <= 1
+    return np.where(single, "intra-node", np.where(only_inter, "inter-node", "intra+inter"))
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """What every strategy's term builder needs, and how a term is recorded."""
+
+    dims: ModelDims
+    system: System
+    degrees: Degrees
+    compute: ShardCompute
+    gpus_per_node: Number
+    options: CommOptions
+
+    @property
+    def keep(self) -> float:
+        """1 when communication may hide behind compute, 0 for the no-overlap bound."""
+        return 1.0 if self.options.overlap else 0.0
+
+    @property
+    def tokens(self) -> Any:
+        """Tokens of one micro-batch on one GPU (context parallelism splits the sequence)."""
+        return self.degrees.micro_batch * self.dims.sequence / self.degrees.cp
+
+    def seconds(self, collective: Collective, size: Any, ranks: Any, stride: Any) -> tuple:
+        where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
+        return collective_seconds(self.system, collective, size, where), where
+
+    def term(
+        self,
+        strategy: str,
+        collective: Collective,
+        label: str,
+        message: Any,
+        calls: Any,
+        ranks: Any,
+        where: GroupPlacement,
+        total: Any,
+        exposed: Any,
+        formula: str,
+        source: str,
+    ) -> CommTerm:
+        active = np.asarray(ranks) > 1
+        total = np.where(active, total, 0.0)
+        exposed = np.clip(np.where(active, exposed, 0.0), 0.0, total)
+        return CommTerm(
+            strategy=strategy,
+            collective=collective,
+            label=label,
+            message=Q_(np.where(active, message, 0.0), "byte"),
+            calls=np.where(active, calls, 0),
+            ranks=ranks,
+            link=np.where(active, _link_name(where), "none"),
+            time=Q_(total, "s"),
+            exposed=Q_(exposed, "s"),
+            formula=formula,
+            source=source,
+        )
+
+
+def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
+    """2 + 2 collectives per layer and micro-batch (+2 recomputed) over the ``t`` ranks (stride
+    1), all-reduce or reduce-scatter + all-gather with SP (Shoeybi et al. 2019, section 3,
+    Fig. 4; Korthikanti et al. 2022, section 4.2.2)."""
+    d = c.degrees
+    activation = c.tokens * c.dims.hidden * c.dims.activation_bytes
+    calls = d.micro_batches * d.stage_layers * (4 + 2 * d.recompute_fraction)
+    ar, where = c.seconds(Collective.ALL_REDUCE, activation, d.tp, 1)
+    rs, _ = c.seconds(Collective.REDUCE_SCATTER, activation, d.tp, 1)
+    ag, _ = c.seconds(Collective.ALL_GATHER, activation, d.tp, 1)
+    total = calls * np.where(d.sequence_parallel.astype(bool), rs + ag, ar)
+    return [
+        c.term(
+            "tensor parallel",
+            Collective.ALL_REDUCE,
+            "all-reduce (reduce-scatter + all-gather with SP)",
+            activation,
+            calls,
+            d.tp,
+            where,
+            total,
+            total * (1 - c.options.tensor_parallel_overlap * c.keep),
+            "m x L/p x (2 fwd + 2 bwd [+2 recompute]) x collective(b·s/c·h·e) over t ranks",
+            "Shoeybi et al. 2019, section 3, Fig. 4; Korthikanti et al. 2022, section 4.2.2",
+        )
+    ]
+
+
+def context_parallel_terms(c: _Terms) -> list[CommTerm]:
+    """Ring attention: K,V blocks circulate, ``c-1`` steps per pass, forward KV, backward KV +
+    dKV and the recomputed forward; hidden behind the attention compute (Liu et al. 2023)."""
+    d = c.degrees
+    kv_block = 2 * c.tokens * c.dims.kv_width * c.dims.activation_bytes / d.tp
+    passes = 3 + d.recompute_fraction
+    calls = d.micro_batches * d.stage_layers * (d.cp - 1) * passes
+    p2p, where = c.seconds(Collective.POINT_TO_POINT, kv_block, d.cp, d.tp)
+    total = calls * p2p
+    window = d.micro_batches * c.compute.attention * c.keep
+    return [
+        c.term(
+            "context parallel",
+            Collective.POINT_TO_POINT,
+            "point-to-point (ring)",
+            kv_block,
+            calls,
+            d.cp,
+            where,
+            total,
+            np.maximum(0.0, total - window),
+            "m x L/p x (c-1) x 3 passes x p2p(2·b·s/c·kv·e / t); hidden behind attention compute",
+            "Liu et al. 2023 (Ring Attention), section 3; Megatron-LM context parallelism",
+        )
+    ]
+
+
+def pipeline_terms(c: _Terms) -> list[CommTerm]:
+    """Activations forward and gradients backward per micro-batch and chunk, ``b·s/c·h·e/t``
+    each (scatter/gather); the ``2(p-1)·v`` sends of fill and drain are exposed (Narayanan et
+    al. 2021, sections 2.2 and 4.1)."""
+    d = c.degrees
+    boundary = c.tokens * c.dims.hidden * c.dims.activation_bytes / d.tp
+    calls = 2 * d.micro_batches * d.virtual
+    p2p, where = c.seconds(Collective.POINT_TO_POINT, boundary, d.pp, d.tp * d.cp * d.dp)
+    total = calls * p2p
+    critical = 2 * (d.pp - 1) * d.virtual * p2p
+    return [
+        c.term(
+            "pipeline parallel",
+            Collective.POINT_TO_POINT,
+            "point-to-point",
+            boundary,
+            calls,
+            d.pp,
+            where,
+            total,
+            np.where(c.keep > 0, np.minimum(total, critical), total),
+            "2 x m x v sends of b·s/c·h·e / t (scatter/gather); 2(p-1)·v on the fill/drain path",
+            "Narayanan et al. 2021, sections 2.2 and 4.1",
+        )
+    ]
+
+
+def _gradient_sizes(c: _Terms) -> tuple[Any, Any, Any]:
+    """Gradient and weight bytes of one replica's shard ``Psi = P/(t·p)``, and the bucket."""
+    d = c.degrees
+    psi = c.dims.parameters / (d.tp * d.pp)
+    gradients = psi * c.dims.gradient_bytes
+    bucket = np.minimum(c.options.bucket.to("byte").magnitude, gradients)
+    return gradients, psi * c.dims.weight_bytes, bucket
+
+
+def _overlapped(c: _Terms, total: Any, last_bucket: Any, window: Any) -> Any:
+    """Exposed part of ``total`` hidden behind ``window`` but for the last bucket."""
+    return np.where(c.keep > 0, np.maximum(last_bucket, total - window), total)
+
+
+def data_parallel_terms(c: _Terms) -> list[CommTerm]:
+    """Plain data parallelism: one all-reduce of the gradients per step over ``d·c`` ranks
+    (stride ``t``), all but the last bucket hidden behind the last micro-batch's backward (Li et
+    al. 2020, PyTorch DDP, section 3.2.3; Patarasuk and Yuan 2009)."""
+    d = c.degrees
+    replicas = d.dp * d.cp
+    gradients, _, bucket = _gradient_sizes(c)
+    ar, where = c.seconds(Collective.ALL_REDUCE, gradients, replicas, d.tp)
+    ar_bucket, _ = c.seconds(Collective.ALL_REDUCE, bucket, replicas, d.tp)
+    plain = d.zero == 0
+    return [
+        c.term(
+            "data parallel",
+            Collective.ALL_REDUCE,
+            "all-reduce",
+            gradients,
+            np.where(plain, 1, 0),
+            np.where(plain, replicas, 1),
+            where,
+            ar,
+            _overlapped(c, ar, ar_bucket, c.compute.backward * c.keep),
+            "all-reduce(Psi·e_g) once per step over d·c ranks; all but the last 25 MB bucket "
+            "hides behind the last micro-batch's backward",
+            "Li et al. 2020 (PyTorch DDP), section 3.2.3; Patarasuk and Yuan 2009",
+        )
+    ]
+
+
+def zero_staged_terms(c: _Terms) -> list[CommTerm]:
+    """ZeRO-1/2: reduce-scatter of the gradients once per step (ZeRO-1) or per micro-batch
+    (ZeRO-2), overlapped with backward, and an exposed all-gather of the updated shards
+    (Rajbhandari et al. 2020, sections 5.2 and 7.2.1)."""
+    d = c.degrees
+    m = d.micro_batches.astype(np.float64)
+    replicas = d.dp * d.cp
+    gradients, weights, bucket = _gradient_sizes(c)
+    rs, where = c.seconds(Collective.REDUCE_SCATTER, gradients, replicas, d.tp)
+    rs_bucket, _ = c.seconds(Collective.REDUCE_SCATTER, bucket, replicas, d.tp)
+    ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp)
+    staged = (d.zero == 1) | (d.zero == 2)
+    rs_calls = np.where(d.zero == 2, m, 1)
+    rs_exposed = _overlapped(c, rs, rs_bucket, c.compute.backward * c.keep)
+    return [
+        c.term(
+            "ZeRO-1/2 gradients", Collective.REDUCE_SCATTER, "reduce-scatter", gradients,
+            np.where(staged, rs_calls, 0), np.where(staged, replicas, 1), where, rs_calls * rs,
+            rs_calls * rs_exposed,
+            "reduce-scatter(Psi·e_g) once per step (ZeRO-1) or per micro-batch (ZeRO-2), "
+            "overlapped with backward",
+            "Rajbhandari et al. 2020, sections 5.2 and 7.2.1",
+        ),
+        c.term(
+            "ZeRO-1/2 parameters", Collective.ALL_GATHER, "all-gather", weights,
+            np.where(staged, 1, 0), np.where(staged, replicas, 1), where, ag, ag,
+            "all-gather(Psi·e_w) of the updated shards after the optimizer step (exposed)",
+            "Rajbhandari et al. 2020, section 7.2.1",
+        ),
+    ]  # fmt: skip
+
+
+def zero3_terms(c: _Terms) -> list[CommTerm]:
+    """ZeRO-3 (FSDP): per micro-batch an all-gather of the weights before each forward and each
+    backward, prefetched layer by layer (one layer's gather exposed), and a reduce-scatter of
+    the gradients overlapped with backward (Rajbhandari et al. 2020, sections 5.3 and 7.2.2)."""
+    d = c.degrees
+    m = d.micro_batches.astype(np.float64)
+    replicas = d.dp * d.cp
+    gradients, weights, _ = _gradient_sizes(c)
+    rs, where = c.seconds(Collective.REDUCE_SCATTER, gradients, replicas, d.tp)
+    ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp)
+    full = d.zero == 3
+    layer_share = 1.0 / d.stage_layers
+    forward_exposed = np.where(
+        c.keep > 0, np.maximum(ag * layer_share, ag - c.compute.forward * c.keep), ag
+    )
+    backward_comm = ag + rs
+    backward_exposed = np.where(
+        c.keep > 0,
+        np.maximum(backward_comm * layer_share, backward_comm - c.compute.backward * c.keep),
+        backward_comm,
+    )
+    source = "Rajbhandari et al. 2020, sections 5.3 and 7.2.2"
+    return [
+        c.term(
+            "ZeRO-3 parameters", Collective.ALL_GATHER, "all-gather", weights,
+            np.where(full, 2 * m, 0), np.where(full, replicas, 1), where, 2 * m * ag,
+            m * (forward_exposed + _share(backward_exposed * ag, backward_comm)),
+            "2 x m x all-gather(Psi·e_w): before each forward and each backward, prefetched "
+            "layer by layer (one layer's gather is exposed)",
+            source,
+        ),
+        c.term(
+            "ZeRO-3 gradients", Collective.REDUCE_SCATTER, "reduce-scatter", gradients,
+            np.where(full, m, 0), np.where(full, replicas, 1), where, m * rs,
+            m * _share(backward_exposed * rs, backward_comm),
+            "m x reduce-scatter(Psi·e_g), overlapped with backward", source,
+        ),
+    ]  # fmt: skip
+
+
+def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
+    """Dispatch + combine all-to-all, forward and backward, per MoE layer over the ``e`` ranks
+    (Lepikhin et al. 2021, GShard, section 3.2; Fedus et al. 2022, Switch, section 2)."""
+    d, moe = c.degrees, c.options.moe
+    if moe is None:
+        if np.any(d.ep > 1):
+            raise MlcostError(
+                "ep: expert parallelism needs the model's experts; pass "
+                "options=CommOptions(moe=MixtureOfExperts(...))"
+            )
+        return []
+    sp = d.sequence_parallel.astype(bool)
+    routed = c.tokens / np.where(sp, d.tp, 1) * moe.top_k * c.dims.hidden * c.dims.activation_bytes
+    calls = d.micro_batches * (d.stage_layers / moe.every) * (4 + 2 * d.recompute_fraction)
+    a2a, where = c.seconds(Collective.ALL_TO_ALL, routed, d.ep, d.tp * d.cp)
+    total = calls * a2a
+    return [
+        c.term(
+            "expert parallel",
+            Collective.ALL_TO_ALL,
+            "all-to-all",
+            routed,
+            calls,
+            d.ep,
+            where,
+            total,
+            total,
+            "m x MoE layers x (2 fwd + 2 bwd) x all-to-all(b·s/c·k·h·e) over e ranks",
+            "Lepikhin et al. 2021 (GShard), section 3.2; Fedus et al. 2022 (Switch), section 2",
+        )
+    ]
+
+
+#: The strategies, in the order their terms are reported.
+STRATEGIES: tuple[Callable[[_Terms], list[CommTerm]], ...] = (
+    tensor_parallel_terms,
+    context_parallel_terms,
+    pipeline_terms,
+    data_parallel_terms,
+    zero_staged_terms,
+    zero3_terms,
+    expert_parallel_terms,
+)
+
+
+def communication_terms(
+    dims: ModelDims,
+    system: System,
+    degrees: Degrees,
+    compute: ShardCompute,
+    *,
+    gpus_per_node: Number,
+    options: CommOptions | None = None,
+) -> list[CommTerm]:
+    """Every communication term of one optimizer step, per GPU (see the module docstring);
+    ``compute`` gives the windows communication can hide in. The terms hide in the same compute:
+    where together they would hide more than the micro-batches' compute, the surplus is exposed,
+    shared in proportion to what each term hid (:func:`share_the_compute`)."""
+    context = _Terms(dims, system, degrees, compute, gpus_per_node, options or CommOptions())
+    terms = [term for strategy in STRATEGIES for term in strategy(context)]
+    return share_the_compute(terms, degrees.micro_batches * compute.micro_batch)
+
+
+def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
+    """``terms`` with their hidden time capped, all together, at ``window`` seconds of compute
+    (communication only hides behind compute that exists): a surplus ``sum(hidden) - window``
+    becomes exposed, each term taking its share of the hidden time."""
+    hidden = [t.hidden.to("s").magnitude for t in terms]
+    total = np.sum(hidden, axis=0) if hidden else 0.0
+    surplus = np.maximum(total - np.asarray(window, dtype=np.float64), 0.0)
+    if not np.any(surplus > 0):
+        return terms
+    return [
+        replace(
+            term,
+            exposed=Q_(term.exposed.to("s").magnitude + surplus * _share(part, total), "s"),
+        )
+        for term, part in zip(terms, hidden, strict=True)
+    ]

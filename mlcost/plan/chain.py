@@ -1,0 +1,393 @@
+"""The chain of one run, stage by stage, for arrays of configurations sharing one resolved run
+(:class:`mlcost.plan.resolve.Run`): every stage is one named function of plain numpy arrays.
+
+1. :func:`step_stage`: the multi-GPU step of the run's layout (:func:`mlcost.parallel.step.
+   evaluate`: compute of the slowest pipeline stage, bubble, exposed communication), or in
+   napkin mode ``FLOPs per step / (GPUs x sustained)``;
+2. :func:`memory_stage`: per-GPU memory of the most loaded stage (:func:`mlcost.memory.
+   per_gpu_memory`), against the GPU's usable memory;
+3. :func:`data_stage`: the input pipeline ``max(read, tokenize, transfer)`` per GPU (the chapter's
+   F-36), overlapped with compute by prefetching;
+4. :func:`time_stage`: ``step = max(compute + exposed communication, input pipeline)``, steps,
+   wall clock divided by the goodput of the failure model, GPU-hours, MFU
+   (:func:`mlcost.timing.training_time`, :func:`mlcost.timing.model_flops_utilization`);
+5. :func:`energy_stage`: ``N_gpu·P_gpu(u) + N_gpu·P_host``, ``u`` the GPU's busy share of the
+   step, facility energy ``x PUE`` (:mod:`mlcost.energy`);
+6. :func:`cost_stage`: rental, ownership, break-even (:mod:`mlcost.cost`);
+7. :func:`carbon_stage`: operational and embodied CO2e (:mod:`mlcost.energy`) and the distance
+   from compute-optimal (:func:`mlcost.scaling.distance_from_optimal`).
+
+Sweeps vary the run's layout: ``micro_batch_size`` replaces its micro-batch, ``gpus`` its
+data-parallel degree (``dp = GPUs / (tp·pp·cp)``), with the micro-batches per step kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from mlcost import cost, energy
+from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_plan
+from mlcost.datapipe import data_stage_times, pipelined_time
+from mlcost.errors import MlcostError
+from mlcost.memory import activation_parts, per_gpu_memory
+from mlcost.memory.breakdown import Overheads, _convnet_parts
+from mlcost.memory.states import model_state_bytes_per_parameter
+from mlcost.parallel.compute import compute_parts, model_dims
+from mlcost.parallel.degrees import Degrees
+from mlcost.parallel.step import evaluate
+from mlcost.plan.resolve import Run
+from mlcost.scaling import distance_from_optimal
+from mlcost.specs import ConvNetSpec, TransformerSpec
+from mlcost.timing import model_flops_utilization, training_time
+from mlcost.units import Q_
+
+Array = np.ndarray
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """Per-configuration inputs that vary along a sweep's numeric axes (arrays of one length)."""
+
+    micro_batch_size: Array
+    sequence_length: Array
+    gpus: Array
+    tokens: Array
+    intensity: Array  # gCO2e/kWh
+    pue: Array
+    price: Array  # USD per GPU-hour (NaN when unknown)
+    electricity_price: Array  # USD/kWh
+
+    @classmethod
+    def of(cls, run: Run) -> Numbers:
+        """The run's own numbers, one configuration."""
+        return cls(
+            micro_batch_size=np.asarray([run.layout.micro_batch_size]),
+            sequence_length=np.asarray([run.config.sequence_length]),
+            gpus=np.asarray([run.gpus]),
+            tokens=np.asarray([run.tokens], dtype=np.float64),
+            intensity=np.asarray([run.grid.carbon_intensity.to("gCO2e/kWh").magnitude]),
+            pue=np.asarray([run.pue]),
+            price=np.asarray([run.price]),
+            electricity_price=np.asarray([run.electricity_price]),
+        )
+
+
+@dataclass(frozen=True)
+class PlanArrays:
+    """Every figure of the chain, one value per configuration (the columns of a sweep)."""
+
+    micro_batch_size: Array
+    sequence_length: Array
+    gpus: Array
+    tokens: Array
+    compute_s: Array
+    communication_s: Array
+    read_s: Array
+    preprocess_s: Array
+    transfer_s: Array
+    data_s: Array
+    step_s: Array
+    data_bound: Array
+    memory_gib: Array
+    capacity_gib: Array
+    fits: Array
+    steps: Array
+    wall_s: Array
+    wall_days: Array
+    gpu_hours: Array
+    mfu: Array
+    model_flops: Array  # the whole run
+    gpu_power_w: Array
+    it_power_w: Array
+    pue: Array
+    step_kwh: Array
+    energy_kwh: Array
+    price: Array
+    rental_usd: Array
+    purchase_usd: Array
+    electricity_usd: Array
+    ownership_usd: Array
+    break_even_runs: Array
+    break_even_months: Array
+    intensity_g_per_kwh: Array
+    operational_t: Array
+    embodied_t: Array
+    n_over_n_opt: Array
+    goodput: Array
+
+    def columns(self) -> dict[str, Array]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _degrees(run: Run, x: Numbers) -> Degrees:
+    """The run's layout broadcast over the configurations (dp follows the GPU count)."""
+    layers = run.model.num_layers if isinstance(run.model, TransformerSpec) else 1
+    dp = np.maximum(x.gpus // run.layout.model_parallel, 1)
+    return Degrees.from_layouts([run.layout], layers).broadcast_to(
+        x.gpus.shape, dp=dp, micro_batch=x.micro_batch_size
+    )
+
+
+@dataclass(frozen=True)
+class StepStage:
+    compute_s: Array
+    communication_s: Array
+    model_flops_step: Array  # all GPUs
+
+
+def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
+    """Compute (with the bubble) and exposed communication per step, and model FLOPs per step
+    (module docstring), evaluated once per distinct sequence length."""
+    m = degrees.micro_batches.astype(np.float64)
+    tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
+    compute = np.zeros(x.gpus.shape)
+    exposed = np.zeros(x.gpus.shape)
+    flops = np.zeros(x.gpus.shape)
+    resolved = run.system.for_gpus(int(np.max(x.gpus)))
+    for length in np.unique(x.sequence_length):
+        mask = x.sequence_length == length
+        config = run.config.model_copy(update={"sequence_length": int(length)})
+        sizes, inverse = np.unique(x.micro_batch_size[mask], return_inverse=True)
+        parts = compute_parts(run.model, config, resolved.accelerator, run.layout, sizes).take(
+            np.asarray(inverse).ravel()
+        )
+        chosen = Degrees(**{f.name: getattr(degrees, f.name)[mask] for f in fields(Degrees)})
+        result = evaluate(
+            model_dims(run.model, config),
+            resolved,
+            chosen,
+            parts,
+            gpus_per_node=np.minimum(resolved.gpus_per_node, x.gpus[mask]),
+        )
+        compute[mask] = result.compute + result.bubble
+        exposed[mask] = result.exposed
+        flops[mask] = result.model_flops
+    if run.flop_count == "6ND":
+        flops = 6.0 * run.parameters * tokens_per_step
+    if run.sustained is not None:
+        compute = flops / (x.gpus * run.sustained)
+        exposed = np.zeros_like(compute)
+    return StepStage(compute_s=compute, communication_s=exposed, model_flops_step=flops)
+
+
+def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
+    """Bytes per GPU of every configuration (:func:`mlcost.memory.per_gpu_memory`, the memory
+    model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length."""
+    model, layout = run.model, run.layout
+    out = np.zeros(x.gpus.shape)
+    per_parameter = model_state_bytes_per_parameter(run.config.precision, run.config.optimizer)
+    for length in np.unique(x.sequence_length):
+        mask = x.sequence_length == length
+        config = run.config.model_copy(update={"sequence_length": int(length)})
+        if isinstance(model, TransformerSpec):
+            parts = activation_parts(
+                model,
+                config,
+                layout,
+                "pytorch",
+                x.micro_batch_size[mask],
+                int(length) // layout.cp,
+            )
+            layers, stages = model.num_layers, layout.stage_layer_counts(model.num_layers)
+        elif isinstance(model, ConvNetSpec):
+            parts, layers, stages = _convnet_parts(model, config, layout), 1, (1,)
+        else:
+            raise MlcostError(f"model: {model.name!r} is a {model.KIND}, expected a transformer")
+        memory = per_gpu_memory(
+            parts,
+            parameters=run.parameters,
+            layers=layers,
+            per_parameter=per_parameter,
+            stage_layers=stages,
+            virtual_stages=layout.virtual_stages,
+            tensor_parallel=layout.tp,
+            weight_replicas=degrees.dp[mask] * layout.cp,
+            zero_stage=layout.zero_stage,
+            sequence_parallel=layout.sequence_parallel,
+            micro_batches=layout.micro_batches,
+            offload=layout.offload,
+            overheads=Overheads(),
+            head_term=isinstance(model, TransformerSpec),
+        )
+        out[mask] = memory.total
+    return out
+
+
+def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
+    """Seconds of each input-pipeline stage per GPU and step: a replica's tokens spread over its
+    ``tp·pp·cp`` GPUs (:func:`mlcost.datapipe.data_stage_times`)."""
+    a = run.assumptions
+    replica_tokens = x.micro_batch_size * degrees.micro_batches * x.sequence_length
+    stages = data_stage_times(
+        replica_tokens / run.layout.model_parallel,
+        storage=run.data_storage.sequential_read if run.data_storage is not None else None,
+        stored_bytes_per_token=a.token_id_bytes if run.pretokenized else a.stored_bytes_per_token,
+        readers_sharing_storage=np.minimum(x.gpus, run.system.gpus_per_node),
+        access_factor=a.storage_access_factor,
+        tokenization_rate=None if run.pretokenized else a.tokenization_rate_per_core,
+        workers=a.loader_workers,
+        host_link=run.system.host_link.peak if run.system.host_link is not None else None,
+        token_id_bytes=a.token_id_bytes,
+    )
+    seconds = {k: np.asarray(v.to("s").magnitude, dtype=np.float64) for k, v in stages.items()}
+    seconds["data"] = np.asarray(pipelined_time(*stages.values()).to("s").magnitude)
+    return {k: np.broadcast_to(v, x.gpus.shape) for k, v in seconds.items()}
+
+
+def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
+    """The failure model (:func:`mlcost.checkpointing.goodput_plan`) of the sharded training
+    state on ``gpus`` GPUs, or None when no checkpoint target is known."""
+    if run.checkpoint is None:
+        return None
+    state = checkpoint_bytes_per_gpu(
+        run.parameters, gpus, run.config.precision, run.config.optimizer
+    )
+    bandwidth = run.checkpoint.bandwidth(gpus, run.system.gpus_per_node)
+    return goodput_plan(
+        state,
+        gpus,
+        write_bandwidth=Q_(bandwidth, "byte/s"),
+        mtbf_per_gpu=run.mtbf_per_gpu,
+        asynchronous=run.async_checkpoint,
+    )
+
+
+def _goodput(run: Run, gpus: Array) -> Array:
+    out = np.ones(gpus.shape, dtype=np.float64)
+    for count in np.unique(gpus):
+        plan = goodput_of(run, int(count))
+        if plan is None:
+            break
+        out[gpus == count] = plan.goodput
+    return out
+
+
+def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
+    """The whole chain for arrays of configurations sharing one resolved run."""
+    degrees = _degrees(run, x)
+    step = step_stage(run, x, degrees)
+    memory = memory_stage(run, x, degrees) / 2**30
+    capacity = float(run.system.accelerator.memory_available.to("GiB").magnitude)
+    data = data_stage(run, x, degrees)
+    busy = step.compute_s + step.communication_s
+    step_s = np.maximum(busy, data["data"])
+    m = degrees.micro_batches
+    tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
+    goodput = _goodput(run, x.gpus)
+    time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
+    mfu = model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak)
+    power = energy_stage(run, x, step.compute_s / step_s, time.wall_seconds, step_s)
+    money = cost_stage(run, x, time.gpu_hours, time.wall_seconds, power["energy_kwh"])
+    carbon = carbon_stage(run, x, time.gpu_hours, power["energy_kwh"])
+    ones = np.ones(x.gpus.shape)
+    return PlanArrays(
+        micro_batch_size=x.micro_batch_size,
+        sequence_length=x.sequence_length,
+        gpus=x.gpus.astype(np.int64),
+        tokens=x.tokens,
+        compute_s=step.compute_s,
+        communication_s=step.communication_s,
+        read_s=data["read"] * ones,
+        preprocess_s=data["preprocess"] * ones,
+        transfer_s=data["transfer"] * ones,
+        data_s=data["data"] * ones,
+        step_s=step_s,
+        data_bound=data["data"] > busy,
+        memory_gib=memory,
+        capacity_gib=capacity * ones,
+        fits=memory <= capacity,
+        steps=time.steps,
+        wall_s=time.wall_seconds,
+        wall_days=time.wall_seconds / 86400.0,
+        gpu_hours=time.gpu_hours,
+        mfu=mfu,
+        model_flops=step.model_flops_step * time.steps,
+        pue=x.pue * ones,
+        price=x.price * ones,
+        intensity_g_per_kwh=x.intensity * ones,
+        goodput=goodput * ones,
+        **power,
+        **money,
+        **carbon,
+    )
+
+
+def energy_stage(
+    run: Run, x: Numbers, utilization: Array, wall_s: Array, step_s: Array
+) -> dict[str, Array]:
+    """GPU power at the busy share, IT power with the host's share, facility energy per step and
+    per run (:mod:`mlcost.energy`)."""
+    tdp = run.system.accelerator.tdp
+    if tdp is None:
+        raise MlcostError(
+            f"Plan: {run.system.accelerator.name} has no tdp in its spec; energy needs one"
+        )
+    gpu_power = energy.accelerator_power(
+        utilization, tdp, idle_fraction=run.assumptions.gpu_idle_fraction
+    )
+    it_power = energy.cluster_power(x.gpus, gpu_power) + run.system.host_power_per_gpu * x.gpus
+    total = energy.energy(it_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
+    per_step = energy.energy(it_power, Q_(step_s, "s"), pue=x.pue).to("kWh").magnitude
+    return {
+        "gpu_power_w": np.asarray(gpu_power.to("W").magnitude) * np.ones(x.gpus.shape),
+        "it_power_w": np.asarray(it_power.to("W").magnitude) * np.ones(x.gpus.shape),
+        "step_kwh": np.asarray(per_step) * np.ones(x.gpus.shape),
+        "energy_kwh": np.asarray(total),
+    }
+
+
+def cost_stage(
+    run: Run, x: Numbers, gpu_hours: Array, wall_s: Array, energy_kwh: Array
+) -> dict[str, Array]:
+    """Rental, purchase, electricity, ownership for this run, and the rent-vs-buy break-even
+    (:mod:`mlcost.cost`; amortization over lifetime x use rate, Luccioni et al. 2022)."""
+    a = run.assumptions
+    hours = Q_(gpu_hours, "hour")
+    used = Q_(energy_kwh, "kWh")
+    electricity_price = Q_(np.asarray(x.electricity_price, dtype=np.float64), "USD/kWh")
+    each = Q_(run.purchase, "USD")
+    rental = cost.rental_cost(hours, Q_(x.price, "USD/hour")).magnitude
+    purchase = (each * x.gpus).to("USD").magnitude
+    ownership = cost.ownership_cost(
+        x.gpus,
+        each,
+        used_for=Q_(wall_s, "s"),
+        lifetime=a.gpu_lifetime * a.gpu_use_rate,
+        energy_used=used,
+        electricity_price=electricity_price,
+    ).magnitude
+    with np.errstate(divide="ignore", invalid="ignore"):
+        runs = cost.break_even_runs(Q_(purchase, "USD"), Q_(rental, "USD")).magnitude
+        months = cost.break_even_months(
+            Q_(purchase, "USD"), x.gpus, Q_(x.price, "USD/hour"), a.gpu_use_rate
+        ).magnitude
+    ones = np.ones(x.gpus.shape)
+    return {
+        "rental_usd": np.asarray(rental) * ones,
+        "purchase_usd": np.asarray(purchase) * ones,
+        "electricity_usd": np.asarray(cost.electricity_cost(used, electricity_price).magnitude),
+        "ownership_usd": np.asarray(ownership) * ones,
+        "break_even_runs": np.asarray(runs) * ones,
+        "break_even_months": np.asarray(months) * ones,
+    }
+
+
+def carbon_stage(run: Run, x: Numbers, gpu_hours: Array, energy_kwh: Array) -> dict[str, Array]:
+    """Operational CO2e ``energy x grid intensity``, embodied CO2e ``per GPU x GPU-hours /
+    (lifetime x use rate)`` (Luccioni et al. 2022), and ``N / N_opt`` (Hoffmann et al. 2022)."""
+    a = run.assumptions
+    embodied_each = run.system.accelerator.embodied_carbon or a.embodied_carbon_per_gpu
+    operational = energy.operational_carbon(
+        Q_(energy_kwh, "kWh"), Q_(np.asarray(x.intensity, dtype=np.float64), "gCO2e/kWh")
+    ).magnitude
+    embodied = energy.embodied_carbon(
+        Q_(gpu_hours, "hour"), embodied_each, a.gpu_lifetime * a.gpu_use_rate
+    ).magnitude
+    return {
+        "operational_t": np.asarray(operational),
+        "embodied_t": np.asarray(embodied),
+        "n_over_n_opt": np.asarray(distance_from_optimal(run.parameters, x.tokens))
+        * np.ones(x.gpus.shape),
+    }

@@ -1,0 +1,313 @@
+"""The figures of a plan, each with its formula, the numbers substituted and its source, one
+function per stage of the chain (:mod:`mlcost.plan.chain`). A run that does not fit shows its
+memory, its layout and why, and no time, energy, cost or CO2e."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlcost.assumptions import ASSUMPTION_SOURCES
+from mlcost.checkpointing import GoodputPlan
+from mlcost.plan.resolve import Run
+from mlcost.results import Figure
+from mlcost.scaling import HOFFMANN
+from mlcost.timing import MFU_SOURCE
+from mlcost.units import Q_, format_quantity
+
+Values = dict[str, Any]
+
+
+def fit_verdict(run: Run, v: Values) -> str:
+    """``fits: 61.2 GiB of 79.65 GiB per GPU`` or ``does not fit: needs ... of ... per GPU``."""
+    if v["fits"]:
+        return f"fits: {v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB per GPU"
+    return (
+        f"does not fit: needs {v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB per GPU "
+        f"({run.system.accelerator.name}, {run.layout.describe()})"
+    )
+
+
+def run_figures(run: Run, v: Values) -> list[Figure]:
+    """What the run is: the verdict, the layout and how it was chosen, parameters, tokens."""
+    model = run.model
+    return [
+        Figure(
+            "fits",
+            fit_verdict(run, v),
+            "memory per GPU <= usable memory of the GPU",
+            f"{v['memory_gib']:.4g} GiB vs {v['capacity_gib']:.4g} GiB",
+            "mlcost.memory (the GPU's reported memory: memory_visible)",
+        ),
+        Figure(
+            "layout",
+            run.layout.describe(),
+            run.layout_source,
+            f"{run.gpus} GPUs",
+            "mlcost.layout; mlcost.parallel.search when not given",
+        ),
+        Figure(
+            "parameters",
+            Q_(run.parameters, "param"),
+            "exact count from the architecture",
+            model.name,
+            f"{model.name} spec ({model.source_of('*') or 'catalog'})",
+        ),
+        Figure(
+            "tokens",
+            Q_(v["tokens"], "token"),
+            "given (or 20 tokens per parameter)",
+            f"{v['tokens']:.4g}",
+            run.tokens_source,
+        ),
+        Figure(
+            "memory per GPU",
+            Q_(v["memory_gib"], "GiB"),
+            "weights + gradients + optimizer states + activations + overheads",
+            f"{v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB on the most loaded stage",
+            "mlcost.memory.memory_breakdown (Korthikanti et al. 2022; Rajbhandari et al. 2020)",
+        ),
+    ]
+
+
+def step_figures(run: Run, v: Values) -> list[Figure]:
+    """Compute, exposed communication, input pipeline and the step."""
+    c, g, a = run.config, run.system.accelerator, run.assumptions
+    napkin = run.sustained is not None
+    compute_formula = (
+        f"FLOPs per step / (GPUs x sustained {(run.sustained or 0) / 1e12:g} TFLOP/s) (napkin mode)"
+        if napkin
+        else "m x t_stage + t_opt + bubble: every operator of the slowest stage's shard on the "
+        "roofline (max(F/(peak·eta), B/(BW·eta)) + launches)"
+    )
+    return [
+        Figure(
+            "compute time per step",
+            Q_(v["compute_s"], "s").to("ms"),
+            compute_formula,
+            f"{run.layout.describe()} on {g.name} (peak {run.peak / 1e12:.4g} TFLOP/s "
+            f"{c.policy.compute_format}, {format_quantity(g.memory_bandwidth)})",
+            "mlcost.parallel.step (roofline: Williams et al. 2009; bubble: Narayanan et al. "
+            f"2021 §2.2); {run.system.accelerator.name} ceilings: "
+            + run.system.ceilings(c.policy.compute_format).source,
+        ),
+        Figure(
+            "exposed communication per step",
+            Q_(v["communication_s"], "s").to("ms"),
+            "tensor/pipeline/context/data-parallel and ZeRO traffic not hidden behind compute",
+            f"{run.gpus} GPUs on {run.system.source or run.system.name}",
+            "mlcost.parallel.traffic (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur "
+            "et al. 2005; ZeRO volumes: Rajbhandari et al. 2020 section 7)"
+            if run.gpus > 1
+            else "one GPU: nothing to communicate",
+        ),
+        Figure(
+            "input pipeline per step",
+            Q_(v["data_s"], "s").to("ms"),
+            "max(read, tokenize, host-to-device) per GPU (prefetch overlaps the stages)",
+            f"read {v['read_s'] * 1e3:.3g} ms, tokenize {v['preprocess_s'] * 1e3:.3g} ms "
+            f"({a.loader_workers} workers x {format_quantity(a.tokenization_rate_per_core)}), "
+            f"transfer {v['transfer_s'] * 1e3:.3g} ms over "
+            f"{run.system.host_link.name if run.system.host_link else 'no link'}",
+            "textbook chapter F-29..F-39 (data pipeline); " + ASSUMPTION_SOURCES["loader_workers"],
+        ),
+        Figure(
+            "step time",
+            Q_(v["step_s"], "s").to("ms"),
+            "max(compute + exposed communication, input pipeline)",
+            f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
+            f"{v['data_s'] * 1e3:.4g}) ms -> "
+            + ("data-bound" if v["data_bound"] else "compute-bound"),
+            "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))",
+        ),
+    ]
+
+
+def time_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figure]:
+    """Steps, goodput, wall clock, GPU-hours, MFU."""
+    lay = run.layout
+    steps = Figure(
+        "steps",
+        Q_(v["steps"], "dimensionless"),
+        "ceil(D / (global batch · sequence))",
+        f"ceil({v['tokens']:.4g} / ({lay.global_batch} x {run.config.sequence_length}))",
+        "definition",
+    )
+    return [
+        steps,
+        goodput_figure(run, v, failures),
+        Figure(
+            "wall clock",
+            Q_(v["wall_s"], "s").to("day"),
+            "steps · step time / goodput",
+            f"{v['steps']:.6g} x {v['step_s']:.4g} s / {v['goodput']:.4g}",
+            "definition (Iron Law of training, textbook chapter); goodput as above",
+        ),
+        Figure(
+            "GPU-hours",
+            Q_(v["gpu_hours"], "hour"),
+            "GPUs · wall clock",
+            f"{run.gpus} x {v['wall_s'] / 3600:.6g} h",
+            "definition",
+        ),
+        Figure(
+            "MFU",
+            Q_(v["mfu"], "dimensionless").to("percent"),
+            "model FLOPs per step / (step time · GPUs · dense peak)",
+            f"{v['model_flops'] / max(v['steps'], 1):.4g} FLOP / ({v['step_s']:.4g} s x "
+            f"{run.gpus} x {run.peak:.4g} FLOP/s)",
+            MFU_SOURCE,
+        ),
+    ]
+
+
+def goodput_figure(run: Run, v: Values, detail: GoodputPlan | None) -> Figure:
+    if detail is None or run.checkpoint is None:
+        return Figure(
+            "goodput",
+            Q_(1.0, "dimensionless"),
+            "1 (no failure model: no checkpoint storage known, or failures=False)",
+            "-",
+            "pass system= with drives or checkpoint_storage= to model failures",
+        )
+    return Figure(
+        "goodput",
+        Q_(v["goodput"], "dimensionless"),
+        "useful time / expected wall time with checkpoints, failures and restarts "
+        f"(interval: {detail.interval_rule})",
+        f"checkpoint {detail.checkpoint_bytes.to('TB').magnitude:.4g} TB in "
+        f"{detail.checkpoint_time.to('s').magnitude:.4g} s, system MTBF "
+        f"{detail.system_mtbf.to('hour').magnitude:.4g} h, interval "
+        f"{detail.interval.to('minute').magnitude:.4g} min, restart "
+        f"{detail.restart_time.to('minute').magnitude:.4g} min",
+        "Daly 2006 (FGCS 22(3)), Young 1974; MTBF: "
+        + detail.sources.get("mtbf", "Llama 3 paper (Dubey et al. 2024) section 3.3.4")
+        + "; storage: "
+        + run.checkpoint.source,
+    )
+
+
+def energy_figures(run: Run, v: Values) -> list[Figure]:
+    """GPU power, IT power, energy."""
+    a, g = run.assumptions, run.system.accelerator
+    tdp = g.tdp.to("W").magnitude if g.tdp is not None else float("nan")
+    return [
+        Figure(
+            "GPU power",
+            Q_(v["gpu_power_w"], "W"),
+            "P_idle + (TDP - P_idle)·u, u = busy share of the step",
+            f"{a.gpu_idle_fraction} x {tdp:g} W + (1 - {a.gpu_idle_fraction}) x "
+            f"{tdp:g} W x {v['compute_s'] / v['step_s']:.3f}",
+            f"{g.name} TDP ({g.source_of('tdp') or 'datasheet'}); idle share: "
+            + ASSUMPTION_SOURCES["gpu_idle_fraction"],
+        ),
+        Figure(
+            "IT power",
+            Q_(v["it_power_w"], "W").to("kW"),
+            "N_gpu · P_gpu + N_gpu · P_host per GPU",
+            f"{run.gpus} x {v['gpu_power_w']:.4g} W + {run.gpus} x "
+            f"{run.system.host_power_per_gpu.to('W').magnitude:.4g} W",
+            run.system.host_power_source,
+        ),
+        Figure(
+            "energy",
+            Q_(v["energy_kwh"], "kWh").to("MWh"),
+            "IT power · wall clock · PUE",
+            f"{v['it_power_w'] / 1e3:.5g} kW x {v['wall_s'] / 3600:.6g} h x {v['pue']:g}",
+            f"PUE: {run.pue_source}",
+        ),
+    ]
+
+
+def cost_figures(run: Run, v: Values) -> list[Figure]:
+    """Rental, ownership, break-even."""
+    a = run.assumptions
+    lifetime = a.gpu_lifetime.to("hour").magnitude
+    return [
+        Figure(
+            "rental cost",
+            Q_(v["rental_usd"], "USD"),
+            "GPU-hours · price per GPU-hour",
+            f"{v['gpu_hours']:.6g} h x {run.price:g} USD/h",
+            run.price_source,
+        ),
+        Figure(
+            "ownership cost of this run",
+            Q_(v["ownership_usd"], "USD"),
+            "N_gpu · purchase · wall / (lifetime · use rate) + energy · electricity price",
+            f"{run.gpus} x {run.purchase:.6g} USD x {v['wall_s'] / 3600:.6g} h / "
+            f"({lifetime:.6g} h x {a.gpu_use_rate:g}) + {v['energy_kwh']:.6g} kWh x "
+            f"{run.electricity_price:.4g} USD/kWh",
+            f"purchase: {run.purchase_source}; lifetime: {ASSUMPTION_SOURCES['gpu_lifetime']}; "
+            f"use rate: {ASSUMPTION_SOURCES['gpu_use_rate']}; electricity: "
+            + run.electricity_source,
+        ),
+        Figure(
+            "rent-vs-buy break-even",
+            Q_(v["break_even_runs"], "dimensionless"),
+            "N_gpu · purchase / rental cost of one run (runs)",
+            f"{v['purchase_usd']:.6g} USD / {v['rental_usd']:.6g} USD; in months of steady use: "
+            f"{v['break_even_months']:.3g}",
+            "textbook chapter F-62 (rent-or-buy economics)",
+        ),
+    ]
+
+
+def carbon_figures(run: Run, v: Values) -> list[Figure]:
+    """Operational and embodied CO2e, and the distance from compute-optimal."""
+    a, grid = run.assumptions, run.grid
+    embodied = run.system.accelerator.embodied_carbon or a.embodied_carbon_per_gpu
+    embodied_source = (
+        run.system.accelerator.source_of("embodied_carbon")
+        if run.system.accelerator.embodied_carbon is not None
+        else ASSUMPTION_SOURCES["embodied_carbon_per_gpu"]
+    )
+    n = run.parameters
+    return [
+        Figure(
+            "operational CO2e",
+            Q_(v["operational_t"], "tCO2e"),
+            "energy · grid carbon intensity",
+            f"{v['energy_kwh']:.6g} kWh x {v['intensity_g_per_kwh']:.5g} gCO2e/kWh",
+            f"{grid.name} grid ({grid.year}): {grid.source_of('carbon_intensity') or grid.name}",
+        ),
+        Figure(
+            "embodied CO2e",
+            Q_(v["embodied_t"], "tCO2e"),
+            "embodied per GPU · GPU-hours / (lifetime · use rate)",
+            f"{format_quantity(embodied)} x {v['gpu_hours']:.6g} h / "
+            f"({a.gpu_lifetime.to('hour').magnitude:.6g} h x {a.gpu_use_rate:g})",
+            f"{embodied_source}; lifetime: {ASSUMPTION_SOURCES['gpu_lifetime']}; use rate: "
+            + ASSUMPTION_SOURCES["gpu_use_rate"],
+        ),
+        Figure(
+            "N / N_opt",
+            Q_(v["n_over_n_opt"], "dimensionless"),
+            "N / N_opt(C = 6·N·D), N_opt = G·(C/6)^(beta/(alpha+beta))",
+            f"{n:.4g} / N_opt(6 x {n:.4g} x {v['tokens']:.4g})",
+            HOFFMANN.source,
+        ),
+    ]
+
+
+def plan_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figure]:
+    """Every figure of a plan; a plan that does not fit stops after its memory."""
+    figures = run_figures(run, v)
+    if not v["fits"]:
+        figures.append(
+            Figure(
+                "time, energy, cost, CO2e",
+                None,
+                "not computed: the run does not fit",
+                fit_verdict(run, v),
+                "Plan.suggestions() lists layouts and settings that fit",
+            )
+        )
+        return figures
+    return [
+        *figures,
+        *step_figures(run, v),
+        *time_figures(run, v, failures),
+        *energy_figures(run, v),
+        *cost_figures(run, v),
+        *carbon_figures(run, v),
+    ]

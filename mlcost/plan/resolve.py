@@ -1,0 +1,388 @@
+"""From a plan's inputs to one resolved, frozen run: the model and configuration, the system
+(sized for the GPUs), the layout (given, or the fastest that fits), the token budget, the grid,
+prices, PUE, storage and the checkpoint target, each with where it came from."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pint
+
+from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
+from mlcost.errors import MlcostError, UnknownNameError
+from mlcost.layout import Layout
+from mlcost.parallel.search import SearchResult, search
+from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
+from mlcost.specs.catalog import as_model
+from mlcost.system import System, system
+from mlcost.units import magnitude_in
+from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    from mlcost.plan import Plan
+
+FLOP_COUNTS = ("operators", "6ND")
+
+
+@dataclass(frozen=True)
+class CheckpointTarget:
+    """Where the training state is written, for the failure model: an aggregate bandwidth
+    shared by the job, or one per node (the node's drives), in bytes/s."""
+
+    shared: float | None
+    per_node: float | None
+    source: str
+
+    def bandwidth(self, gpus: int, gpus_per_node: int) -> float:
+        """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s)."""
+        if self.shared is not None:
+            return self.shared
+        return float(self.per_node or 0.0) * math.ceil(gpus / gpus_per_node)
+
+
+@dataclass(frozen=True)
+class Run:
+    """Everything a plan needs, resolved once (plain numbers in the units noted)."""
+
+    model: ModelSpec
+    config: TrainingConfig
+    system: System
+    gpus: int
+    layout: Layout
+    layout_source: str
+    search: SearchResult | None
+    grid: Grid
+    tokens: float
+    tokens_source: str
+    price: float  # USD per GPU-hour, NaN when unknown
+    price_source: str
+    purchase: float  # USD per GPU, NaN when unknown
+    purchase_source: str
+    electricity_price: float  # USD/kWh
+    electricity_source: str
+    pue: float
+    pue_source: str
+    data_storage: Storage | None
+    checkpoint: CheckpointTarget | None
+    mtbf_per_gpu: pint.Quantity | None
+    async_checkpoint: bool
+    sustained: float | None  # FLOP/s per GPU (napkin mode)
+    flop_count: str
+    pretokenized: bool
+    assumptions: Assumptions
+
+    @property
+    def parameters(self) -> float:
+        return float(self.model.parameter_count)
+
+    @property
+    def peak(self) -> float:
+        """Dense peak FLOP/s of the plan's GPU in the configuration's compute format."""
+        return float(
+            self.system.ceilings(self.config.policy.compute_format).peak.to("flop/s").magnitude
+        )
+
+
+def _price(plan: Plan, catalog: Catalog, gpu_name: str) -> tuple[float, str]:
+    """USD per GPU-hour and where it comes from (NaN when none is known)."""
+    price = plan.price
+    if isinstance(price, str):
+        offer = catalog.price(price)
+        return float(offer.price_per_gpu_hour.to("USD/hour").magnitude), _offer_source(offer)
+    if price is not None:
+        value = float(magnitude_in(price, "USD/hour", "price"))
+        if not value >= 0 or not math.isfinite(value):
+            raise MlcostError(f"price: got {price!r}, expected a finite price >= 0 USD/hour")
+        return value, "given"
+    offers = catalog.prices_for(gpu_name) if gpu_name in catalog else []
+    if not offers:
+        return math.nan, "no catalog price for this GPU; pass price="
+    cheapest = min(offers, key=lambda o: o.price_per_gpu_hour.to("USD/hour").magnitude)
+    return float(cheapest.price_per_gpu_hour.to("USD/hour").magnitude), _offer_source(cheapest)
+
+
+def _offer_source(offer: Any) -> str:
+    where = offer.source_of("price_per_gpu_hour") or "catalog"
+    return f"{offer.name}: {offer.provider} {offer.offering}, {offer.date} ({where})"
+
+
+def _tokens(plan: Plan, model: ModelSpec, tokens_per_step: int) -> tuple[float, str]:
+    if plan.tokens is not None and plan.steps is not None:
+        raise MlcostError("Plan: give tokens= or steps=, not both")
+    if plan.steps is not None:
+        steps = magnitude_in(plan.steps, "", "steps", bare=True)
+        if not (steps >= 1 and math.isfinite(steps)):
+            raise MlcostError(f"steps: got {plan.steps!r}, expected a whole number >= 1")
+        return float(steps) * tokens_per_step, f"{int(steps)} steps x {tokens_per_step:,} tokens"
+    if plan.tokens is None:
+        return (
+            20.0 * float(model.parameter_count),
+            "Hoffmann et al. 2022 (Chinchilla), 20 tokens per parameter",
+        )
+    tokens = float(magnitude_in(plan.tokens, "token", "tokens", bare=True))
+    if not (tokens > 0 and math.isfinite(tokens)):
+        raise MlcostError(f"tokens: got {plan.tokens!r}, expected a finite count > 0, e.g. 2e12")
+    return tokens, "given"
+
+
+def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTarget | None:
+    """Where the training state is written (None: no failure model)."""
+    if not plan.failures:
+        return None
+    target = plan.checkpoint_storage
+    if isinstance(target, (str, Storage)):
+        spec = target if isinstance(target, Storage) else catalog.storage(target)
+        return CheckpointTarget(
+            shared=float(spec.sequential_write.to("byte/s").magnitude),
+            per_node=None,
+            source=f"{spec.name} sequential write "
+            f"({spec.source_of('sequential_write') or 'spec'}), shared by all GPUs",
+        )
+    if target is not None:
+        value = float(magnitude_in(target, "byte/s", "checkpoint_storage"))
+        if not value > 0:
+            raise MlcostError(f"checkpoint_storage: got {target!r}, expected a bandwidth > 0")
+        return CheckpointTarget(shared=value, per_node=None, source="given")
+    per_node = resolved.node_write_bandwidth
+    if per_node is None or resolved.drive is None:
+        return None
+    return CheckpointTarget(
+        shared=None,
+        per_node=float(per_node.to("byte/s").magnitude),
+        source=f"{resolved.drives_per_node} x {resolved.drive.name} per node, sequential write "
+        f"({resolved.drive.source_of('sequential_write') or 'spec'}), every node writing its "
+        "shards",
+    )
+
+
+def _system(plan: Plan, catalog: Catalog, assumptions: Assumptions) -> System:
+    target = plan.system if plan.system is not None else plan.gpu
+    if target is None:
+        raise MlcostError("Plan: give gpu= (e.g. 'h100-sxm5-80gb') or system= (e.g. 'dgx-h100')")
+    accelerator = plan.gpu if plan.system is not None else None
+    return system(target, accelerator=accelerator, catalog=catalog, assumptions=assumptions)
+
+
+def _gpus(plan: Plan, base: System) -> int:
+    if plan.gpus is not None:
+        count = plan.gpus
+    elif plan.layout is not None:
+        count = plan.layout.gpus
+    else:
+        count = base.gpus if plan.system is not None else 1
+    if isinstance(count, bool) or int(count) != count or count < 1:
+        raise MlcostError(f"gpus: got {plan.gpus!r}, expected a whole number of GPUs >= 1")
+    return int(count)
+
+
+def _given_layout(layout: Layout, gpus: int) -> Layout:
+    """The plan's layout on ``gpus`` GPUs: as given when it uses them all; with ``dp = 1`` the
+    data-parallel degree fills the GPUs."""
+    if layout.gpus == gpus:
+        return layout
+    if layout.dp == 1 and gpus % layout.model_parallel == 0:
+        return layout.model_copy(update={"dp": gpus // layout.model_parallel})
+    raise MlcostError(
+        f"layout: {layout.describe()} uses {layout.gpus} GPUs (dp x tp x pp x cp), the plan has "
+        f"{gpus}; give dp = {gpus} / (tp x pp x cp) or leave dp at 1 to fill the GPUs"
+    )
+
+
+def default_global_batch(
+    model: ModelSpec, config: TrainingConfig, gpus: int, assumptions: Assumptions
+) -> int:
+    """Sequences (images) per optimizer step when the plan gives none: ``global_batch_tokens``
+    of :class:`Assumptions` over the sequence length (``global_batch_images`` for a conv net),
+    rounded up to a whole number per GPU."""
+    if isinstance(model, TransformerSpec):
+        wanted = assumptions.global_batch_tokens / config.sequence_length
+    else:
+        wanted = assumptions.global_batch_images
+    return max(1, math.ceil(wanted / gpus)) * gpus
+
+
+def _data_parallel(gpus: int, batch: int) -> Layout:
+    """One replica per GPU (ZeRO-1 on more than one), ``batch`` sequences per step."""
+    if batch % gpus:
+        raise MlcostError(
+            f"global_batch_size: got {batch}, which does not split over {gpus} data-parallel "
+            f"GPUs; give a multiple of {gpus} (e.g. {math.ceil(batch / gpus) * gpus})"
+        )
+    return Layout(dp=gpus, zero_stage=1 if gpus > 1 else 0, global_batch_size=batch)
+
+
+def choose_layout(
+    model: ModelSpec,
+    config: TrainingConfig,
+    resolved: System,
+    gpus: int,
+    global_batch_size: int,
+) -> tuple[Layout, str, SearchResult | None]:
+    """The fastest layout that fits (:func:`mlcost.parallel.search`) for ``global_batch_size``
+    sequences per step; pure data parallelism when none fits (the plan then reports that it
+    does not fit)."""
+    batch = global_batch_size
+    if not isinstance(model, TransformerSpec):
+        return (
+            _data_parallel(gpus, batch),
+            "one data-parallel replica per GPU (no search for this model)",
+            None,
+        )
+    result = search(model, resolved, batch, config=config, gpus=gpus, keep_unfit=False)
+    if result.empty:
+        return (
+            _data_parallel(gpus, batch),
+            f"none of the {result.candidates} layouts searched fits; pure data parallelism shown",
+            result,
+        )
+    best = result.layout(0)
+    return (
+        best,
+        f"the fastest of {result.fitting} layouts that fit ({result.candidates} searched) for a "
+        f"global batch of {batch} sequences (mlcost.parallel.search)",
+        result,
+    )
+
+
+def resolve(plan: Plan) -> Run:
+    """Resolve a plan's inputs (see :class:`mlcost.plan.Plan`)."""
+    catalog = plan.catalog or default_catalog()
+    assumptions = plan.assumptions
+    model = as_model(plan.model, catalog)
+    config = plan.config or TrainingConfig()
+    if plan.flop_count not in FLOP_COUNTS:
+        raise UnknownNameError("flop_count", plan.flop_count, FLOP_COUNTS)
+    base = _system(plan, catalog, assumptions)
+    gpus = _gpus(plan, base)
+    resolved = base.for_gpus(gpus)
+    if plan.layout is not None:
+        layout, layout_source, found = _given_layout(plan.layout, gpus), "given", None
+    else:
+        batch = plan.global_batch_size or default_global_batch(model, config, gpus, assumptions)
+        layout, layout_source, found = choose_layout(model, config, resolved, gpus, batch)
+    grid = plan.region if isinstance(plan.region, Grid) else catalog.grid(plan.region)
+    sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
+    tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))
+    price, price_source = _price(plan, catalog, resolved.accelerator.name)
+    return Run(
+        model=model,
+        config=config,
+        system=resolved,
+        gpus=gpus,
+        layout=layout,
+        layout_source=layout_source,
+        search=found,
+        grid=grid,
+        tokens=tokens,
+        tokens_source=tokens_source,
+        price=price,
+        price_source=price_source,
+        **_purchase(plan, resolved),
+        **region_electricity(plan, grid, assumptions),
+        **region_pue(plan, grid, assumptions),
+        data_storage=_data_storage(plan, catalog, resolved),
+        checkpoint=_checkpoint(plan, catalog, resolved),
+        mtbf_per_gpu=plan.mtbf_per_gpu,
+        async_checkpoint=plan.async_checkpoint,
+        sustained=_sustained(plan),
+        flop_count=plan.flop_count,
+        pretokenized=plan.pretokenized,
+        assumptions=assumptions,
+    )
+
+
+def _purchase(plan: Plan, resolved: System) -> dict[str, Any]:
+    gpu = resolved.accelerator
+    if plan.purchase_price is not None:
+        value = float(magnitude_in(plan.purchase_price, "USD", "purchase_price"))
+        if not value >= 0:
+            raise MlcostError(f"purchase_price: got {plan.purchase_price!r}, expected >= 0 USD")
+        return {"purchase": value, "purchase_source": "given"}
+    if gpu.list_price is None:
+        return {"purchase": math.nan, "purchase_source": "no list price; pass purchase_price="}
+    return {
+        "purchase": float(gpu.list_price.to("USD").magnitude),
+        "purchase_source": gpu.source_of("list_price") or "spec",
+    }
+
+
+def region_electricity(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, Any]:
+    """Electricity price: given, else the grid's, else the sourced fallback."""
+    if plan.electricity_price is not None:
+        value = float(magnitude_in(plan.electricity_price, "USD/kWh", "electricity_price"))
+        if not value >= 0:
+            raise MlcostError(
+                f"electricity_price: got {plan.electricity_price!r}, expected >= 0 USD/kWh"
+            )
+        return {"electricity_price": value, "electricity_source": "given"}
+    if grid.electricity_price is not None:
+        return {
+            "electricity_price": float(grid.electricity_price.to("USD/kWh").magnitude),
+            "electricity_source": grid.source_of("electricity_price") or grid.name,
+        }
+    return {
+        "electricity_price": float(assumptions.fallback_electricity_price.to("USD/kWh").magnitude),
+        "electricity_source": ASSUMPTION_SOURCES["fallback_electricity_price"],
+    }
+
+
+def region_pue(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, Any]:
+    """PUE: given, else the grid's, else the sourced fallback."""
+    if plan.pue is not None:
+        if not 1.0 <= plan.pue <= 5.0:
+            raise MlcostError(f"pue: got {plan.pue}, expected a value between 1.0 and 5.0")
+        return {"pue": float(plan.pue), "pue_source": "given"}
+    if grid.pue is not None:
+        return {"pue": float(grid.pue), "pue_source": grid.source_of("pue") or grid.name}
+    return {"pue": assumptions.fallback_pue, "pue_source": ASSUMPTION_SOURCES["fallback_pue"]}
+
+
+def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | None:
+    if isinstance(plan.storage, Storage):
+        return plan.storage
+    if isinstance(plan.storage, str):
+        return catalog.storage(plan.storage)
+    return resolved.drive
+
+
+def _sustained(plan: Plan) -> float | None:
+    if plan.sustained is None:
+        return None
+    value = float(magnitude_in(plan.sustained, "flop/s", "sustained"))
+    if not (value > 0 and np.isfinite(value)):
+        raise MlcostError(f"sustained: got {plan.sustained!r}, expected a rate > 0 FLOP/s")
+    return value
+
+
+def describe_layout_options(layout: Layout) -> str:
+    """The layout as ``mlcost plan`` options (``--tp 8 --pp 2 --zero 1 ...``)."""
+    parts = [f"--dp {layout.dp}", f"--tp {layout.tp}", f"--pp {layout.pp}"]
+    if layout.cp > 1:
+        parts.append(f"--cp {layout.cp}")
+    if layout.virtual_stages > 1:
+        parts.append(f"--vp {layout.virtual_stages}")
+    parts.append(f"--zero {layout.zero_stage}")
+    parts.append(f"--batch {layout.micro_batch_size}")
+    parts.append(f"--accumulation {layout.micro_batches}")
+    if layout.sequence_parallel:
+        parts.append("--sp")
+    if layout.recompute != "none":
+        parts.append(f"--recompute {layout.recompute}")
+    if layout.recompute_every is not None:
+        parts.append(f"--recompute-every {layout.recompute_every}")
+    if layout.offload:
+        parts.append("--offload")
+    return " ".join(parts)
+
+
+__all__ = [
+    "CheckpointTarget",
+    "Run",
+    "choose_layout",
+    "default_global_batch",
+    "describe_layout_options",
+    "resolve",
+]

@@ -1,0 +1,208 @@
+"""The one result vocabulary: an explained number (:class:`Figure`) and the verbs every result
+object offers (:class:`Result`).
+
+A :class:`Figure` is a value (a pint quantity, possibly an array of them in a sweep) with the
+formula that produced it, the numbers substituted into that formula and the source of the
+formula or of its inputs. Every result of mlcost (a step time, a memory breakdown, a multi-GPU
+step, a plan, a search) is a :class:`Result`: it lists its figures, and from them offers
+
+* ``to_frame()``: a pandas DataFrame, one row per figure (results with a natural table, such as
+  the operator times of a step, override it);
+* ``explain()``: each figure with its formula, the numbers substituted and the source;
+* ``to_json()``: a JSON-ready mapping, quantities as ``{"value", "unit"}``;
+* ``_repr_html_()``: the table in a notebook;
+* ``plot()`` where the result has a picture (it delegates to :mod:`mlcost.plot`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pint
+from pydantic import BaseModel
+
+from mlcost.units import quantity_to_json
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One number with its derivation: ``value`` (a quantity), ``formula``, the numbers
+    ``substituted`` into it and its ``source``. ``key`` is a stable identifier for programs
+    (an enum value such as a memory term), independent of the display ``name``."""
+
+    name: str
+    value: Any
+    formula: str = ""
+    substituted: str = ""
+    source: str = ""
+    key: str | None = None
+
+    def text(self) -> str:
+        """The value as a person reads it (``unknown`` for NaN, ``n/a`` for None)."""
+        return value_text(self.value)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "key": self.key,
+            "value": json_value(self.value),
+            "formula": self.formula,
+            "substituted": self.substituted,
+            "source": self.source,
+        }
+
+
+def plain(value: Any) -> Any:
+    """The result of a vectorized formula as a Python scalar when it is 0-dimensional, else the
+    array (shapes of array inputs are kept): the one place arrays turn back into numbers."""
+    array = np.asarray(value)
+    return array.item() if array.ndim == 0 else array
+
+
+def value_text(value: Any) -> str:
+    """Short display text of a figure's value: 4 significant digits and the unit."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, pint.Quantity):
+        magnitude = value.magnitude
+        if np.ndim(magnitude):
+            low, high = np.nanmin(magnitude), np.nanmax(magnitude)
+            return f"{low:.4g}..{high:.4g} {value.units:~P}"
+        if isinstance(magnitude, float) and math.isnan(magnitude):
+            return "unknown"
+        if value.dimensionless and str(value.units) == "percent":
+            return f"{magnitude:.1f} %"
+        if isinstance(magnitude, (int, np.integer)) or (
+            isinstance(magnitude, float) and magnitude.is_integer() and abs(magnitude) < 1e6
+        ):
+            return f"{int(magnitude):,} {value.units:~P}".strip()
+        if abs(magnitude) < 1e6:
+            return f"{magnitude:,.4g} {value.units:~P}".strip()
+        return f"{magnitude:.4g} {value.units:~P}".strip()
+    if isinstance(value, float):
+        return "unknown" if math.isnan(value) else f"{value:.4g}"
+    return str(value)
+
+
+def json_value(value: Any) -> Any:
+    """A JSON-ready form: quantities as ``{"value", "unit"}`` (:func:`mlcost.units.
+    quantity_to_json`), NaN and infinities as ``None`` (JSON has no number for them), numpy
+    scalars as Python numbers, arrays as lists, spec parts (pydantic models) as objects of their
+    set fields, dates as ISO strings."""
+    if isinstance(value, pint.Quantity):
+        return quantity_to_json(value)
+    if isinstance(value, np.ndarray):
+        return [json_value(item) for item in value.tolist()]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    if isinstance(value, BaseModel):
+        return {
+            key: json_value(getattr(value, key))
+            for key in type(value).model_fields
+            if getattr(value, key) is not None
+        }
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return value
+
+
+class Result:
+    """The verbs of every result object, derived from its :meth:`figures`.
+
+    Subclasses implement :meth:`figures` (and :meth:`title`); they may override
+    :meth:`to_frame` where a richer table exists.
+    """
+
+    def figures(self) -> list[Figure]:
+        """Every figure of the result, in reading order."""
+        raise NotImplementedError
+
+    def title(self) -> str:
+        """One line saying what the result is about."""
+        return type(self).__name__
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per figure: name, value, unit, formula, source."""
+        rows = []
+        for figure in self.figures():
+            value = figure.value
+            magnitude = value.magnitude if isinstance(value, pint.Quantity) else value
+            unit = f"{value.units:~P}" if isinstance(value, pint.Quantity) else ""
+            rows.append(
+                {
+                    "quantity": figure.name,
+                    "value": magnitude,
+                    "unit": unit,
+                    "text": figure.text(),
+                    "formula": figure.formula,
+                    "source": figure.source,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def explain(self) -> str:
+        """Each figure with its formula, the numbers substituted and its source."""
+        lines = [self.title()]
+        for figure in self.figures():
+            lines.append(f"{figure.name} = {figure.text()}")
+            if figure.formula:
+                lines.append(f"    formula: {figure.formula}")
+            if figure.substituted:
+                lines.append(f"    numbers: {figure.substituted}")
+            if figure.source:
+                lines.append(f"    source:  {figure.source}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"title", "figures": [...]}`` with quantities as ``{"value", "unit"}``."""
+        return {"title": self.title(), "figures": [f.to_json() for f in self.figures()]}
+
+    def _repr_html_(self) -> str:
+        frame = self.to_frame()
+        return f"<p>{html.escape(self.title())}</p>" + frame.to_html(index=False)
+
+
+@dataclass(frozen=True)
+class Figures(Result):
+    """A titled set of figures, readable by name: ``plan.train()["wall clock"]`` is the value
+    of the figure called "wall clock" (a quantity)."""
+
+    heading: str
+    entries: tuple[Figure, ...]
+
+    def title(self) -> str:
+        return self.heading
+
+    def figures(self) -> list[Figure]:
+        return list(self.entries)
+
+    def __getitem__(self, name: str) -> Any:
+        for figure in self.entries:
+            if name in (figure.name, figure.key):
+                return figure.value
+        raise KeyError(f"{name!r}: expected one of {', '.join(self.keys())}")
+
+    def keys(self) -> list[str]:
+        return [figure.name for figure in self.entries]
+
+    def items(self) -> list[tuple[str, Any]]:
+        """(name, value) of every figure, as a mapping's ``items()``."""
+        return [(figure.name, figure.value) for figure in self.entries]
+
+
+__all__ = ["Figure", "Figures", "Result", "json_value", "plain", "value_text"]

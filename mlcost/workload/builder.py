@@ -1,0 +1,221 @@
+"""What every operator builder of a transformer step shares: the model, the per-GPU numerics,
+the micro-batch and the recomputed shares (:class:`StepBuilder`), and how a GEMM, a norm or an
+element-wise operator over the hidden states becomes an :class:`~mlcost.workload.table.Operator`
+row (FLOPs ``2·M·N·K`` per GEMM pass, Narayanan et al. 2021 section 5.1; what PyTorch saves for
+backward, as the module docstrings of :mod:`mlcost.workload.transformer` describe).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mlcost.specs.models import TransformerSpec
+from mlcost.workload.config import PrecisionPolicy, TrainingConfig
+from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
+
+Number = Any
+
+
+def gemm_operator(
+    name: str,
+    block: str,
+    count: Number,
+    m: Number,
+    n: int,
+    k: int,
+    *,
+    policy: PrecisionPolicy,
+    bias: bool,
+    saves_input: bool = True,
+    input_needs_grad: bool = True,
+    recompute_fraction: float = 0.0,
+    tensor_parallel: bool = False,
+    saved_replicated: bool = False,
+    note: str = "",
+) -> Operator:
+    """A GEMM ``[m x k] · [k x n]`` against a weight of ``k·n`` parameters (plus ``n`` bias)."""
+    gemm_input_bytes, activation_bytes = policy.gemm_input, policy.activation
+    weight_bytes, gradient_bytes = policy.weight, policy.gradient
+    forward = 2 * m * n * k
+    return Operator(
+        name=name,
+        kind=OperatorKind.MATMUL,
+        block=block,
+        count=count,
+        forward_flops=forward,
+        backward_input_flops=forward if input_needs_grad else 0,
+        backward_weight_flops=forward,
+        bytes_read=m * k * gemm_input_bytes + k * n * weight_bytes,
+        bytes_written=m * n * activation_bytes,
+        # dX = dY·W^T reads dY and W, writes dX; dW = X^T·dY reads X and dY, writes dW.
+        backward_bytes=(m * n * activation_bytes + k * n * weight_bytes + m * k * activation_bytes)
+        + (m * k * gemm_input_bytes + m * n * activation_bytes + k * n * gradient_bytes),
+        saved_bytes=m * k * gemm_input_bytes if saves_input else 0,
+        parameters=k * n + (n if bias else 0),
+        recompute_fraction=recompute_fraction,
+        m=m,
+        n=n,
+        k=k,
+        tensor_parallel=tensor_parallel,
+        saved_replicated=saved_replicated,
+        note=note,
+    )
+
+
+def attention_layers(
+    model: TransformerSpec, config: TrainingConfig
+) -> list[tuple[str, int, dict[str, Any]]]:
+    """(label, number of layers, pattern keywords for ``attention_pairs``) per attention pattern.
+
+    A pattern in the config (window or dilation) applies to every layer; otherwise Gemma-2
+    alternates sliding-window and global layers and Mistral uses its window in every layer.
+    """
+    if config.dilated_segments:
+        dilated = {
+            "dilated_segments": config.dilated_segments,
+            "dilation_rates": config.dilation_rates,
+        }
+        return [("dilated", model.num_layers, dilated)]
+    if config.attention_window is not None:
+        return [("", model.num_layers, {"window": config.attention_window})]
+    window = model.sliding_window
+    if window is not None and model.global_attention_every:
+        every = model.global_attention_every
+        global_layers = model.num_layers // every
+        return [
+            ("local", model.num_layers - global_layers, {"window": window}),
+            ("global", global_layers, {}),
+        ]
+    return [("", model.num_layers, {} if window is None else {"window": window})]
+
+
+@dataclass(frozen=True)
+class StepBuilder:
+    """What every block builder needs: the model, the per-GPU numerics and the micro-batch
+    (``b`` sequences of ``s`` tokens, ``m`` micro-batches per step), the recomputed shares of
+    the layers (``layer_rf``) and of the attention core (``core_rf``), and the byte sizes."""
+
+    model: TransformerSpec
+    config: TrainingConfig
+    b: Any
+    s: Any
+    micro: int
+    layer_rf: float
+    core_rf: float
+
+    @property
+    def policy(self) -> PrecisionPolicy:
+        return self.config.policy
+
+    @property
+    def tokens(self) -> Any:
+        return self.b * self.s
+
+    @property
+    def act(self) -> float:
+        return self.policy.activation
+
+    @property
+    def layer_count(self) -> int:
+        """Executions of a per-layer operator per step: ``L x m``."""
+        return self.model.num_layers * self.micro
+
+    @property
+    def causal(self) -> bool:
+        if self.config.causal is None:
+            return self.model.architecture == "decoder"
+        return self.config.causal
+
+    @property
+    def dropout_on(self) -> bool:
+        if self.config.dropout is None:
+            return self.model.hidden_dropout > 0 or self.model.attention_dropout > 0
+        return self.config.dropout
+
+    @property
+    def mask_bytes(self) -> float:
+        """Bytes per element of a dropout mask (``TrainingConfig.dropout_mask``)."""
+        return self.act if self.config.dropout_mask == "dtype" else 1.0
+
+    def norm(self, name: str, block: str, count: Any, rf: float = 0.0) -> Operator:
+        """A LayerNorm or RMSNorm over the ``T x h`` hidden states, with what PyTorch saves:
+        torch.layer_norm its input, mean and 1/sigma (FP32); HF's RMSNorm an FP32 copy of the
+        input, 1/rms (FP32) and the normalized value before the weight."""
+        model, tokens, act = self.model, self.tokens, self.act
+        h = model.hidden_size
+        if model.norm == "layernorm":
+            saved = tokens * h * act + tokens * 2 * 4
+        else:
+            saved = tokens * h * 4 + tokens * 4 + tokens * h * act
+        return elementwise_operator(
+            name,
+            block,
+            count,
+            tokens * h,
+            model.norm,
+            activation_bytes=act,
+            kind=OperatorKind.NORM,
+            parameters=h * (2 if model.has_norm_bias else 1),
+            saved_elements=1,
+            saved_element_bytes=saved,
+            recompute_fraction=rf,
+        )
+
+    def hidden(
+        self, name: str, block: str, count: Any, key: str, rf: float = 0.0, **extra: Any
+    ) -> Operator:
+        """An element-wise operator over the ``T x h`` hidden states (replicated across
+        tensor-parallel ranks unless sequence parallelism splits them)."""
+        elements = self.tokens * self.model.hidden_size
+        if key == "dropout":
+            extra = {
+                "kind": OperatorKind.DROPOUT,
+                "saved_elements": elements,
+                "saved_element_bytes": self.mask_bytes,
+                **extra,
+            }
+        return elementwise_operator(
+            name,
+            block,
+            count,
+            elements,
+            key,
+            activation_bytes=self.act,
+            recompute_fraction=rf,
+            **extra,
+        )
+
+    def layer_gemm(self, name: str, n: int, k: int, *, bias: bool, **extra: Any) -> Operator:
+        """A GEMM of every layer: ``T`` tokens against a ``k x n`` weight, ``L x m`` times a
+        step, recomputed with the layer."""
+        return self.gemm(
+            name, "layer", self.layer_count, self.tokens, n, k, bias=bias, rf=self.layer_rf,
+            **extra,
+        )  # fmt: skip
+
+    def gemm(
+        self,
+        name: str,
+        block: str,
+        count: Any,
+        m: Any,
+        n: int,
+        k: int,
+        *,
+        bias: bool,
+        rf: float = 0.0,
+        **extra: Any,
+    ) -> Operator:
+        return gemm_operator(
+            name,
+            block,
+            count,
+            m,
+            n,
+            k,
+            policy=self.policy,
+            bias=bias,
+            recompute_fraction=rf,
+            **extra,
+        )

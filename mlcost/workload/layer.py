@@ -1,0 +1,281 @@
+"""The operators of one transformer layer: the attention block (norm, Q/K/V projections,
+rotary, the attention core per pattern, output projection, residual) and the MLP block (norm,
+gate/up projections, activation, down projection, residual), in execution order as the Hugging
+Face reference implementations run them (see :mod:`mlcost.workload.transformer`), and the layer
+inputs kept for recomputation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mlcost.workload.attention import attention_matmul_flops, attention_pairs
+from mlcost.workload.builder import StepBuilder, attention_layers
+from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
+
+Number = Any
+
+
+def attention_block_ops(step: StepBuilder) -> list[Operator]:
+    """One layer's attention block: norm, Q/K/V projections, rotary, the attention core per
+    pattern, output projection, (sandwich norm, dropout) and the residual add."""
+    model, config, count, rf, tokens = (
+        step.model,
+        step.config,
+        step.layer_count,
+        step.layer_rf,
+        step.tokens,
+    )
+    h, d = model.hidden_size, model.head_size
+    n_q, n_kv = model.num_attention_heads, model.kv_heads
+    block = "layer"
+    ops = []
+    if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
+        ops.append(step.norm("attention norm", block, count, rf))
+    split = {"tensor_parallel": True}
+    shared = {**split, "saves_input": False, "note": "shares its saved input with the q projection"}
+    ops.append(
+        step.layer_gemm("q projection", n_q * d, h, bias=model.qkv_bias, saved_replicated=True,
+                        **split)
+    )  # fmt: skip
+    for name in ("k projection", "v projection"):
+        ops.append(step.layer_gemm(name, n_kv * d, h, bias=model.qkv_bias, **shared))
+    if model.position_encoding == "rotary":
+        ops.append(
+            elementwise_operator(
+                "rotary embedding",
+                block,
+                count,
+                tokens * (n_q + n_kv) * d,
+                "rotary",
+                activation_bytes=step.act,
+                recompute_fraction=rf,
+                tensor_parallel=True,
+                note="the cos and sin tables it saves are shared by all layers (embedding row)",
+            )
+        )
+    eager = config.attention == "eager"
+    for label, n_layers, pattern in attention_layers(model, config):
+        if n_layers == 0:
+            continue
+        ops += attention_core_ops(
+            label,
+            n_layers * step.micro,
+            step.b,
+            step.s,
+            d,
+            n_q,
+            n_kv,
+            step.act,
+            step.core_rf,
+            pairs=attention_pairs(step.s, causal=step.causal, **pattern),
+            eager=eager,
+            executed_full=eager and config.attention_flops == "executed",
+            dropout=step.dropout_on and model.attention_dropout > 0,
+            mask_bytes=step.mask_bytes,
+            softmax_bytes=4 if model.softmax_in_fp32 else step.act,
+            q_saved_width=np.where(np.asarray(step.b) == 1, n_q + 2 * n_kv, n_q)
+            if model.fused_qkv
+            else n_q,
+            fused_qkv=model.fused_qkv,
+        )
+    ops.append(step.layer_gemm("output projection", h, n_q * d, bias=model.attn_out_bias, **split))
+    if model.norm_placement == "sandwich":
+        ops.append(step.norm("post-attention norm", block, count, rf))
+    if step.dropout_on:
+        ops.append(step.hidden("attention residual dropout", block, count, "dropout", rf))
+    ops.append(step.hidden("attention residual add", block, count, "add", rf, inputs=2))
+    return ops
+
+
+def mlp_block_ops(step: StepBuilder) -> list[Operator]:
+    """One layer's MLP block: norm, (gate,) up, activation, (gate x up,) down, (sandwich norm,
+    dropout,) residual add (and BERT's post-norm)."""
+    model, count, rf, tokens, act = (
+        step.model,
+        step.layer_count,
+        step.layer_rf,
+        step.tokens,
+        step.act,
+    )
+    h, f = model.hidden_size, model.ffn_hidden_size
+    block = "layer"
+    post = model.norm_placement == "post"
+    ops = [step.norm("attention post-norm" if post else "mlp norm", block, count, rf)]
+    intermediate: dict[str, Any] = {
+        "activation_bytes": act,
+        "recompute_fraction": rf,
+        "saved_elements": tokens * f,
+        "role": OperatorRole.MLP_INTERMEDIATE,
+        "tensor_parallel": True,
+    }
+    first: dict[str, Any] = {"saved_replicated": True, "tensor_parallel": True}
+    if model.gated_mlp:
+        ops.append(step.layer_gemm("mlp gate projection", f, h, bias=model.mlp_bias, **first))
+        first = {
+            "tensor_parallel": True,
+            "saves_input": False,
+            "note": "shares its saved input with the gate projection",
+        }
+    ops.append(step.layer_gemm("mlp up projection", f, h, bias=model.mlp_bias, **first))
+    # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
+    # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
+    ops.append(
+        elementwise_operator(
+            f"mlp activation ({model.activation})",
+            block,
+            count,
+            tokens * f,
+            model.activation,
+            kind=OperatorKind.ACTIVATION,
+            **{
+                **intermediate,
+                "saved_elements": tokens * f * (4 if model.activation_decomposed else 1),
+            },
+        )
+    )
+    if model.gated_mlp:
+        ops.append(
+            elementwise_operator(
+                "mlp gate x up",
+                block,
+                count,
+                tokens * f,
+                "multiply",
+                inputs=2,
+                note="saves both operands: the activation output and the up projection",
+                **{**intermediate, "saved_elements": 2 * tokens * f},
+            )
+        )
+    ops.append(
+        step.layer_gemm("mlp down projection", h, f, bias=model.mlp_bias, tensor_parallel=True)
+    )
+    if model.norm_placement == "sandwich":
+        ops.append(step.norm("post-mlp norm", block, count, rf))
+    if step.dropout_on:
+        ops.append(step.hidden("mlp residual dropout", block, count, "dropout", rf))
+    ops.append(step.hidden("mlp residual add", block, count, "add", rf, inputs=2))
+    if post:
+        ops.append(step.norm("mlp post-norm", block, count, rf))
+    return ops
+
+
+def layer_checkpoint_ops(step: StepBuilder) -> list[Operator]:
+    """The layer inputs kept to replay the forward of recomputed layers."""
+    if step.layer_rf <= 0:
+        return []
+    layers = step.model.num_layers
+    return [
+        Operator(
+            name="layer input checkpoint",
+            kind=OperatorKind.CHECKPOINT,
+            block="layer",
+            count=layers * step.layer_rf * step.micro,
+            saved_bytes=step.tokens * step.model.hidden_size * step.act,
+            note="the input of each recomputed layer is kept to replay its forward",
+        )
+    ]
+
+
+def attention_core_ops(
+    label: str,
+    count: Number,
+    b: Number,
+    s: Number,
+    d: int,
+    n_q: int,
+    n_kv: int,
+    act: float,
+    rf: float,
+    *,
+    pairs: Number,
+    eager: bool,
+    executed_full: bool,
+    dropout: bool,
+    mask_bytes: float,
+    softmax_bytes: float,
+    q_saved_width: Number,
+    fused_qkv: bool = False,
+) -> list[Operator]:
+    """QK^T, softmax, (dropout,) PV for one attention pattern.
+
+    ``pairs`` are the (query, key) scores under the mask. An eager kernel materializes the whole
+    ``s x s`` score matrix (and, under the ``executed`` convention, is charged for all of it).
+    What it saves follows the Hugging Face eager implementations: the batched matmuls keep
+    contiguous copies of q and of k and v repeated to all ``n_q`` heads (GQA's ``repeat_kv``);
+    with a fused QKV projection and one sequence, q is a view of the whole QKV output
+    (``q_saved_width`` heads' worth); the softmax keeps its output (FP32 when upcast), dropout
+    its mask, and PV the probabilities it multiplies (a new tensor after dropout or a cast).
+    A fused (FlashAttention) kernel keeps no score matrix and saves q, k, v, the output and the
+    row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1); the output is the output
+    projection's saved input too, so it is counted there. Through PyTorch's SDPA with a fused QKV
+    projection (GPT-2) q and v are saved as contiguous copies and k as a view of the whole QKV
+    output.
+    """
+    suffix = f" ({label})" if label else ""
+    counted = s * s if executed_full else pairs
+    stored = b * n_q * s * s if eager else 0  # scores materialized in memory
+    matmul = attention_matmul_flops(counted, head_dim=d, heads=n_q, batch=b)
+    scores = b * n_q * counted
+    tokens = b * s
+    qk = tokens * (n_q + n_kv) * d * act
+    if eager:
+        scores_saved = tokens * (q_saved_width + n_q) * d * act  # q (or QKV view), repeated k
+        probabilities_new = dropout or softmax_bytes != act  # PV's operand is a new tensor
+        pv_saved = tokens * n_q * d * act + (stored * act if probabilities_new else 0)
+    else:
+        if fused_qkv:
+            scores_saved = tokens * (n_q + (n_q + 2 * n_kv) + n_kv) * d * act
+        else:
+            scores_saved = qk + tokens * n_kv * d * act
+        pv_saved = 0
+    core: dict[str, Any] = {
+        "recompute_fraction": rf,
+        "pattern": label,
+        "tensor_parallel": True,
+        "role": OperatorRole.ATTENTION_CORE,
+    }
+    matmuls: dict[str, Any] = {
+        **core,
+        "kind": OperatorKind.ATTENTION,
+        "block": "layer",
+        "count": count,
+        "forward_flops": matmul,
+        "backward_input_flops": 2 * matmul,
+        "gemm_batch": b * n_q,
+    }
+    elementwise: dict[str, Any] = {**core, "activation_bytes": act if eager else 0}
+    ops = [
+        Operator(
+            name=f"attention scores QK^T{suffix}", bytes_read=qk, bytes_written=stored * act,
+            backward_bytes=stored * act + 2 * qk, saved_bytes=scores_saved, m=s, n=s, k=d,
+            note="eager: materializes the score matrix" if eager
+            else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
+            **matmuls,
+        ),
+        elementwise_operator(
+            f"softmax{suffix}", "layer", count, scores, "softmax", kind=OperatorKind.SOFTMAX,
+            saved_elements=stored if eager else b * n_q * s,
+            saved_element_bytes=softmax_bytes if eager else 4, **elementwise,
+        ),
+    ]  # fmt: skip
+    if dropout:
+        ops.append(
+            elementwise_operator(
+                f"attention dropout{suffix}", "layer", count, scores, "dropout",
+                kind=OperatorKind.DROPOUT, saved_elements=stored, saved_element_bytes=mask_bytes,
+                **elementwise,
+            )
+        )  # fmt: skip
+    v_bytes = tokens * n_kv * d * act
+    out_bytes = tokens * n_q * d * act
+    ops.append(
+        Operator(
+            name=f"attention scores x V{suffix}", bytes_read=stored * act + v_bytes,
+            bytes_written=out_bytes, backward_bytes=2 * stored * act + 2 * (v_bytes + out_bytes),
+            saved_bytes=pv_saved, m=s, n=d, k=s, **matmuls,
+        )
+    )  # fmt: skip
+    return ops

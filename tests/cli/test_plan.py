@@ -1,0 +1,78 @@
+"""``mlcost plan``: the main command, its layouts, and runs that do not fit."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import mlcost
+from mlcost.parallel import multi_gpu_step_time
+from mlcost.workload import TrainingConfig
+from tests.cli.conftest import Cli
+
+LLAMA_70B_1024 = ("plan", "llama-2-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "1024")
+
+
+def test_plan_defaults_print_the_table_and_write_plots(cli: Cli, tmp_path: Path) -> None:
+    result = cli("plan", "--plots", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    for name in ("layout", "wall clock", "GPU-hours", "energy", "rental cost", "operational CO2e"):
+        assert name in result.stdout
+    for name in ("roofline.png", "memory.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plan_json_reproduces_the_chapter_rent_vs_buy_inputs(cli: Cli) -> None:
+    # W-12 in napkin mode: 1,000 H100 at 494.5 TFLOP/s sustained, USD 3/GPU-hour, USD 30,000
+    # per GPU; 6·N·D FLOPs with Llama-2-70B's exact N, 4 x 4096 x 1,000 tokens per step (the
+    # chapter ignores memory and failures; this layout of the same tokens per step fits).
+    result = cli(
+        *LLAMA_70B_1024[:4], "--gpus", "1000", "--tokens", "2T", "--price", "3", "--purchase",
+        "30000", "--sustained", "494.5", "--seq", "4096", "--tp", "8", "--dp", "125", "--batch",
+        "4", "--accumulation", "8", "--zero", "1", "--recompute", "full", "--no-failures", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    figures = {f["name"]: f for f in json.loads(result.stdout)["figures"]}
+    rental = figures["rental cost"]["value"]["value"]
+    assert figures["rent-vs-buy break-even"]["value"]["value"] == pytest.approx(30e6 / rental)
+    n = mlcost.model("llama-2-70b").parameter_count
+    # The chapter's USD 1,415,571 for 70e9 parameters, scaled to the exact count (1e-4: the
+    # chapter's inputs are rounded to 989 TFLOP/s; whole steps add 2e-6).
+    assert rental == pytest.approx(1_415_571.28 * n / 70e9, rel=1e-4)
+    assert all(f["source"] for f in figures.values())
+
+
+def test_plan_bad_tokens_is_one_line(cli: Cli) -> None:
+    result = cli("plan", "--tokens", "lots")
+    assert result.exit_code == 2
+    assert "--tokens" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_plan_without_a_layout_names_the_layout_it_searched(cli: Cli) -> None:
+    result = cli(*LLAMA_70B_1024, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["fits"] is True and "fastest" in data["layout_source"]
+    figures = {f["name"]: f for f in data["figures"]}
+    # The MFU is that of the named layout, through the one-layout path.
+    layout = mlcost.Layout(**data["layout"])
+    step = multi_gpu_step_time("llama-2-70b", TrainingConfig(), "dgx-h100", layout)
+    assert figures["MFU"]["value"]["value"] / 100 == pytest.approx(step.mfu(), rel=1e-9)
+
+
+def test_pure_data_parallelism_does_not_fit_and_the_suggestions_do(cli: Cli) -> None:
+    # 69B parameters x 16 B/param (bf16 weights and gradients, FP32 master and Adam states)
+    # replicated on every GPU: over 1 TB, against 79.65 GiB.
+    result = cli(*LLAMA_70B_1024, "--dp", "1024")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert "does not fit: needs" in result.stderr and "79.65 GiB per GPU" in result.stderr
+    suggested = re.findall(r"(--gpus \d+ [^(;]+?) \(", " ".join(result.stderr.split()))
+    assert len(suggested) >= 2
+    for options in suggested:
+        tried = cli(*LLAMA_70B_1024[:4], *options.split(), "--json")
+        assert tried.exit_code == 0, (options, tried.stderr)
+        assert json.loads(tried.stdout)["fits"] is True

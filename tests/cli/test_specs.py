@@ -1,0 +1,105 @@
+"""``mlcost specs ...``, ``mlcost summary`` and ``--version`` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import mlcost
+from tests.cli.conftest import Cli
+
+
+def test_version(cli: Cli) -> None:
+    result = cli("--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"mlcost {mlcost.__version__}"
+
+
+def test_list_models(cli: Cli) -> None:
+    result = cli("specs", "list", "models", "--json")
+    assert result.exit_code == 0
+    names = {item["name"] for item in json.loads(result.stdout)}
+    assert {"gpt2", "llama-2-7b", "resnet-50", "gemma-2-9b"} <= names
+
+
+def test_show_json_quantities_are_value_unit_objects(cli: Cli) -> None:
+    result = cli("specs", "show", "llama-2-7b", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["name"] == "llama-2-7b"
+    assert data["derived"]["parameters"] == 6_738_415_616
+    weights = data["derived"]["weights in bf16"]
+    assert set(weights) == {"value", "unit"}
+    # 6,738,415,616 params x 2 bytes = 13.476831232 GB (hand arithmetic).
+    assert weights["unit"] == "GB"
+    assert weights["value"] == pytest.approx(13.476831232, rel=1e-12)
+    assert data["sources"]["hidden_size"].startswith("Hugging Face config.json")
+
+
+def test_unknown_name_is_one_line_with_suggestions(cli: Cli) -> None:
+    result = cli("specs", "show", "lama-2-7b")
+    assert result.exit_code == 2
+    assert "did you mean" in result.stderr and "llama-2-7b" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_user_file_is_one_clear_line(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "gpu.yaml"
+    path.write_text(
+        "kind: accelerator\nname: x\nvendor: v\nmemory_capacity: 1 GiB\n"
+        "memory_bandwidth: 700 W\ntdp: 1 W\npeak_compute: [{format: bf16, dense: 1 TFLOP/s}]\n"
+    )
+    result = cli("specs", "show", str(path))
+    assert result.exit_code == 2
+    assert "memory_bandwidth" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_validate_reports_unsourced_numbers(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "gpu.yaml"
+    path.write_text(
+        "kind: accelerator\nname: x\nvendor: v\nmemory_capacity: 1 GiB\n"
+        "memory_bandwidth: 1 TB/s\ntdp: 1 W\npeak_compute: [{format: bf16, dense: 1 TFLOP/s}]\n"
+    )
+    result = cli("specs", "validate", str(path))
+    assert result.exit_code == 1
+    assert "memory_capacity" in result.stderr
+
+
+def test_import_hf_writes_yaml(cli: Cli, tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(
+        json.dumps(
+            {
+                "model_type": "llama",
+                "hidden_size": 4096,
+                "intermediate_size": 11008,
+                "num_hidden_layers": 32,
+                "num_attention_heads": 32,
+                "vocab_size": 32000,
+                "max_position_embeddings": 4096,
+            }
+        )
+    )
+    output = tmp_path / "out.yaml"
+    result = cli("specs", "import-hf", str(config), "--name", "my-llama", "-o", str(output))
+    assert result.exit_code == 0, result.stderr
+    assert "6,738,415,616 parameters" in result.stdout  # Llama-2-7B's count (test_models.py)
+    shown = cli("specs", "show", str(output), "--json")
+    assert json.loads(shown.stdout)["name"] == "my-llama"
+    assert not list(tmp_path.glob(".out.yaml.*"))  # no temporary file left behind
+
+
+def test_unknown_group(cli: Cli) -> None:
+    result = cli("specs", "list", "gpus")
+    assert result.exit_code == 2
+    assert "expected one of accelerators" in result.stderr
+
+
+def test_usage_errors_exit_2_without_a_traceback(cli: Cli) -> None:
+    for args in (("frobnicate",), ("plan", "--nope"), ("flops",), ("plan", "--gpus", "1.5")):
+        result = cli(*args)
+        assert result.exit_code == 2, args
+        assert "Traceback" not in result.stderr, args

@@ -1,0 +1,235 @@
+"""PyTorch oracles shared by the tests: the Hugging Face reference implementations built from
+config dicts written here (copied by hand from each model's ``config.json`` on the Hugging Face
+Hub; ids in the catalog files), on PyTorch's meta device (no weights, no network) or on the CPU,
+and what they save for backward.
+
+Importing this module needs ``torch`` and ``transformers`` (the ``dev`` extra).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import transformers
+
+GPT2 = {
+    "model_type": "gpt2",
+    "vocab_size": 50257,
+    "n_positions": 1024,
+    "activation_function": "gelu_new",
+}
+LLAMA2 = {
+    "model_type": "llama",
+    "vocab_size": 32000,
+    "max_position_embeddings": 4096,
+    "hidden_act": "silu",
+    "rope_theta": 10000.0,
+    "tie_word_embeddings": False,
+}
+LLAMA3 = {**LLAMA2, "vocab_size": 128256, "max_position_embeddings": 8192, "rope_theta": 500000.0}
+
+HF_CONFIGS: dict[str, dict[str, Any]] = {
+    "gpt2": {**GPT2, "n_embd": 768, "n_layer": 12, "n_head": 12},
+    "gpt2-medium": {**GPT2, "n_embd": 1024, "n_layer": 24, "n_head": 16},
+    "gpt2-large": {**GPT2, "n_embd": 1280, "n_layer": 36, "n_head": 20},
+    "gpt2-xl": {**GPT2, "n_embd": 1600, "n_layer": 48, "n_head": 25},
+    # GPT-3 175B: Brown et al. 2020 Table 2.1 in the GPT-2 architecture, n_ctx 2048.
+    "gpt3-175b": {**GPT2, "n_embd": 12288, "n_layer": 96, "n_head": 96, "n_positions": 2048},
+    "bert-base": {
+        "model_type": "bert",
+        "vocab_size": 30522,
+        "hidden_size": 768,
+        "num_hidden_layers": 12,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+        "hidden_act": "gelu",
+        "max_position_embeddings": 512,
+        "type_vocab_size": 2,
+    },
+    "bert-large": {
+        "model_type": "bert",
+        "vocab_size": 30522,
+        "hidden_size": 1024,
+        "num_hidden_layers": 24,
+        "num_attention_heads": 16,
+        "intermediate_size": 4096,
+        "hidden_act": "gelu",
+        "max_position_embeddings": 512,
+        "type_vocab_size": 2,
+    },
+    "llama-2-7b": {
+        **LLAMA2,
+        "hidden_size": 4096,
+        "intermediate_size": 11008,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 32,
+    },
+    "llama-2-13b": {
+        **LLAMA2,
+        "hidden_size": 5120,
+        "intermediate_size": 13824,
+        "num_hidden_layers": 40,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 40,
+    },
+    "llama-2-70b": {
+        **LLAMA2,
+        "hidden_size": 8192,
+        "intermediate_size": 28672,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+    },
+    "llama-3-8b": {
+        **LLAMA3,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+    },
+    "llama-3-70b": {
+        **LLAMA3,
+        "hidden_size": 8192,
+        "intermediate_size": 28672,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+    },
+    "llama-3.1-405b": {
+        **LLAMA3,
+        "hidden_size": 16384,
+        "intermediate_size": 53248,
+        "num_hidden_layers": 126,
+        "num_attention_heads": 128,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+    },
+    "mistral-7b": {
+        "model_type": "mistral",
+        "vocab_size": 32000,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "hidden_act": "silu",
+        "sliding_window": 4096,
+        "max_position_embeddings": 32768,
+        "rope_theta": 10000.0,
+        "tie_word_embeddings": False,
+    },
+    "qwen2-7b": {
+        "model_type": "qwen2",
+        "vocab_size": 152064,
+        "hidden_size": 3584,
+        "intermediate_size": 18944,
+        "num_hidden_layers": 28,
+        "num_attention_heads": 28,
+        "num_key_value_heads": 4,
+        "hidden_act": "silu",
+        "max_position_embeddings": 131072,
+        "rope_theta": 1000000.0,
+        "tie_word_embeddings": False,
+        "use_sliding_window": False,
+        "sliding_window": 131072,
+    },
+    "gemma-2-9b": {
+        "model_type": "gemma2",
+        "vocab_size": 256000,
+        "hidden_size": 3584,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 42,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 8,
+        "head_dim": 256,
+        "hidden_activation": "gelu_pytorch_tanh",
+        "max_position_embeddings": 8192,
+        "sliding_window": 4096,
+        "attn_logit_softcapping": 50.0,
+        "final_logit_softcapping": 30.0,
+        "query_pre_attn_scalar": 256,
+        "rope_theta": 10000.0,
+    },
+}
+
+# The class each family is trained as: a causal LM, and BERT with its pre-training heads.
+HF_CLASSES = {
+    "gpt2": ("GPT2Config", "GPT2LMHeadModel"),
+    "bert": ("BertConfig", "BertForPreTraining"),
+    "llama": ("LlamaConfig", "LlamaForCausalLM"),
+    "mistral": ("MistralConfig", "MistralForCausalLM"),
+    "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"),
+    "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
+}
+
+
+def hf_model(
+    config: dict[str, Any],
+    *,
+    attention: str = "eager",
+    dtype: Any = None,
+    meta: bool = True,
+    seed: int | None = None,
+) -> Any:
+    """The Hugging Face model of ``config`` (its training class), in training mode, on the meta
+    device (or on the CPU with ``meta=False``), with the given attention implementation."""
+    config_name, model_name = HF_CLASSES[config["model_type"]]
+    hf_config = getattr(transformers, config_name)(
+        **{k: v for k, v in config.items() if k != "model_type"}
+    )
+    hf_config._attn_implementation = attention
+    if seed is not None:
+        torch.manual_seed(seed)
+    if meta:
+        with torch.device("meta"):
+            model = getattr(transformers, model_name)(hf_config)
+    else:
+        model = getattr(transformers, model_name)(hf_config)
+    if dtype is not None:
+        model = model.to(dtype)
+    model.train()
+    return model
+
+
+def training_inputs(
+    config: dict[str, Any], batch: int, seq: int, *, meta: bool = True
+) -> dict[str, Any]:
+    """Token ids as inputs and labels (and BERT's next-sentence label)."""
+    device = "meta" if meta else "cpu"
+    vocab = int(config.get("vocab_size", 1000))
+    ids = (
+        torch.zeros(batch, seq, dtype=torch.long, device=device)
+        if meta
+        else torch.randint(0, vocab, (batch, seq))
+    )
+    inputs: dict[str, Any] = {"input_ids": ids, "labels": ids}
+    if config["model_type"] == "bert":
+        inputs["next_sentence_label"] = torch.zeros(batch, dtype=torch.long, device=device)
+    return inputs
+
+
+def saved_tensor_bytes(model: Any, inputs: dict[str, Any]) -> int:
+    """Bytes the forward pass of ``model`` saves for backward, under
+    ``torch.autograd.graph.saved_tensors_hooks``: each storage counted once, parameters and
+    buffers excluded."""
+    exclude = {id(p.untyped_storage()) for p in model.parameters()}
+    exclude |= {id(b.untyped_storage()) for b in model.buffers()}
+    seen: dict[int, int] = {}
+
+    def pack(tensor: Any) -> Any:
+        key = id(tensor.untyped_storage())
+        if key not in exclude and key not in seen:
+            seen[key] = int(tensor.untyped_storage().nbytes())
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        model(**inputs)
+    return sum(seen.values())
+
+
+def parameter_count(model: Any) -> int:
+    """Parameters of a module (``parameters()`` yields tied tensors once)."""
+    return sum(p.numel() for p in model.parameters())

@@ -1,0 +1,102 @@
+"""One result vocabulary: every result type of mlcost offers the same verbs, and they work.
+
+Each result type is built here through its public function; the check that the set below covers
+every subclass of :class:`mlcost.results.Result` in the package makes a new result type without
+an example fail this test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from collections.abc import Callable
+
+import pandas as pd
+import pytest
+
+import mlcost
+from mlcost import Q_, Layout, TrainingConfig
+from mlcost.checkpointing import (
+    cheapest_recompute,
+    goodput_plan,
+    tradeoff_curve,
+    transformer_layer_chain,
+)
+from mlcost.comms import collective_time
+from mlcost.diagnosis import diagnose
+from mlcost.flops import training_flops
+from mlcost.memory import memory_breakdown
+from mlcost.parallel import multi_gpu_step_time, network_wall, scaling_curve, search
+from mlcost.results import Result
+from mlcost.timing import iron_law, step_time, time_to_train
+from mlcost.workload import operators
+from mlcost.workload.packing import packing_report
+
+CONFIG = TrainingConfig(sequence_length=1024)
+SMALL = Layout(micro_batch_size=2)
+
+
+def _plan() -> mlcost.Plan:
+    return mlcost.Plan("gpt2", gpu="h100-sxm5-80gb", gpus=8, tokens=1e9, layout=Layout(dp=8))
+
+
+EXAMPLES: dict[str, Callable[[], Result]] = {
+    "MemoryBreakdown": lambda: memory_breakdown("gpt2", CONFIG, "h100-sxm5-80gb", SMALL),
+    "StepTime": lambda: step_time("gpt2", CONFIG, "h100-sxm5-80gb", SMALL),
+    "IronLaw": lambda: iron_law(Q_(1e21, "flop"), Q_(989, "TFLOP/s"), 0.5),
+    "TimeToTrain": lambda: time_to_train(1e9, 8192, Q_(1, "s"), 8),
+    "OperatorTable": lambda: operators(mlcost.model("gpt2"), CONFIG, SMALL),
+    "FlopsSummary": lambda: training_flops("gpt2", CONFIG, SMALL),
+    "CollectiveTime": lambda: collective_time("dgx-h100", "all-reduce", Q_(1, "GB"), nodes=2),
+    "MultiGpuStep": lambda: multi_gpu_step_time(
+        "gpt2", CONFIG, "dgx-h100", Layout(dp=4, tp=2, micro_batch_size=2)
+    ),
+    "ScalingCurve": lambda: scaling_curve(
+        "gpt2", CONFIG, "dgx-h100", [8, 16], kind="weak", layout=SMALL
+    ),
+    "SearchResult": lambda: search("gpt2", "dgx-h100", 64, config=CONFIG),
+    "NetworkWall": lambda: network_wall(Q_(7e9, "param"), 2, Q_(12.5, "GB/s")),
+    "RecomputePlan": lambda: cheapest_recompute("gpt2", CONFIG, "h100-sxm5-80gb", SMALL),
+    "TradeoffCurve": lambda: tradeoff_curve(
+        transformer_layer_chain("gpt2", CONFIG, "h100-sxm5-80gb", SMALL)
+    ),
+    "GoodputPlan": lambda: goodput_plan(Q_(1, "GB"), 1024, write_bandwidth=Q_(10, "GB/s")),
+    "Diagnosis": lambda: diagnose(step_time("gpt2", CONFIG, "h100-sxm5-80gb", SMALL)),
+    "PackingReport": lambda: packing_report([100, 500, 3000], 2048),
+    "SpecDescription": lambda: mlcost.describe(mlcost.accelerator("h100-sxm5-80gb")),
+    "Plan": _plan,
+    "PlanStep": lambda: _plan().step_time(),
+    "Figures": lambda: _plan().cost(),
+}
+
+
+def _subclasses(base: type) -> set[type]:
+    found = set(base.__subclasses__())
+    for sub in list(found):
+        found |= _subclasses(sub)
+    return found
+
+
+def test_every_result_type_has_an_example() -> None:
+    for module in pkgutil.walk_packages(mlcost.__path__, "mlcost."):
+        if module.name.startswith(("mlcost.bench", "mlcost.cli")):
+            continue  # torch-dependent measurement code and the command line hold no results
+        importlib.import_module(module.name)
+    names = {cls.__name__ for cls in _subclasses(Result) if cls.__module__.startswith("mlcost.")}
+    assert names == set(EXAMPLES)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_every_result_speaks_the_vocabulary(name: str) -> None:
+    result = EXAMPLES[name]()
+    assert type(result).__name__ == name
+    figures = result.figures()
+    assert figures and all(f.name for f in figures)
+    explained = result.explain()
+    assert result.title() in explained
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) > 0
+    # Strict JSON: quantities as {"value", "unit"}, no NaN or infinity.
+    json.dumps(result.to_json(), allow_nan=False)
+    assert "<table" in result._repr_html_()

@@ -1,0 +1,210 @@
+"""Roofline, step time, the Iron Law, time to train, the diagnosis, and the chapter's worked
+examples (mlcost.roofline, mlcost.timing, mlcost.diagnosis)."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mlcost
+from mlcost import plot
+from mlcost.diagnosis import diagnose
+from mlcost.layout import Layout
+from mlcost.roofline import (
+    Ceilings,
+    attainable_throughput,
+    elementwise_intensity,
+    gemm_intensity,
+    warp_quantization_efficiency,
+)
+from mlcost.timing import iron_law, operator_times, step_time, time_to_train
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig, operators
+
+matplotlib.use("Agg")
+
+
+@pytest.mark.parametrize(
+    ("gpu", "fmt", "expected"),
+    [
+        # 312e12 / 2.039e12; 989.4e12 / 3.35e12; 125e12 / 0.9e12 (catalog datasheet peaks).
+        ("a100-sxm4-80gb", "bf16", 153),
+        ("h100-sxm5-80gb", "bf16", 295),
+        ("v100-sxm2-32gb", "fp16", 139),
+    ],
+)
+def test_ridge_points(gpu: str, fmt: str, expected: int) -> None:
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator(gpu), fmt)
+    assert round(ceilings.ridge_point.magnitude) == expected
+
+
+def test_gemm_intensity_by_hand() -> None:
+    # Square 4096, BF16: 2·4096^3 / (2·3·4096^2) = 4096/3.
+    assert gemm_intensity(4096, 4096, 4096).magnitude == pytest.approx(4096 / 3, rel=1e-12)
+    # One token through a 4096 x 14336 projection (M = 1): 2·14336·4096 FLOPs over
+    # 2·(4096 + 4096·14336 + 14336) bytes, about 1 FLOP/byte: memory-bound.
+    m1 = gemm_intensity(1, 14336, 4096).magnitude
+    assert m1 == pytest.approx(2 * 14336 * 4096 / (2 * (4096 + 4096 * 14336 + 14336)), rel=1e-12)
+    # M = 8192 tokens: 2·8192·14336·4096 / (2·(8192·4096 + 4096·14336 + 8192·14336)).
+    big = gemm_intensity(8192, 14336, 4096).magnitude
+    expected = 8192 * 14336 * 4096 / (8192 * 4096 + 4096 * 14336 + 8192 * 14336)
+    assert big == pytest.approx(expected, rel=1e-12)
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    peak, bandwidth = gpu.peak("bf16"), gpu.memory_bandwidth
+    small = attainable_throughput(Q_(m1, "flop/byte"), peak, bandwidth)
+    assert small.to("TFLOP/s").magnitude == pytest.approx(m1 * 3.35, rel=1e-9)  # I x 3.35 TB/s
+    large = attainable_throughput(Q_(big, "flop/byte"), peak, bandwidth)
+    assert large.to("TFLOP/s").magnitude == pytest.approx(989.4, rel=1e-12)  # the peak
+
+
+def test_elementwise_intensities_against_the_chapter() -> None:
+    # ReLU in FP16: 1 FLOP per element, 2 bytes in, 2 out: the chapter's 0.25 FLOP/byte.
+    assert elementwise_intensity(1, 2).magnitude == 0.25
+    # LayerNorm (7 FLOPs/element) and softmax (5) in FP16: 1.75 and 1.25 FLOP/byte, not the
+    # table's hard-coded ~10 and ~5 (its own text later says LayerNorm is ~1 FLOP/byte).
+    assert elementwise_intensity(7, 2).magnitude == 1.75
+    assert elementwise_intensity(5, 2).magnitude == 1.25
+
+
+def test_warp_quantization_chapter_example() -> None:
+    # Batch 32 fills a warp; 33 needs two (33/64 = 51.6%, "52%"); 65 needs three (67.7%).
+    assert warp_quantization_efficiency([32, 33, 65]) == pytest.approx([1.0, 33 / 64, 65 / 96])
+
+
+def test_iron_law_gpt2_xl_on_v100() -> None:
+    # Chapter W-02: 296,674,865,971,200 FLOPs per step at 125 TFLOP/s, 100% utilization.
+    law = iron_law(Q_(296_674_865_971_200, "flop"), Q_(125, "TFLOP/s"), 1.0)
+    assert law.time.to("s").magnitude == pytest.approx(296_674_865_971_200 / 125e12, rel=1e-12)
+    assert "Iron Law" in law.explain()
+    with pytest.raises(mlcost.MlcostError, match="operations"):
+        iron_law(8.4e23, Q_(125, "TFLOP/s"))  # a bare number is not a FLOP count
+    with pytest.raises(mlcost.MlcostError, match="efficiency"):
+        iron_law(Q_(1, "flop"), Q_(125, "TFLOP/s"), 1.5)
+
+
+def test_iron_law_llama2_70b_run() -> None:
+    # Chapter W-12: 6 x 70e9 x 2e12 = 8.4e23 FLOPs on 1,000 H100 at 50% of 989 TFLOP/s.
+    flops = Q_(6 * 70e9 * 2e12, "flop")
+    assert flops.magnitude == pytest.approx(8.4e23)
+    chapter = iron_law(flops, 1000 * Q_(989, "TFLOP/s"), 0.5)
+    assert chapter.time.to("day").magnitude == pytest.approx(
+        8.4e23 / (1000 * 989e12 * 0.5) / 86400, rel=1e-12
+    )
+    datasheet = iron_law(flops, 1000 * mlcost.accelerator("h100-sxm5-80gb").peak("bf16"), 0.5)
+    assert round(datasheet.time.to("day").magnitude, 2) == 19.65
+
+
+def test_mfu_below_ideal_and_rising_with_batch() -> None:
+    model, gpu = mlcost.model("llama-3-8b"), mlcost.accelerator("h100-sxm5-80gb")
+    batches = np.array([1, 2, 4, 8, 16])
+    step = step_time(model, TrainingConfig(sequence_length=2048), gpu, micro_batch_size=batches)
+    mfu = step.mfu()
+    assert np.all(np.diff(mfu) > 0)
+    # The same workload with every operator at the compute peak (infinite bandwidth, no launch
+    # cost, efficiency 1): MFU = model FLOPs / all FLOPs, an upper bound the prediction stays under.
+    table = step.table
+    ideal = table.model_flops.magnitude / (table.hardware_flops.magnitude)
+    assert np.all(mfu < ideal)
+
+
+@given(
+    name=st.sampled_from(["gpt2", "llama-2-7b", "mistral-7b", "bert-base"]),
+    batch=st.integers(1, 32),
+    seq=st.integers(64, 4096),
+    mode=st.sampled_from(["roofline", "no-overlap"]),
+)
+@settings(max_examples=40, deadline=None)
+def test_more_flops_never_less_time(name: str, batch: int, seq: int, mode: str) -> None:
+    gpu = mlcost.accelerator("a100-sxm4-80gb")
+    model = mlcost.model(name)
+    base = step_time(
+        model,
+        TrainingConfig(),
+        gpu,
+        mode=mode,
+        micro_batch_size=np.array([batch, batch + 1]),
+        sequence_length=seq,
+    )  # type: ignore[arg-type]
+    assert np.all(np.diff(base.total.magnitude) >= 0)
+    longer = step_time(
+        model,
+        TrainingConfig(),
+        gpu,
+        mode=mode,
+        micro_batch_size=batch,
+        sequence_length=np.array([seq, seq + 64]),
+    )  # type: ignore[arg-type]
+    assert np.all(np.diff(longer.total.magnitude) >= 0)
+    config, layout = TrainingConfig(sequence_length=seq), Layout(micro_batch_size=batch)
+    roof = step_time(model, config, gpu, layout)
+    flat = step_time(model, config, gpu, layout, mode="no-overlap")
+    assert roof.total <= flat.total  # max <= sum: roofline is the lower bound
+
+
+def test_breakdown_by_kind_and_diagnosis() -> None:
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    step = step_time(mlcost.model("gpt2"), TrainingConfig(sequence_length=128), gpu)
+    # The element-wise operators of a step sit far below the ridge point (a norm reads and
+    # writes 2 bytes per element for 4-7 FLOPs) and are memory-bound on any GPU.
+    kinds = step.by_kind()
+    assert kinds.loc["norm", "bound"] == "memory" and kinds.loc["elementwise", "bound"] == "memory"
+    report = diagnose(step, data_wait_fraction=0.1).to_frame()
+    assert report.loc["data-bound", "share of step"] == pytest.approx(0.1, rel=1e-12)
+    # A small GPT-2 step is dominated by memory-bound operators and launches.
+    assert report.loc["memory-bound", "share of step"] > 0.3
+
+
+def test_time_to_train_and_ceilings_are_a_parameter() -> None:
+    model, gpu = mlcost.model("gpt2"), mlcost.accelerator("a100-sxm4-80gb")
+    config, layout = TrainingConfig(sequence_length=1024), Layout(micro_batch_size=8)
+    step = step_time(model, config, gpu, layout)
+    # 8 x 1024 x 1000 tokens at 8 x 1024 per step: 1000 steps; wall = 1000 x step; GPU-hours
+    # on 4 GPUs = 4 x wall; with goodput 0.5 twice the wall clock.
+    result = time_to_train(8 * 1024 * 1000, 8 * 1024, step.total, 4)
+    assert result.steps == 1000
+    assert result.wall_clock.to("s").magnitude == pytest.approx(
+        1000 * step.total.to("s").magnitude, rel=1e-12
+    )
+    assert result.gpu_hours.to("hour").magnitude == pytest.approx(
+        4 * result.wall_clock.to("hour").magnitude, rel=1e-12
+    )
+    halved = time_to_train(8 * 1024 * 1000, 8 * 1024, step.total, 4, goodput=0.5)
+    assert halved.wall_clock == 2 * result.wall_clock
+    slow = Ceilings.from_accelerator(gpu, "bf16", compute_efficiency=0.4, memory_efficiency=0.4)
+    assert step_time(model, config, slow, layout).total > step.total
+
+
+def test_plots_explain_themselves() -> None:
+    # Readable on its own: a title, both axes labelled with their units, and a legend where
+    # several series share the axes.
+    step = step_time(
+        mlcost.model("llama-3-8b"),
+        TrainingConfig(sequence_length=2048),
+        mlcost.accelerator("h100-sxm5-80gb"),
+        Layout(micro_batch_size=2),
+    )
+    roofline = plot.roofline(
+        [mlcost.accelerator("a100-sxm4-80gb"), mlcost.accelerator("h100-sxm5-80gb")],
+        step,
+        measured=[(100.0, 300.0, "measured GEMM")],
+    ).axes[0]
+    assert roofline.get_title() and "(FLOP/byte)" in roofline.get_xlabel()
+    assert "(TFLOP/s)" in roofline.get_ylabel()
+    assert [t.get_text() for t in roofline.get_legend().get_texts()] == [
+        "a100-sxm4-80gb (bf16)",
+        "h100-sxm5-80gb (bf16)",
+    ]
+    waterfall = plot.waterfall(step).axes[0]
+    assert waterfall.get_title() and "(ms)" in waterfall.get_ylabel()
+    mfu = plot.mfu_curve([1, 2, 4], [0.3, 0.4, 0.5]).axes[0]
+    assert mfu.get_title() and mfu.get_xlabel() == "batch size"
+
+
+def test_operator_times_mode_is_checked() -> None:
+    table = operators(mlcost.model("gpt2"), TrainingConfig())
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator("a100-sxm4-80gb"))
+    with pytest.raises(mlcost.MlcostError, match="mode"):
+        operator_times(table, ceilings, mode="fast")  # type: ignore[arg-type]
