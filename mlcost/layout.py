@@ -13,7 +13,9 @@ length stay in :class:`mlcost.workload.TrainingConfig`):
 * memory strategies: ZeRO stage (Rajbhandari et al. 2020) over the ``dp·cp`` ranks that hold the
   same weights, sequence parallelism (Korthikanti et al. 2022), activation recomputation
   (``none``, ``selective``, ``full``, ``every-k``) and ``offload`` of the optimizer states and
-  master weights to host memory (ZeRO-Offload, Ren et al. 2021);
+  master weights to host memory (ZeRO-Offload, Ren et al. 2021); ``tp_overlap``: tensor-parallel
+  communication overlapped with the layer's GEMMs (Transformer Engine userbuffers, Megatron's
+  ``--tp-comm-overlap``; it needs sequence parallelism);
 * ``stage_layers``: transformer layers per pipeline stage, when they are not spread evenly.
 
 **Pipeline stages.** The ``L`` layers are cut into ``pp·v`` model chunks (stage ``i`` holds
@@ -83,6 +85,7 @@ class Layout(Model):
         default=None, description="k of recompute 'every-k': one layer in k is recomputed"
     )
     offload: bool = False
+    tp_overlap: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> Layout:
@@ -116,6 +119,11 @@ class Layout(Model):
                 )
             if self.virtual_stages > 1:
                 raise ValueError("stage_layers: give it only without virtual stages")
+        if self.tp_overlap and (self.tp == 1 or not self.sequence_parallel):
+            raise ValueError(
+                "tp_overlap: overlaps tensor-parallel communication with the layer's GEMMs; it "
+                "needs tp > 1 and sequence_parallel (as Megatron's --tp-comm-overlap does)"
+            )
         if (self.recompute == "every-k") != (self.recompute_every is not None):
             raise ValueError(
                 "recompute_every: required with recompute 'every-k' (e.g. 2), and only then"
@@ -215,6 +223,8 @@ class Layout(Model):
             parts.append(f"ZeRO-{self.zero_stage}")
         if self.sequence_parallel:
             parts.append("SP")
+        if self.tp_overlap:
+            parts.append("TP-overlap")
         if self.recompute != "none":
             every = f" every {self.recompute_every}" if self.recompute == "every-k" else ""
             parts.append(f"recompute {self.recompute}{every}")

@@ -17,6 +17,7 @@ from mlcost.timing import StepTime
 if TYPE_CHECKING:
     from mlcost.checkpointing import TradeoffCurve
     from mlcost.parallel import ScalingCurve
+    from mlcost.published import PublishedValidation
 
 
 def _figure(ax: Any = None, size: tuple[float, float] = (7, 5)) -> tuple[Any, Any]:
@@ -203,4 +204,35 @@ def tradeoff(curve: TradeoffCurve, ax: Any = None) -> Any:
     return figure
 
 
-__all__ = ["memory", "mfu_curve", "roofline", "scaling", "tradeoff", "waterfall"]
+def validation(result: PublishedValidation, ax: Any = None) -> Any:
+    """The error of every predicted row of the published validation set, by family, with the
+    10% and 25% bands; rows the catalog is anchored on are drawn hollow."""
+    frame = result.frame
+    frame = frame[frame["error"].notna()].reset_index(drop=True)
+    figure, ax = _figure(ax, (9.5, max(4.0, 0.22 * len(frame) + 1.5)))
+    y = np.arange(len(frame))
+    for index, family in enumerate(sorted(frame["family"].unique())):
+        rows = frame[frame["family"] == family]
+        color = f"C{index}"
+        solid = rows[~rows["anchor"]]
+        hollow = rows[rows["anchor"]]
+        ax.scatter(100 * solid["error"], y[solid.index], color=color, label=family, zorder=3)
+        if len(hollow):
+            ax.scatter(
+                100 * hollow["error"], y[hollow.index], facecolors="none", edgecolors=color,
+                label=f"{family} (anchor: a catalog input)", zorder=3,
+            )  # fmt: skip
+    for band, alpha in ((25, 0.08), (10, 0.15)):
+        ax.axvspan(-band, band, color="green", alpha=alpha, lw=0)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y)
+    ax.set_yticklabels(frame["id"], fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel("error of the prediction, predicted / measured - 1 (%)")
+    ax.set_title("mlcost against published measurements (shaded: within 10% and 25%)", fontsize=10)
+    ax.legend(fontsize=7, loc="lower right")
+    figure.tight_layout()
+    return figure
+
+
+__all__ = ["memory", "mfu_curve", "roofline", "scaling", "tradeoff", "validation", "waterfall"]

@@ -42,13 +42,18 @@ class Figure:
     substituted: str = ""
     source: str = ""
     key: str | None = None
+    band: tuple[Any, Any] | None = None  # (low, high): the value's uncertainty band
+    band_note: str = ""  # its level and how it was derived
 
     def text(self) -> str:
-        """The value as a person reads it (``unknown`` for NaN, ``n/a`` for None)."""
-        return value_text(self.value)
+        """The value as a person reads it (``unknown`` for NaN, ``n/a`` for None), with its band."""
+        if self.band is None:
+            return value_text(self.value)
+        low, high = (value_text(v) for v in self.band)
+        return f"{value_text(self.value)} ({self.band_note.split(':')[0]} {low} to {high})"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "name": self.name,
             "key": self.key,
             "value": json_value(self.value),
@@ -56,6 +61,13 @@ class Figure:
             "substituted": self.substituted,
             "source": self.source,
         }
+        if self.band is not None:
+            data["band"] = {
+                "low": json_value(self.band[0]),
+                "high": json_value(self.band[1]),
+                "derivation": self.band_note,
+            }
+        return data
 
 
 def plain(value: Any) -> Any:

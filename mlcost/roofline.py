@@ -19,6 +19,7 @@ the calibration layer replaces datasheet peaks with measured ones through the sa
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ import pint
 from mlcost.errors import MlcostError
 from mlcost.results import plain
 from mlcost.specs import Accelerator
-from mlcost.units import Q_
+from mlcost.units import Q_, format_quantity
 
 Number = Any
 
@@ -117,65 +118,33 @@ class Ceilings:
     kind_efficiency: tuple[tuple[str, float], ...] = ()
     optimizer_curve: tuple[tuple[float, float], ...] = ()
     wave_quantization: bool = True
+    wave_reference: float = 1.0
+    k_overhead: float = 0.0
+    k_reference: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
     @classmethod
     def from_accelerator(cls, gpu: Accelerator, format: str = "bf16", **overrides: Any) -> Ceilings:
-        """Datasheet ceilings of ``gpu`` for GEMMs in ``format`` (dense peak)."""
+        """Ceilings of ``gpu`` for GEMMs in ``format`` (dense peak): its measured profile where it
+        has one (a catalog accelerator's published measurements, or ``mlcost calibrate``'s
+        fits), the class defaults (assumptions) for what it does not measure."""
         if format not in gpu.formats:
             raise MlcostError(
                 f"format: {gpu.name} has no {format} peak; it lists {', '.join(gpu.formats)}"
             )
         vector = gpu.peak("fp32", engine="vector") if "fp32" in gpu.formats else gpu.peak(format)
-        measured = gpu.measured
-        if measured is not None:
-            # A calibrated profile: its bandwidth is the achieved one, GEMM efficiency follows the
-            # fitted size curve (which already holds the wave and tile effects).
-            curve = tuple((p.flops, p.efficiency) for p in measured.gemm_efficiency.get(format, ()))
-            attention = tuple(
-                (p.flops, p.efficiency) for p in measured.attention_efficiency.get(format, ())
+        base: dict[str, Any] = {
+            "name": gpu.name, "peak": gpu.peak(format), "vector_peak": vector,
+            "bandwidth": gpu.memory_bandwidth, "compute_units": gpu.compute_units or 1,
+            "format": format, "k_overhead": gemm_depth_overhead(gpu, format),
+        }  # fmt: skip
+        measured = {} if gpu.measured is None else _measured_ceilings(gpu, format, base)
+        if not measured:
+            measured["source"] = (
+                f"{gpu.name} datasheet peaks ({gpu.source_of('peak_compute') or 'spec'}); "
+                "efficiencies: Ceilings defaults (assumptions)"
             )
-
-            def points(key: str) -> tuple[tuple[float, float], ...]:
-                return tuple((p.flops, p.efficiency) for p in measured.gemm_efficiency.get(key, ()))
-
-            calibrated: dict[str, Any] = {
-                "gemm_curve": curve,
-                "gemm_curve_nt": points(f"{format}/nt"),
-                "gemm_curve_tn": points(f"{format}/tn"),
-                "attention_curve": attention,
-                "wave_quantization": not curve,
-            }
-            if measured.memory_bandwidth is not None:
-                calibrated["memory_efficiency"] = 1.0
-            if measured.launch_overhead is not None:
-                calibrated["launch_overhead"] = measured.launch_overhead
-            if measured.vector_efficiency is not None:
-                calibrated["vector_efficiency"] = measured.vector_efficiency
-            calibrated["kind_efficiency"] = tuple(sorted(measured.kind_efficiency.items()))
-            calibrated["optimizer_curve"] = tuple(
-                (p.flops, p.efficiency) for p in measured.optimizer_efficiency
-            )
-            calibrated["source"] = (
-                f"measured profile {gpu.name} (measured on {measured.measured_on}, "
-                f"{measured.date}: {gpu.source_of('measured') or 'mlcost calibrate'})"
-            )
-            overrides = {**calibrated, **overrides}
-        else:
-            overrides = {
-                "source": f"{gpu.name} datasheet peaks ({gpu.source_of('peak_compute') or 'spec'})"
-                "; efficiencies: Ceilings defaults (assumptions)",
-                **overrides,
-            }
-        return cls(
-            name=gpu.name,
-            peak=gpu.peak(format),
-            vector_peak=vector,
-            bandwidth=gpu.memory_bandwidth,
-            compute_units=gpu.compute_units or 1,
-            format=format,
-            **overrides,
-        )
+        return cls(**{**base, **measured, **overrides})
 
     def gemm_efficiency(
         self, flops: Number, *, attention: bool = False, layout: str = "nn"
@@ -212,13 +181,29 @@ class Ceilings:
         """``peak / bandwidth`` (datasheet, before efficiencies)."""
         return (self.peak / self.bandwidth).to("flop/byte")
 
+    def gemm_depth_efficiency(self, k: Number) -> Number:
+        """Share of a GEMM tile's time spent in its main loop over ``k``: ``K / (K + K0)``, the
+        tile's prologue and epilogue costing as much as ``K0`` elements of depth, relative to the
+        depth ``k_reference`` of the shape the efficiency was measured at and never above it (a
+        GEMM deeper than the best shape is not faster than it)."""
+        if not self.k_overhead:
+            return 1.0
+        k = np.maximum(np.asarray(k, dtype=np.float64), 1.0)
+        reference = (
+            1.0
+            if math.isinf(self.k_reference)
+            else self.k_reference / (self.k_reference + self.k_overhead)
+        )
+        return plain(np.minimum(k / (k + self.k_overhead) / reference, 1.0))
+
     def gemm_wave_efficiency(self, m: Number, n: Number, batch: Number = 1) -> Number:
         """Share of the SMs' tile slots doing useful work for a GEMM with an ``m x n`` output
         (``batch`` of them): ``m·n·batch / (waves · SMs · tile_m · tile_n)`` with
         ``waves = ceil(tiles / SMs)`` and ``tiles = ceil(m/tile_m)·ceil(n/tile_n)·batch``. It
         charges both the padding of partial tiles and the idle SMs of the last wave, so the
         predicted time ``FLOPs / (peak · efficiency) = waves · (time of one tile)`` never
-        falls when the GEMM grows."""
+        falls when the GEMM grows. Relative to ``wave_reference``, the share at the shape where
+        the efficiency was measured, and never above 1 (never faster than that shape)."""
         if not self.wave_quantization:
             return 1.0
         tile_m, tile_n = self.tile
@@ -227,7 +212,92 @@ class Ceilings:
         batch = np.maximum(np.asarray(batch, dtype=np.float64), 1.0)
         tiles = np.ceil(m / tile_m) * np.ceil(n / tile_n) * batch
         waves = np.ceil(np.maximum(tiles, 1.0) / self.compute_units)
-        return plain(m * n * batch / (waves * self.compute_units * tile_m * tile_n))
+        share = m * n * batch / (waves * self.compute_units * tile_m * tile_n)
+        return plain(np.minimum(share / self.wave_reference, 1.0))
+
+
+#: The depth-equivalent ``K0`` of a GEMM tile's prologue and epilogue, and the per-SM peak it
+#: was measured at: fitted to DeepGEMM's FP8 GEMMs on H800-SXM with 128 x 128 block tiles
+#: (deepseek-ai/DeepGEMM pull request #73, table "Normal GEMMs for dense models", CUDA 12.8: at
+#: M = 4096, K = 16384 / 2048 / 1536 / 512 reach 1404 / 1031 / 999 / 591 TFLOP/s; each ratio to
+#: the K = 16384 shape under ``K / (K + K0)`` gives K0 = 893, 717 and 761, mean 790) at 1979
+#: TFLOP/s over 132 SMs. A fixed time per tile is a fixed depth times the per-SM rate, so other
+#: GPUs and formats scale ``K0`` by their per-SM peak (BF16 on H100: 395; on A100: 152).
+GEMM_DEPTH_OVERHEAD = (790.0, 1978.9e12 / 132)
+
+
+def gemm_depth_overhead(gpu: Accelerator, format: str) -> float:
+    """``K0`` of ``gpu`` in ``format`` (:data:`GEMM_DEPTH_OVERHEAD`, scaled by per-SM peak)."""
+    k0, per_unit = GEMM_DEPTH_OVERHEAD
+    units = gpu.compute_units or 1
+    return k0 * gpu.peak(format).to("flop/s").magnitude / units / per_unit
+
+
+def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> dict[str, Any]:
+    """The fields of :class:`Ceilings` that ``gpu``'s measured profile sets for ``format``."""
+    measured = gpu.measured
+    if measured is None:
+        return {}
+
+    def points(key: str) -> tuple[tuple[float, float], ...]:
+        return tuple((p.flops, p.efficiency) for p in measured.gemm_efficiency.get(key, ()))
+
+    fields: dict[str, Any] = {}
+    curve = points(format)
+    best_shape = measured.gemm_best_shape.get(format)
+    parts = []
+    if len(curve) == 1:
+        # One point, the best shape of a sweep: the ceiling; shape effects apply relative to it.
+        reference = (
+            Ceilings(**base).gemm_wave_efficiency(best_shape[0], best_shape[1])
+            if best_shape
+            else 1.0
+        )
+        fields.update(
+            compute_efficiency=curve[0][1], wave_reference=float(reference),
+            k_reference=float(best_shape[2]) if best_shape else math.inf,
+        )  # fmt: skip
+        shape = f"best shape {'x'.join(map(str, best_shape))}" if best_shape else "best shape"
+        parts.append(f"{format} GEMMs at most {curve[0][1]:.1%} of peak ({shape})")
+    elif curve:
+        fields.update(
+            gemm_curve=curve, gemm_curve_nt=points(f"{format}/nt"),
+            gemm_curve_tn=points(f"{format}/tn"), wave_quantization=False, k_overhead=0.0,
+        )  # fmt: skip
+        parts.append(f"{format} GEMM size curve")
+    attention = tuple(
+        (p.flops, p.efficiency) for p in measured.attention_efficiency.get(format, ())
+    )
+    if attention:
+        fields["attention_curve"] = attention
+    if measured.memory_bandwidth is not None:
+        # The measured share of the datasheet bandwidth (1 for a profile whose own bandwidth is
+        # the measured one), so the ridge point stays the datasheet's.
+        share = (measured.memory_bandwidth / gpu.memory_bandwidth).to("").magnitude
+        fields["memory_efficiency"] = float(share)
+        parts.append(f"memory {format_quantity(measured.memory_bandwidth.to('GB/s'))}")
+    if measured.launch_overhead is not None:
+        fields["launch_overhead"] = measured.launch_overhead
+    if measured.vector_efficiency is not None:
+        fields["vector_efficiency"] = measured.vector_efficiency
+    if measured.kind_efficiency:
+        fields["kind_efficiency"] = tuple(sorted(measured.kind_efficiency.items()))
+    if measured.optimizer_efficiency:
+        fields["optimizer_curve"] = tuple(
+            (p.flops, p.efficiency) for p in measured.optimizer_efficiency
+        )
+    cited = {
+        text
+        for key in ("gemm_efficiency", "memory_bandwidth")
+        if (text := gpu.source_of(f"measured.{key}"))
+    }
+    citation = "; ".join(sorted(cited)) or gpu.source_of("measured") or "mlcost calibrate"
+    fields["source"] = (
+        f"measured profile of {gpu.name} ({measured.measured_on}, {measured.date}: "
+        f"{', '.join(parts) or 'no GEMM or memory ceiling for ' + format}; {citation}); "
+        "the rest: Ceilings defaults (assumptions)"
+    )
+    return fields
 
 
 def ridge_point(gpu: Accelerator, format: str = "bf16", *, sparse: bool = False) -> pint.Quantity:

@@ -77,6 +77,8 @@ class LinkModel:
     efficiency: float
     latency: pint.Quantity
     source: str = ""
+    reduction_efficiency: float | None = None  # in-network all-reduce algbw / line rate
+    reduction_min_ranks: int = 2
 
     @property
     def bandwidth(self) -> pint.Quantity:
@@ -94,7 +96,13 @@ def link_model(
     both-directions figure), :data:`ACHIEVABLE_FRACTION` and :data:`HOP_LATENCY` by family unless
     given (a catalog latency larger than the default wins)."""
     family = link.family
-    if efficiency is None:
+    if efficiency is None and link.collective_bandwidth is not None:
+        efficiency = float((link.collective_bandwidth / link.per_direction).to("").magnitude)
+        source = (
+            f"achievable {efficiency:.3f} of line rate measured on {link.name} "
+            f"({link.source_of('collective_bandwidth') or 'spec'})"
+        )
+    elif efficiency is None:
         efficiency = ACHIEVABLE_FRACTION.get(family, ACHIEVABLE_FRACTION["other"])
         source = f"achievable {efficiency:.3f} of line rate for {family} (ACHIEVABLE_FRACTION)"
     else:
@@ -112,6 +120,12 @@ def link_model(
         efficiency=float(efficiency),
         latency=latency.to("us"),
         source=source,
+        reduction_efficiency=(
+            None
+            if link.in_network_bandwidth is None
+            else float((link.in_network_bandwidth / link.per_direction).to("").magnitude)
+        ),
+        reduction_min_ranks=link.in_network_min_ranks or 2,
     )
 
 

@@ -28,11 +28,21 @@ import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.implementation import Software, SoftwareLike
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
+from mlcost.operator_time import (
+    Execution,
+    OperatorTime,
+    attention_kernels,
+    operator_time,
+    parameter_tensors,
+)
 from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
 from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.uncertainty import with_band
 from mlcost.units import Q_, format_quantity, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
 
@@ -158,23 +168,6 @@ def time_to_train(
 
 
 @dataclass(frozen=True)
-class OperatorTime:
-    """Time of one operator row per step, split into its parts (seconds, arrays in sweeps)."""
-
-    name: str
-    kind: str
-    compute: Number
-    memory: Number
-    launch: Number
-    total: Number
-
-    @property
-    def bound(self) -> Any:
-        """``"compute"`` or ``"memory"``, whichever time is larger."""
-        return np.where(np.asarray(self.compute) >= np.asarray(self.memory), "compute", "memory")
-
-
-@dataclass(frozen=True)
 class StepTime(Result):
     """The predicted step on one GPU: per-operator times, totals, MFU and HFU."""
 
@@ -227,13 +220,15 @@ class StepTime(Result):
         roofline = "Williams et al. 2009 (roofline); ceilings: " + c.source
         flops = self.table.model_flops.to("flop").magnitude
         return [
-            Figure(
-                "step time",
-                self.total,
-                f"sum over operators of {combine} + launches",
-                f"{peaks}; compute {compute * 1e3:.4g} ms, memory {memory * 1e3:.4g} ms, "
-                f"launch {launch * 1e3:.4g} ms (each summed alone)",
-                roofline,
+            with_band(
+                Figure(
+                    "step time",
+                    self.total,
+                    f"sum over operators of {combine} + launches",
+                    f"{peaks}; compute {compute * 1e3:.4g} ms, memory {memory * 1e3:.4g} ms, "
+                    f"launch {launch * 1e3:.4g} ms (each summed alone)",
+                    roofline,
+                )
             ),
             Figure(
                 "MFU",
@@ -298,51 +293,50 @@ class StepTime(Result):
         return plot.roofline(gpus or [], self, format=self.ceilings.format, ax=ax)
 
 
-def operator_times(table: OperatorTable, ceilings: Ceilings, mode: Mode = "roofline") -> StepTime:
-    """Place every operator of ``table`` on the roofline of ``ceilings`` (module docstring)."""
+def operator_times(
+    table: OperatorTable,
+    ceilings: Ceilings | dict[str, Ceilings],
+    mode: Mode = "roofline",
+    *,
+    software: Software | None = None,
+    accelerators: tuple[str, ...] = (),
+) -> StepTime:
+    """Place every operator of ``table`` on the roofline of ``ceilings`` (one, or one per format
+    with ``""`` the table's own), under ``software`` (:mod:`mlcost.operator_time`)."""
     if mode not in MODES:
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
-    peak = ceilings.peak.to("flop/s").magnitude
-    vector = ceilings.vector_peak.to("flop/s").magnitude
-    bandwidth = ceilings.bandwidth.to("byte/s").magnitude * ceilings.memory_efficiency
-    launch = ceilings.launch_overhead.to("s").magnitude
-    rows = []
-    for op in table.operators:
-        flops = op.total_flops
-        moved = op.bytes_moved
-        if op.is_matmul:
-            batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
-            waves = ceilings.gemm_wave_efficiency(op.m, op.n, batch)
-            attention = op.kind == "attention"
+    by_format = ceilings if isinstance(ceilings, dict) else {"": ceilings}
+    ex = Execution(
+        ceilings=by_format, software=software, accelerators=accelerators or (by_format[""].name,),
+        mode=mode,
+    )  # fmt: skip
+    kernels = attention_kernels(table, ex)
+    tensors = parameter_tensors(table)
+    rows = tuple(operator_time(op, ex, kernels, tensors) for op in table.operators)
+    details: dict[str, Any] = {}
+    if software is not None:
+        details["implementation"] = software.describe()
+    if kernels:
+        details["attention_kernel"] = next(iter(kernels.values()))[1].name
+    return StepTime(table=table, ceilings=by_format[""], mode=mode, rows=rows, details=details)
 
-            compute = 0.0
-            for part, layout in (
-                (op.forward_flops + op.recompute_flops, "nn"),
-                (op.backward_input_flops, "nt"),
-                (op.backward_weight_flops, "tn"),
-            ):
-                efficiency = ceilings.gemm_efficiency(
-                    op.forward_flops, attention=attention, layout=layout
-                )
-                compute = compute + part / (peak * efficiency * waves)
-        else:
-            compute = flops / (vector * ceilings.vector_efficiency_of(op.kind, op.forward_flops))
-        memory = moved / bandwidth
-        has_backward = bool(np.any(op.backward_flops) or np.any(op.backward_bytes))
-        kernels = 1 + has_backward + op.recompute_fraction
-        launch_time = kernels * launch
-        body = np.maximum(compute, memory) if mode == "roofline" else compute + memory
-        rows.append(
-            OperatorTime(
-                name=op.name,
-                kind=op.kind,
-                compute=compute * op.count,
-                memory=memory * op.count,
-                launch=launch_time * op.count,
-                total=(body + launch_time) * op.count,
-            )
-        )
-    return StepTime(table=table, ceilings=ceilings, mode=mode, rows=tuple(rows))
+
+def step_ceilings(gpu: Accelerator, config: TrainingConfig) -> dict[str, Ceilings]:
+    """The ceilings of each format a step computes in: the policy's, and the high-precision
+    format of its heads and attention under an FP8 recipe."""
+    policy = config.policy
+    ceilings = {"": Ceilings.from_accelerator(gpu, policy.compute_format)}
+    if policy.layer_gemms_only:
+        high = policy.high_precision_format
+        ceilings[high] = Ceilings.from_accelerator(gpu, high)
+    return ceilings
+
+
+def accelerator_names(gpu: Accelerator) -> tuple[str, ...]:
+    """The names measurements of ``gpu`` may be filed under: its own, and the catalog GPU a
+    calibrated profile was measured on."""
+    based_on = gpu.measured.based_on if gpu.measured is not None else None
+    return (gpu.name, based_on) if based_on else (gpu.name,)
 
 
 def step_time(
@@ -354,27 +348,27 @@ def step_time(
     mode: Mode = "roofline",
     micro_batch_size: Number | None = None,
     sequence_length: Number | None = None,
+    implementation: SoftwareLike = None,
 ) -> StepTime:
     """Predicted time of one training step of ``model`` on one ``gpu`` (specs, catalog names or
-    a calibrated profile; or given ceilings):
-    the ``layout``'s micro-batches and recomputation, the whole model on one GPU (the multi-GPU
-    step is :func:`mlcost.parallel.multi_gpu_step_time`).
+    a calibrated profile; or given ceilings): the ``layout``'s micro-batches and recomputation, the
+    whole model on one GPU (the multi-GPU step is :func:`mlcost.parallel.multi_gpu_step_time`),
+    run by ``implementation`` (default :data:`mlcost.implementation.DEFAULT_IMPLEMENTATION`).
 
     ``micro_batch_size`` / ``sequence_length`` may be numpy arrays (a sweep in one call).
     """
-    ceilings = (
-        gpu
-        if isinstance(gpu, Ceilings)
-        else Ceilings.from_accelerator(as_accelerator(gpu), config.policy.compute_format)
-    )
+    software = implementation_of(implementation)
     table = operators(
-        as_model(model),
-        config,
-        layout,
-        micro_batch_size=micro_batch_size,
+        as_model(model), config, layout, micro_batch_size=micro_batch_size,
         sequence_length=sequence_length,
-    )
-    return operator_times(table, ceilings, mode)
+    )  # fmt: skip
+    if isinstance(gpu, Ceilings):
+        return operator_times(table, gpu, mode, software=software)
+    accelerator = as_accelerator(gpu)
+    return operator_times(
+        table, step_ceilings(accelerator, config), mode, software=software,
+        accelerators=accelerator_names(accelerator),
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,18 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
     "gpt2-medium": {**GPT2, "n_embd": 1024, "n_layer": 24, "n_head": 16},
     "gpt2-large": {**GPT2, "n_embd": 1280, "n_layer": 36, "n_head": 20},
     "gpt2-xl": {**GPT2, "n_embd": 1600, "n_layer": 48, "n_head": 25},
-    # GPT-3 175B: Brown et al. 2020 Table 2.1 in the GPT-2 architecture, n_ctx 2048.
-    "gpt3-175b": {**GPT2, "n_embd": 12288, "n_layer": 96, "n_head": 96, "n_positions": 2048},
+    # GPT-3 175B: Brown et al. 2020 Table 2.1 in the GPT-2 architecture, n_ctx 2048, without
+    # dropout as the catalog spec has it (the paper states none).
+    "gpt3-175b": {
+        **GPT2,
+        "n_embd": 12288,
+        "n_layer": 96,
+        "n_head": 96,
+        "n_positions": 2048,
+        "resid_pdrop": 0.0,
+        "embd_pdrop": 0.0,
+        "attn_pdrop": 0.0,
+    },
     "bert-base": {
         "model_type": "bert",
         "vocab_size": 30522,

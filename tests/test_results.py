@@ -28,6 +28,7 @@ from mlcost.diagnosis import diagnose
 from mlcost.flops import training_flops
 from mlcost.memory import memory_breakdown
 from mlcost.parallel import multi_gpu_step_time, network_wall, scaling_curve, search
+from mlcost.published import validate_published
 from mlcost.results import Result
 from mlcost.timing import iron_law, step_time, time_to_train
 from mlcost.workload import operators
@@ -64,6 +65,7 @@ EXAMPLES: dict[str, Callable[[], Result]] = {
     "GoodputPlan": lambda: goodput_plan(Q_(1, "GB"), 1024, write_bandwidth=Q_(10, "GB/s")),
     "Diagnosis": lambda: diagnose(step_time("gpt2", CONFIG, "h100-sxm5-80gb", SMALL)),
     "PackingReport": lambda: packing_report([100, 500, 3000], 2048),
+    "PublishedValidation": validate_published,
     "SpecDescription": lambda: mlcost.describe(mlcost.accelerator("h100-sxm5-80gb")),
     "Plan": _plan,
     "PlanStep": lambda: _plan().step_time(),

@@ -13,6 +13,7 @@ from mlcost.cli.options import JsonOption, resolve_accelerator
 from mlcost.cli.output import print_json, save_png, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.io import write_text_atomically
+from mlcost.published import validate_published
 from mlcost.specs import Accelerator, load_spec
 
 
@@ -82,7 +83,13 @@ def calibrate(
 
 
 def validate(
-    results: Annotated[Path, typer.Argument(help="A 'mlcost bench' results folder.")],
+    results: Annotated[Path | None, typer.Argument(help="A 'mlcost bench' results folder.")] = None,
+    published: Annotated[
+        bool,
+        typer.Option(
+            "--published", help="Predict every row of the published validation set instead."
+        ),
+    ] = False,
     profile: Annotated[
         Path | None, typer.Option("--profile", help="Calibrated profile YAML.")
     ] = None,
@@ -94,7 +101,15 @@ def validate(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Prediction error per benchmark, with the datasheet and with the calibrated profile."""
+    """Prediction error per benchmark, with the datasheet and with the calibrated profile; or,
+    with --published, against published training runs and hardware measurements."""
+    if published:
+        _validate_published(plot_path, as_json)
+        return
+    if results is None:
+        raise MlcostError(
+            "results: give a 'mlcost bench' results folder, or --published for the published set"
+        )
     from mlcost.calibrate import calibrate as fit
     from mlcost.validate import plot as figure_of
     from mlcost.validate import summary
@@ -126,3 +141,32 @@ def validate(
     for family, row in table_of.iterrows():
         table.add_row(str(family), *(f"{value:.1%}" for value in row))
     stdout_console().print(table)
+
+
+def _validate_published(plot_path: Path | None, as_json: bool) -> None:
+    """``mlcost validate --published``: every row, its error, and the median per family."""
+    result = validate_published()
+    if plot_path is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        save_png(result.plot(), plot_path)
+    if as_json:
+        print_json(result.to_json())
+        return
+    table = Table(title=result.title(), title_justify="left")
+    for column in ("row", "measured", "predicted", "unit", "error", "note"):
+        table.add_column(
+            column, justify="right" if column in ("measured", "predicted", "error") else "left"
+        )
+    for row in result.rows:
+        error = (
+            "-" if row.error is None else f"{row.error:+.1%}" + (" (anchor)" if row.anchor else "")
+        )
+        predicted = "-" if row.predicted is None else f"{row.predicted:,.4g}"
+        measured = "-" if row.measured != row.measured else f"{row.measured:,.4g}"
+        table.add_row(row.id, measured, predicted, row.unit, error, row.note)
+    console = stdout_console()
+    console.print(table)
+    for figure in result.figures():
+        console.print(f"{figure.name}: {figure.text()} ({figure.substituted})", highlight=False)

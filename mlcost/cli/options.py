@@ -47,6 +47,14 @@ SystemGpuOption = Annotated[
         help="Accelerator in place of the system's: catalog name, spec YAML or calibrated profile.",
     ),
 ]
+ImplementationOption = Annotated[
+    str | None,
+    typer.Option(
+        "--implementation",
+        help="The software that runs the step: megatron-core (default) | fsdp | ddp-eager | a "
+        "profile YAML.",
+    ),
+]
 ModelArgument = Annotated[
     str, typer.Argument(help="Model: catalog name or alias, spec YAML or HF config.json.")
 ]
@@ -191,6 +199,10 @@ _PARALLEL_OPTIONS = (
     _flag("vp", int, ("--vp",), "Virtual pipeline stages per GPU (interleaved 1F1B)."),
     _flag("zero", int, ("--zero",), "ZeRO stage 0-3 over the data-parallel ranks."),
     _flag("sp", bool, ("--sp/--no-sp",), "Sequence parallelism (with --tp)."),
+    _flag(
+        "tp_overlap", bool, ("--tp-overlap/--no-tp-overlap",),
+        "Overlap tensor-parallel communication with the GEMMs (with --sp).",
+    ),
     _flag(
         "offload", bool, ("--offload/--no-offload",),
         "Optimizer states and master weights in host memory.",

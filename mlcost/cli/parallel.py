@@ -10,6 +10,7 @@ from rich.table import Table
 
 from mlcost.cli.options import (
     TRAINING,
+    ImplementationOption,
     JsonOption,
     ModelArgument,
     SystemGpuOption,
@@ -151,14 +152,16 @@ def parallel_command(
         bool,
         typer.Option("--all-gpus/--any-gpus", help="Use every GPU, or allow fewer (cost)."),
     ] = True,
+    implementation: ImplementationOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Best parallel layouts (dp/tp/pp/cp, micro-batch, ZeRO, recompute) that fit."""
     spec = resolve_model(model)
     resolved = system(target, accelerator=gpu, nodes=nodes)
     result = search(
-        spec, resolved, global_batch, config=config, rank_by=rank_by, use_all_gpus=all_gpus
-    )
+        spec, resolved, global_batch, config=config, rank_by=rank_by, use_all_gpus=all_gpus,
+        implementation=implementation,
+    )  # fmt: skip
     shown = result.frame.head(top)
     if as_json:
         print_json(

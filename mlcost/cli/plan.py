@@ -13,6 +13,7 @@ from mlcost.cli.options import (
     DEFAULT_MODEL,
     PLAN_LAYOUT,
     TRAINING,
+    ImplementationOption,
     JsonOption,
     count_option,
     quantity_option,
@@ -65,6 +66,7 @@ def plan(
         float | None,
         typer.Option(help="Napkin mode: achieved TFLOP/s per GPU instead of the roofline."),
     ] = None,
+    implementation: ImplementationOption = None,
     failures: Annotated[
         bool,
         typer.Option(help="Model failures and checkpoints (goodput) where storage is known."),
@@ -101,6 +103,7 @@ def plan(
         flop_count="6ND" if sustained else "operators",
         failures=failures,
         catalog=catalog,
+        implementation=implementation,
     )
     the_plan.require_fit()
     written = _plots(the_plan, plots) if plots is not None else []
@@ -129,7 +132,7 @@ def _plots(the_plan: Plan, folder: Path) -> list[str]:
 
     folder.mkdir(parents=True, exist_ok=True)
     r = the_plan.run
-    single = step_time(r.model, r.config, r.system.accelerator, r.layout)
+    single = step_time(r.model, r.config, r.system.accelerator, r.layout, implementation=r.software)
     roofline = plot.roofline(the_plan.accelerator, single, format=r.config.policy.compute_format)
     save_png(roofline, folder / "roofline.png")
     save_png(plot.memory(the_plan.memory()), folder / "memory.png")

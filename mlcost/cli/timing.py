@@ -14,6 +14,7 @@ from mlcost.cli.options import (
     STEP_LAYOUT,
     TRAINING,
     GpuOption,
+    ImplementationOption,
     JsonOption,
     resolve_accelerator,
     resolve_model,
@@ -34,13 +35,17 @@ def step(
     layout: Layout,
     gpu: GpuOption = DEFAULT_GPU,
     mode: Annotated[str, typer.Option(help="roofline (max) | no-overlap (sum)")] = "roofline",
+    implementation: ImplementationOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Predicted step time on one GPU, by operator kind, with MFU, HFU and the bottleneck."""
     if mode not in MODES:
         raise MlcostError(f"--mode: got {mode!r}, expected roofline or no-overlap")
     accelerator = resolve_accelerator(gpu)
-    predicted = step_time(resolve_model(model), config, accelerator, layout, mode=mode)  # type: ignore[arg-type]
+    predicted = step_time(
+        resolve_model(model), config, accelerator, layout, mode=mode,  # type: ignore[arg-type]
+        implementation=implementation,
+    )  # fmt: skip
     kinds = predicted.by_kind()
     if as_json:
         print_json(

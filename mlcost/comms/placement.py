@@ -100,6 +100,8 @@ class GroupLinks:
     a2: Number
     flat_b: Number
     flat_a: Number
+    nvls_b: Number = 0.0  # in-network all-reduce bandwidth of the node (0: none)
+    nvls_min: int = 2
 
 
 def _fit_for(system: System, collective: Collective) -> CollectiveFit | None:
@@ -134,7 +136,12 @@ def group_links(
     flat_a = np.where(single, a1, np.maximum(a1, a2))
     if fit is not None:
         flat_a = np.where(single, a1, flat_a)
-    return GroupLinks(n, k, nodes, single, b1, a1, b2, a2, flat_b, flat_a)
+    intra = system.intra
+    nvls_b = 0.0
+    if intra is not None and intra.reduction_efficiency is not None:
+        nvls_b = intra.peak.to("byte/s").magnitude * intra.reduction_efficiency
+    nvls_min = intra.reduction_min_ranks if intra is not None else 2
+    return GroupLinks(n, k, nodes, single, b1, a1, b2, a2, flat_b, flat_a, nvls_b, nvls_min)
 
 
 # ----- the algorithms ---------------------------------------------------------------------------
@@ -193,6 +200,16 @@ def _direct(collective: Collective, size: Any, g: GroupLinks) -> Any:
     return np.where(g.n > 1, (g.n - 1) * g.flat_a + np.maximum(intra, inter), 0.0)
 
 
+def _nvls(collective: Collective, size: Any, g: GroupLinks) -> Any:
+    """In-network all-reduce inside one node (NVLink SHARP): every GPU sends its data to the
+    switches once and receives the reduced result once, ``alpha + S / B_nvls``, ``B_nvls`` the
+    link's measured in-network algorithm bandwidth; from ``nvls_min`` GPUs on, as NCCL selects
+    it (infinite elsewhere, so ``auto`` keeps the ring)."""
+    usable = g.single & (g.n >= g.nvls_min) & (np.asarray(g.nvls_b) > 0)
+    rate = np.where(np.asarray(g.nvls_b) > 0, g.nvls_b, 1.0)
+    return np.where(usable, g.a1 + size / rate, np.inf)
+
+
 _REDUCTIONS = frozenset({Collective.ALL_REDUCE, Collective.REDUCE_SCATTER, Collective.ALL_GATHER})
 register_algorithm(
     Algorithm("ring", _REDUCTIONS, _ring, "Patarasuk and Yuan 2009; Thakur et al. 2005")
@@ -206,6 +223,15 @@ register_algorithm(
         _REDUCTIONS,
         _hierarchical,
         "two-level rings (NCCL, Horovod): Thakur et al. 2005 composed over two tiers",
+    )
+)
+register_algorithm(
+    Algorithm(
+        "nvls",
+        frozenset({Collective.ALL_REDUCE}),
+        _nvls,
+        "NVLink SHARP in-network reduction (NCCL NVLS): nccl-tests issue #212 (8x H100, algbw 275 "
+        "GB/s); NCCL src/transport/nvls.cc",
     )
 )
 register_algorithm(
@@ -312,11 +338,14 @@ def collective_time(
     nodes: int | None = None,
     algorithm: str = "auto",
     fit_world_size: int | None = None,
+    strict: bool = True,
 ) -> CollectiveTime:
     """Time of one collective of ``size`` bytes on ``ranks`` GPUs of a system (default: every
     GPU of ``nodes`` nodes), ``stride`` apart in rank order. ``algorithm``: ``ring`` (flat),
-    ``tree`` (binomial, all-reduce only), ``hierarchical`` (intra then inter node), or ``auto``
-    (the fastest of those). ``size`` may hold an array (a sweep in one call)."""
+    ``tree`` (binomial, all-reduce only), ``hierarchical`` (intra then inter node), ``nvls``
+    (in-network all-reduce in one node, where the switches offer it), or ``auto`` (the fastest
+    of those). ``size`` may hold an array (a sweep in one call). An algorithm that cannot run on
+    the group raises, or with ``strict=False`` takes infinitely long."""
     resolved = system(target, nodes=nodes)
     n = resolved.gpus if ranks is None else check_ranks(ranks)
     if np.any(np.asarray(n) * np.asarray(stride) > resolved.gpus):
@@ -328,6 +357,11 @@ def collective_time(
     seconds = collective_seconds(
         resolved, collective, magnitude_in(size, "byte", "size"), where, algorithm, fit_world_size
     )
+    if strict and not np.all(np.isfinite(np.asarray(seconds))):
+        raise MlcostError(
+            f"algorithm: {algorithm!r} cannot run on {n} GPUs of {resolved.name} (in-network "
+            "reduction needs one node whose switches offer it, and enough GPUs); use auto"
+        )
     nodes_used = plain(where.nodes)
     return CollectiveTime(
         collective=str(collective_name(collective)),
@@ -348,14 +382,17 @@ def collective_table(
     ranks: int | None = None,
     nodes: int | None = None,
 ) -> pd.DataFrame:
-    """Every algorithm for one collective, as nccl-tests would print it: time, algbw, busbw."""
+    """Every algorithm for one collective that can run on this group (an in-network reduction
+    needs a switch that offers it), as nccl-tests would print it: time, algbw, busbw."""
     names = algorithms_for(collective)
     algorithms = [*names, "auto"] if len(names) > 1 else ["auto"]
     rows = []
     for algorithm in algorithms:
         result = collective_time(
-            target, collective, size, ranks=ranks, nodes=nodes, algorithm=algorithm
+            target, collective, size, ranks=ranks, nodes=nodes, algorithm=algorithm, strict=False
         )
+        if not np.all(np.isfinite(np.asarray(result.time.magnitude))):
+            continue
         rows.append(
             {
                 "collective": result.collective,

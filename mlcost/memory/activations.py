@@ -67,8 +67,9 @@ class ActivationParts:
       divides by ``t`` and the part only sequence parallelism divides;
     * ``embedding``: saved by the embedding (first pipeline stage);
     * ``head_split`` / ``head_replicated``: final norm and LM-head inputs (last stage);
-    * ``logits``: the FP32 logits kept by the cross-entropy, ``4·b·s·V`` (last stage; divided by
-      ``t`` as the loss is vocabulary-parallel).
+    * ``logits``: the log-softmax the cross-entropy keeps, ``4·b·s·V`` with FP32 logits (the
+      loss operator's saved bytes; last stage; divided by ``t`` as the loss is
+      vocabulary-parallel).
     """
 
     layers_split: Number
@@ -97,16 +98,20 @@ def activation_parts(
         raise MlcostError(f"profile: got {profile!r}, expected pytorch or megatron")
     if mini_sequences < 1:
         raise MlcostError(f"mini_sequences: got {mini_sequences!r}, expected a count >= 1")
-    logits = 4 * batch * sequence * model.vocab_size / mini_sequences
     if profile == "megatron":
-        return _megatron_parts(model, config, layout, batch, sequence, mini_sequences, logits)
+        fp32_logits = 4 * batch * sequence * model.vocab_size / mini_sequences
+        return _megatron_parts(model, config, layout, batch, sequence, mini_sequences, fp32_logits)
     table = transformer_operators(
         model, config, layout, micro_batch_size=batch, sequence_length=sequence
     )
     micro = layout.micro_batches
     sums = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
+    logits: Number = 0.0
     for op in table.operators:
-        if op.kind in (OperatorKind.LOSS, OperatorKind.OPTIMIZER) or op.block not in sums:
+        if op.kind == OperatorKind.LOSS:
+            logits = logits + op.saved_bytes * op.count / micro / mini_sequences
+            continue
+        if op.kind == OperatorKind.OPTIMIZER or op.block not in sums:
             continue
         saved = op.saved_bytes_after_recompute * op.count / micro
         if op.role == OperatorRole.MLP_INTERMEDIATE:

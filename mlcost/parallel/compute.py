@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
@@ -30,10 +31,11 @@ Number = Any
 class ComputeParts:
     """Seconds of one micro-batch on one GPU holding the whole model (arrays over micro-batch
     sizes), grouped by how a layout splits them: the ``L`` transformer layers' tensor-parallel
-    and replicated operators (and their backward shares), the attention kernels, the embedding,
-    the head's tensor-parallel and replicated operators (final norm, LM head, loss), and the
-    optimizer update; plus model FLOPs of one micro-batch and the peak they were timed
-    against."""
+    and replicated operators (and their backward shares), the attention kernels, the layers'
+    GEMMs (what tensor-parallel communication can overlap), the embedding, the head's
+    tensor-parallel and replicated operators (final norm, LM head, loss), and the optimizer update
+    (its kernels, their gaps and the host time dispatching them, which sharding does not divide);
+    plus model FLOPs of one micro-batch and the peak they were timed against."""
 
     micro_batch_size: np.ndarray
     layers_split: np.ndarray
@@ -47,7 +49,10 @@ class ComputeParts:
     head_split_backward: np.ndarray
     head_replicated: np.ndarray
     head_replicated_backward: np.ndarray
+    layers_gemm: np.ndarray
     optimizer: np.ndarray
+    optimizer_gaps: np.ndarray
+    optimizer_host: np.ndarray
     model_flops: np.ndarray
     peak: float  # flop/s
 
@@ -80,6 +85,7 @@ def compute_parts(
     micro_batch_sizes: Number,
     *,
     mode: Mode = "roofline",
+    software: Software | None = None,
 ) -> ComputeParts:
     """Split the single-GPU step of one micro-batch (:func:`mlcost.timing.step_time`, one
     vectorized call over ``micro_batch_sizes``, with ``layout``'s recomputation) into the parts
@@ -89,18 +95,23 @@ def compute_parts(
     single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
     transformer = isinstance(model, TransformerSpec)
     if transformer:
-        step = step_time(model, config, gpu, single, mode=mode, micro_batch_size=sizes)
+        step = step_time(
+            model, config, gpu, single, mode=mode, micro_batch_size=sizes,
+            implementation=software,
+        )  # fmt: skip
     else:
         if sizes.size != 1:
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
         one = single.model_copy(update={"micro_batch_size": int(sizes[0])})
-        step = step_time(model, config, gpu, one, mode=mode)
+        step = step_time(model, config, gpu, one, mode=mode, implementation=software)
     zeros = np.zeros(sizes.shape, dtype=np.float64)
     totals = {f.name: zeros.copy() for f in fields(ComputeParts) if f.name not in ("peak",)}
     for op, row in zip(step.table.operators, step.rows, strict=True):
         total = np.broadcast_to(np.asarray(row.total, dtype=np.float64), sizes.shape)
         if op.kind == OperatorKind.OPTIMIZER:
-            totals["optimizer"] += total
+            totals["optimizer"] += total - np.asarray(row.launch, dtype=np.float64)
+            totals["optimizer_gaps"] += np.asarray(row.gaps, dtype=np.float64)
+            totals["optimizer_host"] += np.asarray(row.host, dtype=np.float64)
             continue
         flops = np.asarray(op.total_flops, dtype=np.float64)
         backward = np.asarray(op.backward_flops + op.recompute_flops, dtype=np.float64)
@@ -111,6 +122,8 @@ def compute_parts(
         totals[f"{group}_backward"] += total * share
         if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
             totals["attention"] += total
+        if op.kind == OperatorKind.MATMUL and block == "layer":
+            totals["layers_gemm"] += total
     totals["micro_batch_size"] = sizes
     totals["model_flops"] = np.broadcast_to(
         np.asarray(step.table.model_flops.to("flop").magnitude, dtype=np.float64), sizes.shape
@@ -157,24 +170,31 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
     layers_on_slowest = np.choose(
         slowest, np.broadcast_arrays(d.first_layers, d.last_layers, d.middle_layers)
     )
-    optimizer = parts.optimizer / (d.tp * d.pp) / np.where(d.zero >= 1, d.dp * d.cp, 1)
+    shards = (d.tp * d.pp) * np.where(d.zero >= 1, d.dp * d.cp, 1)
+    optimizer = np.maximum(parts.optimizer / shards + parts.optimizer_gaps, parts.optimizer_host)
     return ShardCompute(
         micro_batch=micro,
         forward=micro - backward,
         backward=backward,
         attention=parts.attention / (t * c) * layers_on_slowest / layers,
+        layer_gemm=parts.layers_gemm / (t * c) * layers_on_slowest / layers,
         all_stages=layers * per_layer + embedding + head,
         optimizer=optimizer,
     )
 
 
-def model_dims(model: ModelSpec, config: TrainingConfig) -> ModelDims:
-    """The sizes the traffic formulas need, from a model spec and its precision policy."""
+def model_dims(
+    model: ModelSpec, config: TrainingConfig, software: Software | None = None
+) -> ModelDims:
+    """The sizes the traffic formulas need, from a model spec and its precision policy; the
+    gradients weigh what the software reduces them in (FP32 main gradients under BF16 in
+    Megatron and FSDP's default mixed precision), else the policy's gradient bytes."""
     per_param = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    reduce_bytes = None if software is None else software.spec.gradient_reduce_bytes
     common = {
         "parameters": float(model.parameter_count),
         "activation_bytes": config.policy.activation,
-        "gradient_bytes": per_param[MemoryTerm.GRADIENTS],
+        "gradient_bytes": reduce_bytes or per_param[MemoryTerm.GRADIENTS],
         "weight_bytes": per_param[MemoryTerm.WEIGHTS],
     }
     if isinstance(model, TransformerSpec):

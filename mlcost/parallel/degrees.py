@@ -8,7 +8,7 @@ model), and one communication term of a step (:class:`CommTerm`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ import pint
 from pydantic import Field
 
 from mlcost.comms import Collective, bus_bandwidth_factor
-from mlcost.errors import MlcostError
+from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import Overheads
 from mlcost.specs.base import Model, PositiveInt
@@ -38,23 +38,30 @@ class MixtureOfExperts(Model):
 @dataclass(frozen=True)
 class CommOptions:
     """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
-    upper bound); ``tensor_parallel_overlap`` is the share of tensor-parallel traffic hidden (0
-    by default: Megatron's TP all-reduces sit on the critical path unless a comm/GEMM overlap
-    such as Transformer Engine's userbuffers is on); ``bucket`` the DDP gradient bucket (all but
-    the last hide behind backward; :class:`mlcost.memory.Overheads` is its one home); ``moe`` the
-    experts for expert-parallel traffic."""
+    upper bound); ``bucket`` the DDP gradient bucket (all but the last hide behind backward;
+    :class:`mlcost.memory.Overheads` is its one home); ``moe`` the experts for expert-parallel
+    traffic. What the software overlaps comes from its implementation profile
+    (:meth:`for_software`): gradient reduction behind the last backward
+    (``overlap_grad_reduce``), ZeRO's parameter all-gather behind the next forward
+    (``overlap_param_gather``); tensor-parallel overlap is a layout option
+    (``Layout.tp_overlap``)."""
 
     overlap: bool = True
-    tensor_parallel_overlap: float = 0.0
     bucket: pint.Quantity = field(default_factory=lambda: Overheads().communication_bucket)
     moe: MixtureOfExperts | None = None
+    overlap_grad_reduce: bool = True
+    overlap_param_gather: bool = False
+    backward_prefetch: str = "pre"
 
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.tensor_parallel_overlap <= 1.0:
-            raise MlcostError(
-                f"tensor_parallel_overlap: got {self.tensor_parallel_overlap!r}, expected a "
-                "share between 0 and 1"
-            )
+    def for_software(self, software: Software) -> CommOptions:
+        """These options with the overlaps ``software`` implements."""
+        spec = software.spec
+        return replace(
+            self,
+            overlap_grad_reduce=spec.overlap_grad_reduce,
+            overlap_param_gather=spec.overlap_param_gather,
+            backward_prefetch=spec.fsdp_backward_prefetch,
+        )
 
 
 def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
@@ -85,6 +92,7 @@ class Degrees:
     first_layers: np.ndarray
     last_layers: np.ndarray
     middle_layers: np.ndarray
+    tp_overlap: np.ndarray | bool = False  # TP communication overlapped with the layer GEMMs
 
     @classmethod
     def from_layouts(cls, layouts: Sequence[Layout], layers: int) -> Degrees:
@@ -109,6 +117,7 @@ class Degrees:
             first_layers=profiles[:, 0],
             last_layers=profiles[:, 1],
             middle_layers=profiles[:, 2],
+            tp_overlap=column("tp_overlap"),
         )
 
     def broadcast_to(self, shape: tuple[int, ...], **columns: Any) -> Degrees:
@@ -141,6 +150,7 @@ class ShardCompute:
     attention: np.ndarray
     all_stages: np.ndarray
     optimizer: np.ndarray
+    layer_gemm: np.ndarray | float = 0.0
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 
 from mlcost.errors import MlcostError
+from mlcost.implementation import SoftwareLike
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.closed_forms import implied_communication_fraction
 from mlcost.parallel.compute import compute_parts, model_dims
@@ -93,6 +95,7 @@ def scaling_curve(
     global_batch_size: int | None = None,
     mode: Mode = "roofline",
     options: CommOptions | None = None,
+    implementation: SoftwareLike = None,
 ) -> ScalingCurve:
     """Step time, speedup and scaling efficiency as the data-parallel degree grows (the other
     degrees, micro-batch and ZeRO stage from ``layout``), in one vectorized evaluation.
@@ -127,18 +130,22 @@ def scaling_curve(
     all_dp = np.concatenate([[1], dp])
     mb = layout.micro_batch_size
     micro_batches = _micro_batches(kind, layout, all_dp, global_batch_size, list(gpus))
-    parts = compute_parts(spec, config, resolved.accelerator, layout, np.array([mb]), mode=mode)
+    software = implementation_of(implementation)
+    parts = compute_parts(
+        spec, config, resolved.accelerator, layout, np.array([mb]), mode=mode, software=software
+    )
     parts = parts.take(np.zeros(all_dp.shape, dtype=np.int64))
     degrees = Degrees.from_layouts([layout], layers).broadcast_to(
         all_dp.shape, dp=all_dp, micro_batches=micro_batches
     )
     result = evaluate(
-        model_dims(spec, config),
+        model_dims(spec, config, software),
         resolved,
         degrees,
         parts,
         gpus_per_node=np.minimum(resolved.gpus_per_node, all_counts),
         options=options,
+        software=software,
     )
     t0, totals = result.total[0], result.total[1:]
     if kind == "strong":

@@ -22,7 +22,7 @@ or by cost (GPU-seconds per token, proportional to dollars at a fixed price per 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -30,6 +30,8 @@ import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.implementation import Software, SoftwareLike
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.memory import Overheads, Profile, activation_parts, per_gpu_memory
 from mlcost.memory.states import model_state_bytes_per_parameter
@@ -71,6 +73,7 @@ class SearchSpace:
     recompute: Sequence[str] = RECOMPUTE_CODES
     sequence_parallel: Sequence[bool] = (False, True)
     virtual_stages: Sequence[int] = (1, 2)
+    tp_overlap: Sequence[bool] = (False, True)
 
 
 def candidate_degrees(
@@ -119,13 +122,15 @@ def candidate_degrees(
     r = np.asarray([RECOMPUTE_CODES.index(x) for x in space.recompute], dtype=np.int64)
     q = np.asarray(space.sequence_parallel, dtype=bool)
     v = np.asarray(space.virtual_stages, dtype=np.int64)
-    grids = np.meshgrid(np.arange(b.size), z, r, q, v, indexing="ij")
-    row, zero, rc, sp, virtual = (a.ravel() for a in grids)
+    o = np.asarray(space.tp_overlap, dtype=bool)
+    grids = np.meshgrid(np.arange(b.size), z, r, q, v, o, indexing="ij")
+    row, zero, rc, sp, virtual, overlap = (a.ravel() for a in grids)
     out = {key: value[row] for key, value in structure.items()}
-    out.update({"zero": zero, "recompute": rc, "sp": sp, "v": virtual})
+    out.update({"zero": zero, "recompute": rc, "sp": sp, "v": virtual, "tpo": overlap})
     m = global_batch_size // (out["dp"] * out["mb"])
     valid = (
         ~(out["sp"] & (out["tp"] == 1))
+        & ~(out["tpo"] & ~out["sp"])
         & ~((out["zero"] > 0) & (out["dp"] * out["cp"] == 1))
         & ((out["v"] == 1) | ((out["pp"] > 1) & (m % out["pp"] == 0)))
         & (out["pp"] * out["v"] <= layers)
@@ -195,6 +200,7 @@ def _compute_parts(
     system: System,
     cand: dict[str, np.ndarray],
     mode: Mode,
+    software: Software,
 ) -> ComputeParts:
     """The compute parts of every candidate: one vectorized step time per recomputation mode
     over every micro-batch size, picked per candidate."""
@@ -209,6 +215,7 @@ def _compute_parts(
             Layout(recompute=RECOMPUTE_CODES[int(code)]),
             mbs,
             mode=mode,
+            software=software,
         )
         for code in codes
     ]
@@ -258,6 +265,7 @@ class SearchResult(Result):
             global_batch_size=self.global_batch_size,
             zero_stage=int(row.zero),
             sequence_parallel=bool(row.sequence_parallel),
+            tp_overlap=bool(row.tp_overlap),
             recompute=str(row.recompute),
         )
 
@@ -317,6 +325,7 @@ def _degrees(cand: dict[str, np.ndarray], layers: int) -> Degrees:
         micro_batches=cand["m"], zero=cand["zero"], sequence_parallel=cand["sp"],
         virtual=cand["v"], recompute_fraction=np.where(cand["recompute"] == 2, 1.0, 0.0),
         first_layers=stages["first"], last_layers=stages["last"], middle_layers=stages["middle"],
+        tp_overlap=cand["tpo"],
     )  # fmt: skip
 
 
@@ -336,7 +345,7 @@ def _frame(
             "gpus": used, "nodes": np.ceil(used / resolved.gpus_per_node).astype(np.int64),
             "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"],
             "cp": cand["cp"], "micro_batch": cand["mb"], "micro_batches": cand["m"],
-            "zero": cand["zero"], "sequence_parallel": cand["sp"],
+            "zero": cand["zero"], "sequence_parallel": cand["sp"], "tp_overlap": cand["tpo"],
             "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
             "memory_GiB": memory / 2**30, "capacity_GiB": capacity / 2**30,
             "fits": memory <= capacity, "step_s": result.total, "compute_s": result.compute,
@@ -365,6 +374,7 @@ def search(
     top: int | None = None,
     mode: Mode = "roofline",
     options: CommOptions | None = None,
+    implementation: SoftwareLike = None,
 ) -> SearchResult:
     """Rank the parallel layouts of ``model`` on a system (``nodes`` of it, or the nodes that
     ``gpus`` GPUs take; layouts use ``gpus``, default all of the system's) for a global batch of
@@ -377,6 +387,9 @@ def search(
     """
     space = space or SearchSpace()
     spec = _checked(as_model(model), global_batch_size, rank_by, space)
+    software = implementation_of(implementation)
+    if not software.spec.tp_comm_overlap:
+        space = replace(space, tp_overlap=(False,))
     config = config or TrainingConfig()
     resolved = system(target, nodes=nodes)
     if gpus is None:
@@ -392,9 +405,10 @@ def search(
     )  # fmt: skip
     degrees = _degrees(cand, spec.num_layers)
     result = evaluate(
-        model_dims(spec, config), resolved, degrees,
-        _compute_parts(spec, config, resolved, cand, mode),
+        model_dims(spec, config, software), resolved, degrees,
+        _compute_parts(spec, config, resolved, cand, mode, software),
         gpus_per_node=np.minimum(resolved.gpus_per_node, degrees.gpus), options=options,
+        software=software,
     )  # fmt: skip
     memory = _memory_bytes(spec, config, cand, profile, overheads or Overheads())
     frame = _frame(

@@ -36,6 +36,8 @@ import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.implementation import Software, SoftwareLike
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, Profile, memory_breakdown
 from mlcost.parallel.closed_forms import pipeline_bubble_fraction
@@ -53,6 +55,7 @@ from mlcost.timing import (
     model_flops_utilization,
     time_to_train,
 )
+from mlcost.uncertainty import with_band
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
 
@@ -83,8 +86,13 @@ def evaluate(
     *,
     gpus_per_node: Number,
     options: CommOptions | None = None,
+    software: Software | None = None,
 ) -> StepArrays:
-    """Step time of every candidate in ``degrees`` (one vectorized pass; module docstring)."""
+    """Step time of every candidate in ``degrees`` (one vectorized pass; module docstring),
+    communication overlapped as ``software`` implements it."""
+    options = options or CommOptions()
+    if software is not None:
+        options = options.for_software(software)
     shard = shard_compute(parts, degrees, dims.layers)
     m = degrees.micro_batches.astype(np.float64)
     compute = m * shard.micro_batch + shard.optimizer
@@ -250,14 +258,16 @@ class MultiGpuStep(Result):
                 )
             )
         figures.append(
-            Figure(
-                "step time",
-                self.total.to("ms"),
-                "step = compute + bubble + exposed communication",
-                f"{ms(self.compute)} + {ms(self.bubble)} + {ms(self.exposed_communication)} "
-                f"(communication {ms(self.total_communication)} in all, "
-                f"{ms(self.hidden_communication)} hidden)",
-                "Narayanan et al. 2021, section 3",
+            with_band(
+                Figure(
+                    "step time",
+                    self.total.to("ms"),
+                    "step = compute + bubble + exposed communication",
+                    f"{ms(self.compute)} + {ms(self.bubble)} + {ms(self.exposed_communication)} "
+                    f"(communication {ms(self.total_communication)} in all, "
+                    f"{ms(self.hidden_communication)} hidden)",
+                    "Narayanan et al. 2021, section 3",
+                )
             )
         )
         figures.append(
@@ -291,9 +301,19 @@ class MultiGpuStep(Result):
 
 
 def check_layout(
-    model: ModelSpec, config: TrainingConfig, layout: Layout, resolved: System
+    model: ModelSpec,
+    config: TrainingConfig,
+    layout: Layout,
+    resolved: System,
+    software: Software | None = None,
 ) -> None:
-    """Raise :class:`MlcostError` where ``layout`` cannot split ``model`` on ``resolved``."""
+    """Raise :class:`MlcostError` where ``layout`` cannot split ``model`` on ``resolved`` (or
+    asks ``software`` for an overlap it does not implement)."""
+    if layout.tp_overlap and software is not None and not software.spec.tp_comm_overlap:
+        raise MlcostError(
+            f"tp_overlap: {software.name} does not overlap tensor-parallel communication with "
+            "GEMMs; use an implementation that does (megatron-core) or tp_overlap=False"
+        )
     if isinstance(model, TransformerSpec):
         layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
     elif layout.model_parallel > 1:
@@ -321,28 +341,33 @@ def multi_gpu_step_time(
     nodes: int | None = None,
     mode: Mode = "roofline",
     options: CommOptions | None = None,
+    implementation: SoftwareLike = None,
 ) -> MultiGpuStep:
     """Predicted optimizer step of ``model`` split by ``layout`` on a system (a node or cluster
     spec or name, a GPU, or a :class:`mlcost.system.System`), ``nodes`` of it (default: the
-    cluster's node count, or as many as the layout needs). See the module docstring.
+    cluster's node count, or as many as the layout needs), run by ``implementation`` (default
+    :data:`mlcost.implementation.DEFAULT_IMPLEMENTATION`). See the module docstring.
     ``options`` says how communication overlaps compute (:class:`CommOptions`)."""
     spec = as_model(model)
+    software = implementation_of(implementation)
     resolved = (
         system(target, nodes=nodes) if nodes is not None else system(target).for_gpus(layout.gpus)
     )
-    check_layout(spec, config, layout, resolved)
+    check_layout(spec, config, layout, resolved, software)
     layers = spec.num_layers if isinstance(spec, TransformerSpec) else 1
     parts = compute_parts(
-        spec, config, resolved.accelerator, layout, np.array([layout.micro_batch_size]), mode=mode
-    )
+        spec, config, resolved.accelerator, layout, np.array([layout.micro_batch_size]),
+        mode=mode, software=software,
+    )  # fmt: skip
     per_node = min(resolved.gpus_per_node, layout.gpus)
     result = evaluate(
-        model_dims(spec, config),
+        model_dims(spec, config, software),
         resolved,
         Degrees.from_layouts([layout], layers),
         parts,
         gpus_per_node=per_node,
         options=options,
+        software=software,
     )
     terms = tuple(
         CommTerm(
@@ -376,5 +401,10 @@ def multi_gpu_step_time(
         peak=Q_(parts.peak, "flop/s").to("TFLOP/s"),
         stage_time=Q_(_item(result.shard.micro_batch), "s"),
         optimizer_time=Q_(_item(result.shard.optimizer), "s"),
-        details={"mode": mode, "options": options or CommOptions(), "gpus_per_node_used": per_node},
+        details={
+            "mode": mode,
+            "options": (options or CommOptions()).for_software(software),
+            "gpus_per_node_used": per_node,
+            "implementation": software.describe(),
+        },
     )

@@ -139,6 +139,12 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
     rs, _ = c.seconds(Collective.REDUCE_SCATTER, activation, d.tp, 1)
     ag, _ = c.seconds(Collective.ALL_GATHER, activation, d.tp, 1)
     total = calls * np.where(d.sequence_parallel.astype(bool), rs + ag, ar)
+    # Overlapped with the layer's GEMMs (Transformer Engine userbuffers: the all-gather pipelined
+    # with the GEMM after it, the reduce-scatter with the GEMM before it): only what outlasts
+    # them stays exposed.
+    window = d.micro_batches * c.compute.layer_gemm * c.keep
+    overlapped = np.asarray(d.tp_overlap, dtype=bool) & (c.keep > 0)
+    exposed = np.where(overlapped, np.maximum(0.0, total - window), total)
     return [
         c.term(
             "tensor parallel",
@@ -149,9 +155,11 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
             d.tp,
             where,
             total,
-            total * (1 - c.options.tensor_parallel_overlap * c.keep),
-            "m x L/p x (2 fwd + 2 bwd [+2 recompute]) x collective(b·s/c·h·e) over t ranks",
-            "Shoeybi et al. 2019, section 3, Fig. 4; Korthikanti et al. 2022, section 4.2.2",
+            exposed,
+            "m x L/p x (2 fwd + 2 bwd [+2 recompute]) x collective(b·s/c·h·e) over t ranks; "
+            "with tp_overlap, what outlasts the layers' GEMMs",
+            "Shoeybi et al. 2019, section 3, Fig. 4; Korthikanti et al. 2022, section 4.2.2; "
+            "Transformer Engine userbuffers (--tp-comm-overlap)",
         )
     ]
 
@@ -220,8 +228,10 @@ def _gradient_sizes(c: _Terms) -> tuple[Any, Any, Any]:
 
 
 def _overlapped(c: _Terms, total: Any, last_bucket: Any, window: Any) -> Any:
-    """Exposed part of ``total`` hidden behind ``window`` but for the last bucket."""
-    return np.where(c.keep > 0, np.maximum(last_bucket, total - window), total)
+    """Exposed part of ``total`` hidden behind ``window`` but for the last bucket (all of it
+    when the software does not overlap gradient reduction)."""
+    hides = c.keep > 0 and c.options.overlap_grad_reduce
+    return np.where(hides, np.maximum(last_bucket, total - window), total)
 
 
 def data_parallel_terms(c: _Terms) -> list[CommTerm]:
@@ -266,6 +276,11 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     staged = (d.zero == 1) | (d.zero == 2)
     rs_calls = np.where(d.zero == 2, m, 1)
     rs_exposed = _overlapped(c, rs, rs_bucket, c.compute.backward * c.keep)
+    # The updated shards' all-gather: exposed after the optimizer step, or hidden behind the next
+    # step's first forward but for one bucket (Megatron's --overlap-param-gather).
+    ag_bucket, _ = c.seconds(Collective.ALL_GATHER, bucket, replicas, d.tp)
+    gather_hides = c.keep > 0 and c.options.overlap_param_gather
+    ag_exposed = np.where(gather_hides, np.maximum(ag_bucket, ag - c.compute.forward), ag)
     return [
         c.term(
             "ZeRO-1/2 gradients", Collective.REDUCE_SCATTER, "reduce-scatter", gradients,
@@ -277,8 +292,9 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
         ),
         c.term(
             "ZeRO-1/2 parameters", Collective.ALL_GATHER, "all-gather", weights,
-            np.where(staged, 1, 0), np.where(staged, replicas, 1), where, ag, ag,
-            "all-gather(Psi·e_w) of the updated shards after the optimizer step (exposed)",
+            np.where(staged, 1, 0), np.where(staged, replicas, 1), where, ag, ag_exposed,
+            "all-gather(Psi·e_w) of the updated shards after the optimizer step (exposed, or "
+            "behind the next first forward with overlap_param_gather)",
             "Rajbhandari et al. 2020, section 7.2.1",
         ),
     ]  # fmt: skip
@@ -305,6 +321,11 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
         np.maximum(backward_comm * layer_share, backward_comm - c.compute.backward * c.keep),
         backward_comm,
     )
+    if c.options.backward_prefetch == "post":
+        # The next layer's gather is issued after this layer's gradients (BACKWARD_POST) and
+        # waited for; only the reduce-scatters hide behind the backward.
+        reduce_exposed = np.maximum(rs * layer_share, rs - c.compute.backward * c.keep)
+        backward_exposed = np.where(c.keep > 0, ag + reduce_exposed, backward_comm)
     source = "Rajbhandari et al. 2020, sections 5.3 and 7.2.2"
     return [
         c.term(

@@ -48,7 +48,16 @@ from mlcost.plan.fit import Suggestion, suggestions
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
 from mlcost.results import Figure, Figures, Result
-from mlcost.specs import Accelerator, Catalog, Cluster, Grid, ModelSpec, Node, Storage
+from mlcost.specs import (
+    Accelerator,
+    Catalog,
+    Cluster,
+    Grid,
+    Implementation,
+    ModelSpec,
+    Node,
+    Storage,
+)
 from mlcost.system import System
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload import TrainingConfig
@@ -116,8 +125,11 @@ class Plan(Result):
     does. ``gpus`` defaults to the layout's, else the system's size (or 1). ``layout`` is the
     execution strategy (:class:`mlcost.layout.Layout`; a layout with ``dp = 1`` fills the GPUs);
     without one the plan searches for the fastest that fits, for ``global_batch_size`` sequences
-    per step (default one per GPU). Give ``tokens`` or ``steps``; with neither the budget is
-    Chinchilla's 20 tokens per parameter (Hoffmann et al. 2022).
+    per step (default: Llama 2's 4M tokens, ``Assumptions.global_batch_tokens``).
+    ``implementation`` is the software that runs the step (:mod:`mlcost.implementation`; default
+    ``megatron-core``). Give ``tokens`` or ``steps``; with neither the budget is Chinchilla's 20
+    tokens per parameter (Hoffmann et al. 2022). Time, energy, cost and CO2e carry the 80% band of
+    the published validation set (:mod:`mlcost.uncertainty`).
 
     Failures: with ``failures`` (default) the wall clock is divided by the goodput of
     :func:`mlcost.checkpointing.goodput_plan` (Daly 2006 interval, per-GPU MTBF from the Llama 3
@@ -138,6 +150,7 @@ class Plan(Result):
     gpus: int | None = None
     layout: Layout | None = None
     config: TrainingConfig | None = None
+    implementation: str | Path | Implementation | None = None
     tokens: float | pint.Quantity | None = None
     steps: int | None = None
     global_batch_size: int | None = None
@@ -213,7 +226,9 @@ class Plan(Result):
     def step_time(self) -> PlanStep:
         """One step: compute, exposed communication, the overlapped input pipeline."""
         v, r = self._values, self.run
-        detail = multi_gpu_step_time(r.model, r.config, r.system, r.layout)
+        detail = multi_gpu_step_time(
+            r.model, r.config, r.system, r.layout, implementation=r.software
+        )
         return PlanStep(
             compute=Q_(v["compute_s"], "s"),
             communication=Q_(v["communication_s"], "s"),

@@ -150,16 +150,17 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
         mask = x.sequence_length == length
         config = run.config.model_copy(update={"sequence_length": int(length)})
         sizes, inverse = np.unique(x.micro_batch_size[mask], return_inverse=True)
-        parts = compute_parts(run.model, config, resolved.accelerator, run.layout, sizes).take(
-            np.asarray(inverse).ravel()
-        )
+        parts = compute_parts(
+            run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
+        ).take(np.asarray(inverse).ravel())
         chosen = Degrees(**{f.name: getattr(degrees, f.name)[mask] for f in fields(Degrees)})
         result = evaluate(
-            model_dims(run.model, config),
+            model_dims(run.model, config, run.software),
             resolved,
             chosen,
             parts,
             gpus_per_node=np.minimum(resolved.gpus_per_node, x.gpus[mask]),
+            software=run.software,
         )
         compute[mask] = result.compute + result.bubble
         exposed[mask] = result.exposed

@@ -12,6 +12,7 @@ from mlcost.plan.resolve import Run
 from mlcost.results import Figure
 from mlcost.scaling import HOFFMANN
 from mlcost.timing import MFU_SOURCE
+from mlcost.uncertainty import with_band
 from mlcost.units import Q_, format_quantity
 
 Values = dict[str, Any]
@@ -303,11 +304,20 @@ def plan_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figu
             )
         )
         return figures
-    return [
-        *figures,
+    computed = [
         *step_figures(run, v),
         *time_figures(run, v, failures),
         *energy_figures(run, v),
         *cost_figures(run, v),
         *carbon_figures(run, v),
     ]
+    if run.sustained is not None:  # napkin mode: the throughput is the user's, not the model's
+        return [*figures, *computed]
+    return [*figures, *(with_band(f) if f.name in BANDED else f for f in computed)]
+
+
+#: The figures proportional to the step time, which carry its band (:mod:`mlcost.uncertainty`).
+BANDED = frozenset(
+    {"step time", "wall clock", "GPU-hours", "energy", "rental cost",
+     "ownership cost of this run", "operational CO2e", "embodied CO2e"}
+)  # fmt: skip

@@ -45,7 +45,13 @@ def _candidates(run: Run) -> list[tuple[str, Layout, int]]:
     if gpus > 1 and isinstance(model, TransformerSpec):
         try:
             found = search(
-                model, run.system, layout.global_batch, config=run.config, gpus=gpus, top=2
+                model,
+                run.system,
+                layout.global_batch,
+                config=run.config,
+                gpus=gpus,
+                top=2,
+                implementation=run.software,
             )
             out += [
                 (f"layout {i + 1} of the search", lay, gpus)

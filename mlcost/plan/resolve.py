@@ -13,6 +13,8 @@ import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
+from mlcost.implementation import Software
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
@@ -73,6 +75,7 @@ class Run:
     flop_count: str
     pretokenized: bool
     assumptions: Assumptions
+    software: Software
 
     @property
     def parameters(self) -> float:
@@ -191,6 +194,19 @@ def _given_layout(layout: Layout, gpus: int) -> Layout:
     )
 
 
+def _batched(layout: Layout, batch: int) -> tuple[Layout, str]:
+    """A given layout without a global batch or accumulation steps ``batch`` sequences (rounded
+    up to a whole number of micro-batches per replica); with one, as given."""
+    if layout.global_batch_size is not None or layout.gradient_accumulation is not None:
+        return layout, "given"
+    per_step = layout.dp * layout.micro_batch_size
+    total = max(1, math.ceil(batch / per_step)) * per_step
+    return (
+        layout.model_copy(update={"global_batch_size": total}),
+        f"given; global batch {total} sequences (the plan's, or Assumptions.global_batch_tokens)",
+    )
+
+
 def default_global_batch(
     model: ModelSpec, config: TrainingConfig, gpus: int, assumptions: Assumptions
 ) -> int:
@@ -220,6 +236,7 @@ def choose_layout(
     resolved: System,
     gpus: int,
     global_batch_size: int,
+    software: Software,
 ) -> tuple[Layout, str, SearchResult | None]:
     """The fastest layout that fits (:func:`mlcost.parallel.search`) for ``global_batch_size``
     sequences per step; pure data parallelism when none fits (the plan then reports that it
@@ -231,7 +248,10 @@ def choose_layout(
             "one data-parallel replica per GPU (no search for this model)",
             None,
         )
-    result = search(model, resolved, batch, config=config, gpus=gpus, keep_unfit=False)
+    result = search(
+        model, resolved, batch, config=config, gpus=gpus, keep_unfit=False,
+        implementation=software,
+    )  # fmt: skip
     if result.empty:
         return (
             _data_parallel(gpus, batch),
@@ -258,11 +278,13 @@ def resolve(plan: Plan) -> Run:
     base = _system(plan, catalog, assumptions)
     gpus = _gpus(plan, base)
     resolved = base.for_gpus(gpus)
+    software = implementation_of(plan.implementation, catalog)
+    batch = plan.global_batch_size or default_global_batch(model, config, gpus, assumptions)
     if plan.layout is not None:
-        layout, layout_source, found = _given_layout(plan.layout, gpus), "given", None
+        layout, layout_source = _batched(_given_layout(plan.layout, gpus), batch)
+        found = None
     else:
-        batch = plan.global_batch_size or default_global_batch(model, config, gpus, assumptions)
-        layout, layout_source, found = choose_layout(model, config, resolved, gpus, batch)
+        layout, layout_source, found = choose_layout(model, config, resolved, gpus, batch, software)
     grid = plan.region if isinstance(plan.region, Grid) else catalog.grid(plan.region)
     sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))
@@ -291,6 +313,7 @@ def resolve(plan: Plan) -> Run:
         flop_count=plan.flop_count,
         pretokenized=plan.pretokenized,
         assumptions=assumptions,
+        software=software,
     )
 
 
@@ -369,6 +392,8 @@ def describe_layout_options(layout: Layout) -> str:
     parts.append(f"--accumulation {layout.micro_batches}")
     if layout.sequence_parallel:
         parts.append("--sp")
+    if layout.tp_overlap:
+        parts.append("--tp-overlap")
     if layout.recompute != "none":
         parts.append(f"--recompute {layout.recompute}")
     if layout.recompute_every is not None:

@@ -31,6 +31,7 @@ from mlcost.specs.hardware import (
 )
 from mlcost.specs.hf import from_hf_config
 from mlcost.specs.models import ConvNetSpec, ModelSpec, TransformerSpec
+from mlcost.specs.software import CrossEntropyKernels, Implementation, Kernel, KernelCurve
 
 __all__ = [
     "COMPUTE_FORMATS",
@@ -43,9 +44,13 @@ __all__ = [
     "Cluster",
     "CollectiveFit",
     "ConvNetSpec",
+    "CrossEntropyKernels",
     "GemmPoint",
     "Grid",
     "Host",
+    "Implementation",
+    "Kernel",
+    "KernelCurve",
     "Link",
     "Measured",
     "ModelSpec",

@@ -21,6 +21,7 @@ from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import NumericFormat
 from mlcost.specs.hardware import Accelerator, Cluster, Host, Link, Node, Storage
 from mlcost.specs.models import ConvNetSpec, TransformerSpec
+from mlcost.specs.software import Implementation, Kernel
 
 SPEC_TYPES: dict[str, type[Spec]] = {
     cls.KIND: cls
@@ -36,6 +37,8 @@ SPEC_TYPES: dict[str, type[Spec]] = {
         Grid,
         Price,
         NumericFormat,
+        Implementation,
+        Kernel,
     )
 }
 
@@ -50,6 +53,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "grids": ("grid",),
     "prices": ("price",),
     "formats": ("format",),
+    "implementations": ("implementation",),
+    "kernels": ("kernel",),
 }
 
 _ALL_FIELDS = {name for cls in SPEC_TYPES.values() for name in cls.model_fields} | {"kind"}
@@ -227,6 +232,12 @@ class Catalog:
 
     def numeric_format(self, name: str) -> NumericFormat:
         return self._typed(name, NumericFormat)
+
+    def implementation(self, name: str) -> Implementation:
+        return self._typed(name, Implementation)
+
+    def kernel(self, name: str) -> Kernel:
+        return self._typed(name, Kernel)
 
     def model(self, name: str) -> TransformerSpec | ConvNetSpec:
         return cast(TransformerSpec | ConvNetSpec, self.get(name, ("transformer", "convnet")))

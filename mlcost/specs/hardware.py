@@ -85,9 +85,14 @@ class CollectiveFit(_Part):
 
 
 class Measured(_Part):
-    """Ceilings measured by ``mlcost bench`` and fitted by ``mlcost calibrate``; ``based_on``
-    names the catalog accelerator the profile was measured on (its standard node, links and
-    datasheet peaks apply)."""
+    """Ceilings measured by ``mlcost bench`` and fitted by ``mlcost calibrate`` (or, for a catalog
+    accelerator, published measurements); ``based_on`` names the catalog accelerator the profile
+    was measured on (its standard node, links and datasheet peaks apply).
+
+    ``gemm_best_shape`` marks a format whose ``gemm_efficiency`` is one point at the best shape
+    of a shape sweep (``M x N x K``, the maximum achievable matmul throughput): shape effects
+    (tile and wave quantization) then apply relative to that shape, never above it. A curve of
+    several points is a size curve measured over a sweep that already holds them."""
 
     measured_on: str
     based_on: str | None = None
@@ -95,6 +100,9 @@ class Measured(_Part):
     torch: str | None = None
     preset: str | None = None
     gemm_efficiency: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
+    gemm_best_shape: dict[str, tuple[PositiveInt, PositiveInt, PositiveInt]] = Field(
+        default_factory=dict
+    )
     attention_efficiency: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
     optimizer_efficiency: tuple[GemmPoint, ...] = ()
     memory_bandwidth: ByteRate | None = None
@@ -195,7 +203,13 @@ class Accelerator(Spec):
 
 
 class Link(Spec):
-    """An interconnect: NVLink, PCIe, InfiniBand, Ethernet."""
+    """An interconnect: NVLink, PCIe, InfiniBand, Ethernet.
+
+    ``collective_bandwidth``: the bus bandwidth NCCL's ring collectives reach on this link, where
+    measured (else its family's share of the line rate). ``in_network_bandwidth``: where the
+    switches reduce in the network (NVLink SHARP, "NVLS", on NVSwitch 3 and later), the all-reduce
+    algorithm bandwidth measured, used from ``in_network_min_ranks`` GPUs on (below them NCCL
+    keeps the ring)."""
 
     KIND: ClassVar[str] = "link"
     kind: Literal["link"] = "link"
@@ -206,6 +220,9 @@ class Link(Spec):
     signaling_rate: BitRate | None = None
     latency: Duration | None = None
     scope: str | None = None
+    collective_bandwidth: ByteRate | None = None
+    in_network_bandwidth: ByteRate | None = None
+    in_network_min_ranks: int | None = Field(default=None, ge=2)
 
     @model_validator(mode="after")
     def _bandwidth_given(self) -> Link:

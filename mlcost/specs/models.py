@@ -91,6 +91,8 @@ class TransformerSpec(ModelSpec):
     fused_qkv: bool = False  # one projection for Q, K and V (GPT-2's c_attn)
     softmax_in_fp32: bool = False  # attention softmax upcast to FP32 (HF Llama-family eager)
     activation_decomposed: bool = False  # activation written as element-wise ops (HF gelu_new)
+    norm_in_fp32: bool = False  # the norm's weight applied in FP32 (Gemma's RMSNorm x·(1 + w))
+    loss_in_fp32: bool = True  # logits upcast to FP32 for the loss (HF causal LMs; not BERT)
 
     @model_validator(mode="after")
     def _heads_consistent(self) -> TransformerSpec:

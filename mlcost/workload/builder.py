@@ -34,9 +34,13 @@ def gemm_operator(
     saved_replicated: bool = False,
     note: str = "",
 ) -> Operator:
-    """A GEMM ``[m x k] · [k x n]`` against a weight of ``k·n`` parameters (plus ``n`` bias)."""
-    gemm_input_bytes, activation_bytes = policy.gemm_input, policy.activation
-    weight_bytes, gradient_bytes = policy.weight, policy.gradient
+    """A GEMM ``[m x k] · [k x n]`` against a weight of ``k·n`` parameters (plus ``n`` bias), in
+    the policy's format for its block (BF16 outside the layers under an FP8 recipe)."""
+    fmt = policy.format_of(block)
+    low = fmt == policy.compute_format
+    gemm_input_bytes = policy.gemm_input if low else policy.activation
+    weight_bytes = policy.weight if low else policy.stored_weight
+    activation_bytes, gradient_bytes = policy.activation, policy.gradient
     forward = 2 * m * n * k
     return Operator(
         name=name,
@@ -59,6 +63,7 @@ def gemm_operator(
         k=k,
         tensor_parallel=tensor_parallel,
         saved_replicated=saved_replicated,
+        format="" if low else fmt,
         note=note,
     )
 
@@ -141,13 +146,15 @@ class StepBuilder:
     def norm(self, name: str, block: str, count: Any, rf: float = 0.0) -> Operator:
         """A LayerNorm or RMSNorm over the ``T x h`` hidden states, with what PyTorch saves:
         torch.layer_norm its input, mean and 1/sigma (FP32); HF's RMSNorm an FP32 copy of the
-        input, 1/rms (FP32) and the normalized value before the weight."""
+        input, 1/rms (FP32) and the normalized value before the weight (FP32 where the weight is
+        applied in FP32, ``TransformerSpec.norm_in_fp32``)."""
         model, tokens, act = self.model, self.tokens, self.act
         h = model.hidden_size
         if model.norm == "layernorm":
             saved = tokens * h * act + tokens * 2 * 4
         else:
-            saved = tokens * h * 4 + tokens * 4 + tokens * h * act
+            normalized = 4 if model.norm_in_fp32 else act
+            saved = tokens * h * 4 + tokens * 4 + tokens * h * normalized
         return elementwise_operator(
             name,
             block,

@@ -34,7 +34,11 @@ class PrecisionPolicy:
     GEMM inputs are cast to FP8 (E4M3 forward, E5M2 for gradients) with per-tensor scales, while
     activations between GEMMs, norms and softmax stay in BF16; the module's parameters stay in
     their BF16 ``params_dtype`` (``stored_weight`` 2 bytes) and are cast to FP8 for each GEMM
-    (``weight`` 1 byte is what the GEMM reads).
+    (``weight`` 1 byte is what the GEMM reads). Only the GEMMs of the transformer layers run in FP8
+    (``layer_gemms_only``; ``te.Linear`` modules under ``fp8_autocast``): the attention core and
+    the output layer (LM head) stay in ``high_precision_format`` (Megatron-LM's ``--fp8`` keeps
+    the output layer in BF16; llm-foundry's FP8 runs use ``te.Linear`` for the attention and MLP
+    projections only).
     """
 
     name: str
@@ -45,6 +49,14 @@ class PrecisionPolicy:
     gradient: float  # parameter gradients
     master_weight: float  # FP32 master copy (0 when the weights themselves are updated)
     compute_format: str  # key of the accelerator's peak_compute that GEMMs run at
+    layer_gemms_only: bool = False  # only the layers' GEMMs run in compute_format (FP8 recipes)
+    high_precision_format: str = ""  # the format of the other GEMMs (BF16 under FP8)
+
+    def format_of(self, block: str) -> str:
+        """The format a GEMM of ``block`` (``layer``, ``head``, ...) runs in."""
+        if self.layer_gemms_only and block != "layer":
+            return self.high_precision_format
+        return self.compute_format
 
 
 PRECISION_POLICIES: dict[str, PrecisionPolicy] = {
@@ -52,7 +64,7 @@ PRECISION_POLICIES: dict[str, PrecisionPolicy] = {
     "fp16-mixed": PrecisionPolicy("fp16-mixed", 2, 2, 2, 2, 2, 4, "fp16"),
     "bf16-mixed": PrecisionPolicy("bf16-mixed", 2, 2, 2, 2, 2, 4, "bf16"),
     "bf16": PrecisionPolicy("bf16", 2, 2, 2, 2, 2, 0, "bf16"),
-    "fp8": PrecisionPolicy("fp8", 2, 1, 1, 2, 2, 4, "fp8"),
+    "fp8": PrecisionPolicy("fp8", 2, 1, 1, 2, 2, 4, "fp8", True, "bf16"),
 }
 
 

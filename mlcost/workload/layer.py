@@ -80,6 +80,8 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             if model.fused_qkv
             else n_q,
             fused_qkv=model.fused_qkv,
+            softcap=eager and model.attention_logit_softcap is not None,
+            format=step.policy.high_precision_format if step.policy.layer_gemms_only else "",
         )
     ops.append(step.layer_gemm("output projection", h, n_q * d, bias=model.attn_out_bias, **split))
     if model.norm_placement == "sandwich":
@@ -162,6 +164,35 @@ def mlp_block_ops(step: StepBuilder) -> list[Operator]:
     return ops
 
 
+def fp8_cast_ops(step: StepBuilder, layer_ops: list[Operator]) -> list[Operator]:
+    """Under an FP8 recipe, the casts of every FP8 GEMM of a layer (Transformer Engine's
+    cast-transpose kernels): its input and its weight (each micro-batch) in forward and its output
+    gradient in backward, each read in BF16 and written as FP8 and as its FP8 transpose (the
+    weight-gradient GEMM reads the transposes): ``(2 + 1 + 1)`` bytes per element of
+    ``m·k + k·n`` forward and of ``m·n`` backward, per GEMM."""
+    if not step.policy.layer_gemms_only:
+        return []
+    gemms = [op for op in layer_ops if op.kind == OperatorKind.MATMUL and not op.format]
+    if not gemms:
+        return []
+    forward = sum(op.m * op.k + op.k * op.n for op in gemms)
+    backward = sum(op.m * op.n for op in gemms)
+    return [
+        Operator(
+            name="fp8 casts (inputs, weights, output gradients)",
+            kind=OperatorKind.ELEMENTWISE,
+            block="layer",
+            count=step.layer_count,
+            bytes_read=2 * forward,
+            bytes_written=2 * forward,
+            backward_bytes=4 * backward,
+            recompute_fraction=step.layer_rf,
+            tensor_parallel=True,
+            note=f"Transformer Engine cast-transpose of {len(gemms)} FP8 GEMMs per layer",
+        )
+    ]
+
+
 def layer_checkpoint_ops(step: StepBuilder) -> list[Operator]:
     """The layer inputs kept to replay the forward of recomputed layers."""
     if step.layer_rf <= 0:
@@ -198,8 +229,10 @@ def attention_core_ops(
     softmax_bytes: float,
     q_saved_width: Number,
     fused_qkv: bool = False,
+    softcap: bool = False,
+    format: str = "",
 ) -> list[Operator]:
-    """QK^T, softmax, (dropout,) PV for one attention pattern.
+    """QK^T, (logit soft-capping,) softmax, (dropout,) PV for one attention pattern.
 
     ``pairs`` are the (query, key) scores under the mask. An eager kernel materializes the whole
     ``s x s`` score matrix (and, under the ``executed`` convention, is charged for all of it).
@@ -208,6 +241,8 @@ def attention_core_ops(
     with a fused QKV projection and one sequence, q is a view of the whole QKV output
     (``q_saved_width`` heads' worth); the softmax keeps its output (FP32 when upcast), dropout
     its mask, and PV the probabilities it multiplies (a new tensor after dropout or a cast).
+    Soft-capping (Gemma 2: ``c·tanh(scores/c)``) in eager attention keeps the tanh output, one
+    more score matrix in the activation format; a fused kernel caps inside.
     A fused (FlashAttention) kernel keeps no score matrix and saves q, k, v, the output and the
     row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1); the output is the output
     projection's saved input too, so it is counted there. Through PyTorch's SDPA with a fused QKV
@@ -245,6 +280,7 @@ def attention_core_ops(
         "forward_flops": matmul,
         "backward_input_flops": 2 * matmul,
         "gemm_batch": b * n_q,
+        "format": format,
     }
     elementwise: dict[str, Any] = {**core, "activation_bytes": act if eager else 0}
     ops = [
@@ -261,6 +297,14 @@ def attention_core_ops(
             saved_element_bytes=softmax_bytes if eager else 4, **elementwise,
         ),
     ]  # fmt: skip
+    if softcap:
+        ops.insert(
+            1,
+            elementwise_operator(
+                f"attention logit soft-capping{suffix}", "layer", count, scores, "softcap",
+                saved_elements=stored, **elementwise,
+            ),
+        )  # fmt: skip
     if dropout:
         ops.append(
             elementwise_operator(

@@ -140,6 +140,7 @@ class Operator:
     pattern: str = ""
     tensor_parallel: bool = False
     saved_replicated: bool = False
+    format: str = ""  # the compute format of a GEMM when not the table's (BF16 heads under FP8)
     note: str = ""
 
     @property

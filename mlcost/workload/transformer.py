@@ -28,7 +28,12 @@ from mlcost.layout import Layout
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.builder import StepBuilder
 from mlcost.workload.config import TrainingConfig
-from mlcost.workload.layer import attention_block_ops, layer_checkpoint_ops, mlp_block_ops
+from mlcost.workload.layer import (
+    attention_block_ops,
+    fp8_cast_ops,
+    layer_checkpoint_ops,
+    mlp_block_ops,
+)
 from mlcost.workload.optimizer import optimizer_operator
 from mlcost.workload.table import Operator, OperatorKind, OperatorTable, elementwise_operator
 
@@ -153,7 +158,10 @@ def head_ops(step: StepBuilder) -> list[Operator]:
 
 
 def loss_ops(step: StepBuilder) -> list[Operator]:
-    """The cross-entropy over FP32 logits (vocabulary-parallel under tensor parallelism)."""
+    """The cross-entropy over the logits, upcast to FP32 where the implementation does
+    (``TransformerSpec.loss_in_fp32``; vocabulary-parallel under tensor parallelism); the
+    log-softmax is saved for backward."""
+    element = 4.0 if step.model.loss_in_fp32 else step.act
     return [
         elementwise_operator(
             "cross-entropy loss",
@@ -161,12 +169,14 @@ def loss_ops(step: StepBuilder) -> list[Operator]:
             step.micro,
             step.tokens * step.model.vocab_size,
             "cross-entropy",
-            activation_bytes=4,
+            activation_bytes=element,
             kind=OperatorKind.LOSS,
             saved_elements=step.tokens * step.model.vocab_size,
-            saved_element_bytes=4,
+            saved_element_bytes=element,
             tensor_parallel=True,
-            note="logits upcast to FP32; log-softmax saved for backward",
+            note="log-softmax of the logits"
+            + (" upcast to FP32" if step.model.loss_in_fp32 else "")
+            + " saved for backward",
         )
     ]
 
@@ -199,10 +209,11 @@ def transformer_operators(
         layer_rf=layer_rf,
         core_rf=1.0 if layout.recompute == "selective" else layer_rf,
     )
+    layer = [*attention_block_ops(step), *mlp_block_ops(step)]
     ops = [
         *embedding_ops(step),
-        *attention_block_ops(step),
-        *mlp_block_ops(step),
+        *layer,
+        *fp8_cast_ops(step, layer),
         *layer_checkpoint_ops(step),
         *head_ops(step),
         *loss_ops(step),

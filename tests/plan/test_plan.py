@@ -156,7 +156,7 @@ def test_data_bound_step_on_a_hard_disk() -> None:
             gpus=8,
             tokens=1e9,
             storage=hdd,
-            layout=Layout(micro_batch_size=16),
+            layout=Layout(micro_batch_size=16, gradient_accumulation=1),
             config=TrainingConfig(sequence_length=1024),
             assumptions=Assumptions(storage_access_factor=factor),
         )

@@ -1,0 +1,132 @@
+"""The software that runs a step: an implementation profile resolved once, and what it changes in
+a step's time.
+
+An :class:`mlcost.specs.Implementation` (``megatron-core``, ``fsdp``, ``ddp-eager`` in the
+catalog, or a YAML file of your own) says which attention kernel the framework calls, whether its
+element-wise kernels are fused, which communications overlap compute, the bytes per parameter of
+its gradient reduction, its optimizer kernel and its host time per dispatched operation.
+:func:`implementation` resolves one (default :data:`DEFAULT_IMPLEMENTATION`) together with its
+measured kernels; :func:`attention_kernel_seconds` is the time of a fused attention kernel from
+its published throughput:
+
+    t = F_fwd / R_fwd(s) + 2.5 · F_fwd / R_bwd(s)   (or 3.5 · F_fwd / R_fwd+bwd(s))
+
+with ``F_fwd = 4 · pairs · d · heads · b`` the FlashAttention papers' forward FLOPs (``pairs`` the
+scores under the mask, ``s²/2`` causal) and ``R`` the throughput measured at sequence length
+``s`` for the nearest head size. A causal backward measured only without a mask is scaled by the
+forward's causal/non-causal ratio at the same length. A recomputed forward adds ``F_fwd / R_fwd``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlcost.errors import MlcostError
+from mlcost.specs import Catalog, Implementation, Kernel, KernelCurve, default_catalog
+
+Number = Any
+
+#: The implementation a prediction assumes when none is given: Megatron-Core with Transformer
+#: Engine, the software behind most published large training runs (the Megatron-LM README's H100
+#: table, the Llama 3 and Nemotron reports).
+DEFAULT_IMPLEMENTATION = "megatron-core"
+
+
+@dataclass(frozen=True)
+class Software:
+    """An implementation profile with the kernels it names, resolved from the catalog."""
+
+    spec: Implementation
+    kernels: tuple[Kernel, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def attention_kernel(self, accelerators: tuple[str, ...]) -> Kernel | None:
+        """The first of the profile's attention kernels measured on one of ``accelerators``."""
+        for kernel in self.kernels:
+            if set(kernel.measured_on()) & set(accelerators):
+                return kernel
+        return None
+
+    def describe(self) -> str:
+        kernels = ", ".join(k.name for k in self.kernels) or "the operator table's attention"
+        return f"{self.spec.name} ({self.spec.framework}; attention: {kernels})"
+
+
+SoftwareLike = str | Path | Implementation | Software | None
+
+
+def implementation(target: SoftwareLike = None, catalog: Catalog | None = None) -> Software:
+    """Resolve an implementation profile (catalog name or alias, YAML file, spec) with its
+    kernels; ``None`` is :data:`DEFAULT_IMPLEMENTATION`."""
+    if isinstance(target, Software):
+        return target
+    catalog = catalog or default_catalog()
+    if target is None:
+        target = DEFAULT_IMPLEMENTATION
+    spec = (
+        target
+        if isinstance(target, Implementation)
+        else catalog.resolve(target, ("implementation",))
+    )
+    if not isinstance(spec, Implementation):
+        raise MlcostError(f"implementation: got {target!r}, expected an implementation profile")
+    kernels = tuple(catalog.kernel(name) for name in spec.attention_kernels)
+    return Software(spec=spec, kernels=kernels)
+
+
+def _rate(
+    kernel: Kernel, accelerator: str, direction: str, *, head_dim: int, causal: bool
+) -> tuple[KernelCurve | None, bool]:
+    curve = kernel.curve(accelerator, direction, head_dim=head_dim, causal=causal)  # type: ignore[arg-type]
+    return curve, curve is not None and curve.causal == causal
+
+
+def attention_kernel_seconds(
+    kernel: Kernel,
+    accelerator: str,
+    forward_flops: Number,
+    *,
+    head_dim: int,
+    causal: bool,
+    sequence: Number,
+    recompute: Number = 0.0,
+) -> Number | None:
+    """Seconds of one fused attention forward + backward (+ ``recompute`` forwards) of
+    ``forward_flops`` (the papers' convention) at ``sequence`` (module docstring); ``None`` when
+    the kernel was not measured on ``accelerator``."""
+    both, _ = _rate(kernel, accelerator, "forward+backward", head_dim=head_dim, causal=causal)
+    forward, forward_exact = _rate(kernel, accelerator, "forward", head_dim=head_dim, causal=causal)
+    backward, backward_exact = _rate(
+        kernel, accelerator, "backward", head_dim=head_dim, causal=causal
+    )
+    factor = kernel.backward_factor
+    if forward is not None and backward is not None:
+        rate_f = forward.at(sequence)
+        rate_b = backward.at(sequence)
+        if causal and not backward_exact and forward_exact:
+            other, _ = _rate(kernel, accelerator, "forward", head_dim=head_dim, causal=False)
+            if other is not None:
+                rate_b = rate_b * rate_f / other.at(sequence)
+        return (
+            forward_flops / rate_f
+            + factor * forward_flops / rate_b
+            + (recompute * forward_flops / rate_f)
+        )
+    if both is not None:
+        rate = both.at(sequence)
+        return (1 + factor + recompute) * forward_flops / rate
+    return None
+
+
+__all__ = [
+    "DEFAULT_IMPLEMENTATION",
+    "Software",
+    "SoftwareLike",
+    "attention_kernel_seconds",
+    "implementation",
+]

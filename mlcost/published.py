@@ -1,0 +1,473 @@
+"""Predictions against published measurements: every row of the validation set that ships with
+mlcost (``mlcost/data/published.yaml``: real training runs and hardware measurements, each with
+its source and FLOP convention), predicted with one configuration per family of rows.
+
+Families and the one configuration each uses (never a constant per row):
+
+* ``megatron-core-h100``: the Megatron-LM README's H100 table (Megatron-Core r0.8). GPT models
+  as Megatron builds them by default (GELU MLP of ``4h``, LayerNorm, learned positions, biases,
+  untied embeddings, dropout 0.1), BF16, the table's TP/PP/DP and global batch, micro-batch 1
+  (not published; the table's batch is 4 x PP sequences per data-parallel replica), the
+  distributed optimizer (ZeRO-1), sequence parallelism and TP communication overlap where TP >
+  1, no recomputation, implementation ``megatron-core``, on DGX H100 nodes (the README names no
+  interconnect). Compared in the README's convention: TFLOP/s per GPU with Megatron's
+  ``num_floating_point_operations`` (full ``s^2`` attention, no recomputation term).
+* ``llm-foundry``: the MosaicML MPT benchmark tables. MPT models as benchmarked (learned
+  positions, biases, tied embeddings, exact GELU, no dropout), the row's GPUs, micro-batch,
+  global batch and activation checkpointing, FSDP FULL_SHARD (ZeRO-3), BF16 (or FP8 with
+  Transformer Engine), implementation ``fsdp``, on DGX H100 or DGX A100 nodes. Compared in
+  tokens/s per GPU.
+* hardware: matmul ceilings (MAMF), STREAM bandwidth, NCCL collectives, point-to-point and
+  PCIe copies, each predicted from the catalog the way the model uses it. Rows whose measurement
+  is an input of the catalog (a published ceiling the model is anchored on) say so.
+
+Rows the model cannot predict from what the source gives (no configuration, or energy, which
+:mod:`mlcost.energy` validates) are listed with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from mlcost.comms import collective_time, placement
+from mlcost.comms.placement import collective_seconds
+from mlcost.layout import Layout
+from mlcost.parallel.step import multi_gpu_step_time
+from mlcost.results import Figure, Result
+from mlcost.roofline import Ceilings
+from mlcost.specs import Node, TransformerSpec, default_catalog
+from mlcost.specs.hardware import Attached
+from mlcost.system import system
+from mlcost.uncertainty import Band, band_from_errors
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig
+
+TRAINING_FAMILIES = ("megatron-core-h100", "llm-foundry")
+SOURCE = "mlcost/data/published.yaml (the validation set; each row's source in the file)"
+
+
+@cache
+def published_cases() -> tuple[dict[str, Any], ...]:
+    """The rows of the shipped validation set, as read from YAML."""
+    text = resources.files("mlcost").joinpath("data/published.yaml").read_text()
+    return tuple(yaml.safe_load(text)["cases"])
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One row: what was measured, what mlcost predicts for it, and how."""
+
+    id: str
+    family: str
+    quantity: str
+    unit: str
+    measured: float
+    predicted: float | None
+    anchor: bool = False
+    note: str = ""
+
+    @property
+    def error(self) -> float | None:
+        """``predicted / measured - 1``."""
+        if self.predicted is None or not self.measured:
+            return None
+        return self.predicted / self.measured - 1
+
+
+# ----- training runs ------------------------------------------------------------------------------
+def megatron_gpt(
+    hidden: int, layers: int, heads: int, vocab: int, sequence: int
+) -> TransformerSpec:
+    """A GPT as Megatron-LM builds it by default (see the module docstring)."""
+    return TransformerSpec(
+        name=f"megatron-gpt-h{hidden}-l{layers}",
+        hidden_size=hidden, num_layers=layers, num_attention_heads=heads,
+        ffn_hidden_size=4 * hidden, activation="gelu", norm="layernorm", vocab_size=vocab,
+        max_position_embeddings=sequence, position_encoding="learned", qkv_bias=True,
+        attn_out_bias=True, mlp_bias=True, hidden_dropout=0.1, attention_dropout=0.1,
+    )  # fmt: skip
+
+
+def megatron_flops(batch: int, sequence: int, layers: int, hidden: int, vocab: int) -> float:
+    """Megatron-LM ``num_floating_point_operations`` (megatron/training/training.py at commit
+    937571cf) for a GELU MHA model: ``72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))``."""
+    return (
+        72
+        * batch
+        * sequence
+        * layers
+        * hidden**2
+        * (1 + sequence / (6 * hidden) + vocab / (12 * layers * hidden))
+    )
+
+
+def _megatron_step(
+    gpt: tuple[int, int, int, int, int], global_batch: int, gpus: int, tp: int, pp: int
+) -> tuple[Layout, float, float]:
+    """The family's one configuration for a GPT ``(hidden, layers, heads, vocab, sequence)``:
+    its layout, predicted step seconds and achieved FLOP/s per GPU in Megatron's convention."""
+    h, layers, heads, vocab, seq = gpt
+    layout = Layout(
+        dp=gpus // (tp * pp), tp=tp, pp=pp, micro_batch_size=1, global_batch_size=global_batch,
+        zero_stage=1, sequence_parallel=tp > 1, tp_overlap=tp > 1,
+    )  # fmt: skip
+    step = multi_gpu_step_time(
+        megatron_gpt(h, layers, heads, vocab, seq), TrainingConfig(sequence_length=seq),
+        "dgx-h100", layout, implementation="megatron-core",
+    )  # fmt: skip
+    seconds = step.total.to("s").magnitude
+    return layout, seconds, megatron_flops(global_batch, seq, layers, h, vocab) / seconds / gpus
+
+
+def _megatron(case: dict[str, Any]) -> Prediction:
+    c = case["conditions"]
+    gpt = (c["hidden"], c["layers"], c["heads"], c["vocab"], c["seq"])
+    layout, seconds, rate = _megatron_step(gpt, c["global_batch"], c["gpus"], c["TP"], c["PP"])
+    peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
+    return Prediction(
+        case["id"], "megatron-core-h100", "TFLOP/s per GPU (Megatron's formula)",
+        "TFLOP/s", float(case["value"]), rate / 1e12,
+        note=f"{layout.describe()}, step {seconds:.3g} s, {rate / peak:.1%} of the BF16 peak",
+    )  # fmt: skip
+
+
+#: MPT sizes as benchmarked: d_model, heads, layers (llm-foundry yamls/pretrain/mpt-*.yaml).
+MPT = {"125m": (768, 12, 12), "3b": (2560, 20, 32), "7b": (4096, 32, 32),
+       "13b": (5120, 40, 40), "70b": (8192, 64, 80)}  # fmt: skip
+#: The catalog node each llm-foundry table ran on (H100 interconnect not stated: DGX H100 assumed;
+#: A100 "1600 Gbps node-node interconnect (RoCE)" = 8 x 200 Gbit/s, as DGX A100's 8 x HDR).
+MPT_NODES = {"H100": "dgx-h100", "A100 80GB": "dgx-a100", "A100 40GB": "dgx-a100-320gb"}
+
+
+def mpt(size: str, sequence: int) -> TransformerSpec:
+    """An MPT model as benchmarked (see the module docstring)."""
+    d, heads, layers = MPT[size]
+    return TransformerSpec(
+        name=f"mpt-{size}", hidden_size=d, num_layers=layers, num_attention_heads=heads,
+        ffn_hidden_size=4 * d, activation="gelu", norm="layernorm", vocab_size=50368,
+        max_position_embeddings=sequence, position_encoding="learned", qkv_bias=True,
+        attn_out_bias=True, mlp_bias=True, tie_word_embeddings=True,
+    )  # fmt: skip
+
+
+def _llm_foundry(case: dict[str, Any]) -> Prediction:
+    c = case["conditions"]
+    size = case["id"].split(".")[-2]
+    seq, gpus, gb = c["seq"], c["gpus"], c["global_batch"]
+    model = mpt(size, seq)
+    node = next(v for k, v in MPT_NODES.items() if c["gpu"].startswith(k))
+    layout = Layout(
+        dp=gpus, micro_batch_size=c["micro_batch"], global_batch_size=gb, zero_stage=3,
+        recompute="full" if str(c["activation_checkpointing"]) == "True" else "none",
+    )  # fmt: skip
+    config = TrainingConfig(
+        sequence_length=seq, precision="fp8" if "FP8" in c["gpu"] else "bf16-mixed"
+    )
+    step = multi_gpu_step_time(model, config, node, layout, implementation="fsdp")
+    seconds = step.total.to("s").magnitude
+    note = f"{node}, {layout.describe()}, {config.precision}, step {seconds:.3g} s"
+    if model.parameter_count != c["params"]:
+        note += f"; parameters {model.parameter_count:,} vs the table's {c['params']:,}"
+    return Prediction(
+        case["id"], "llm-foundry", "tokens/s per GPU", "tokens/s",
+        float(case["value"]["tokens_per_s_per_gpu"]), gb * seq / seconds / gpus, note=note,
+    )  # fmt: skip
+
+
+def _strong_scaling(case: dict[str, Any]) -> list[Prediction]:
+    """The 177B model of the README table (TP8 PP6, inferred: the strong-scaling text gives no
+    degrees) at 96 and 4608 GPUs, batch 1152: MFU in Megatron's convention."""
+    peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
+    out = []
+    for gpus, key in ((96, "MFU_at_96_gpus_pct"), (4608, "MFU_at_4608_gpus_pct")):
+        layout, _, rate = _megatron_step((12288, 96, 96, 131072, 4096), 1152, gpus, 8, 6)
+        out.append(
+            Prediction(
+                f"{case['id']}.{gpus}", "megatron-core-h100", f"MFU at {gpus} GPUs", "%",
+                float(case["value"][key]), 100 * rate / peak,
+                note=f"{layout.describe()} (TP8 PP6 inferred from the 177B row)",
+            )
+        )  # fmt: skip
+    return out
+
+
+# ----- hardware -----------------------------------------------------------------------------------
+#: Catalog accelerator of each measured GPU name (absent: not in the catalog).
+GPUS = {"A100 SXM": "a100-sxm4-80gb", "A100 PCIe": "a100-pcie-80gb", "H100 SXM": "h100-sxm5-80gb",
+        "H200": "h200-sxm-141gb", "V100": "v100-pcie-16gb", "A100 40GB": "a100-sxm4-40gb",
+        "A100 80GB": "a100-sxm4-80gb", "H100 PCIe": "h100-pcie-80gb"}  # fmt: skip
+
+
+def _gpu_of(text: str) -> str | None:
+    for key, name in sorted(GPUS.items(), key=lambda kv: -len(kv[0])):
+        if text.startswith(key):
+            return name
+    return None
+
+
+def _mamf(case: dict[str, Any]) -> Prediction:
+    fmt = "fp8" if "FP8" in case["quantity"] else "bf16"
+    by_id = {"h100": "h100-sxm5-80gb", "h200": "h200-sxm-141gb"}
+    name = (
+        _gpu_of(case["conditions"].get("gpu", ""))
+        if fmt == "bf16"
+        else by_id.get(case["id"].split(".")[-1])
+    )
+    predicted = None
+    if name is not None:
+        gpu = default_catalog().accelerator(name)
+        ceilings = Ceilings.from_accelerator(gpu, fmt)
+        shapes = 256 * np.arange(1, 81)  # a shape sweep as the measurement did: up to 20480
+        m, n = np.meshgrid(shapes, shapes, indexing="ij")
+        best = float(np.max(ceilings.compute_efficiency * ceilings.gemm_wave_efficiency(m, n)))
+        predicted = best * ceilings.peak.to("TFLOP/s").magnitude
+    return Prediction(
+        case["id"], "hardware", case["quantity"], "TFLOP/s", float(case["value"]), predicted,
+        anchor=True, note=f"{name or 'not in the catalog'}; the catalog's ceiling is this MAMF",
+    )  # fmt: skip
+
+
+def _stream(case: dict[str, Any]) -> Prediction:
+    text = case["id"].split(".")[-1]
+    names = {"v100": "v100-pcie-16gb", "a100_40gb": "a100-sxm4-40gb",
+             "a100_80gb": "a100-sxm4-80gb", "h100_pcie": "h100-pcie-80gb"}  # fmt: skip
+    name = names.get(text)
+    anchor = name is not None and case["id"].startswith("meas.stream.")
+    measured = case["value"]["triad"] if isinstance(case["value"], dict) else case["value"]
+    predicted = None
+    if name is not None:
+        gpu = default_catalog().accelerator(name)
+        ceilings = Ceilings.from_accelerator(gpu, "bf16" if "bf16" in gpu.formats else "fp16")
+        predicted = (ceilings.bandwidth * ceilings.memory_efficiency).to("GB/s").magnitude
+    return Prediction(
+        case["id"], "hardware", "achievable memory bandwidth (STREAM triad)", "GB/s",
+        float(measured), predicted, anchor=anchor,
+        note=f"{name or 'not in the catalog'}; the catalog's bandwidth is "
+        + ("this measurement" if anchor else "its STREAM triad"),
+    )  # fmt: skip
+
+
+def _busbw(target: Any, ranks: int, algorithm: str = "auto", size: float = 8 * 2**30) -> float:
+    result = collective_time(target, "all-reduce", Q_(size, "byte"), ranks=ranks,
+                             algorithm=algorithm)  # fmt: skip
+    return float(result.bus_bandwidth.to("GB/s").magnitude)
+
+
+def _nccl(case: dict[str, Any]) -> list[Prediction]:
+    cid, value = case["id"], case["value"]
+    rows: list[tuple[str, str, float, float]] = []
+    if cid.endswith("8xa100"):
+        rows.append((cid, "all-reduce busbw, 8x A100", value, _busbw("dgx-a100", 8)))
+    elif cid.endswith("8xh100"):
+        rows.append(
+            (
+                f"{cid}.ring",
+                "ring all-reduce busbw, 8x H100",
+                value["ring_or_non_allreduce_busbw"],
+                _busbw("dgx-h100", 8, "ring"),
+            )
+        )
+        rows.append((f"{cid}.nvls", "NVLS all-reduce busbw, 8x H100",
+                     value["nvls_allreduce_busbw"], _busbw("dgx-h100", 8)))  # fmt: skip
+    elif cid.endswith("h200_gpu_sweep"):
+        rows.append((f"{cid}.4", "all-reduce busbw, 4x H200 (ring)", value["4_gpus_ring"],
+                     _busbw("dgx-h200", 4)))  # fmt: skip
+        for n in (5, 6, 7, 8):
+            rows.append((f"{cid}.{n}", f"all-reduce busbw, {n}x H200 (NVLS)",
+                         value[f"{n}_nvls"], _busbw("dgx-h200", n)))  # fmt: skip
+        rows.append((f"{cid}.off", "all-reduce busbw, 8x H200, NVLS off",
+                     value["8_nvls_off"], _busbw("dgx-h200", 8, "ring")))  # fmt: skip
+    anchors = {f"{cid}.ring", f"{cid}.nvls"} if cid.endswith("8xh100") else {cid}
+    return [
+        Prediction(i, "hardware", q, "GB/s", float(m), p, anchor=i in anchors or
+                   cid.endswith("8xa100"),
+                   note="the link's achievable fractions are fitted to nccl-tests issues #149 "
+                   "(A100) and #212 (H100)")
+        for i, q, m, p in rows
+    ]  # fmt: skip
+
+
+def _p2p(case: dict[str, Any]) -> Prediction:
+    target = "dgx-h200" if "h200" in case["id"] else "dgx-h100"
+    resolved = system(target)
+    where = placement(resolved, 2, 1)
+    size = 4 * 2**30
+    seconds = collective_seconds(resolved, "point-to-point", size, where)
+    return Prediction(
+        case["id"], "hardware", "NVLink copy bandwidth, one direction", "GB/s",
+        float(case["value"]["unidirectional"]), float(size / np.asarray(seconds) / 1e9),
+        note=f"{target}: point-to-point over NVLink at the ring's achievable fraction",
+    )  # fmt: skip
+
+
+def _pcie(case: dict[str, Any]) -> list[Prediction]:
+    links = {"H200_gen5x16_H2D_CE": "pcie-5-x16", "A100_gen4x16_peak": "pcie-4-x16",
+             "V100_gen3x16_ingress": "pcie-3-x16"}  # fmt: skip
+    out = []
+    for key, link in links.items():
+        model = system("h100-sxm5-80gb").host_link
+        from_catalog = default_catalog().link(link)
+        rate = from_catalog.per_direction.to("GB/s").magnitude
+        fraction = model.efficiency if model is not None else 1.0
+        out.append(
+            Prediction(
+                f"{case['id']}.{key}", "hardware", f"host-to-device copy ({key})", "GB/s",
+                float(case["value"][key]), rate * fraction,
+                note=f"{link} at the PCIe achievable fraction {fraction:.3f}",
+            )
+        )  # fmt: skip
+    return out
+
+
+def _internode(case: dict[str, Any]) -> Prediction:
+    node = Node(
+        name="a100-40gb-4x-hdr", accelerator="a100-sxm4-40gb", accelerators_per_node=8,
+        intra_node_link="nvlink-3", nics=(Attached(link="infiniband-hdr", count=4),),
+    )  # fmt: skip
+    busbw = _busbw(system(node, nodes=3), 24, size=128 * 2**20)
+    return Prediction(
+        case["id"], "hardware", "all-reduce busbw, 3 nodes x 8 A100, 4x HDR per node", "GB/s",
+        float(case["value"]["avg_busbw"]), busbw,
+        note="128 MB messages; measured average over 8 B-128 MB (peak 96)",
+    )  # fmt: skip
+
+
+def _not_predicted(case: dict[str, Any], reason: str) -> Prediction:
+    value = case["value"]
+    measured = float(value) if isinstance(value, (int, float)) else math.nan
+    return Prediction(case["id"], case["group"], case["quantity"], str(case.get("unit", "")),
+                      measured, None, note=reason)  # fmt: skip
+
+
+def predict_case(case: dict[str, Any]) -> list[Prediction]:
+    """mlcost's predictions for one row of the validation set (module docstring)."""
+    cid = case["id"]
+    if cid.startswith("run.megatron_h100.") and "strong" not in cid:
+        return [_megatron(case)]
+    if cid == "run.megatron_h100.gpt3_strong_scaling":
+        return _strong_scaling(case)
+    if cid.startswith("run.llmfoundry."):
+        return [_llm_foundry(case)]
+    if cid.startswith("meas.mamf."):
+        return [_mamf(case)]
+    if cid.startswith(("meas.stream.", "meas.memcpy.")):
+        return [_stream(case)]
+    if cid.startswith("meas.nccl.allreduce"):
+        return _nccl(case)
+    if cid.startswith("meas.p2p."):
+        return [_p2p(case)]
+    if cid == "meas.pcie.h2d":
+        return _pcie(case)
+    if cid == "meas.internode.a100_hdr":
+        return [_internode(case)]
+    if cid.startswith("energy."):
+        return [_not_predicted(case, "energy and CO2e: validated by mlcost.energy (issue 16)")]
+    if cid.startswith(("run.megatron_mfu_hfu", "run.korthikanti")):
+        return [_not_predicted(case, "the source gives no model configuration or layout")]
+    return [_not_predicted(case, "a formula reference, not a measurement to predict")]
+
+
+@dataclass(frozen=True)
+class PublishedValidation(Result):
+    """Every row of the validation set with mlcost's prediction and the error, and the median
+    absolute error per family."""
+
+    rows: tuple[Prediction, ...]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            [
+                {
+                    "id": r.id, "family": r.family, "quantity": r.quantity, "unit": r.unit,
+                    "measured": r.measured, "predicted": r.predicted, "error": r.error,
+                    "anchor": r.anchor, "note": r.note,
+                }
+                for r in self.rows
+            ]
+        )  # fmt: skip
+
+    def errors(self, family: str, *, anchors: bool = False) -> np.ndarray:
+        """The errors ``predicted / measured - 1`` of a family's predicted rows (the rows the
+        catalog is anchored on only with ``anchors``)."""
+        values = [
+            r.error
+            for r in self.rows
+            if r.family == family and r.error is not None and (anchors or not r.anchor)
+        ]
+        return np.asarray(values, dtype=np.float64)
+
+    def title(self) -> str:
+        return "mlcost against published measurements (one configuration per family)"
+
+    def figures(self) -> list[Figure]:
+        out = []
+        for family in (*TRAINING_FAMILIES, "hardware"):
+            errors = self.errors(family)
+            anchored = self.errors(family, anchors=True).size - errors.size
+            if errors.size == 0:
+                continue
+            median = 100 * float(np.median(np.abs(errors)))
+            worst = 100 * float(np.max(np.abs(errors)))
+            note = f"; {anchored} anchor rows (catalog inputs) left out" if anchored else ""
+            out.append(
+                Figure(
+                    f"median |error|, {family}", Q_(median, "percent"),
+                    "median over the rows of |predicted / measured - 1|",
+                    f"{errors.size} rows, worst {worst:.1f} %{note}", SOURCE,
+                )
+            )  # fmt: skip
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.frame
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "rows": self.frame.replace({np.nan: None}).to_dict("records")}
+
+    def plot(self, ax: Any = None) -> Any:
+        """Predicted against measured, per family (:func:`mlcost.plot.validation`)."""
+        from mlcost import plot
+
+        return plot.validation(self, ax=ax)
+
+
+def training_band(result: PublishedValidation) -> Band:
+    """The step-time band of :mod:`mlcost.uncertainty` from the training-run rows of ``result``."""
+    errors = np.concatenate([result.errors(family) for family in TRAINING_FAMILIES])
+    return band_from_errors(
+        errors,
+        f"10th-90th percentile of measured / predicted step time over the {errors.size} "
+        f"training-run rows ({', '.join(TRAINING_FAMILIES)}) of the published validation set "
+        "(mlcost validate --published; docs/validation.md)",
+    )
+
+
+def validate_published() -> PublishedValidation:
+    """Predict every row of the shipped validation set (module docstring)."""
+    rows = tuple(p for case in published_cases() for p in predict_case(case))
+    return PublishedValidation(rows=rows)
+
+
+__all__ = [
+    "MPT",
+    "TRAINING_FAMILIES",
+    "Prediction",
+    "PublishedValidation",
+    "megatron_flops",
+    "megatron_gpt",
+    "mpt",
+    "predict_case",
+    "published_cases",
+    "training_band",
+    "validate_published",
+]

@@ -1,0 +1,193 @@
+"""The mechanisms behind the step-time predictions, pinned against outside oracles: published
+ceilings (MAMF), nccl-tests' bus-bandwidth factors and NCCL's NVLS behaviour, hand-derived tile,
+wave and depth counts, the FlashAttention papers' throughput, Transformer Engine's FP8 casts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mlcost
+from mlcost import Q_, Layout, TrainingConfig
+from mlcost.comms import collective_time
+from mlcost.implementation import attention_kernel_seconds, implementation
+from mlcost.roofline import Ceilings
+from mlcost.timing import step_time
+from mlcost.workload import operators
+
+H100, A100 = "h100-sxm5-80gb", "a100-sxm4-80gb"
+
+
+# ----- GEMM ceilings ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("gpu", "fmt", "mamf"),
+    [(H100, "bf16", 794.5), (H100, "fp8", 1402.6), (A100, "bf16", 271.2),
+     ("h200-sxm-141gb", "fp8", 1453.4)],
+)  # fmt: skip
+def test_no_gemm_is_predicted_above_the_measured_best_shape(
+    gpu: str, fmt: str, mamf: float
+) -> None:
+    # MAMF (Bekman, ml-engineering, brute-force shape search): the best any shape reached.
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator(gpu), fmt)
+    sizes = np.asarray([64, 128, 512, 1000, 1536, 2048, 4096, 5120, 8192, 13312, 16384, 65536])
+    m, n, k = np.meshgrid(sizes, sizes, sizes, indexing="ij")
+    efficiency = (
+        ceilings.compute_efficiency
+        * ceilings.gemm_wave_efficiency(m, n)
+        * ceilings.gemm_depth_efficiency(k)
+    )
+    best = float(np.max(efficiency)) * ceilings.peak.to("TFLOP/s").magnitude
+    assert best <= mamf * (1 + 1e-9)
+
+
+def test_wave_quantization_counted_by_hand() -> None:
+    # H100: 132 SMs, 128 x 128 tiles. 2048 x 2048 -> 16 x 16 = 256 tiles -> 2 waves of 132 slots:
+    # 256/264. The MAMF shape (2048 x 2048 x 13312) is that shape, so relative to it a
+    # 4096 x 4096 output (1024 tiles, 8 waves, 1024/1056) is (1024/1056)/(256/264) = 1.0, and a
+    # 128 x 128 output (one tile in one wave of 132 slots) 1/132 / (256/264).
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16")
+    assert ceilings.wave_reference == pytest.approx(256 / 264, rel=1e-12)
+    assert ceilings.gemm_wave_efficiency(4096, 4096) == pytest.approx(1.0, rel=1e-12)
+    assert ceilings.gemm_wave_efficiency(128, 128) == pytest.approx((1 / 132) / (256 / 264))
+
+
+def test_depth_overhead_scales_with_the_per_sm_rate() -> None:
+    # K0 = 790 at FP8 on H800 (1978.9 TFLOP/s over 132 SMs): BF16 on H100 halves the per-SM rate
+    # (395); A100 BF16 runs 312 TFLOP/s over 108 SMs: 790 x (312/108) / (1978.9/132) = 152.2.
+    h100 = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16")
+    a100 = Ceilings.from_accelerator(mlcost.accelerator(A100), "bf16")
+    assert h100.k_overhead == pytest.approx(790 * 989.4 / 1978.9, rel=1e-3)
+    assert a100.k_overhead == pytest.approx(790 * (312 / 108) / (1978.9 / 132), rel=1e-3)
+    # Relative to the MAMF depth 13312: K = 2048 runs at (2048/2443)/(13312/13707) of it.
+    expected = (2048 / (2048 + h100.k_overhead)) / (13312 / (13312 + h100.k_overhead))
+    assert h100.gemm_depth_efficiency(2048) == pytest.approx(expected, rel=1e-12)
+
+
+# ----- collectives ------------------------------------------------------------------------------
+def test_nvls_bus_bandwidth_on_8_h100() -> None:
+    # nccl-tests issue #212: NVLS all-reduce algbw about 275 GB/s, reported busbw
+    # algbw x 2(n-1)/n = 481 (PERFORMANCE.md keeps the ring factor for NVLS); the ring 370.
+    big = Q_(16, "GiB")
+    nvls = collective_time("dgx-h100", "all-reduce", big)
+    ring = collective_time("dgx-h100", "all-reduce", big, algorithm="ring")
+    assert nvls.bus_bandwidth.to("GB/s").magnitude == pytest.approx(275 * 2 * 7 / 8, rel=0.01)
+    assert ring.bus_bandwidth.to("GB/s").magnitude == pytest.approx(370, rel=0.01)
+
+
+def test_nccl_picks_nvls_from_five_gpus_and_never_without_nvlink_sharp() -> None:
+    # ml-engineering network/README.md (8x H200): the ring at 4 GPUs, NVLS from 5; A100's
+    # NVSwitch 2 has no in-network reduction.
+    size = Q_(8, "GiB")
+
+    def busbw(target: str, ranks: int) -> float:
+        return collective_time(target, "all-reduce", size, ranks=ranks).bus_bandwidth.magnitude
+
+    ring = collective_time("dgx-h200", "all-reduce", size, ranks=4, algorithm="ring")
+    assert busbw("dgx-h200", 4) == pytest.approx(ring.bus_bandwidth.magnitude, rel=1e-12)
+    assert busbw("dgx-h200", 5) > 1.1 * ring.bus_bandwidth.magnitude
+    with pytest.raises(mlcost.MlcostError, match="in-network reduction"):
+        collective_time("dgx-a100", "all-reduce", size, algorithm="nvls")
+    assert busbw("dgx-a100", 8) == pytest.approx(230, rel=0.01)  # nccl-tests issue #149
+
+
+# ----- attention kernels ------------------------------------------------------------------------
+def test_flash_attention_time_from_the_papers_throughput() -> None:
+    # FlashAttention-2 paper Fig. 4: A100, causal, head dim 128, sequence 2048: 155 TFLOP/s
+    # forward + backward, FLOPs 3.5 x the forward 4·s²·d·h·b/2.
+    kernel = mlcost.catalog().kernel("flash-attn-2")
+    s, d, heads, b = 2048, 128, 32, 4
+    forward = 4 * s * s * d * heads * b / 2
+    seconds = attention_kernel_seconds(kernel, A100, forward, head_dim=d, causal=True, sequence=s)
+    assert seconds == pytest.approx(3.5 * forward / 155e12, rel=1e-12)
+
+
+def test_causal_backward_scaled_by_the_forward_mask_ratio() -> None:
+    # FA3 paper: cuDNN forward d=128 at 4096: 518 (causal) and 609 (non-causal) TFLOP/s; backward
+    # non-causal 499. A causal pass: F/518 + 2.5 F / (499 x 518/609).
+    kernel = mlcost.catalog().kernel("cudnn-fused-attention")
+    forward = 1e12
+    seconds = attention_kernel_seconds(
+        kernel, H100, forward, head_dim=128, causal=True, sequence=4096
+    )
+    expected = forward / 518e12 + 2.5 * forward / (499e12 * 518 / 609)
+    assert seconds == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_implementation_chooses_the_kernel_measured_on_the_gpu() -> None:
+    megatron = implementation("megatron-core")
+    assert megatron.attention_kernel((H100,)).name == "cudnn-fused-attention"
+    assert megatron.attention_kernel((A100,)).name == "flash-attn-2"  # cuDNN: Hopper numbers only
+    assert megatron.attention_kernel(("v100-sxm2-32gb",)) is None
+
+
+# ----- FP8 --------------------------------------------------------------------------------------
+def test_fp8_runs_layer_gemms_in_fp8_and_charges_their_casts() -> None:
+    # Transformer Engine: te.Linear GEMMs in FP8; the LM head and attention in BF16. Casts per FP8
+    # GEMM: input and weight read in BF16 (2 B) and written as FP8 and its transpose (1 + 1 B);
+    # the output gradient likewise in backward.
+    model = mlcost.model("llama-2-7b")
+    table = operators(model, TrainingConfig(precision="fp8", sequence_length=512))
+    by_name = {op.name: op for op in table.operators}
+    assert by_name["lm head (logits)"].format == "bf16"
+    assert by_name["attention scores QK^T"].format == "bf16"
+    assert by_name["q projection"].format == ""
+    t, h, f = 512, 4096, 11008
+    gemms = [(t, h, h)] * 4 + [(t, h, f), (t, h, f), (t, f, h)]  # (m, k, n): q k v o gate up down
+    forward = sum(m * k + k * n for m, k, n in gemms)
+    backward = sum(m * n for m, k, n in gemms)
+    casts = by_name["fp8 casts (inputs, weights, output gradients)"]
+    assert casts.bytes_read + casts.bytes_written == 4 * forward
+    assert casts.backward_bytes == 4 * backward
+
+
+def test_fp8_is_faster_than_bf16_but_not_twice() -> None:
+    # FP8 doubles the tensor peak, but its measured best shape reaches 70.9% (not 80.3%), the
+    # heads and attention stay in BF16 and the casts cost memory traffic.
+    model, layout = mlcost.model("llama-2-7b"), Layout(micro_batch_size=4)
+    bf16 = step_time(model, TrainingConfig(precision="bf16-mixed"), H100, layout)
+    fp8 = step_time(model, TrainingConfig(precision="fp8"), H100, layout)
+    speedup = bf16.seconds / fp8.seconds
+    assert 1.0 < speedup < 2 * 0.709 / 0.803
+
+
+# ----- tensor-parallel overlap ------------------------------------------------------------------
+def test_tensor_parallel_overlap_hides_what_the_gemms_cover() -> None:
+    model, config = mlcost.model("llama-2-13b"), TrainingConfig(sequence_length=4096)
+    plain = Layout(tp=8, micro_batch_size=1, gradient_accumulation=4, sequence_parallel=True)
+    overlapped = plain.model_copy(update={"tp_overlap": True})
+    a = mlcost.multi_gpu_step_time(model, config, "dgx-h100", plain)
+    b = mlcost.multi_gpu_step_time(model, config, "dgx-h100", overlapped)
+    tp_a = a.terms.set_index("strategy").loc["tensor parallel"]
+    tp_b = b.terms.set_index("strategy").loc["tensor parallel"]
+    assert tp_a["exposed"] == pytest.approx(tp_a["time"])  # nothing hides without the overlap
+    assert tp_b["exposed"] < tp_a["exposed"]
+    assert b.total < a.total
+    with pytest.raises(mlcost.MlcostError, match="tp_overlap"):
+        mlcost.multi_gpu_step_time(model, config, "dgx-h100", overlapped, implementation="fsdp")
+
+
+# ----- the loss kernels -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "bytes_per_logit"),
+    [
+        # Megatron-Core's unfused vocab-parallel loss (megatron/core/tensor_parallel/
+        # cross_entropy.py): forward .float() 2+4, max 4, in-place subtract 4+4, exp 4+4, sum 4,
+        # divide 4+4; backward in-place multiply 4+4 and the cast back to BF16 4+2.
+        ("megatron-core", (2 + 4) + 4 + 8 + 8 + 4 + 8 + 8 + (4 + 2)),
+        # flash-attention 1.0.9's xentropy: two reads of the BF16 logits forward, one read and
+        # one write backward.
+        ("fsdp", 2 + 2 + 2 + 2),
+    ],
+)
+def test_the_loss_moves_what_the_implementation_passes_over_the_logits(
+    name: str, bytes_per_logit: int
+) -> None:
+    model = mlcost.model("gpt2")
+    config = TrainingConfig(sequence_length=1024)
+    frame = step_time(model, config, H100, implementation=name).to_frame().set_index("name")
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16")
+    bandwidth = ceilings.bandwidth.to("byte/s").magnitude * ceilings.memory_efficiency
+    logits = 1024 * 50257
+    expected = logits * bytes_per_logit / bandwidth
+    assert frame.loc["cross-entropy loss", "memory_s"] == pytest.approx(expected, rel=1e-9)
