@@ -33,10 +33,12 @@ class Assumptions(Model):
     host_power_per_gpu: Power = Q_(25, "W")
     gpus_per_host: int = Field(default=8, gt=0)
     fallback_pue: float = Field(default=1.58, ge=1.0, le=5.0)
+    hyperscale_pue: float = Field(default=1.10, ge=1.0, le=5.0)
     fallback_electricity_price: EnergyPrice = Q_(0.0806, "USD/kWh")
     gpu_lifetime: Duration = Q_(6, "year")
     gpu_use_rate: Fraction = 0.85
     embodied_carbon_per_gpu: CarbonMass = Q_(150, "kgCO2e")
+    embodied_carbon_per_server: CarbonMass = Q_(2500, "kgCO2e")
     storage_access_factor: Fraction = 0.1
     loader_workers: int = Field(default=8, gt=0)
     tokenization_rate_per_core: TokenRate = Q_(500_000, "token/s")
@@ -67,6 +69,11 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "Uptime Institute Global Data Center Survey 2023: average annual PUE 1.58 (used when the "
         "grid region gives no PUE and the user none)"
     ),
+    "hyperscale_pue": (
+        "Google, 2023 Environmental Report: fleet-wide trailing twelve-month average PUE of 1.10 "
+        "for its data centres in 2022 (facility class 'hyperscale'; Patterson et al. 2021 used "
+        "1.10-1.12 for Google's and 1.1 for Microsoft's)"
+    ),
     "fallback_electricity_price": (
         "EIA average retail electricity price for US industrial consumers, 2023: 8.06 US cents "
         "per kWh (as charted by Statista, 2024-03-18); used when the grid region gives no price "
@@ -84,6 +91,11 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "Luccioni et al. 2022, section 4.1: about 150 kgCO2e per GPU (A100), the figure also "
         "used by the Cloud Carbon Footprint coefficients (GPU_MANUFACTURING_EMISSIONS); used "
         "when the accelerator spec has no embodied_carbon"
+    ),
+    "embodied_carbon_per_server": (
+        "Luccioni et al. 2022, section 4.1: about 2,500 kgCO2e for the rest of a GPU server "
+        "(an HPE server's life-cycle assessment), shared by its GPUs; summed with the GPUs' own "
+        "embodied carbon as BLOOM's study does"
     ),
     "storage_access_factor": (
         "The textbook chapter, F-30 (L1466): random access reaches about 0.1 of sequential "

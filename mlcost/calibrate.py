@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mlcost.bench.store import read_metadata, read_results_csv, results_path
 from mlcost.errors import MlcostError
 from mlcost.specs import Accelerator, spec_from_dict
 from mlcost.units import Q_, format_quantity
@@ -47,9 +48,65 @@ def isotonic_increasing(values: list[float] | np.ndarray, weights: Any = None) -
     return np.concatenate([np.full(int(count), mean) for mean, _, count in blocks])
 
 
+#: A measurement whose 90th percentile is more than this many times its 10th is too noisy to
+#: fit (a timing disturbed by other work on the machine); it is left out with a warning.
+NOISE_LIMIT = 10.0
+#: Above this p90/p10 ratio a measurement is fitted but reported as noisy.
+NOISY = 2.0
+
+
+def _spread(results: pd.DataFrame) -> pd.Series:
+    """p90 / p10 of every row (1 where the percentiles are missing)."""
+    ratio = results["p90_s"].astype(float) / results["p10_s"].astype(float)
+    return ratio.where(ratio.notna() & (results["p10_s"].astype(float) > 0), 1.0)
+
+
 def _ok(results: pd.DataFrame, family: str) -> pd.DataFrame:
-    rows = results[(results["family"] == family) & (results["status"] == "ok")]
+    rows = results[
+        (results["family"] == family)
+        & (results["status"] == "ok")
+        & (_spread(results) <= NOISE_LIMIT)
+    ]
     return rows.astype({"median_s": float, "flops": float, "bytes": float})
+
+
+def calibration_warnings(
+    results_directory: str | Path, base: Accelerator | None = None
+) -> list[str]:
+    """What a user should know before trusting a profile fitted from these results: noisy
+    measurements (p90/p10 above :data:`NOISY`; above :data:`NOISE_LIMIT` they are not fitted),
+    and a ``base`` GPU that is not the device the results were measured on."""
+    results = read_results_csv(results_directory)
+    metadata = read_metadata(results_directory)
+    warnings = []
+    ok = results[results["status"] == "ok"]
+    spread = _spread(ok)
+    noisy = spread[spread > NOISY]
+    if len(noisy):
+        worst = ok.loc[spread.idxmax()]
+        dropped = int((spread > NOISE_LIMIT).sum())
+        warnings.append(
+            f"{len(noisy)} of {len(ok)} measurements are noisy (p90/p10 > {NOISY:g}; worst "
+            f"{spread.max():.3g}x: {worst['family']} {worst['name']} {worst['format']}); "
+            f"{dropped} above {NOISE_LIMIT:g}x are left out of the fit; rerun on an idle machine"
+        )
+    if base is not None:
+        device = str(metadata.get("device") or "cpu")
+        measured_on = "cpu" if device.startswith("cpu") else device
+        words = {w.lower() for w in (base.display_name or base.name).replace("-", " ").split()}
+        if measured_on == "cpu" and base.vendor.lower() not in ("measured", "cpu"):
+            warnings.append(
+                f"--base: the results were measured on the CPU, not on {base.name}; the profile "
+                "will describe this CPU under that GPU's name"
+            )
+        elif measured_on != "cpu" and not any(
+            w in measured_on.lower() for w in words if len(w) > 2
+        ):
+            warnings.append(
+                f"--base: the results were measured on {measured_on!r}, which does not look like "
+                f"{base.name}"
+            )
+    return warnings
 
 
 def fit_gemm_curves(
@@ -202,14 +259,10 @@ def calibrate(
     results_directory: str | Path, *, base: Accelerator | None = None, name: str | None = None
 ) -> Accelerator:
     """A measured profile from the results in ``results_directory`` (see the module docstring)."""
-    directory = Path(results_directory)
-    csv = directory / "results.csv"
-    if not csv.exists():
-        raise MlcostError(f"results: no results.csv in {directory}; run 'mlcost bench' first")
-    results = pd.read_csv(csv, keep_default_na=False, na_values={"median_s": [""]})
-    metadata: dict[str, Any] = {}
-    if (directory / "metadata.json").exists():
-        metadata = json.loads((directory / "metadata.json").read_text())
+    csv = results_path(results_directory)
+    results = read_results_csv(csv)
+    metadata = read_metadata(csv)
+    directory = csv.parent
     peaks = {}
     if base is not None:
         for fmt in base.formats:

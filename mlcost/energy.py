@@ -9,16 +9,29 @@
   GPU-hour as ``embodied per device · GPU-hours / lifetime hours`` (Gupta et al. 2021, "Chasing
   Carbon"), reported separately.
 
+* Accounting conventions (:data:`ACCOUNTING`): how published reports turn GPU-hours into
+  energy. ``measured-node`` (the default): whole-node power measured under training load, per
+  GPU; ``system-per-accelerator``: measured average system power per accelerator, host, memory,
+  network and fans included (Patterson et al. 2021, table 4); ``gpu-tdp``: the GPU's peak power
+  (TDP) alone, as Meta's model cards count ("peak power capacity per GPU device ... adjusted for
+  power usage efficiency"); ``utilization``: mlcost's linear idle-to-TDP model at the GPU's busy
+  share plus the node's non-GPU share. Each is multiplied by the PUE.
+  ``E = GPU-hours x P_per_GPU x PUE``; location-based carbon ``E x I_grid``, market-based carbon
+  ``E x I_market`` (the residual or contracted intensity; 0 for fully matched renewables).
+
 All functions take and return pint quantities and accept numpy magnitudes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pint
 
 from mlcost.assumptions import Assumptions
+from mlcost.errors import MlcostError, UnknownNameError
+from mlcost.units import Q_, magnitude_in
 
 Number = Any
 
@@ -65,10 +78,105 @@ def embodied_carbon(
     return (per_device * (gpu_hours / lifetime).to("dimensionless")).to("tCO2e")
 
 
+#: The accounting conventions, with what each counts per GPU-hour.
+ACCOUNTING: dict[str, str] = {
+    "measured-node": "whole-node power measured under training load, per GPU, x PUE",
+    "system-per-accelerator": (
+        "measured average system power per accelerator (host, memory, network, fans "
+        "included; Patterson et al. 2021, table 4), x PUE"
+    ),
+    "gpu-tdp": "GPU peak power (TDP) x GPU-hours, x PUE (Meta's model cards)",
+    "utilization": (
+        "linear idle-to-TDP GPU power at the busy share + the node's non-GPU share, x PUE"
+    ),
+}
+
+
+def check_accounting(name: str) -> str:
+    """``name`` if it is a known convention, else an :class:`UnknownNameError`."""
+    if name not in ACCOUNTING:
+        raise UnknownNameError("accounting convention", name, ACCOUNTING)
+    return name
+
+
+@dataclass(frozen=True)
+class EnergyReport:
+    """Energy and operational carbon of a number of GPU-hours under one convention."""
+
+    gpu_hours: pint.Quantity
+    power_per_gpu: pint.Quantity
+    pue: float
+    energy: pint.Quantity
+    location_carbon: pint.Quantity
+    market_carbon: pint.Quantity | None
+    accounting: str
+
+    def text(self) -> str:
+        market = (
+            f", market-based {self.market_carbon.to('tCO2e').magnitude:,.4g} tCO2e"
+            if self.market_carbon is not None
+            else ""
+        )
+        return (
+            f"{self.gpu_hours.to('hour').magnitude:,.4g} GPU-h x "
+            f"{self.power_per_gpu.to('W').magnitude:,.4g} W x PUE {self.pue:g} = "
+            f"{self.energy.to('MWh').magnitude:,.4g} MWh; location-based "
+            f"{self.location_carbon.to('tCO2e').magnitude:,.4g} tCO2e{market} "
+            f"({self.accounting}: {ACCOUNTING[self.accounting]})"
+        )
+
+
+def report_energy(
+    gpu_hours: Any,
+    power_per_gpu: Any,
+    *,
+    pue: float = 1.0,
+    intensity: Any,
+    market_intensity: Any = None,
+    accounting: str = "gpu-tdp",
+) -> EnergyReport:
+    """Report mode: energy and CO2e of published GPU-hours under a report's convention,
+    ``E = GPU-hours x P x PUE``, ``CO2e = E x I`` (location-based; market-based with
+    ``market_intensity``). ``power_per_gpu`` is what the convention counts (the TDP for
+    ``gpu-tdp``, the measured system power per accelerator for ``system-per-accelerator``, ...).
+    """
+    check_accounting(accounting)
+    hours = magnitude_in(gpu_hours, "hour", "gpu_hours", bare=True)
+    watts = magnitude_in(power_per_gpu, "W", "power_per_gpu")
+    if not (hours > 0 and hours < float("inf")):
+        raise MlcostError(f"gpu_hours: got {gpu_hours!r}, expected a finite number > 0")
+    if not (watts > 0 and watts < float("inf")):
+        raise MlcostError(f"power_per_gpu: got {power_per_gpu!r}, expected a power > 0 W")
+    if not 1.0 <= float(pue) <= 5.0:
+        raise MlcostError(f"pue: got {pue!r}, expected a value between 1.0 and 5.0")
+    grid = magnitude_in(intensity, "gCO2e/kWh", "intensity")
+    if not grid >= 0:
+        raise MlcostError(f"intensity: got {intensity!r}, expected >= 0 gCO2e/kWh")
+    used = energy(Q_(watts, "W"), Q_(hours, "hour"), pue=float(pue))
+    market = None
+    if market_intensity is not None:
+        market = operational_carbon(
+            used, Q_(magnitude_in(market_intensity, "gCO2e/kWh", "market_intensity"), "gCO2e/kWh")
+        )
+    return EnergyReport(
+        gpu_hours=Q_(hours, "hour"),
+        power_per_gpu=Q_(watts, "W"),
+        pue=float(pue),
+        energy=used,
+        location_carbon=operational_carbon(used, Q_(grid, "gCO2e/kWh")),
+        market_carbon=market,
+        accounting=accounting,
+    )
+
+
 __all__ = [
+    "ACCOUNTING",
+    "EnergyReport",
     "accelerator_power",
+    "check_accounting",
     "cluster_power",
     "embodied_carbon",
     "energy",
     "operational_carbon",
+    "report_energy",
 ]

@@ -26,6 +26,12 @@ class UnitError(MlcostError):
         super().__init__(f"{field}: got {value!r}, expected {expected}")
 
 
+#: A spec error shows at most this many problems (a 2 MB file of unknown keys would otherwise
+#: print one line per key), each cut to this many characters.
+MAX_PROBLEMS_SHOWN = 10
+MAX_PROBLEM_CHARS = 300
+
+
 class SpecError(MlcostError):
     """A spec (YAML file, config dict) failed validation. One line per problem."""
 
@@ -34,9 +40,12 @@ class SpecError(MlcostError):
         self.source = source
         where = f"{source}: " if source else ""
         if len(problems) == 1:
-            message = f"{where}{problems[0]}"
+            message = f"{where}{problems[0][: MAX_PROBLEM_CHARS * (MAX_PROBLEMS_SHOWN + 2)]}"
         else:
-            message = f"{where}{len(problems)} problems\n" + "\n".join(f"  - {p}" for p in problems)
+            shown = [f"  - {p[:MAX_PROBLEM_CHARS]}" for p in problems[:MAX_PROBLEMS_SHOWN]]
+            if len(problems) > MAX_PROBLEMS_SHOWN:
+                shown.append(f"  - ... and {len(problems) - MAX_PROBLEMS_SHOWN} more")
+            message = f"{where}{len(problems)} problems\n" + "\n".join(shown)
         super().__init__(message)
 
 

@@ -29,40 +29,83 @@ def _figure(ax: Any = None, size: tuple[float, float] = (7, 5)) -> tuple[Any, An
     return figure, ax
 
 
+#: Colours of what bounds an operator (the same in every figure).
+BOUND_COLORS = {"compute": "tab:blue", "memory": "tab:orange", "latency": "tab:gray"}
+_LINE_STYLES = ("-", "--", ":", "-.")
+
+
+def _spread_labels(ys: list[float], low: float, high: float, gap: float) -> list[float]:
+    """Label heights (axes fraction) near ``ys`` but at least ``gap`` apart and inside
+    ``[low, high]``: sorted, pushed up where they collide, then shifted back down if needed."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed = [0.0] * len(ys)
+    previous = low - gap
+    for i in order:
+        placed[i] = max(ys[i], previous + gap)
+        previous = placed[i]
+    overflow = previous - high
+    if overflow > 0:
+        for i in order:
+            placed[i] -= overflow
+    return placed
+
+
 def roofline(
     gpus: Accelerator | Sequence[Accelerator],
     step: StepTime | None = None,
     *,
     format: str = "bf16",
     measured: Sequence[tuple[float, float, str]] = (),
+    labelled: int = 6,
     ax: Any = None,
 ) -> Any:
-    """Log-log roofline of one or several GPUs, ridge points annotated; the operators of ``step``
-    as bubbles (size = share of step time); ``measured`` points as (FLOP/byte, TFLOP/s, label)."""
-    figure, ax = _figure(ax)
+    """Log-log roofline of one or several GPUs (one line style each): the peak, the memory
+    slope and the ridge point labelled with their units; the operators of ``step`` as bubbles
+    (area = share of the step time) coloured by what bounds them (compute, memory, launch
+    latency), the ``labelled`` slowest labelled without overlap (memory-bound ones included);
+    ``measured`` points as (FLOP/byte, TFLOP/s, label). The title names the model, GPU, batch,
+    sequence and precision."""
+    from matplotlib.lines import Line2D
+
+    figure, ax = _figure(ax, size=(9, 5.5))
     gpus = [gpus] if isinstance(gpus, Accelerator) else list(gpus)
     intensity = np.logspace(-2, 4, 200)
+    lines: list[tuple[str, float, float]] = []
     if not gpus and step is not None:
-        peak = step.ceilings.peak.to("TFLOP/s").magnitude
-        bandwidth = step.ceilings.bandwidth.to("TB/s").magnitude
-        ax.loglog(
-            intensity,
-            np.minimum(peak, intensity * bandwidth),
-            label=f"{step.ceilings.name} ({step.ceilings.format})",
+        lines.append(
+            (
+                f"{step.ceilings.name} ({step.ceilings.format})",
+                step.ceilings.peak.to("TFLOP/s").magnitude,
+                step.ceilings.bandwidth.to("TB/s").magnitude,
+            )
         )
     for gpu in gpus:
         fmt = format if format in gpu.formats else gpu.formats[0]
-        peak = gpu.peak(fmt).to("TFLOP/s").magnitude
-        bandwidth = gpu.memory_bandwidth.to("TB/s").magnitude
-        ax.loglog(intensity, np.minimum(peak, intensity * bandwidth), label=f"{gpu.name} ({fmt})")
-        ridge = peak / bandwidth
-        ax.annotate(
-            f"ridge {ridge:.0f}",
-            (ridge, peak),
-            textcoords="offset points",
-            xytext=(5, -12),
-            fontsize=8,
+        lines.append(
+            (
+                f"{gpu.name} ({fmt})",
+                gpu.peak(fmt).to("TFLOP/s").magnitude,
+                gpu.memory_bandwidth.to("TB/s").magnitude,
+            )
         )
+    for index, (name, peak, bandwidth) in enumerate(lines):
+        style = _LINE_STYLES[index % len(_LINE_STYLES)]
+        ax.loglog(
+            intensity, np.minimum(peak, intensity * bandwidth), style, color="black", lw=1.2,
+            label=f"{name}: {peak:,.0f} TFLOP/s, {bandwidth:.2f} TB/s",
+        )  # fmt: skip
+        ridge = peak / bandwidth
+        ax.plot([ridge], [peak], "o", color="black", ms=4)
+        ax.annotate(
+            f"ridge {ridge:,.0f} FLOP/byte", (ridge, peak), textcoords="offset points",
+            xytext=(6, 4 + 10 * index), fontsize=7,
+        )  # fmt: skip
+        slope_x = ridge / 30
+        ax.annotate(
+            f"{bandwidth:.2f} TB/s x intensity", (slope_x, slope_x * bandwidth),
+            textcoords="offset points", xytext=(-30, 14 + 10 * index), fontsize=7,
+            rotation=35, color="dimgray",
+        )  # fmt: skip
     if step is not None:
         total = float(np.sum(step.total.to("s").magnitude))
         points = []
@@ -71,18 +114,35 @@ def roofline(
             moved = float(np.sum(op.bytes_moved * op.count))
             time = float(np.sum(row.total))
             if flops > 0 and moved > 0 and time > 0:
-                points.append((time, flops / moved, flops / time / 1e12, op.name))
-        for time, x, y, _ in points:
-            ax.scatter([x], [y], s=2000 * time / total, alpha=0.5)
-        for rank, (_, x, y, name) in enumerate(sorted(points, reverse=True)[:5]):
-            ax.annotate(
-                name,
-                (x, y),
-                textcoords="offset points",
-                xytext=(-60, -14 * (rank + 1)),
-                fontsize=7,
-                arrowprops={"arrowstyle": "-", "lw": 0.5},
+                bound = str(np.ravel(row.bound)[0])
+                launch = float(np.sum(row.launch))
+                if launch > float(np.sum(row.compute)) and launch > float(np.sum(row.memory)):
+                    bound = "latency"
+                points.append((time, flops / moved, flops / time / 1e12, op.name, bound))
+        for time, x, y, _, bound in points:
+            ax.scatter(
+                [x], [y], s=max(4.0, 2500 * time / total), alpha=0.55,
+                color=BOUND_COLORS.get(bound, "tab:red"), edgecolors="black", linewidths=0.3,
+            )  # fmt: skip
+        slowest = sorted(points, reverse=True)[:labelled]
+        memory_bound = [p for p in sorted(points, reverse=True) if p[4] == "memory"][:2]
+        chosen = slowest + [p for p in memory_bound if p not in slowest]
+        if chosen:
+            heights = _spread_labels([_axes_fraction(ax, p[2]) for p in chosen], 0.04, 0.92, 0.07)
+            for (time, x, y, name, _), height in zip(chosen, heights, strict=True):
+                ax.annotate(
+                    f"{name} ({time / total:.0%})", (x, y), xycoords="data",
+                    xytext=(1.02, height), textcoords="axes fraction", fontsize=7, va="center",
+                    arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "gray"},
+                )  # fmt: skip
+        handles, _ = ax.get_legend_handles_labels()
+        for bound, color in BOUND_COLORS.items():
+            handles.append(
+                Line2D([], [], marker="o", ls="", color=color, alpha=0.6, label=f"{bound}-bound")
             )
+        ax.legend(handles=handles, fontsize=7, loc="lower right")
+    elif ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="lower right")
     for x, y, label in measured:
         ax.scatter([x], [y], marker="x", color="black")
         ax.annotate(label, (x, y), fontsize=7)
@@ -90,25 +150,50 @@ def roofline(
     ax.set_ylabel("attainable throughput (TFLOP/s)")
     title = "Roofline"
     if step is not None:
-        title += f": {step.table.description.split(':')[0]} operators (bubble area = share of step)"
-    ax.set_title(title, fontsize=10)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8)
+        title = (
+            f"Roofline: {step.table.description} on {step.ceilings.name}\n"
+            "operators: bubble area = share of the step time, colour = what bounds them"
+        )
+    ax.set_title(title, fontsize=9)
+    figure.tight_layout()
     return figure
 
 
+def _axes_fraction(ax: Any, y: float) -> float:
+    """Where ``y`` (data units, log axis) sits on the axis as a fraction of its height."""
+    low, high = ax.get_ylim()
+    if y <= 0 or low <= 0:
+        return 0.5
+    return float((np.log10(y) - np.log10(low)) / (np.log10(high) - np.log10(low)))
+
+
 def waterfall(step: StepTime, ax: Any = None) -> Any:
-    """Step time by operator kind as a waterfall (cumulative bars), bottleneck in the label."""
-    figure, ax = _figure(ax)
+    """Step time by operator kind as a waterfall (cumulative bars coloured by what bounds each
+    kind), closed by a total bar; the title names the model, the GPU and the total."""
+    from matplotlib.patches import Patch
+
+    figure, ax = _figure(ax, size=(8, 5))
     kinds = step.by_kind()
     start = 0.0
     for kind, row in kinds.iterrows():
         value = row["time_s"] * 1e3
-        ax.bar([str(kind)], [value], bottom=[start])
-        ax.annotate(f"{row['bound']}", (str(kind), start + value), fontsize=7, ha="center")
+        color = BOUND_COLORS.get(str(row["bound"]), "tab:red")
+        ax.bar([str(kind)], [value], bottom=[start], color=color, edgecolor="black", lw=0.4)
+        ax.annotate(f"{value:.3g}", (str(kind), start + value), fontsize=7, ha="center",
+                    va="bottom")  # fmt: skip
         start += value
+    ax.bar(["total"], [start], color="black", alpha=0.8)
+    ax.annotate(f"{start:.4g} ms", ("total", start), fontsize=8, ha="center", va="bottom")
     ax.set_ylabel("cumulative step time (ms)")
-    ax.set_title(f"Step time by operator kind on {step.ceilings.name}", fontsize=10)
+    ax.set_title(
+        f"Step time by operator kind: {step.table.description.split(':')[0]} on "
+        f"{step.ceilings.name}, total {start:.4g} ms",
+        fontsize=9,
+    )
+    ax.legend(
+        handles=[Patch(color=c, label=f"{b}-bound") for b, c in BOUND_COLORS.items()],
+        fontsize=7, loc="upper left",
+    )  # fmt: skip
     ax.tick_params(axis="x", labelrotation=45)
     figure.tight_layout()
     return figure
@@ -129,39 +214,49 @@ def mfu_curve(
 
 
 def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
-    """Per-GPU memory as one stacked bar per term (GiB) against the GPU's capacity."""
-    figure, ax = _figure(ax, size=(7, 4))
+    """Per-GPU memory as one stacked bar of the non-zero terms (GiB) against the GPU's usable
+    capacity, with the headroom (or the shortfall) marked; the title names the model, the
+    layout and the verdict; the legend sits beside the bar (kept by ``savefig``)."""
+    figure, ax = _figure(ax, size=(9, 3.6))
     import matplotlib
 
-    colormap = matplotlib.colormaps["tab20"]
-    colors = [colormap(i) for i in range(20)]
+    colors = [matplotlib.colormaps["tab10"](i) for i in range(10)]
+    colors += [matplotlib.colormaps["Dark2"](i) for i in range(8)]
     left = 0.0
-    for index, term in enumerate(breakdown.terms):
+    shown = 0
+    for term in breakdown.terms:
         value = float(np.max(term.value.to("GiB").magnitude))
-        if value <= 0:
+        if value <= 0.005:  # nothing to see, and an empty legend entry
             continue
         ax.barh(
-            ["per GPU"],
-            [value],
-            left=[left],
-            color=colors[index % len(colors)],
-            label=f"{term.name} ({value:.1f} GiB)",
-        )
+            ["per GPU"], [value], left=[left], color=colors[shown % len(colors)],
+            edgecolor="white", lw=0.5, label=f"{term.name}: {value:.2f} GiB",
+        )  # fmt: skip
         left += value
+        shown += 1
+    total = left
     if breakdown.capacity is not None:
         capacity = float(breakdown.capacity.to("GiB").magnitude)
-        ax.axvline(capacity, color="black", linestyle="--")
+        ax.axvline(capacity, color="black", linestyle="--", lw=1)
         ax.text(
-            capacity,
-            1.02,
-            f"{breakdown.gpu or 'GPU'}: {capacity:g} GiB",
-            transform=ax.get_xaxis_transform(),
-            fontsize=8,
-            ha="center",
-        )
+            capacity, 0.95, f"usable on {breakdown.gpu or 'GPU'}: {capacity:.1f} GiB ",
+            transform=ax.get_xaxis_transform(), fontsize=8, ha="right", va="top",
+        )  # fmt: skip
+        gap = capacity - total
+        word = "headroom" if gap >= 0 else "short by"
+        ax.annotate(
+            "", xy=(capacity, -0.45), xytext=(total, -0.45),
+            arrowprops={"arrowstyle": "<->", "color": "green" if gap >= 0 else "red"},
+        )  # fmt: skip
+        ax.text(
+            (capacity + total) / 2, -0.55, f"{word} {abs(gap):.2f} GiB", ha="center", va="top",
+            fontsize=8, color="green" if gap >= 0 else "red",
+        )  # fmt: skip
+        ax.set_xlim(0, max(capacity, total) * 1.05)
+        ax.set_ylim(-0.8, 0.6)
     ax.set_xlabel("GiB per GPU")
-    ax.set_title(f"Memory per GPU: {breakdown.why_not()}", fontsize=9)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    ax.set_title(f"Memory per GPU: {breakdown.description}\n{breakdown.why_not()}", fontsize=8)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     figure.tight_layout()
     return figure
 

@@ -39,6 +39,7 @@ import yaml
 
 from mlcost.comms import collective_time, placement
 from mlcost.comms.placement import collective_seconds
+from mlcost.energy import report_energy
 from mlcost.layout import Layout
 from mlcost.parallel.step import multi_gpu_step_time
 from mlcost.results import Figure, Result
@@ -340,6 +341,32 @@ def _internode(case: dict[str, Any]) -> Prediction:
     )  # fmt: skip
 
 
+def _patterson(case: dict[str, Any]) -> list[Prediction]:
+    """Report mode (:func:`mlcost.energy.report_energy`, system-per-accelerator convention) on
+    the row's published inputs: chips x days x 24 h of measured system power per chip, its PUE
+    and its grid intensity."""
+    c, value = case["conditions"], case["value"]
+    report = report_energy(
+        float(c["chips"]) * float(c["days"]) * 24, f"{c['avg_system_power_W_per_chip']} W",
+        pue=float(c["PUE"]), intensity=f"{float(c['kgCO2e_per_kWh']) * 1000} gCO2e/kWh",
+        accounting="system-per-accelerator",
+    )  # fmt: skip
+    note = (
+        f"{c['chips']} x {c['device']} x {c['days']} d x {c['avg_system_power_W_per_chip']} W x "
+        f"PUE {c['PUE']}, {c['kgCO2e_per_kWh']} kgCO2e/kWh (system-per-accelerator)"
+    )
+    return [
+        Prediction(
+            f"{case['id']}.energy", "energy-reports", "training energy", "MWh",
+            float(value["energy_MWh"]), float(report.energy.to("MWh").magnitude), note=note,
+        ),
+        Prediction(
+            f"{case['id']}.co2e", "energy-reports", "training CO2e", "tCO2e",
+            float(value["tCO2e"]), float(report.location_carbon.to("tCO2e").magnitude), note=note,
+        ),
+    ]  # fmt: skip
+
+
 def _not_predicted(case: dict[str, Any], reason: str) -> Prediction:
     value = case["value"]
     measured = float(value) if isinstance(value, (int, float)) else math.nan
@@ -368,8 +395,17 @@ def predict_case(case: dict[str, Any]) -> list[Prediction]:
         return _pcie(case)
     if cid == "meas.internode.a100_hdr":
         return [_internode(case)]
+    if cid.startswith("energy.patterson."):
+        return _patterson(case)
     if cid.startswith("energy."):
-        return [_not_predicted(case, "energy and CO2e: validated by mlcost.energy (issue 16)")]
+        return [
+            _not_predicted(
+                case,
+                "the card publishes GPU-hours and 700 W but neither its PUE nor its grid "
+                "intensity (implied 0.411-0.416 tCO2e per MWh of TDP energy); "
+                "tests/test_energy_reports.py checks each row against the card's total",
+            )
+        ]
     if cid.startswith(("run.megatron_mfu_hfu", "run.korthikanti")):
         return [_not_predicted(case, "the source gives no model configuration or layout")]
     return [_not_predicted(case, "a formula reference, not a measurement to predict")]
@@ -411,7 +447,7 @@ class PublishedValidation(Result):
 
     def figures(self) -> list[Figure]:
         out = []
-        for family in (*TRAINING_FAMILIES, "hardware"):
+        for family in (*TRAINING_FAMILIES, "hardware", "energy-reports"):
             errors = self.errors(family)
             anchored = self.errors(family, anchors=True).size - errors.size
             if errors.size == 0:

@@ -123,14 +123,30 @@ class Ceilings:
     k_reference: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
+    def __post_init__(self) -> None:
+        for name in ("compute_efficiency", "memory_efficiency", "vector_efficiency"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and 0 < value <= 1):
+                raise MlcostError(
+                    f"{name}: got {value!r}, expected a fraction in (0, 1], e.g. 0.8 for 80% of "
+                    "the peak"
+                )
+        if not (isinstance(self.compute_units, int) and self.compute_units >= 1):
+            raise MlcostError(f"compute_units: got {self.compute_units!r}, expected >= 1")
+
     @classmethod
     def from_accelerator(cls, gpu: Accelerator, format: str = "bf16", **overrides: Any) -> Ceilings:
         """Ceilings of ``gpu`` for GEMMs in ``format`` (dense peak): its measured profile where it
         has one (a catalog accelerator's published measurements, or ``mlcost calibrate``'s
         fits), the class defaults (assumptions) for what it does not measure."""
         if format not in gpu.formats:
+            hint = {
+                "bf16": " (e.g. --precision fp16-mixed)",
+                "fp8": " (e.g. --precision bf16-mixed)",
+            }
             raise MlcostError(
-                f"format: {gpu.name} has no {format} peak; it lists {', '.join(gpu.formats)}"
+                f"format: {gpu.name} has no {format} peak; it lists {', '.join(gpu.formats)}; "
+                f"choose a precision it supports{hint.get(format, '')}"
             )
         vector = gpu.peak("fp32", engine="vector") if "fp32" in gpu.formats else gpu.peak(format)
         base: dict[str, Any] = {

@@ -151,6 +151,9 @@ class System:
     fits: tuple[CollectiveFit, ...] = ()
     host_power_per_gpu: pint.Quantity = field(default_factory=lambda: Q_(0, "W"))
     host_power_source: str = ""
+    #: Measured whole-node power under training load, per GPU (None: not measured).
+    training_power_per_gpu: pint.Quantity | None = None
+    training_power_source: str = ""
     drive: Storage | None = None
     drives_per_node: int = 0
     host_link: LinkModel | None = None
@@ -225,6 +228,21 @@ def _host_power(node: Node | None, gpu: Accelerator, assumptions: Assumptions) -
                 f"({node.source_of('power') or 'node spec'})"
             )
     return assumptions.host_power_per_gpu, ASSUMPTION_SOURCES["host_power_per_gpu"]
+
+
+def _training_power(node: Node | None) -> dict[str, Any]:
+    """The node's measured power under training load, per GPU, with its source (empty when the
+    node spec has no measurement)."""
+    if node is None or node.training_power is None:
+        return {}
+    return {
+        "training_power_per_gpu": (node.training_power / node.accelerators_per_node).to("W"),
+        "training_power_source": (
+            f"{node.name}: measured {format_quantity(node.training_power)} per node under "
+            f"training load / {node.accelerators_per_node} GPUs "
+            f"({node.source_of('training_power') or 'node spec'})"
+        ),
+    }
 
 
 def _node_links(
@@ -356,6 +374,7 @@ def _from_spec(
         else (),
         host_power_per_gpu=host_power,
         host_power_source=host_source,
+        **_training_power(node),
         drive=catalog.storage(drive_spec.target) if drive_spec else None,
         drives_per_node=drive_spec.count if drive_spec else 0,
         host_link=link_model(catalog.link(host_link)) if host_link else None,

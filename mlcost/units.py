@@ -27,6 +27,7 @@ Examples::
 from __future__ import annotations
 
 import math
+import re
 from importlib import resources
 from typing import Any
 
@@ -120,13 +121,34 @@ def check_dimension(quantity: pint.Quantity, unit: str, *, field: str = "value")
     return quantity
 
 
+#: Suffixes a count accepts: ``70B`` parameters, ``2T`` tokens (decimal, as papers write them).
+COUNT_SUFFIXES = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12, "P": 1e15}
+_COUNT = re.compile(
+    r"^\s*([-+]?[0-9][0-9_,]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)\s*([KMBGTP]?)\s*$", re.I
+)
+
+
+def parse_count(text: str, field: str) -> float:
+    """``70B``, ``2T``, ``2e12``, ``1,500,000`` as a positive, finite number (the same reading in
+    the CLI and in Python). Raises :class:`mlcost.errors.UnitError` naming ``field``."""
+    match = _COUNT.match(text)
+    if not match:
+        raise UnitError(field, text, "a count such as 70B, 2T or 7e10")
+    value = float(match.group(1).replace(",", "").replace("_", ""))
+    value *= COUNT_SUFFIXES.get(match.group(2).upper(), 1.0)
+    if not (value > 0 and math.isfinite(value)):
+        raise UnitError(field, text, "a finite count > 0")
+    return value
+
+
 def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> Any:
     """The magnitude of ``value`` in ``unit`` (numpy arrays kept as they are): the one unit guard
     at mlcost's public boundary, so hot paths convert once and compute on plain numbers.
 
     ``value`` is a pint quantity (or text such as ``"2 TB/s"``) with the dimension of ``unit``;
     a bare number is accepted, taken in ``unit``, only with ``bare=True`` (pure counts such as
-    tokens or a batch size). Anything else raises :class:`mlcost.errors.UnitError` naming
+    tokens or a batch size), and then so is count text such as ``"2T"`` (:func:`parse_count`).
+    Anything else raises :class:`mlcost.errors.UnitError` naming
     ``field``, the value and the unit expected.
     """
     if isinstance(value, (int, float, np.integer, np.floating, np.ndarray)) and not isinstance(
@@ -135,6 +157,8 @@ def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> An
         if bare:
             return value
         raise UnitError(field, value, f"a quantity in {unit}, e.g. Q_({value!r}, {unit!r})")
+    if bare and isinstance(value, str) and _COUNT.match(value):
+        return parse_count(value, field)
     quantity = parse_quantity(value, field=field)
     check_dimension(quantity, unit, field=field)
     return quantity.to(unit).magnitude

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlcost.errors import MlcostError
+from mlcost.bench.store import read_results_csv
 from mlcost.layout import Layout
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator
@@ -97,10 +97,7 @@ def validate(
     results_directory: str | Path, before: Accelerator, after: Accelerator | None = None
 ) -> pd.DataFrame:
     """One row per measurement: measured, predicted before and after, and the errors."""
-    csv = Path(results_directory) / "results.csv"
-    if not csv.exists():
-        raise MlcostError(f"results: no results.csv in {results_directory}")
-    results = pd.read_csv(csv, keep_default_na=False, na_values={"median_s": [""]})
+    results = read_results_csv(results_directory)
     rows = []
     for _, row in results[results["status"] == "ok"].iterrows():
         measured = float(row["median_s"])

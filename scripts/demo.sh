@@ -7,4 +7,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e .
-.venv/bin/mlcost plan --plots plots
+.venv/bin/mlcost plan --plot plots

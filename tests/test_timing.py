@@ -193,9 +193,14 @@ def test_plots_explain_themselves() -> None:
     ).axes[0]
     assert roofline.get_title() and "(FLOP/byte)" in roofline.get_xlabel()
     assert "(TFLOP/s)" in roofline.get_ylabel()
+    # One line per GPU with its datasheet peak and bandwidth (A100: 312 TFLOP/s BF16 dense,
+    # 2.039 TB/s; H100 SXM5: 989 TFLOP/s, 3.35 TB/s), then what bounds the operators.
     assert [t.get_text() for t in roofline.get_legend().get_texts()] == [
-        "a100-sxm4-80gb (bf16)",
-        "h100-sxm5-80gb (bf16)",
+        "a100-sxm4-80gb (bf16): 312 TFLOP/s, 2.04 TB/s",
+        "h100-sxm5-80gb (bf16): 989 TFLOP/s, 3.35 TB/s",
+        "compute-bound",
+        "memory-bound",
+        "latency-bound",
     ]
     waterfall = plot.waterfall(step).axes[0]
     assert waterfall.get_title() and "(ms)" in waterfall.get_ylabel()

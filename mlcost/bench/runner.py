@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rich.progress import Progress
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from mlcost.bench.store import ResultStore, key_of
+from mlcost.bench.store import ResultStore, check_request, key_of
 from mlcost.bench.suites import FAMILIES, PRESETS
-from mlcost.errors import MlcostError, UnknownNameError
+from mlcost.errors import MlcostError
 
 
 def run(
@@ -27,28 +30,66 @@ def run(
     Measurements already in the store are skipped, so rerunning an interrupted run resumes it.
     Results are written after each measurement (atomically).
     """
-    if preset not in PRESETS:
-        raise UnknownNameError("preset", preset, PRESETS)
+    check_request(device, preset, families, formats)
     chosen = list(families or FAMILIES)
-    for family in chosen:
-        if family not in FAMILIES:
-            raise UnknownNameError("benchmark family", family, FAMILIES)
     if device.startswith("cuda"):
         import torch
 
         if not torch.cuda.is_available():
             raise MlcostError("device: got 'cuda', but PyTorch sees no CUDA device here")
+    _check_resume(Path(directory), preset, device)
     store = ResultStore(directory)
     store.write_metadata({"preset": preset, "device": device, "families": chosen})
     done = store.done()
     settings = PRESETS[preset]
-    with Progress(disable=not progress, transient=True) as bar:
-        task = bar.add_task("benchmarks", total=None)
-        for family in chosen:
+    console = Console(stderr=True, highlight=False)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("family {task.completed:.0f}/{task.total:.0f}"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    started = time.perf_counter()
+    with Progress(*columns, console=console, disable=not progress, transient=True) as bar:
+        task = bar.add_task("benchmarks", total=len(chosen))
+        for index, family in enumerate(chosen):
             options: dict[str, Any] = {"formats": formats} if family == "gemm" else {}
+            count, family_start = 0, time.perf_counter()
             for row in FAMILIES[family](device, settings, skip=done.__contains__, **options):
                 if row is None or key_of(row) in done:
                     continue
                 store.append([row])
-                bar.update(task, advance=1, description=f"{family} {row['name']}")
+                count += 1
+                bar.update(task, description=f"{family}: {row['name']}")
+            bar.update(task, advance=1)
+            if progress:
+                elapsed = time.perf_counter() - started
+                remaining = elapsed / (index + 1) * (len(chosen) - index - 1)
+                console.print(
+                    f"[{index + 1}/{len(chosen)}] {family}: {count} measured in "
+                    f"{time.perf_counter() - family_start:.1f} s (elapsed {elapsed:.0f} s, "
+                    f"about {remaining:.0f} s left)"
+                )
     return store
+
+
+def _check_resume(directory: Path, preset: str, device: str) -> None:
+    """A results folder holds one preset on one device: resuming it with another is refused
+    (the metadata would describe rows it did not measure)."""
+    metadata = directory / "metadata.json"
+    if not metadata.is_file():
+        return
+    try:
+        previous = json.loads(metadata.read_text(encoding="utf-8"))
+    except (ValueError, OSError):
+        return
+    for field, value in (("preset", preset), ("device", device)):
+        old = previous.get(field) if isinstance(previous, dict) else None
+        if old is not None and old != value:
+            flag = f"--{value}" if field == "preset" else f"--device {value}"
+            raise MlcostError(
+                f"--out: {directory} holds {field} {old!r} results, not {value!r}; resume it "
+                f"with the same {field}, or give another --out for {flag}"
+            )

@@ -5,15 +5,19 @@ where it stopped."""
 from __future__ import annotations
 
 import datetime
+import io
 import json
 import platform
+import re
 import socket
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from mlcost.io import write_text_atomically
+from mlcost.errors import MlcostError, UnknownNameError
+from mlcost.io import read_input_text, write_text_atomically
 
 COLUMNS = (
     "family",
@@ -32,7 +36,45 @@ COLUMNS = (
     "bytes",
     "detail",
 )
-STATUSES = ("ok", "oom", "unsupported", "error")
+STATUSES = ("ok", "oom", "unsupported", "error", "skipped")
+
+
+#: The compute formats a GEMM benchmark can be asked for.
+BENCH_FORMATS = ("fp32", "tf32", "fp16", "bf16", "fp8")
+#: The benchmark families and presets (their code: :mod:`mlcost.bench.suites`, which needs torch).
+FAMILY_NAMES = (
+    "gemm",
+    "bmm",
+    "memory",
+    "kernels",
+    "attention",
+    "optimizer",
+    "transfer",
+    "collective",
+    "launch",
+    "e2e",
+)
+PRESET_NAMES = ("quick", "full")
+_DEVICE = re.compile(r"^(cpu|cuda(:\d+)?)$")
+
+
+def check_request(
+    device: str,
+    preset: str,
+    families: Iterable[str] | None = None,
+    formats: Iterable[str] | None = None,
+) -> None:
+    """Refuse an unknown device, preset, family or format with one line (before torch loads)."""
+    if not _DEVICE.match(device):
+        raise MlcostError(f"--device: got {device!r}, expected cpu, cuda or cuda:N")
+    if preset not in PRESET_NAMES:
+        raise UnknownNameError("preset", preset, PRESET_NAMES)
+    for family in families or ():
+        if family not in FAMILY_NAMES:
+            raise UnknownNameError("benchmark family", family, FAMILY_NAMES)
+    for fmt in formats or ():
+        if fmt not in BENCH_FORMATS:
+            raise UnknownNameError("GEMM format", fmt, BENCH_FORMATS)
 
 
 def record(
@@ -80,6 +122,91 @@ def record(
     return row
 
 
+_TIMES = ("median_s", "p10_s", "p90_s", "mean_s", "stdev_s")
+
+
+def results_path(location: str | Path) -> Path:
+    """The ``results.csv`` a user points at: the file itself or the folder that holds it."""
+    path = Path(location)
+    csv = path if path.suffix == ".csv" else path / "results.csv"
+    if not csv.is_file():
+        raise MlcostError(
+            f"results: no results.csv at {path}; expected a folder written by 'mlcost bench' "
+            "(or its results.csv); run 'mlcost bench --out FOLDER' first"
+        )
+    return csv
+
+
+def read_results_csv(location: str | Path) -> pd.DataFrame:
+    """The rows of a ``results.csv`` written by ``mlcost bench``, checked as they are read.
+
+    A truncated or foreign file (missing columns, unknown statuses, times that are not numbers,
+    ``params`` that are not JSON) is refused with one line naming the file and the first problem.
+    """
+    csv = results_path(location)
+    text = read_input_text(csv)
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text),
+            keep_default_na=False,
+            na_values={c: [""] for c in _TIMES},
+            dtype={"family": str, "name": str, "device": str, "format": str, "params": str},
+        )
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else "empty"
+        raise MlcostError(
+            f"results: {csv} is not a results.csv of 'mlcost bench' ({first})"
+        ) from None
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    if missing:
+        raise MlcostError(
+            f"results: {csv} lacks the column(s) {', '.join(missing)}; expected the columns "
+            "'mlcost bench' writes (a truncated or foreign file?)"
+        )
+    problems: list[str] = []
+    bad_status = sorted(set(frame["status"].astype(str)) - set(STATUSES))
+    if bad_status:
+        problems.append(f"status {bad_status[0]!r} (expected one of {', '.join(STATUSES)})")
+    for column in (*_TIMES, "flops", "bytes", "repeats"):
+        values = pd.to_numeric(frame[column], errors="coerce")
+        if (values.isna() & frame[column].notna()).any():
+            row = int((values.isna() & frame[column].notna()).to_numpy().nonzero()[0][0])
+            problems.append(
+                f"row {row + 2} {column} {frame[column].iloc[row]!r} (expected a number)"
+            )
+        frame[column] = values
+    ok = frame["status"] == "ok"
+    timed = frame.loc[ok, "median_s"]
+    if (~(timed > 0)).any():
+        row = int(timed.index[~(timed > 0)][0])
+        problems.append(f"row {row + 2} median_s {frame['median_s'].iloc[row]!r} (expected > 0)")
+    for row, params in enumerate(frame["params"]):
+        try:
+            if not isinstance(json.loads(str(params)), dict):
+                raise ValueError
+        except ValueError:
+            problems.append(f"row {row + 2} params {str(params)[:40]!r} (expected a JSON object)")
+            break
+    if problems:
+        raise MlcostError(f"results: {csv}: {problems[0]}; expected rows written by 'mlcost bench'")
+    return frame
+
+
+def read_metadata(location: str | Path) -> dict[str, Any]:
+    """``metadata.json`` beside a results.csv (empty when absent), refused when not a JSON
+    object."""
+    path = results_path(location).parent / "metadata.json"
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(read_input_text(path))
+    except json.JSONDecodeError as error:
+        raise MlcostError(f"results: {path} is not valid JSON ({error.msg})") from None
+    if not isinstance(data, dict):
+        raise MlcostError(f"results: {path} is not a JSON object")
+    return data
+
+
 def key_of(row: dict[str, Any] | pd.Series) -> tuple[str, str, str, str, str]:
     return (
         str(row["family"]),
@@ -102,11 +229,7 @@ class ResultStore:
     def load(self) -> pd.DataFrame:
         if not self.results.exists():
             return pd.DataFrame(columns=list(COLUMNS))
-        return pd.read_csv(
-            self.results,
-            keep_default_na=False,
-            na_values={c: [""] for c in ("median_s", "p10_s", "p90_s", "mean_s", "stdev_s")},
-        )
+        return read_results_csv(self.results)
 
     def done(self) -> set[tuple[str, str, str, str, str]]:
         """Keys of the measurements already stored (any status): a resumed run skips them."""

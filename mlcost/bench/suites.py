@@ -42,6 +42,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "collective_elements": [2**12, 2**16, 2**19, 2**21, 2**22],
         "attention_shape": (4, 4, 32),
         "repeats": 7,
+        # a GEMM slower than this (median) ends its format and layout: larger shapes are
+        # recorded as skipped (a CPU without bf16 units takes seconds per 1024^3 bf16 GEMM)
+        "gemm_time_limit_s": 0.1,
     },
     "full": {
         "gemm_square": [256, 512, 1024, 2048, 4096, 8192, 16384],
@@ -60,6 +63,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "collective_elements": [2**12, 2**16, 2**20, 2**24, 2**26, 2**28],
         "attention_shape": (4, 16, 128),
         "repeats": 20,
+        "gemm_time_limit_s": 5.0,
     },
 }
 
@@ -120,11 +124,19 @@ def gemm(
     """``C = A·B`` for square and LLM-shaped GEMMs in each format and operand layout (the
     transposed layouts are what the backward pass runs)."""
     shapes = [(n, n, n) for n in preset["gemm_square"]] + list(preset["gemm_llm"])
+    shapes.sort(key=lambda shape: shape[0] * shape[1] * shape[2])
+    limit = preset.get("gemm_time_limit_s", float("inf"))
     for fmt in _formats(device, formats):
         for layout in LAYOUTS:
+            too_slow = ""
             for m, n, k in shapes:
                 params = {"m": m, "n": n, "k": k, "layout": layout}
                 name = f"{m}x{n}x{k}-{layout}"
+                if too_slow:
+                    yield record(
+                        "gemm", name, device, fmt, params, status="skipped", detail=too_slow
+                    )
+                    continue
 
                 def measure(
                     m: int = m,
@@ -163,7 +175,14 @@ def gemm(
                         bytes_moved=element_bytes(fmt) * (m * k + k * n + m * n),
                     )
 
-                yield _guarded("gemm", name, device, fmt, params, measure, skip)
+                row = _guarded("gemm", name, device, fmt, params, measure, skip)
+                median = (row or {}).get("median_s")
+                if median is not None and median > limit:
+                    too_slow = (
+                        f"a smaller {fmt} GEMM took {median:.3g} s, over the preset's "
+                        f"{limit:g} s limit"
+                    )
+                yield row
 
 
 def _fp8_gemm(

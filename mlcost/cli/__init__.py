@@ -10,6 +10,7 @@ one name resolver are :mod:`mlcost.cli.options`, what they print :mod:`mlcost.cl
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Annotated
 
@@ -22,21 +23,26 @@ from mlcost.cli.checkpoint import checkpoint_app
 from mlcost.cli.measure import bench, calibrate, validate
 from mlcost.cli.memory import fit, memory
 from mlcost.cli.parallel import comm_app, parallel_command
-from mlcost.cli.plan import plan
+from mlcost.cli.plan import energy, plan
 from mlcost.cli.specs import specs_app, summary
 from mlcost.cli.timing import roofline, step
 from mlcost.cli.workload import flops, ops
 from mlcost.errors import MlcostError
 
 app = typer.Typer(
-    help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a GPU.",
+    help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a "
+    "GPU. Start with `mlcost plan` (the default job: Llama-2-7B on 2T tokens on one DGX H100); "
+    "every command takes catalog names, aliases, spec YAML files and config.json; `--json` for "
+    "machine-readable output, `--plot` for figures.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",
 )
 app.add_typer(specs_app, name="specs")
 app.add_typer(checkpoint_app, name="checkpoint")
 app.add_typer(comm_app, name="comm")
 for _command in (
+    plan,
     summary,
     flops,
     ops,
@@ -47,7 +53,7 @@ for _command in (
     bench,
     calibrate,
     validate,
-    plan,
+    energy,
 ):
     app.command()(_command)
 app.command("parallel")(parallel_command)
@@ -77,31 +83,63 @@ _CLICK_ERROR: type[Exception] = next(
 )
 
 
-def _fail(message: str) -> None:
-    Console(stderr=True, soft_wrap=True).print(
-        Text.assemble(("error: ", "bold red"), message), highlight=False
-    )
-    sys.exit(2)
+#: The longest error line printed (longer ones keep their start and end).
+MAX_MESSAGE = 600
+
+
+def _fail(message: str, *, code: int = 2, as_json: bool = False) -> None:
+    """One line: on stderr, or with ``--json`` a JSON object on stdout; then exit ``code``."""
+    message = " ".join(message.split())
+    if len(message) > MAX_MESSAGE:  # a 20,000-character file name echoed back helps no one
+        message = f"{message[: MAX_MESSAGE // 2]} ... {message[-MAX_MESSAGE // 4 :]}"
+    if as_json:
+        sys.stdout.write(json.dumps({"error": message, "exit_code": code}) + "\n")
+    else:
+        Console(stderr=True, soft_wrap=True).print(
+            Text.assemble(("error: ", "bold red"), message), highlight=False
+        )
+    sys.exit(code)
+
+
+def _usage_message(error: Exception) -> str:
+    """A click usage error as one line: the command, the problem, where to look."""
+    context = getattr(error, "ctx", None)
+    command = context.command_path if context is not None else "mlcost"
+    text = error.format_message() if hasattr(error, "format_message") else str(error)
+    text = text.rstrip(".")
+    return f"{command}: {text}; see '{command} --help'"
 
 
 def main() -> None:
-    """Console entry point: user errors become one line on stderr and exit status 2."""
+    """Console entry point: every user error becomes one line (stderr, or a JSON object on
+    stdout with ``--json``) and exit status 2; never a traceback."""
+    as_json = "--json" in sys.argv[1:]
     try:
         code = app(standalone_mode=False)
     except MlcostError as error:
-        _fail(" ".join(str(error).split()))
+        _fail(str(error), as_json=as_json)
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except typer.Abort:
         sys.exit(1)
     except _CLICK_ERROR as error:  # usage errors: unknown command or option, bad value
-        error.show()  # type: ignore[attr-defined]
-        sys.exit(error.exit_code)  # type: ignore[attr-defined]
+        _fail(_usage_message(error), code=getattr(error, "exit_code", 2) or 2, as_json=as_json)
     except OSError as error:
         where = f" {error.filename}" if error.filename else ""
-        _fail(f"cannot use{where}: {error.strerror or error}")
+        _fail(f"cannot use{where}: {error.strerror or error}", as_json=as_json)
+    except RecursionError:
+        _fail("input nested too deeply to be read", as_json=as_json)
+    except MemoryError:
+        _fail("input too large to hold in memory", as_json=as_json)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as error:  # a bug, not a user error: still one line, and a distinct status
+        _fail(
+            f"internal error ({type(error).__name__}: {error}); this is a bug in mlcost, "
+            "please report it with the command line",
+            code=70,
+            as_json=as_json,
+        )
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -45,10 +45,29 @@ def bench(
     collective'. Then 'mlcost calibrate OUT --base GPU --out profile.yaml' (see
     docs/benchmarks.md).
     """
-    from mlcost.bench.runner import run
+    import importlib.util
+
+    from mlcost.bench.store import ResultStore, check_request
 
     preset = "full" if full else "quick"
-    store = run(out, device=device, preset=preset, families=only, formats=formats)
+    check_request(device, preset, only, formats)
+    if importlib.util.find_spec("torch") is None:
+        raise MlcostError(
+            "bench: PyTorch is not installed; install it with "
+            "\"pip install 'mlcost[bench]'\" (the CPU build torch==2.13.0)"
+        )
+    from mlcost.bench.runner import run
+
+    try:
+        store = run(out, device=device, preset=preset, families=only, formats=formats)
+    except KeyboardInterrupt:
+        kept = len(ResultStore(out).load()) if (out / "results.csv").is_file() else 0
+        typer.echo(
+            f"interrupted: {kept} results kept in {out / 'results.csv'}; rerun the same "
+            "command to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     frame = store.load()
     counts = frame.groupby(["family", "status"]).size()
     console = stdout_console()
@@ -67,12 +86,19 @@ def calibrate(
         "profile.yaml"
     ),
     name: Annotated[str | None, typer.Option(help="Name of the profile.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
 ) -> None:
     """Fit the measurements into a hardware profile (the catalog's schema, with the fits and
     their provenance) that every command accepts in place of a catalog GPU."""
     from mlcost.calibrate import calibrate as fit
+    from mlcost.calibrate import calibration_warnings
 
-    profile = fit(results, base=resolve_accelerator(base) if base else None, name=name)
+    if out.exists() and not force:
+        raise MlcostError(f"--out: {out} exists; give another --out, or --force to replace it")
+    accelerator = resolve_accelerator(base) if base else None
+    for warning in calibration_warnings(results, accelerator):
+        typer.echo(f"warning: {warning}", err=True)
+    profile = fit(results, base=accelerator, name=name)
     write_text_atomically(out, profile.to_yaml())
     measured = profile.measured
     console = stdout_console()

@@ -22,16 +22,13 @@ from mlcost.errors import MlcostError, UnitError
 from mlcost.layout import Layout
 from mlcost.specs import Accelerator, ModelSpec, Spec, default_catalog
 from mlcost.specs.catalog import as_accelerator, as_model
-from mlcost.units import Q_, check_dimension, parse_quantity
-from mlcost.workload import TrainingConfig
+from mlcost.units import Q_, check_dimension, parse_count, parse_quantity
+from mlcost.workload import TrainingConfig, config_for_model
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_MODEL = "llama-2-7b"
 DEFAULT_GPU = "h100-sxm5-80gb"
-
-#: Suffixes a count option accepts: ``70B`` parameters, ``2T`` tokens.
-COUNT_SUFFIXES = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12, "P": 1e15}
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 GpuOption = Annotated[
@@ -77,20 +74,8 @@ def quantity_option(text: str, unit: str, option: str) -> pint.Quantity:
 
 
 def count_option(text: str, option: str) -> float:
-    """``70B``, ``2T``, ``2e12``, ``1.5M`` as a positive, finite number."""
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    scale = 1.0
-    if cleaned and cleaned[-1].upper() in COUNT_SUFFIXES:
-        scale, cleaned = COUNT_SUFFIXES[cleaned[-1].upper()], cleaned[:-1]
-    try:
-        value = float(cleaned) * scale
-    except ValueError:
-        raise MlcostError(
-            f"{option}: got {text!r}, expected a count such as 70B, 2T or 7e10"
-        ) from None
-    if not (value > 0 and value != float("inf")):
-        raise MlcostError(f"{option}: got {text!r}, expected a finite count > 0")
-    return value
+    """``70B``, ``2T``, ``2e12``, ``1.5M`` as a positive, finite number (:func:`parse_count`)."""
+    return parse_count(text, option)
 
 
 # ----- the one resolver -------------------------------------------------------------------------
@@ -143,6 +128,12 @@ def with_options(*groups: OptionGroup) -> Callable[[F], F]:
             for group in groups:
                 given = {p.name: values.pop(p.name) for p in group.parameters}
                 values[group.target] = group.build(given)
+            if isinstance(values.get("config"), TrainingConfig) and isinstance(
+                values.get("model"), str
+            ):  # the model's positions cap the default sequence and bound a given one
+                values["config"] = config_for_model(
+                    values["config"], resolve_model(values["model"])
+                )
             return func(**values)
 
         command.__signature__ = signature.replace(parameters=own + extra)  # type: ignore[attr-defined]
@@ -165,7 +156,10 @@ def _flag(name: str, kind: type, flags: tuple[str, ...], text: str) -> inspect.P
 TRAINING = OptionGroup(
     "config",
     (
-        _flag("seq", int, ("--seq", "-s"), "Sequence length (tokens; default 2048)."),
+        _flag(
+            "seq", int, ("--seq", "-s"),
+            "Sequence length (tokens; default 2048, or the model's positions if fewer).",
+        ),
         _flag(
             "precision", str, ("--precision",),
             "fp32 | fp16-mixed | bf16-mixed (default) | bf16 | fp8",

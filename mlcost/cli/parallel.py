@@ -141,10 +141,14 @@ def parallel_command(
     target: SystemOption = "dgx-h100",
     gpu: SystemGpuOption = None,
     nodes: NodesOption = None,
+    gpus: Annotated[
+        int | None,
+        typer.Option("--gpus", help="Number of GPUs (default: every GPU of the nodes).", min=1),
+    ] = None,
     global_batch: Annotated[
         int, typer.Option("--global-batch", help="Sequences per optimizer step.")
     ] = 1024,
-    top: Annotated[int, typer.Option("--top", help="How many layouts to show.")] = 10,
+    top: Annotated[int, typer.Option("--top", help="How many layouts to show.", min=1)] = 10,
     rank_by: Annotated[
         str, typer.Option("--rank-by", help="time (step time) | cost (GPU-seconds per token)")
     ] = "time",
@@ -160,7 +164,7 @@ def parallel_command(
     resolved = system(target, accelerator=gpu, nodes=nodes)
     result = search(
         spec, resolved, global_batch, config=config, rank_by=rank_by, use_all_gpus=all_gpus,
-        implementation=implementation,
+        implementation=implementation, gpus=gpus,
     )  # fmt: skip
     shown = result.frame.head(top)
     if as_json:

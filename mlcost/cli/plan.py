@@ -17,6 +17,7 @@ from mlcost.cli.options import (
     JsonOption,
     count_option,
     quantity_option,
+    resolve_accelerator,
     resolve_model,
     with_options,
 )
@@ -60,7 +61,21 @@ def plan(
     ] = None,
     purchase: Annotated[str | None, typer.Option(help="Purchase price per GPU (USD).")] = None,
     pue: Annotated[
-        float | None, typer.Option(help="Data-centre PUE (default: the grid's).")
+        float | None, typer.Option(help="Data-centre PUE (default: the grid's, else --facility's).")
+    ] = None,
+    accounting: Annotated[
+        str,
+        typer.Option(
+            help="measured-node (default) | system-per-accelerator | gpu-tdp | utilization."
+        ),
+    ] = "measured-node",
+    power_per_gpu: Annotated[
+        str | None,
+        typer.Option(help="Measured system power per GPU, e.g. '330 W' (system-per-accelerator)."),
+    ] = None,
+    facility: Annotated[
+        str | None,
+        typer.Option(help="PUE by facility class: industry-average (1.58) | hyperscale (1.10)."),
     ] = None,
     sustained: Annotated[
         float | None,
@@ -73,15 +88,16 @@ def plan(
     ] = True,
     explain: Annotated[bool, typer.Option(help="Each figure with formula and source.")] = False,
     plots: Annotated[
-        Path | None, typer.Option(help="Folder to write roofline.png and memory.png into.")
+        Path | None,
+        typer.Option("--plot", help="Folder to write roofline.png and memory.png into."),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), memory, step
     time, time to train, energy, dollars and CO2, with sources."""
     catalog = default_catalog()
-    price_value: Any = price
-    if price is not None and price not in catalog:
+    price_value: Any = price  # a catalog price name or alias, resolved by the plan
+    if price is not None and price.strip()[:1].isdigit():
         price_value = quantity_option(price, "USD/hour", "--price")
     # --global-batch alone sets the batch the layout search works for; any other layout option
     # gives the layout itself.
@@ -99,6 +115,11 @@ def plan(
         price=price_value,
         purchase_price=quantity_option(purchase, "USD", "--purchase") if purchase else None,
         pue=pue,
+        accounting=accounting,
+        power_per_gpu=quantity_option(power_per_gpu, "W", "--power-per-gpu")
+        if power_per_gpu
+        else None,
+        facility=facility,
         sustained=quantity_option(str(sustained), "TFLOP/s", "--sustained") if sustained else None,
         flop_count="6ND" if sustained else "operators",
         failures=failures,
@@ -137,3 +158,69 @@ def _plots(the_plan: Plan, folder: Path) -> list[str]:
     save_png(roofline, folder / "roofline.png")
     save_png(plot.memory(the_plan.memory()), folder / "memory.png")
     return [str(folder / "roofline.png"), str(folder / "memory.png")]
+
+
+def energy(
+    gpu_hours: Annotated[
+        str, typer.Option("--gpu-hours", help="Published GPU-hours, e.g. 1.46M or 3.552e6.")
+    ],
+    gpu: Annotated[str, typer.Option(help="Accelerator (its TDP for gpu-tdp).")] = "h100-sxm5-80gb",
+    accounting: Annotated[
+        str, typer.Option(help="gpu-tdp (model cards) | system-per-accelerator (Patterson).")
+    ] = "gpu-tdp",
+    power_per_gpu: Annotated[
+        str | None,
+        typer.Option(help="Power per GPU the report counts, e.g. '330 W' (default: the TDP)."),
+    ] = None,
+    pue: Annotated[float, typer.Option(help="The report's PUE.")] = 1.0,
+    region: Annotated[str | None, typer.Option(help="Grid region for the intensity.")] = None,
+    intensity: Annotated[
+        str | None, typer.Option(help="Location-based intensity, e.g. '429 gCO2e/kWh'.")
+    ] = None,
+    market_intensity: Annotated[
+        str | None, typer.Option(help="Market-based intensity, e.g. '0 gCO2e/kWh'.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Report mode: energy and CO2e of published GPU-hours under a report's convention
+    (E = GPU-hours x power per GPU x PUE; CO2e = E x intensity)."""
+    from mlcost.energy import report_energy
+    from mlcost.errors import MlcostError
+
+    accelerator = resolve_accelerator(gpu)
+    if power_per_gpu is not None:
+        power: Any = quantity_option(power_per_gpu, "W", "--power-per-gpu")
+    elif accounting == "gpu-tdp" and accelerator.tdp is not None:
+        power = accelerator.tdp
+    else:
+        raise MlcostError(
+            f"--power-per-gpu: {accounting} needs the power per GPU the report counts, e.g. '330 W'"
+        )
+    if intensity is not None:
+        grid_intensity: Any = quantity_option(intensity, "gCO2e/kWh", "--intensity")
+    elif region is not None:
+        grid_intensity = default_catalog().grid(region).carbon_intensity
+    else:
+        raise MlcostError("--intensity: give the report's grid intensity, or --region")
+    report = report_energy(
+        count_option(gpu_hours, "--gpu-hours"), power, pue=pue, intensity=grid_intensity,
+        market_intensity=(
+            quantity_option(market_intensity, "gCO2e/kWh", "--market-intensity")
+            if market_intensity is not None and market_intensity.strip() not in ("0", "0 gCO2e/kWh")
+            else (0.0 * grid_intensity if market_intensity is not None else None)
+        ),
+        accounting=accounting,
+    )  # fmt: skip
+    if as_json:
+        print_json(
+            {
+                "gpu_hours": report.gpu_hours, "power_per_gpu": report.power_per_gpu,
+                "pue": report.pue, "energy": report.energy.to("MWh"),
+                "location_carbon": report.location_carbon.to("tCO2e"),
+                "market_carbon": None if report.market_carbon is None
+                else report.market_carbon.to("tCO2e"),
+                "accounting": report.accounting,
+            }
+        )  # fmt: skip
+        return
+    stdout_console().print(report.text(), highlight=False)

@@ -95,7 +95,7 @@ def roofline(
         list[str] | None,
         typer.Option("--gpu", help="Accelerator(s): names, spec YAML or calibrated profiles."),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Write the figure (PNG) here.")] = None,
+    out: Annotated[Path | None, typer.Option("--plot", help="Write the figure (PNG) here.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Ridge points of GPUs, and where a model's operators sit on the roofline."""

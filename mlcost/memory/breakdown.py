@@ -37,7 +37,12 @@ from pydantic import Field
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory.activations import ActivationParts, Profile, activation_parts
-from mlcost.memory.states import model_state_bytes_per_parameter, state_bytes
+from mlcost.memory.states import (
+    OFFLOADED,
+    ZERO_SHARDS_FROM,
+    model_state_bytes_per_parameter,
+    state_bytes,
+)
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 from mlcost.results import Figure, Result, json_value, plain
 from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
@@ -311,7 +316,16 @@ def _term_formulas(
     layout: Layout, parts: ActivationParts, per_parameter: dict[MemoryTerm, float], psi: str
 ) -> dict[MemoryTerm, tuple[str, str]]:
     """Formula and source of every term, for the breakdown's figures."""
-    zero = f" / {layout.dp * layout.cp} (ZeRO-{layout.zero_stage})" if layout.zero_stage else ""
+
+    def sharding(term: MemoryTerm) -> str:
+        if layout.offload and term in OFFLOADED:
+            return " in host memory (offload)"
+        if layout.zero_stage >= ZERO_SHARDS_FROM[term]:
+            return f" / {layout.dp * layout.cp} (ZeRO-{layout.zero_stage})"
+        if layout.zero_stage:
+            return f" (not sharded by ZeRO-{layout.zero_stage})"
+        return ""
+
     states = "Rajbhandari et al. 2020 (ZeRO), section 5"
     split = "" if layout.tp == 1 else f", tensor-parallel parts / {layout.tp}"
     pipeline = (
@@ -320,7 +334,8 @@ def _term_formulas(
         else f" x micro-batches in flight on the most loaded of {layout.pp} stages (1F1B)"
     )
     formulas = {
-        term: (f"{per_parameter[term]:g} B/param x {psi}{zero}", states) for term in MODEL_STATES
+        term: (f"{per_parameter[term]:g} B/param x {psi}{sharding(term)}", states)
+        for term in MODEL_STATES
     }
     formulas[MemoryTerm.ACTIVATIONS] = (parts.formula + split + pipeline, parts.source)
     formulas[MemoryTerm.HEAD_ACTIVATIONS] = (

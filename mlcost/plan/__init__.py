@@ -157,6 +157,9 @@ class Plan(Result):
     region: str | Grid = "world"
     price: str | pint.Quantity | None = None
     pue: float | None = None
+    accounting: str = "measured-node"
+    facility: str | None = None
+    power_per_gpu: pint.Quantity | None = None
     purchase_price: pint.Quantity | None = None
     electricity_price: pint.Quantity | None = None
     storage: str | Storage | None = None
@@ -279,7 +282,16 @@ class Plan(Result):
 
     def carbon(self) -> Figures:
         """Operational and embodied CO2e, reported separately."""
-        return self._subset("carbon", ("operational CO2e", "embodied CO2e"))
+        return self._subset(
+            "carbon",
+            (
+                "operational CO2e",
+                "embodied CO2e (GPUs)",
+                "embodied CO2e (servers)",
+                "embodied CO2e",
+                "total CO2e",
+            ),
+        )
 
     # ----- the result vocabulary ------------------------------------------------------------
     def title(self) -> str:

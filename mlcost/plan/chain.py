@@ -113,7 +113,10 @@ class PlanArrays:
     break_even_months: Array
     intensity_g_per_kwh: Array
     operational_t: Array
+    embodied_gpu_t: Array
+    embodied_server_t: Array
     embodied_t: Array
+    total_t: Array
     n_over_n_opt: Array
     goodput: Array
 
@@ -320,15 +323,19 @@ def energy_stage(
 ) -> dict[str, Array]:
     """GPU power at the busy share, IT power with the host's share, facility energy per step and
     per run (:mod:`mlcost.energy`)."""
-    tdp = run.system.accelerator.tdp
-    if tdp is None:
-        raise MlcostError(
-            f"Plan: {run.system.accelerator.name} has no tdp in its spec; energy needs one"
+    if run.power_per_gpu is not None:  # a fixed convention: measured node, system, TDP
+        gpu_power = Q_(run.power_per_gpu * np.ones(np.shape(utilization)), "W")
+        it_power = energy.cluster_power(x.gpus, gpu_power)
+    else:
+        tdp = run.system.accelerator.tdp
+        if tdp is None:
+            raise MlcostError(
+                f"Plan: {run.system.accelerator.name} has no tdp in its spec; energy needs one"
+            )
+        gpu_power = energy.accelerator_power(
+            utilization, tdp, idle_fraction=run.assumptions.gpu_idle_fraction
         )
-    gpu_power = energy.accelerator_power(
-        utilization, tdp, idle_fraction=run.assumptions.gpu_idle_fraction
-    )
-    it_power = energy.cluster_power(x.gpus, gpu_power) + run.system.host_power_per_gpu * x.gpus
+        it_power = energy.cluster_power(x.gpus, gpu_power) + run.system.host_power_per_gpu * x.gpus
     total = energy.energy(it_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
     per_step = energy.energy(it_power, Q_(step_s, "s"), pue=x.pue).to("kWh").magnitude
     return {
@@ -376,19 +383,27 @@ def cost_stage(
 
 
 def carbon_stage(run: Run, x: Numbers, gpu_hours: Array, energy_kwh: Array) -> dict[str, Array]:
-    """Operational CO2e ``energy x grid intensity``, embodied CO2e ``per GPU x GPU-hours /
-    (lifetime x use rate)`` (Luccioni et al. 2022), and ``N / N_opt`` (Hoffmann et al. 2022)."""
+    """Operational CO2e ``energy x grid intensity``; embodied CO2e of the GPU and of its share of
+    the server, each ``per device x GPU-hours / (lifetime x use rate)`` (Luccioni et al. 2022,
+    section 4.1), reported apart and summed; and ``N / N_opt`` (Hoffmann et al. 2022)."""
     a = run.assumptions
     embodied_each = run.system.accelerator.embodied_carbon or a.embodied_carbon_per_gpu
     operational = energy.operational_carbon(
         Q_(energy_kwh, "kWh"), Q_(np.asarray(x.intensity, dtype=np.float64), "gCO2e/kWh")
     ).magnitude
-    embodied = energy.embodied_carbon(
-        Q_(gpu_hours, "hour"), embodied_each, a.gpu_lifetime * a.gpu_use_rate
+    busy_life = a.gpu_lifetime * a.gpu_use_rate
+    embodied_gpu = energy.embodied_carbon(Q_(gpu_hours, "hour"), embodied_each, busy_life).magnitude
+    server_share = a.embodied_carbon_per_server / run.system.gpus_per_node
+    embodied_server = energy.embodied_carbon(
+        Q_(gpu_hours, "hour"), server_share, busy_life
     ).magnitude
+    embodied = np.asarray(embodied_gpu) + np.asarray(embodied_server)
     return {
         "operational_t": np.asarray(operational),
-        "embodied_t": np.asarray(embodied),
+        "embodied_gpu_t": np.asarray(embodied_gpu),
+        "embodied_server_t": np.asarray(embodied_server),
+        "embodied_t": embodied,
+        "total_t": np.asarray(operational) + embodied,
         "n_over_n_opt": np.asarray(distance_from_optimal(run.parameters, x.tokens))
         * np.ones(x.gpus.shape),
     }

@@ -8,6 +8,7 @@ from typing import Any
 
 from mlcost.assumptions import ASSUMPTION_SOURCES
 from mlcost.checkpointing import GoodputPlan
+from mlcost.energy import ACCOUNTING
 from mlcost.plan.resolve import Run
 from mlcost.results import Figure
 from mlcost.scaling import HOFFMANN
@@ -189,13 +190,44 @@ def goodput_figure(run: Run, v: Values, detail: GoodputPlan | None) -> Figure:
 
 def energy_figures(run: Run, v: Values) -> list[Figure]:
     """GPU power, IT power, energy."""
+    return [
+        *_power_figures(run, v),
+        Figure(
+            "energy",
+            Q_(v["energy_kwh"], "kWh").to("MWh"),
+            "IT power · wall clock · PUE",
+            f"{v['it_power_w'] / 1e3:.5g} kW x {v['wall_s'] / 3600:.6g} h x {v['pue']:g}",
+            f"PUE: {run.pue_source}",
+        ),
+    ]
+
+
+def _power_figures(run: Run, v: Values) -> list[Figure]:
+    """Power per GPU and IT power under the plan's accounting convention."""
+    if run.power_per_gpu is not None:
+        return [
+            Figure(
+                "GPU power",
+                Q_(v["gpu_power_w"], "W"),
+                f"IT power per GPU, {run.accounting}: {ACCOUNTING[run.accounting]}",
+                f"{run.power_per_gpu:.4g} W",
+                run.power_source,
+            ),
+            Figure(
+                "IT power",
+                Q_(v["it_power_w"], "W").to("kW"),
+                "N_gpu · P per GPU",
+                f"{run.gpus} x {run.power_per_gpu:.4g} W",
+                f"accounting {run.accounting}",
+            ),
+        ]
     a, g = run.assumptions, run.system.accelerator
     tdp = g.tdp.to("W").magnitude if g.tdp is not None else float("nan")
     return [
         Figure(
             "GPU power",
             Q_(v["gpu_power_w"], "W"),
-            "P_idle + (TDP - P_idle)·u, u = busy share of the step",
+            "P_idle + (TDP - P_idle)·u, u = busy share of the step (accounting utilization)",
             f"{a.gpu_idle_fraction} x {tdp:g} W + (1 - {a.gpu_idle_fraction}) x "
             f"{tdp:g} W x {v['compute_s'] / v['step_s']:.3f}",
             f"{g.name} TDP ({g.source_of('tdp') or 'datasheet'}); idle share: "
@@ -207,14 +239,7 @@ def energy_figures(run: Run, v: Values) -> list[Figure]:
             "N_gpu · P_gpu + N_gpu · P_host per GPU",
             f"{run.gpus} x {v['gpu_power_w']:.4g} W + {run.gpus} x "
             f"{run.system.host_power_per_gpu.to('W').magnitude:.4g} W",
-            run.system.host_power_source,
-        ),
-        Figure(
-            "energy",
-            Q_(v["energy_kwh"], "kWh").to("MWh"),
-            "IT power · wall clock · PUE",
-            f"{v['it_power_w'] / 1e3:.5g} kW x {v['wall_s'] / 3600:.6g} h x {v['pue']:g}",
-            f"PUE: {run.pue_source}",
+            run.power_source,
         ),
     ]
 
@@ -272,13 +297,36 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
             f"{grid.name} grid ({grid.year}): {grid.source_of('carbon_intensity') or grid.name}",
         ),
         Figure(
-            "embodied CO2e",
-            Q_(v["embodied_t"], "tCO2e"),
+            "embodied CO2e (GPUs)",
+            Q_(v["embodied_gpu_t"], "tCO2e"),
             "embodied per GPU · GPU-hours / (lifetime · use rate)",
             f"{format_quantity(embodied)} x {v['gpu_hours']:.6g} h / "
             f"({a.gpu_lifetime.to('hour').magnitude:.6g} h x {a.gpu_use_rate:g})",
             f"{embodied_source}; lifetime: {ASSUMPTION_SOURCES['gpu_lifetime']}; use rate: "
             + ASSUMPTION_SOURCES["gpu_use_rate"],
+        ),
+        Figure(
+            "embodied CO2e (servers)",
+            Q_(v["embodied_server_t"], "tCO2e"),
+            "embodied per server / GPUs per server · GPU-hours / (lifetime · use rate)",
+            f"{format_quantity(a.embodied_carbon_per_server)} / {run.system.gpus_per_node} x "
+            f"{v['gpu_hours']:.6g} h / ({a.gpu_lifetime.to('hour').magnitude:.6g} h x "
+            f"{a.gpu_use_rate:g})",
+            ASSUMPTION_SOURCES["embodied_carbon_per_server"],
+        ),
+        Figure(
+            "embodied CO2e",
+            Q_(v["embodied_t"], "tCO2e"),
+            "embodied CO2e (GPUs) + embodied CO2e (servers)",
+            f"{v['embodied_gpu_t']:.4g} t + {v['embodied_server_t']:.4g} t",
+            "Luccioni et al. 2022, section 4.1 (life-cycle view)",
+        ),
+        Figure(
+            "total CO2e",
+            Q_(v["total_t"], "tCO2e"),
+            "operational CO2e + embodied CO2e",
+            f"{v['operational_t']:.4g} t + {v['embodied_t']:.4g} t",
+            "sum of the rows above",
         ),
         Figure(
             "N / N_opt",

@@ -4,6 +4,7 @@ prices, PUE, storage and the checkpoint target, each with where it came from."""
 
 from __future__ import annotations
 
+import datetime
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ import numpy as np
 import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
+from mlcost.energy import check_accounting
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
@@ -21,7 +23,7 @@ from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, def
 from mlcost.specs.catalog import as_model
 from mlcost.system import System, system
 from mlcost.units import magnitude_in
-from mlcost.workload import TrainingConfig
+from mlcost.workload import TrainingConfig, config_for_model
 
 if TYPE_CHECKING:
     from mlcost.plan import Plan
@@ -67,6 +69,9 @@ class Run:
     electricity_source: str
     pue: float
     pue_source: str
+    accounting: str  # the energy convention used (mlcost.energy.ACCOUNTING)
+    power_per_gpu: float | None  # W per GPU, IT power, for the fixed conventions; None: utilization
+    power_source: str
     data_storage: Storage | None
     checkpoint: CheckpointTarget | None
     mtbf_per_gpu: pint.Quantity | None
@@ -89,27 +94,63 @@ class Run:
         )
 
 
-def _price(plan: Plan, catalog: Catalog, gpu_name: str) -> tuple[float, str]:
-    """USD per GPU-hour and where it comes from (NaN when none is known)."""
+def _price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> tuple[float, str]:
+    """USD per GPU-hour and where it comes from (NaN when none is known). ``gpu_names``: the
+    plan's GPU and, for a calibrated profile, the catalog GPU it was measured as; a catalog price
+    for another GPU is refused."""
     price = plan.price
-    if isinstance(price, str):
+    if isinstance(price, str) and not price.strip()[:1].isdigit():
         offer = catalog.price(price)
+        if offer.accelerator not in gpu_names:
+            others = (
+                [o.name for o in catalog.prices_for(gpu_names[0])]
+                if gpu_names[0] in catalog
+                else []
+            )
+            hint = (
+                f"; prices for it: {', '.join(others)}" if others else "; give a number in USD/hour"
+            )
+            raise MlcostError(
+                f"price: {offer.name!r} prices {offer.accelerator}, but the plan runs on "
+                f"{gpu_names[0]}{hint}"
+            )
         return float(offer.price_per_gpu_hour.to("USD/hour").magnitude), _offer_source(offer)
     if price is not None:
         value = float(magnitude_in(price, "USD/hour", "price"))
         if not value >= 0 or not math.isfinite(value):
             raise MlcostError(f"price: got {price!r}, expected a finite price >= 0 USD/hour")
         return value, "given"
+    gpu_name = next((name for name in gpu_names if name in catalog), gpu_names[0])
     offers = catalog.prices_for(gpu_name) if gpu_name in catalog else []
     if not offers:
-        return math.nan, "no catalog price for this GPU; pass price="
-    cheapest = min(offers, key=lambda o: o.price_per_gpu_hour.to("USD/hour").magnitude)
-    return float(cheapest.price_per_gpu_hour.to("USD/hour").magnitude), _offer_source(cheapest)
+        return math.nan, (
+            f"no catalog price for {gpu_name}; give one with --price (USD per GPU-hour) or "
+            "Plan(price=...), or a catalog price name (mlcost specs list prices)"
+        )
+    on_demand = [o for o in offers if o.offer_type == "on-demand"]
+    chosen = (on_demand or offers)[0]  # prices_for: newest first
+    rule = (
+        "default: the newest on-demand offer for this GPU"
+        if on_demand
+        else "default: the newest offer for this GPU (no on-demand price; this one is "
+        f"{chosen.offer_type})"
+    )
+    return float(chosen.price_per_gpu_hour.to("USD/hour").magnitude), (
+        f"{_offer_source(chosen)}; {rule}; other offers: "
+        + (", ".join(o.name for o in offers if o is not chosen) or "none")
+    )
 
 
 def _offer_source(offer: Any) -> str:
+    """Who, what, where and when: ``aws-p5-h100-on-demand: AWS p5.48xlarge ..., on-demand,
+    us-west-1, dated 2025-11-06 (382 days old) (source)``."""
     where = offer.source_of("price_per_gpu_hour") or "catalog"
-    return f"{offer.name}: {offer.provider} {offer.offering}, {offer.date} ({where})"
+    age = (datetime.date.today() - offer.date).days
+    region = f", {offer.region}" if offer.region else ""
+    return (
+        f"{offer.name}: {offer.provider} {offer.offering}, {offer.offer_type}{region}, dated "
+        f"{offer.date} ({age} days old) ({where})"
+    )
 
 
 def _tokens(plan: Plan, model: ModelSpec, tokens_per_step: int) -> tuple[float, str]:
@@ -272,7 +313,7 @@ def resolve(plan: Plan) -> Run:
     catalog = plan.catalog or default_catalog()
     assumptions = plan.assumptions
     model = as_model(plan.model, catalog)
-    config = plan.config or TrainingConfig()
+    config = config_for_model(plan.config or TrainingConfig(), model)
     if plan.flop_count not in FLOP_COUNTS:
         raise UnknownNameError("flop_count", plan.flop_count, FLOP_COUNTS)
     base = _system(plan, catalog, assumptions)
@@ -282,13 +323,19 @@ def resolve(plan: Plan) -> Run:
     batch = plan.global_batch_size or default_global_batch(model, config, gpus, assumptions)
     if plan.layout is not None:
         layout, layout_source = _batched(_given_layout(plan.layout, gpus), batch)
+        if isinstance(model, TransformerSpec):
+            layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
         found = None
     else:
         layout, layout_source, found = choose_layout(model, config, resolved, gpus, batch, software)
     grid = plan.region if isinstance(plan.region, Grid) else catalog.grid(plan.region)
     sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))
-    price, price_source = _price(plan, catalog, resolved.accelerator.name)
+    accelerator = resolved.accelerator
+    based_on = accelerator.measured.based_on if accelerator.measured is not None else None
+    price, price_source = _price(
+        plan, catalog, (accelerator.name, *([based_on] if based_on else []))
+    )
     return Run(
         model=model,
         config=config,
@@ -305,11 +352,12 @@ def resolve(plan: Plan) -> Run:
         **_purchase(plan, resolved),
         **region_electricity(plan, grid, assumptions),
         **region_pue(plan, grid, assumptions),
+        **_power(plan, resolved),
         data_storage=_data_storage(plan, catalog, resolved),
         checkpoint=_checkpoint(plan, catalog, resolved),
         mtbf_per_gpu=plan.mtbf_per_gpu,
         async_checkpoint=plan.async_checkpoint,
-        sustained=_sustained(plan),
+        sustained=_sustained(plan, resolved, config),
         flop_count=plan.flop_count,
         pretokenized=plan.pretokenized,
         assumptions=assumptions,
@@ -353,14 +401,75 @@ def region_electricity(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict
 
 
 def region_pue(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, Any]:
-    """PUE: given, else the grid's, else the sourced fallback."""
+    """PUE: given; else the facility class given (``hyperscale`` 1.10 or ``industry-average``
+    1.58, each sourced); else the grid region's; else the industry average, said so."""
     if plan.pue is not None:
         if not 1.0 <= plan.pue <= 5.0:
             raise MlcostError(f"pue: got {plan.pue}, expected a value between 1.0 and 5.0")
         return {"pue": float(plan.pue), "pue_source": "given"}
+    classes = {
+        "hyperscale": (assumptions.hyperscale_pue, ASSUMPTION_SOURCES["hyperscale_pue"]),
+        "industry-average": (assumptions.fallback_pue, ASSUMPTION_SOURCES["fallback_pue"]),
+    }
+    if plan.facility is not None:
+        if plan.facility not in classes:
+            raise UnknownNameError("facility", plan.facility, classes)
+        value, source = classes[plan.facility]
+        return {"pue": value, "pue_source": f"facility class {plan.facility}: {source}"}
     if grid.pue is not None:
         return {"pue": float(grid.pue), "pue_source": grid.source_of("pue") or grid.name}
-    return {"pue": assumptions.fallback_pue, "pue_source": ASSUMPTION_SOURCES["fallback_pue"]}
+    value, source = classes["industry-average"]
+    return {
+        "pue": value,
+        "pue_source": "facility class industry-average (the default when neither pue= nor the "
+        f"region gives one; facility='hyperscale' for a hyperscaler): {source}",
+    }
+
+
+def _power(plan: Plan, resolved: System) -> dict[str, Any]:
+    """The energy accounting convention and the IT power per GPU it counts
+    (:data:`mlcost.energy.ACCOUNTING`): a measured node under training load, a measured system
+    power per accelerator (``power_per_gpu=``), the GPU's TDP, or ``None`` for the utilization
+    model. ``measured-node`` on a node without a measurement falls back to the utilization
+    model, and says so."""
+    accounting = check_accounting(plan.accounting)
+    gpu = resolved.accelerator
+    if plan.power_per_gpu is not None:
+        watts = float(magnitude_in(plan.power_per_gpu, "W", "power_per_gpu"))
+        if not (watts > 0 and math.isfinite(watts)):
+            raise MlcostError(f"power_per_gpu: got {plan.power_per_gpu!r}, expected a power > 0 W")
+        return {"accounting": accounting, "power_per_gpu": watts, "power_source": "given"}
+    if accounting == "system-per-accelerator":
+        raise MlcostError(
+            "power_per_gpu: the system-per-accelerator convention needs the measured average "
+            "system power per accelerator (e.g. Patterson et al. 2021: 330 W per V100); pass "
+            "power_per_gpu= (--power-per-gpu)"
+        )
+    if accounting == "gpu-tdp":
+        if gpu.tdp is None:
+            raise MlcostError(f"accounting: {gpu.name} has no tdp in its spec; gpu-tdp needs one")
+        return {
+            "accounting": accounting,
+            "power_per_gpu": float(gpu.tdp.to("W").magnitude),
+            "power_source": f"{gpu.name} TDP ({gpu.source_of('tdp') or 'datasheet'})",
+        }
+    if accounting == "measured-node" and resolved.training_power_per_gpu is not None:
+        return {
+            "accounting": accounting,
+            "power_per_gpu": float(resolved.training_power_per_gpu.to("W").magnitude),
+            "power_source": resolved.training_power_source,
+        }
+    fallback = (
+        f"{resolved.name} has no measured training power, so the utilization model stands in "
+        "(an upper bound: nameplate host share); "
+        if accounting == "measured-node"
+        else ""
+    )
+    return {
+        "accounting": "utilization",
+        "power_per_gpu": None,
+        "power_source": fallback + resolved.host_power_source,
+    }
 
 
 def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | None:
@@ -371,12 +480,22 @@ def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | N
     return resolved.drive
 
 
-def _sustained(plan: Plan) -> float | None:
+def _sustained(plan: Plan, resolved: System, config: TrainingConfig) -> float | None:
+    """The napkin-mode FLOP/s per GPU: > 0 and at most the GPU's dense peak in the compute
+    format (a sustained rate above the peak is an input error, not a fast run)."""
     if plan.sustained is None:
         return None
     value = float(magnitude_in(plan.sustained, "flop/s", "sustained"))
     if not (value > 0 and np.isfinite(value)):
         raise MlcostError(f"sustained: got {plan.sustained!r}, expected a rate > 0 FLOP/s")
+    compute_format = config.policy.compute_format
+    peak = float(resolved.ceilings(compute_format).peak.to("flop/s").magnitude)
+    if value > peak:
+        raise MlcostError(
+            f"sustained: got {value / 1e12:,.4g} TFLOP/s, expected at most the "
+            f"{resolved.accelerator.name} dense {compute_format} peak of {peak / 1e12:,.4g} "
+            "TFLOP/s (a measured MFU of 40% is 0.4 x the peak)"
+        )
     return value
 
 

@@ -62,7 +62,10 @@ PRICED = (
     "break_even_runs",
     "break_even_months",
     "operational_t",
+    "embodied_gpu_t",
+    "embodied_server_t",
     "embodied_t",
+    "total_t",
 )
 
 
@@ -152,6 +155,14 @@ def _problems(run: Run, numbers: Numbers, frame: pd.DataFrame) -> np.ndarray:
     problems[uneven] = (
         f"gpus: not a multiple of tp x pp x cp = {parallel} ({run.layout.describe()})"
     )
+    positions = getattr(run.model, "max_position_embeddings", None)
+    long = (
+        numbers.sequence_length > positions if positions is not None else np.zeros(len(frame), bool)
+    )
+    problems[long & ~uneven] = (
+        f"sequence_length: more than the {positions} positions of {run.model.name}"
+    )
+    uneven = uneven | long
     short = ~frame["fits"].to_numpy() & ~uneven
     problems[short] = [
         f"does not fit: needs {m:.4g} GiB of {c:.4g} GiB per GPU"
@@ -192,6 +203,43 @@ def _unsupported_rows(
     return frame
 
 
+#: What each numeric axis accepts, checked element by element before anything is evaluated:
+#: (unit for magnitude_in or None, whole number?, lowest, highest).
+AXIS_RANGES: dict[str, tuple[str | None, bool, float, float]] = {
+    "micro_batch_size": (None, True, 1, np.inf),
+    "sequence_length": (None, True, 1, np.inf),
+    "gpus": (None, True, 1, np.inf),
+    "tokens": ("token", False, np.nextafter(0, 1), np.inf),
+    "pue": (None, False, 1.0, 5.0),
+    "price_per_gpu_hour": ("USD/hour", False, 0.0, np.inf),
+}
+
+
+def check_axis(name: str, values: list[Any]) -> None:
+    """Refuse the first value of a numeric axis that no run can have (a negative batch, an
+    infinite token budget, a PUE below 1), naming the axis, the position and the value."""
+    if name not in AXIS_RANGES:
+        return
+    unit, whole, low, high = AXIS_RANGES[name]
+    for position, value in enumerate(values):
+        number = magnitude_in(value, unit, name, bare=True) if unit else value
+        try:
+            number = float(number)
+        except (TypeError, ValueError):
+            raise MlcostError(f"{name}[{position}]: got {value!r}, expected a number") from None
+        ok = (
+            np.isfinite(number) and low <= number < high
+            if high == np.inf
+            else low <= number <= high
+        )
+        if not ok or (whole and not float(number).is_integer()):
+            kind = "a whole number" if whole else "a finite number"
+            bound = f">= {low:g}" if high == np.inf else f"in [{low:g}, {high:g}]"
+            if name == "tokens":
+                bound = "> 0"
+            raise MlcostError(f"{name}[{position}]: got {value!r}, expected {kind} {bound}")
+
+
 def sweep(plan: Plan, base: Run, axes: dict[str, Iterable[Any]]) -> pd.DataFrame:
     """Every combination of ``axes``, one row each (module docstring)."""
     known = STRUCTURAL_AXES + NUMERIC_AXES
@@ -202,6 +250,7 @@ def sweep(plan: Plan, base: Run, axes: dict[str, Iterable[Any]]) -> pd.DataFrame
     for name, v in values.items():
         if not v:
             raise MlcostError(f"sweep: axis {name} is empty; expected at least one value")
+        check_axis(name, v)
     structural = [n for n in STRUCTURAL_AXES if n in values]
     numeric = {n: values[n] for n in NUMERIC_AXES if n in values}
     frames = []

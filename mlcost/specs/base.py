@@ -8,6 +8,7 @@ path, or ``"*"`` for all fields) to a key of ``references`` or a free-text citat
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any, ClassVar
@@ -39,8 +40,8 @@ def _quantity_validator(unit: str, *, allow_zero: bool) -> Callable[[Any], pint.
         except UnitError as error:
             raise ValueError(f"expected {error.expected}") from None
         magnitude = quantity.magnitude
-        if magnitude != magnitude:  # NaN
-            raise ValueError(f"expected a number in {unit}, got NaN")
+        if not math.isfinite(magnitude):
+            raise ValueError(f"expected a finite number in {unit}, got {magnitude}")
         if magnitude < 0 or (magnitude == 0 and not allow_zero):
             bound = ">= 0" if allow_zero else "> 0"
             raise ValueError(f"expected a quantity in {unit} that is {bound}")
@@ -86,7 +87,9 @@ class Model(BaseModel):
     """Base of mlcost's pydantic models: immutable, strict about unknown fields, and raising
     :class:`mlcost.errors.SpecError` (one line per problem) when built with bad values."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, allow_inf_nan=False
+    )
 
     def __init__(self, **data: Any) -> None:
         try:

@@ -16,6 +16,7 @@ import yaml
 from pydantic import ValidationError
 
 from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError, closest_names
+from mlcost.io import read_input_text
 from mlcost.specs.base import Spec, validation_problems
 from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import NumericFormat
@@ -85,26 +86,61 @@ def spec_from_dict(data: Any, *, source: str | None = None) -> Spec:
         raise SpecError(validation_problems(error, _ALL_FIELDS), source=source) from None
 
 
-def load_spec_text(text: str, *, source: str | None = None) -> Spec:
-    """Parse YAML text into a spec; YAML syntax errors become one-line :class:`SpecError`s."""
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader that refuses a key given twice in one mapping (plain YAML keeps the
+    last value silently) and the non-finite floats ``.inf`` and ``.nan``."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                mark = key_node.start_mark
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice; expected each key once", mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_float(self, node: Any) -> float:
+        value = super().construct_yaml_float(node)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"{node.value!r} is not a finite number; expected a finite number",
+                node.start_mark,
+            )
+        return value
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:float", _StrictLoader.construct_yaml_float)
+
+
+def load_yaml_text(text: str, *, source: str | None = None) -> Any:
+    """Parse YAML strictly (duplicate keys and ``.inf``/``.nan`` refused); every problem,
+    syntax included, becomes a one-line :class:`SpecError` naming the line and column."""
     try:
-        data = yaml.safe_load(text)
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise SpecError([f"{where}not valid YAML ({problem})"], source=source) from None
-    return spec_from_dict(data, source=source)
+    except RecursionError:
+        raise SpecError(
+            ["nested too deeply to be a spec; expected a mapping of fields"], source=source
+        ) from None
+
+
+def load_spec_text(text: str, *, source: str | None = None) -> Spec:
+    """Parse YAML text into a spec; YAML problems become one-line :class:`SpecError`s."""
+    return spec_from_dict(load_yaml_text(text, source=source), source=source)
 
 
 def load_spec(path: str | Path) -> Spec:
-    """Load one spec file (YAML) by path."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SpecError([f"cannot read the file ({error.strerror})"], source=str(file)) from None
-    return load_spec_text(text, source=str(file))
+    """Load one spec file (YAML) by path (bounded in size, UTF-8; see :func:`read_input_text`)."""
+    return load_spec_text(read_input_text(path), source=str(path))
 
 
 def default_catalog_dir() -> Path:

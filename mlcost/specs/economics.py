@@ -32,6 +32,13 @@ class Price(Spec):
     accelerator: str
     gpus: PositiveInt = 1
     price_per_gpu_hour: MoneyRate
+    #: How the capacity is bought: on-demand list price, spot/preemptible, a committed-use or
+    #: reserved rate, a capacity block, or a marketplace host's own price.
+    offer_type: Literal["on-demand", "spot", "committed", "capacity-block", "marketplace"] = (
+        "on-demand"
+    )
+    #: The cloud region the price is for (None: one price for every region, or not stated).
+    region: str | None = None
     date: datetime.date
 
     def references_to(self) -> list[tuple[str, str]]:

@@ -338,6 +338,9 @@ class Node(Spec):
     nics: tuple[Attached, ...] = ()
     storage: tuple[Attached, ...] = ()
     power: Power | None = None
+    #: Whole-node power measured at the wall while the node trains (GPUs near full use), as
+    #: opposed to ``power``, the nameplate maximum.
+    training_power: Power | None = None
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of every catalog item this node names."""

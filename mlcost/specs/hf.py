@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mlcost.errors import SpecError, closest_names
+from mlcost.io import read_input_text
 from mlcost.specs.catalog import spec_from_dict
 from mlcost.specs.models import TransformerSpec
 
@@ -37,16 +38,30 @@ def _activation(value: Any) -> str:
     return _ACTIVATIONS[key]
 
 
+def _required(c: Mapping[str, Any], key: str) -> int:
+    """A shape field the config must give (a library default would be a guess presented as
+    the model's own number)."""
+    value = c.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SpecError(
+            [
+                f"{key}: got {value!r}, expected a whole number >= 1 (the config.json of the model "
+                "gives it; it is not defaulted)"
+            ]
+        )
+    return value
+
+
 def _gpt2(c: Mapping[str, Any]) -> dict[str, Any]:
-    h = c.get("n_embd", 768)
+    h = _required(c, "n_embd")
     return {
         "hidden_size": h,
-        "num_layers": c.get("n_layer", 12),
-        "num_attention_heads": c.get("n_head", 12),
+        "num_layers": _required(c, "n_layer"),
+        "num_attention_heads": _required(c, "n_head"),
         "ffn_hidden_size": c.get("n_inner") or 4 * h,
         "activation": _activation(c.get("activation_function", "gelu_new")),
         "norm": "layernorm",
-        "vocab_size": c.get("vocab_size", 50257),
+        "vocab_size": _required(c, "vocab_size"),
         "max_position_embeddings": c.get("n_positions", 1024),
         "position_encoding": "learned",
         "tie_word_embeddings": c.get("tie_word_embeddings", True),
@@ -61,19 +76,19 @@ def _gpt2(c: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _llama_like(c: Mapping[str, Any], *, tie_default: bool = False) -> dict[str, Any]:
-    heads = c.get("num_attention_heads", 32)
-    hidden = c.get("hidden_size", 4096)
+    heads = _required(c, "num_attention_heads")
+    hidden = _required(c, "hidden_size")
     attention_bias = bool(c.get("attention_bias", False))
     spec: dict[str, Any] = {
         "hidden_size": hidden,
-        "num_layers": c.get("num_hidden_layers", 32),
+        "num_layers": _required(c, "num_hidden_layers"),
         "num_attention_heads": heads,
         "num_kv_heads": c.get("num_key_value_heads") or heads,
-        "ffn_hidden_size": c.get("intermediate_size", 11008),
+        "ffn_hidden_size": _required(c, "intermediate_size"),
         "gated_mlp": True,
         "activation": _activation(c.get("hidden_act", "silu")),
         "norm": "rmsnorm",
-        "vocab_size": c.get("vocab_size", 32000),
+        "vocab_size": _required(c, "vocab_size"),
         "max_position_embeddings": c.get("max_position_embeddings", 2048),
         "position_encoding": "rotary",
         "tie_word_embeddings": c.get("tie_word_embeddings", tie_default),
@@ -132,16 +147,16 @@ def _gemma2(c: Mapping[str, Any]) -> dict[str, Any]:
 def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "architecture": "encoder",
-        "hidden_size": c.get("hidden_size", 768),
-        "num_layers": c.get("num_hidden_layers", 12),
-        "num_attention_heads": c.get("num_attention_heads", 12),
-        "ffn_hidden_size": c.get("intermediate_size", 3072),
+        "hidden_size": _required(c, "hidden_size"),
+        "num_layers": _required(c, "num_hidden_layers"),
+        "num_attention_heads": _required(c, "num_attention_heads"),
+        "ffn_hidden_size": _required(c, "intermediate_size"),
         "activation": _activation(c.get("hidden_act", "gelu")),
         "norm": "layernorm",
         "norm_placement": "post",
         "final_norm": False,
         "embedding_norm": True,
-        "vocab_size": c.get("vocab_size", 30522),
+        "vocab_size": _required(c, "vocab_size"),
         "max_position_embeddings": c.get("max_position_embeddings", 512),
         "position_encoding": "learned",
         "type_vocab_size": c.get("type_vocab_size", 2),
@@ -175,6 +190,10 @@ def _default_name(config: Mapping[str, Any], source: str | None) -> str:
     return name or str(config.get("model_type", "model"))
 
 
+def _refuse_constant(name: str) -> float:
+    raise json.JSONDecodeError(f"{name} is not a finite number; expected a finite number", name, 0)
+
+
 def from_hf_config(
     config: Mapping[str, Any] | str | Path, *, name: str | None = None
 ) -> TransformerSpec:
@@ -186,10 +205,9 @@ def from_hf_config(
     source: str | None = None
     if isinstance(config, (str, Path)):
         source = str(config)
+        text = read_input_text(config)
         try:
-            data = json.loads(Path(config).read_text(encoding="utf-8"))
-        except OSError as error:
-            raise SpecError([f"cannot read the file ({error.strerror})"], source=source) from None
+            data = json.loads(text, parse_constant=_refuse_constant)
         except json.JSONDecodeError as error:
             raise SpecError(
                 [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"],

@@ -13,7 +13,12 @@ from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
-from mlcost.workload.config import PRECISION_POLICIES, PrecisionPolicy, TrainingConfig
+from mlcost.workload.config import (
+    PRECISION_POLICIES,
+    PrecisionPolicy,
+    TrainingConfig,
+    config_for_model,
+)
 from mlcost.workload.convnet import convnet_operators
 from mlcost.workload.optimizer import OPTIMIZERS, OptimizerProfile
 from mlcost.workload.table import (
@@ -70,6 +75,7 @@ __all__ = [
     "TrainingConfig",
     "attention_matmul_flops",
     "attention_pairs",
+    "config_for_model",
     "convnet_operators",
     "operators",
     "transformer_operators",

@@ -119,3 +119,28 @@ class TrainingConfig(Model):
     def policy(self) -> PrecisionPolicy:
         """The :class:`PrecisionPolicy` named by ``precision``."""
         return PRECISION_POLICIES[self.precision]
+
+
+def config_for_model(config: TrainingConfig, model: object) -> TrainingConfig:
+    """The configuration ``model`` trains with: a sequence length left at its default (2048) is
+    capped at the model's positions (``max_position_embeddings``: GPT-2 trains on 1024), and one
+    given longer than the positions is refused, since the model has no embedding (or trained
+    rotary range) for the extra positions.
+
+    Raises :class:`mlcost.errors.MlcostError` naming the field, the value and the limit.
+    """
+    from mlcost.errors import MlcostError
+    from mlcost.specs.models import TransformerSpec
+
+    if not isinstance(model, TransformerSpec):
+        return config
+    positions = model.max_position_embeddings
+    if config.sequence_length <= positions:
+        return config
+    if "sequence_length" not in config.model_fields_set:
+        return config.model_copy(update={"sequence_length": positions})
+    raise MlcostError(
+        f"sequence_length: got {config.sequence_length:,}, expected at most {positions:,}, the "
+        f"positions of {model.name} (max_position_embeddings); use --seq {positions} or a model "
+        "spec with a longer context (e.g. RoPE scaling)"
+    )

@@ -21,9 +21,12 @@ intra_node_link: nvlink-4
 nics: [{link: infiniband-ndr, count: 8}]
 storage: [{device: nvme-pcie4-intel-p5500-3.84tb, count: 8}]
 power: 10.2 kW
+training_power: 8.4 kW
 references:
   ds: "NVIDIA DGX H100 datasheet (2023), table 'System Specifications'"
+  latif: "Latif et al., IEEE Access 13 (2025) 61740: 8.4 kW measured while training"
 sources:
+  training_power: latif
   accelerators_per_node: ds
   nics: ds
   storage: ds

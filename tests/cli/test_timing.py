@@ -36,7 +36,7 @@ def test_step_json(cli: Cli) -> None:
 def test_roofline_writes_png(cli: Cli, tmp_path: Path) -> None:
     target = tmp_path / "roofline.png"
     result = cli(
-        "roofline", "gpt2", "--gpu", "a100-sxm4-80gb", "--gpu", "h100-sxm5-80gb", "--out",
+        "roofline", "gpt2", "--gpu", "a100-sxm4-80gb", "--gpu", "h100-sxm5-80gb", "--plot",
         str(target), "--json",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr

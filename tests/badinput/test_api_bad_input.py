@@ -1,0 +1,324 @@
+"""The bad-input suite in Python (issue 15): the examples of the issue, then hypothesis
+strategies over the public API and the CLI (in-process). Every answer is mlcost's own error
+(:class:`mlcost.MlcostError`, one line naming the field) or a valid result; no foreign exception
+escapes, and no NaN or infinity reaches a result."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import mlcost
+from mlcost import Layout, Plan, TrainingConfig
+from mlcost.errors import MlcostError, SpecError
+from mlcost.io import write_text_atomically
+from mlcost.roofline import Ceilings
+from mlcost.specs import from_hf_config, load_spec_text
+from mlcost.timing import iron_law
+from mlcost.units import parse_count, parse_quantity
+from tests.cli.conftest import invoke
+
+GPT2_ON_ONE = {"gpu": "h100-sxm5-80gb", "gpus": 1, "layout": Layout(micro_batch_size=4)}
+
+
+def _answer(call: Any) -> Any:
+    """The result of ``call``, or None when it raised mlcost's own error (one line)."""
+    try:
+        return call()
+    except MlcostError as error:
+        text = str(error)
+        assert text and "Traceback" not in text
+        first = text.splitlines()[0]
+        assert len(first) < 1000
+        return None
+
+
+def _finite_json(data: Any) -> None:
+    """Strict JSON: json.dumps refuses NaN and infinities with allow_nan=False."""
+    json.dumps(data, allow_nan=False, default=str)
+
+
+# ----- the examples of the issue ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        (lambda: mlcost.accelerator(None), "accelerator"),
+        (lambda: iron_law("8.4e23", "1 EFLOP/s", 0.4), "operations"),
+        (lambda: iron_law("8.4e23 flop", "1 EFLOP/s", 1.5), "efficiency"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE, tokens="3 byte").summary(), "tokens"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE, tokens=-3).summary(), "tokens"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE, tokens=math.inf).summary(), "tokens"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE, price=-3).summary(), "price"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE, price="1 kg").summary(), "price"),
+        (
+            lambda: Plan(
+                "llama-2-7b", gpu="h100-sxm5-80gb",
+                config=TrainingConfig(sequence_length=100_000),
+            ).summary(),
+            "max_position_embeddings",
+        ),
+        (
+            lambda: Plan("llama-2-7b", gpu="h100-sxm5-80gb", gpus=3, layout=Layout(tp=3)).summary(),
+            "attention heads",
+        ),
+        (
+            lambda: Plan(
+                "gpt2", **GPT2_ON_ONE, sustained=mlcost.Q_(2000, "TFLOP/s")
+            ).summary(),
+            "peak",
+        ),
+        (
+            lambda: Plan(
+                "gpt2", gpu="v100-sxm2-16gb", gpus=1, layout=Layout(micro_batch_size=1),
+                config=TrainingConfig(precision="fp16-mixed"), price="aws-p5",
+            ).summary(),
+            "prices h100-sxm5-80gb",
+        ),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE).sweep(gpus=[1, -8]), "gpus[1]"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE).sweep(tokens=[1e9, math.inf]), "tokens[1]"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE).sweep(micro_batch_size=[1, -2]), "micro_batch"),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE).sweep(price_per_gpu_hour=[-1.0]), "price"),
+        (lambda: load_spec_text("kind: accelerator\nname: a\nname: b\n"), "given twice"),
+        (lambda: load_spec_text("kind: grid\nname: g\ncarbon_intensity: .inf\n"), "finite"),
+        (lambda: load_spec_text("[" * 5000 + "]" * 5000), "nested too deeply"),
+        (
+            lambda: from_hf_config(
+                {"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4,
+                 "intermediate_size": 64, "vocab_size": 100}
+            ),
+            "hidden_size",
+        ),
+        (
+            lambda: Ceilings.from_accelerator(
+                mlcost.accelerator("h100-sxm5-80gb"), compute_efficiency=0
+            ),
+            "compute_efficiency",
+        ),
+        (
+            lambda: Ceilings.from_accelerator(
+                mlcost.accelerator("h100-sxm5-80gb"), memory_efficiency=1.2
+            ),
+            "memory_efficiency",
+        ),
+    ],
+)  # fmt: skip
+def test_issue_examples_are_refused_with_their_field(call: Any, fragment: str) -> None:
+    with pytest.raises(MlcostError) as caught:
+        call()
+    assert fragment in str(caught.value)
+
+
+def test_count_text_reads_the_same_in_python_and_the_cli() -> None:
+    assert parse_count("2T", "tokens") == 2e12
+    plan = Plan("gpt2", **GPT2_ON_ONE, tokens="2T")
+    assert plan.run.tokens == 2e12
+
+
+def test_names_work_where_specs_do() -> None:
+    by_name = mlcost.memory_breakdown("gpt2", TrainingConfig(), "h100-sxm5-80gb")
+    by_spec = mlcost.memory_breakdown(
+        mlcost.model("gpt2"), TrainingConfig(), mlcost.accelerator("h100-sxm5-80gb")
+    )
+    assert by_name.total == by_spec.total
+
+
+def test_the_default_sequence_is_capped_by_the_models_positions() -> None:
+    """GPT-2 has 1024 positions (its config.json, n_positions): the 2048 default becomes 1024."""
+    plan = Plan("gpt2", **GPT2_ON_ONE)
+    assert plan.run.config.sequence_length == 1024
+
+
+def test_zero1_formula_says_weights_and_gradients_are_not_sharded() -> None:
+    breakdown = mlcost.memory_breakdown(
+        "llama-2-7b", TrainingConfig(), "h100-sxm5-80gb", Layout(dp=8, zero_stage=1)
+    )
+    formulas = {term.name: term.formula for term in breakdown.terms}
+    assert "/ 8" not in formulas["weights"] and "not sharded" in formulas["weights"]
+    assert "/ 8" not in formulas["gradients"]
+    assert "/ 8 (ZeRO-1)" in formulas["optimizer states"]
+
+
+def test_spec_errors_are_bounded() -> None:
+    text = "kind: accelerator\nname: x\n" + "".join(f"bogus{i}: 1\n" for i in range(5000))
+    with pytest.raises(SpecError) as caught:
+        load_spec_text(text)
+    assert len(str(caught.value).splitlines()) <= 12
+    assert "more" in str(caught.value)
+
+
+def test_written_files_respect_the_umask(tmp_path: Path) -> None:
+    previous = os.umask(0o022)
+    try:
+        write_text_atomically(tmp_path / "a.yaml", "x: 1\n")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "a.yaml").stat().st_mode) == 0o644
+
+
+def test_calibrate_does_not_overwrite_a_profile(tmp_path: Path) -> None:
+    existing = tmp_path / "profile.yaml"
+    existing.write_text("mine\n")
+    result = invoke("calibrate", str(tmp_path), "--out", str(existing))
+    assert result.exit_code == 2 and "--force" in result.stderr
+    assert existing.read_text() == "mine\n"
+
+
+def _results_folder(tmp_path: Path, rows: list[str], metadata: dict[str, Any]) -> Path:
+    header = (
+        "family,name,device,format,params,status,median_s,p10_s,p90_s,mean_s,stdev_s,"
+        "repeats,flops,bytes,detail\n"
+    )
+    (tmp_path / "results.csv").write_text(header + "".join(rows))
+    (tmp_path / "metadata.json").write_text(json.dumps(metadata))
+    return tmp_path
+
+
+def test_calibration_warns_on_noise_and_on_a_base_from_another_device(tmp_path: Path) -> None:
+    from mlcost.calibrate import calibration_warnings
+
+    params = '"{{""m"": {i}, ""n"": 64, ""k"": 64}}"'
+    row = "gemm,g{i},cpu,fp32," + params + ",ok,{m},{lo},{hi},{m},0,5,{f},1,\n"
+    rows = [row.format(i=64 * (i + 1), m=1e-3, lo=1e-3, hi=1e-3, f=1e8) for i in range(3)]
+    rows.append(row.format(i=999, m=1e-3, lo=1e-6, hi=1e-3, f=1e8))  # p90/p10 = 1000
+    folder = _results_folder(tmp_path, rows, {"device": "cpu", "preset": "quick"})
+    found = calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
+    assert any("noisy" in w and "1e+03x" in w for w in found), found
+    assert any("measured on the CPU" in w for w in found), found
+
+
+def test_bench_refuses_to_mix_presets_in_one_folder(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from mlcost.bench.runner import run
+
+    (tmp_path / "metadata.json").write_text(json.dumps({"preset": "quick", "device": "cpu"}))
+    with pytest.raises(MlcostError, match="preset 'quick'"):
+        run(tmp_path, device="cpu", preset="full", families=["launch"], progress=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "family,name\n1,2\n",
+        "family,name,device,format,par",
+        "",
+        "\x00\x01binary",
+    ],
+)
+def test_foreign_or_truncated_results_are_refused(tmp_path: Path, text: str) -> None:
+    from mlcost.bench.store import read_results_csv
+
+    (tmp_path / "results.csv").write_text(text)
+    with pytest.raises(MlcostError):
+        read_results_csv(tmp_path)
+
+
+# ----- hypothesis over the public API ----------------------------------------------------------
+TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40) | st.sampled_from(
+    ["inf", "-inf", "nan", "1e400", "2T", "80 GiB", "3 TB/s", "1/0", "()", "**"]
+)
+NUMBERS = st.one_of(
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    TEXT,
+    st.none(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_parsing_text_is_a_quantity_or_a_unit_error(text: str) -> None:
+    _answer(lambda: parse_quantity(text, field="x"))
+    value = _answer(lambda: parse_count(text, "x"))
+    assert value is None or (value > 0 and math.isfinite(value))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_yaml_text_is_a_spec_or_a_spec_error(text: str) -> None:
+    _answer(lambda: load_spec_text(text))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["model_type", "hidden_size", "num_hidden_layers", "num_attention_heads",
+             "intermediate_size", "vocab_size", "max_position_embeddings", "n_embd", "n_layer",
+             "n_head", "hidden_act", "num_key_value_heads", "head_dim", "sliding_window"]
+        ),
+        st.one_of(st.sampled_from(["llama", "gpt2", "mistral", "bert", "gelu", "silu"]), NUMBERS),
+        max_size=10,
+    )
+)  # fmt: skip
+def test_any_hf_config_is_a_spec_or_a_spec_error(config: dict[str, Any]) -> None:
+    _answer(lambda: from_hf_config(config))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tokens=NUMBERS,
+    price=st.one_of(NUMBERS, st.sampled_from(["aws-p5", "aws-p3-v100-on-demand", "3 USD/hour"])),
+    pue=st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)),
+    micro=st.integers(min_value=-2, max_value=64),
+    tp=st.sampled_from([1, 2, 3, 0]),
+)
+def test_any_plan_is_priced_finitely_or_refused(
+    tokens: Any, price: Any, pue: Any, micro: int, tp: int
+) -> None:
+    def build() -> Any:
+        layout = Layout(micro_batch_size=micro, tp=tp)
+        plan = Plan(
+            "gpt2", gpu="h100-sxm5-80gb", gpus=max(tp, 1), layout=layout, tokens=tokens,
+            price=price, pue=pue,
+        )  # fmt: skip
+        return plan.to_json()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = _answer(build)
+    if data is not None:
+        _finite_json(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                ["--seq", "--batch", "--tp", "--pp", "--zero", "--precision", "--gpu",
+                 "--recompute", "--json", "--optimizer", "--attention", "--window"]
+            ),
+            st.sampled_from(["0", "-1", "3", "1e9", "nan", "fp7", "bf16", "gpt2", "x", "", "8"]),
+        ),
+        max_size=6,
+    ),
+    st.sampled_from([["flops", "gpt2"], ["memory", "gpt2"], ["step", "gpt2"]]),
+)  # fmt: skip
+def test_any_command_line_is_an_answer_or_one_error_line(
+    options: list[str], command: list[str]
+) -> None:
+    result = invoke(*command, *options)
+    assert result.exit_code in (0, 2), (options, result)
+    assert "Traceback" not in result.stdout + result.stderr
+    if result.exit_code == 2 and "--json" not in options:
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    if result.exit_code == 0 and "--json" in options:
+        json.loads(result.stdout, parse_constant=lambda name: pytest.fail(name))
+
+
+def test_sweep_arrays_are_checked_element_by_element() -> None:
+    plan = Plan("gpt2", **GPT2_ON_ONE)
+    frame = plan.sweep(sequence_length=np.array([512, 4096]))
+    assert frame["problem"].iloc[0] == ""
+    assert "positions" in frame["problem"].iloc[1]

@@ -1,0 +1,143 @@
+"""The bad-input suite on the command line (issue 15): every case ends in mlcost's own answer,
+never a traceback. Run with the interpreter of a fresh virtual environment that has exactly
+mlcost's runtime dependencies (``pip install .``: no click, no torch, no test tools), because a
+test environment pulls in packages (click) the runtime lacks, and that hid a whole class of
+crashes before.
+
+The class of the answer is asserted, not its text: exit 0 with output, or exit 2 with exactly
+one line on stderr that starts with ``error:`` (with ``--json``: one JSON object with
+``error`` on stdout); ``--json`` output is strict JSON (no NaN or Infinity)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.badinput.cli_cases import cli_cases
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def runtime_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A virtual environment with mlcost and its runtime dependencies only."""
+    home = tmp_path_factory.mktemp("runtime-env")
+    venv.EnvBuilder(with_pip=True).create(home)
+    python = home / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
+        check=True,
+        timeout=900,
+    )
+    return python
+
+
+@pytest.fixture(scope="module")
+def outcomes(runtime_python: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    folder = tmp_path_factory.mktemp("bad-inputs")
+    cases = cli_cases(folder)
+    cases_file, results_file = folder / "cases.json", folder / "results.json"
+    cases_file.write_text(json.dumps(cases))
+    subprocess.run(
+        [str(runtime_python), str(ROOT / "tests/badinput/run_cli_cases.py"), str(cases_file),
+         str(results_file)],
+        check=True, timeout=2400, cwd=folder, env={**os.environ, "MPLBACKEND": "Agg"},
+    )  # fmt: skip
+    return list(json.loads(results_file.read_text()))
+
+
+def test_the_runtime_environment_lacks_test_only_packages(runtime_python: Path) -> None:
+    for module in ("click", "torch", "pytest"):
+        probe = subprocess.run(
+            [str(runtime_python), "-c", f"import {module}"], capture_output=True, check=False
+        )
+        if module == "click" and probe.returncode == 0:
+            pytest.fail("click importable in the runtime environment: typer no longer vendors it?")
+        assert module == "click" or probe.returncode != 0, f"{module} importable"
+
+
+def test_there_are_at_least_300_cases(outcomes: list[Any]) -> None:
+    assert len(outcomes) >= 300
+
+
+def _strict_json(text: str) -> Any:
+    def refuse(name: str) -> None:
+        raise ValueError(f"{name} in JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_every_case_is_an_answer_or_a_one_line_error(outcomes: list[Any]) -> None:
+    wrong = []
+    for case in outcomes:
+        argv, code, out, err = case["argv"], case["code"], case["stdout"], case["stderr"]
+        as_json = "--json" in argv
+        if case["escaped"] or "Traceback" in out + err:
+            wrong.append(f"{argv}: traceback\n{(case['escaped'] or err)[-600:]}")
+        elif code == 0:
+            if not out.strip() and argv:
+                wrong.append(f"{argv}: exit 0 with no output")
+            if as_json and out.strip():
+                try:
+                    _strict_json(out)
+                except ValueError as error:
+                    wrong.append(f"{argv}: --json output is not strict JSON ({error})")
+        elif code == 2:
+            if as_json:
+                try:
+                    answer = _strict_json(out)
+                except ValueError as error:
+                    wrong.append(f"{argv}: --json error is not JSON ({error}): {out[:200]}")
+                    continue
+                if not (isinstance(answer, dict) and answer.get("error")):
+                    wrong.append(f"{argv}: --json error without 'error': {out[:200]}")
+            else:
+                lines = [line for line in err.splitlines() if line.strip()]
+                if len(lines) != 1 or not lines[0].startswith("error: "):
+                    wrong.append(f"{argv}: expected one 'error:' line, got {err[:400]!r}")
+        else:
+            wrong.append(f"{argv}: exit {code}\n{err[-400:]}")
+    assert not wrong, f"{len(wrong)} of {len(outcomes)} cases:\n" + "\n".join(wrong[:40])
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["frobnicate"], "No such command"),
+        (["plan", "--seq", "100000"], "max_position_embeddings"),
+        (["plan", "--tp", "3"], "divisor of the 32 attention heads"),
+        (["plan", "--sustained", "1e20"], "at most the h100-sxm5-80gb dense bf16 peak"),
+        (["memory", "gpt2", "--mini-sequences", "0"], "mini_sequences"),
+        (["comm", "allreduce", "--ranks", "0"], "ranks"),
+        (["bench", "--device", "tpu"], "--device"),
+        (["bench", "--format", "fp7"], "fp7"),
+        (["memory", "gpt2", "--tp", "5"], "divisor of the 12 attention heads"),
+        (["fit", "gpt2", "--pp", "100"], "100 pipeline chunks"),
+    ],
+)
+def test_named_examples_of_the_issue_give_their_reason(
+    outcomes: list[Any], argv: list[str], expected: str
+) -> None:
+    case = next(c for c in outcomes if c["argv"] == argv)
+    assert case["code"] == 2, case
+    assert expected in case["stderr"], case["stderr"]
+
+
+def test_files_in_a_folder_path_that_is_a_file_are_refused(outcomes: list[Any]) -> None:
+    plotted = [c for c in outcomes if c["argv"][:2] == ["plan", "--plot"]]
+    assert plotted and all(c["code"] == 2 for c in plotted), plotted
+
+
+def test_a_fresh_interpreter_runs_the_cli_entry_point(runtime_python: Path) -> None:
+    """The installed console script (not the in-process call) with a usage error."""
+    script = runtime_python.parent / "mlcost"
+    done = subprocess.run([str(script), "frobnicate"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stderr.startswith("error: "), done
+    assert sys.executable != str(runtime_python)
