@@ -25,41 +25,38 @@ The heavier modules are imported when first used, so ``import mlcost`` stays qui
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-from mlcost.describe import SpecDescription, describe
-from mlcost.errors import (
-    AmbiguousNameError,
-    MlcostError,
-    SpecError,
-    UnitError,
-    UnknownNameError,
-)
-from mlcost.layout import Layout
-from mlcost.specs import (
-    Accelerator,
-    Catalog,
-    ConvNetSpec,
-    TransformerSpec,
-    as_accelerator,
-    as_model,
-    default_catalog,
-    from_hf_config,
-    load_spec,
-)
-from mlcost.system import System, system
-from mlcost.units import Q_, ureg
-from mlcost.workload import TrainingConfig, operators
-
 if TYPE_CHECKING:
     from mlcost.comms import collective_time
+    from mlcost.description import SpecDescription, describe
+    from mlcost.errors import (
+        AmbiguousNameError,
+        MlcostError,
+        SpecError,
+        UnitError,
+        UnknownNameError,
+    )
     from mlcost.flops import training_flops
+    from mlcost.layout import Layout
     from mlcost.memory import memory_breakdown
     from mlcost.parallel import multi_gpu_step_time
     from mlcost.parallel.search import search
     from mlcost.plan import Plan
+    from mlcost.specs import (
+        Accelerator,
+        Catalog,
+        ConvNetSpec,
+        TransformerSpec,
+        from_hf_config,
+        load_spec,
+    )
+    from mlcost.systems import System, system
     from mlcost.timing import step_time
+    from mlcost.units import Q_, ureg
+    from mlcost.workload import TrainingConfig, operators
 
 try:
     __version__ = version("mlcost")
@@ -68,7 +65,29 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 #: Public names imported on first use: name -> module (none shares its name with a module of
 #: the package, whose import would otherwise replace it).
+#: Every public name and the module that defines it, imported on first use (PEP 562), so that
+#: ``import mlcost`` (and ``mlcost --version``) loads neither pint nor pandas until needed.
 _LAZY = {
+    "SpecDescription": "mlcost.description",
+    "describe": "mlcost.description",
+    "AmbiguousNameError": "mlcost.errors",
+    "MlcostError": "mlcost.errors",
+    "SpecError": "mlcost.errors",
+    "UnitError": "mlcost.errors",
+    "UnknownNameError": "mlcost.errors",
+    "Layout": "mlcost.layout",
+    "Accelerator": "mlcost.specs",
+    "Catalog": "mlcost.specs",
+    "ConvNetSpec": "mlcost.specs",
+    "TransformerSpec": "mlcost.specs",
+    "from_hf_config": "mlcost.specs",
+    "load_spec": "mlcost.specs",
+    "System": "mlcost.systems",
+    "system": "mlcost.systems",
+    "Q_": "mlcost.units",
+    "ureg": "mlcost.units",
+    "TrainingConfig": "mlcost.workload",
+    "operators": "mlcost.workload",
     "Plan": "mlcost.plan",
     "collective_time": "mlcost.comms",
     "memory_breakdown": "mlcost.memory",
@@ -82,21 +101,29 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if not name.startswith("_") and importlib.util.find_spec(f"mlcost.{name}") is not None:
+        return importlib.import_module(f"mlcost.{name}")  # a submodule, e.g. mlcost.plot
     raise AttributeError(f"module 'mlcost' has no attribute {name!r}")
 
 
 def accelerator(name: str) -> Accelerator:
     """An accelerator from the built-in catalog, by name or alias (or a spec/profile path)."""
+    from mlcost.specs import as_accelerator
+
     return as_accelerator(name)
 
 
 def model(name: str) -> TransformerSpec | ConvNetSpec:
     """A model from the built-in catalog, by name or alias (or a spec/config.json path)."""
+    from mlcost.specs import as_model
+
     return as_model(name)
 
 
 def catalog() -> Catalog:
     """The built-in catalog."""
+    from mlcost.specs import default_catalog
+
     return default_catalog()
 
 

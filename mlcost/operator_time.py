@@ -25,6 +25,7 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
@@ -76,8 +77,9 @@ class Execution:
     def of(self, op: Operator) -> Ceilings:
         return self.ceilings.get(op.format, self.main)
 
-    @property
+    @cached_property
     def dispatch(self) -> float:
+        """The software's per-op dispatch overhead in seconds (converted once)."""
         if self.software is None:
             return 0.0
         return float(self.software.spec.dispatch_overhead.to("s").magnitude)
@@ -86,7 +88,7 @@ class Execution:
 def _gemm_compute(op: Operator, ceilings: Ceilings) -> Number:
     """Each pass on its own output tiles and depth: forward ``[m x k]·[k x n]``, input gradient
     ``[m x n]·[n x k]``, weight gradient ``[k x m]·[m x n]``."""
-    peak = ceilings.peak.to("flop/s").magnitude
+    peak = ceilings.peak_flops
     batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
     attention = op.kind == OperatorKind.ATTENTION
     compute: Number = 0.0
@@ -148,7 +150,7 @@ def operator_time(
     """The time of one operator row per step (module docstring)."""
     ceilings = ex.of(op)
     software = ex.software
-    bandwidth = ceilings.bandwidth.to("byte/s").magnitude * ceilings.memory_efficiency
+    bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
     moved = op.bytes_moved
     kernel = kernels.get(op.pattern) if op.role == OperatorRole.ATTENTION_CORE else None
     host_ops: float = 1 + bool(np.any(op.backward_flops) or np.any(op.backward_bytes))
@@ -162,7 +164,7 @@ def operator_time(
     elif op.is_matmul:
         compute, memory = _gemm_compute(op, ceilings), moved / bandwidth
     else:
-        vector = ceilings.vector_peak.to("flop/s").magnitude
+        vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(op.kind, op.forward_flops)
         compute = op.total_flops / (vector * efficiency)
         memory = moved / bandwidth
@@ -176,7 +178,7 @@ def operator_time(
             memory = logits * (forward + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
     body = np.maximum(compute, memory) if ex.mode == "roofline" else compute + memory
-    gaps = host_ops * ceilings.launch_overhead.to("s").magnitude
+    gaps = host_ops * ceilings.launch_seconds
     gpu = body + gaps
     total = np.maximum(gpu, host_ops * ex.dispatch)
     return OperatorTime(

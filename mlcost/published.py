@@ -46,7 +46,7 @@ from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
-from mlcost.system import system
+from mlcost.systems import system
 from mlcost.uncertainty import Band, band_from_errors
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig

@@ -20,12 +20,14 @@ import datetime
 import html
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from mlcost.units import quantity_to_json
 
@@ -149,6 +151,8 @@ class Result:
         return type(self).__name__
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         """One row per figure: name, value, unit, formula, source."""
         rows = []
         for figure in self.figures():

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -122,6 +123,27 @@ class Ceilings:
     k_overhead: float = 0.0
     k_reference: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
+
+    # ----- magnitudes in SI, converted once (the per-operator hot path reads these) -----------
+    @cached_property
+    def peak_flops(self) -> float:
+        """``peak`` in FLOP/s."""
+        return float(self.peak.to("flop/s").magnitude)
+
+    @cached_property
+    def vector_flops(self) -> float:
+        """``vector_peak`` in FLOP/s."""
+        return float(self.vector_peak.to("flop/s").magnitude)
+
+    @cached_property
+    def bandwidth_bytes(self) -> float:
+        """``bandwidth`` in byte/s."""
+        return float(self.bandwidth.to("byte/s").magnitude)
+
+    @cached_property
+    def launch_seconds(self) -> float:
+        """``launch_overhead`` in seconds."""
+        return float(self.launch_overhead.to("s").magnitude)
 
     def __post_init__(self) -> None:
         for name in ("compute_efficiency", "memory_efficiency", "vector_efficiency"):

@@ -49,13 +49,23 @@ __all__ = [
 ]
 
 
+def _new_registry() -> pint.UnitRegistry:
+    """pint's registry with its parsed definitions cached on disk (pint's ``cache_folder=
+    ":auto:"``, the user cache folder: 0.04 s instead of 0.6 s to build after the first run);
+    without a cache where that folder cannot be written."""
+    options: dict[str, Any] = {
+        "autoconvert_offset_to_baseunit": True,
+        "non_int_type": float,
+        "on_redefinition": "warn",
+    }
+    try:
+        return pint.UnitRegistry(cache_folder=":auto:", **options)
+    except Exception:  # an unwritable or broken cache folder: parse the definitions instead
+        return pint.UnitRegistry(cache_folder=None, **options)
+
+
 def _build_registry() -> pint.UnitRegistry:
-    registry: pint.UnitRegistry = pint.UnitRegistry(
-        autoconvert_offset_to_baseunit=True,
-        non_int_type=float,
-        cache_folder=None,
-        on_redefinition="warn",
-    )
+    registry = _new_registry()
     # pint defines ``bit = []`` (dimensionless), which would let a bare number pass for bytes
     # and "80 GiB + 3" succeed. Information gets its own dimension; byte = 8 bit and every
     # prefixed byte unit follow, so bytes only mix with bytes.

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import mlcost
-from mlcost.describe import describe
+from mlcost.description import describe
 
 
 def test_model_description_frame_and_json(catalog: mlcost.Catalog) -> None:

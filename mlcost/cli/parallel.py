@@ -22,7 +22,7 @@ from mlcost.cli.output import print_json, stdout_console
 from mlcost.comms import collective_table
 from mlcost.errors import MlcostError
 from mlcost.parallel import search
-from mlcost.system import system
+from mlcost.systems import system
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
 

@@ -19,7 +19,7 @@ from mlcost.cli.options import (
     resolve_spec,
 )
 from mlcost.cli.output import print_json, stdout_console
-from mlcost.describe import Row, SpecDescription, describe, spec_value_text
+from mlcost.description import Row, SpecDescription, describe, spec_value_text
 from mlcost.io import write_text_atomically
 from mlcost.specs import GROUPS, Spec, default_catalog, from_hf_config, load_spec
 

@@ -3,10 +3,10 @@
 * :mod:`mlcost.comms.collectives`: one closed form per algorithm (ring, tree, hierarchical,
   pairwise, pipelined broadcast, point-to-point);
 * :mod:`mlcost.comms.bandwidth`: algorithm and bus bandwidth as nccl-tests reports them;
-* :mod:`mlcost.comms.placement`: a group of ranks placed on a :class:`mlcost.system.System`, the
+* :mod:`mlcost.comms.placement`: a group of ranks placed on a :class:`mlcost.systems.System`, the
   registry of algorithms, :func:`collective_time` and :func:`collective_table`.
 
-The links and their achievable bandwidths are :mod:`mlcost.system`'s.
+The links and their achievable bandwidths are :mod:`mlcost.systems`'s.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A collective on a group of ranks placed on a :class:`mlcost.system.System`, and the
+"""A collective on a group of ranks placed on a :class:`mlcost.systems.System`, and the
 algorithms that carry it (a registry: a new algorithm is one :func:`register_algorithm` call).
 
 Ranks are numbered node by node, so a group whose members are ``stride`` apart keeps
@@ -38,7 +38,7 @@ from mlcost.comms.collectives import (
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result, plain
 from mlcost.specs.hardware import CollectiveFit
-from mlcost.system import System, SystemLike, system
+from mlcost.systems import System, SystemLike, system
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -70,12 +70,12 @@ def placement(
     stride = np.asarray(stride, dtype=np.float64)
     per_node = np.minimum(n, np.maximum(1.0, np.floor(g / stride)))
     nodes = np.ceil(n / per_node)
-    intra_b = system.intra.bandwidth.to("byte/s").magnitude if system.intra else np.inf
-    intra_a = system.intra.latency.to("s").magnitude if system.intra else 0.0
+    intra_b = system.intra.bandwidth_bytes if system.intra else np.inf
+    intra_a = system.intra.latency_seconds if system.intra else 0.0
     if system.inter is not None:
-        nic = system.inter.bandwidth.to("byte/s").magnitude * system.nics_per_node
+        nic = system.inter.bandwidth_bytes * system.nics_per_node
         inter_b = nic / g
-        inter_a = system.inter.latency.to("s").magnitude
+        inter_a = system.inter.latency_seconds
     else:
         inter_b = np.full_like(g, np.inf)
         inter_a = 0.0

@@ -27,6 +27,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -213,12 +214,10 @@ class MemoryBreakdown(Result):
     description: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def total(self) -> pint.Quantity:
-        total = Q_(0, "byte")
-        for term in self.terms:
-            total = total + term.value
-        return total.to("GiB")
+        """The sum of the terms in GiB (one conversion per term, computed once)."""
+        return Q_(sum(term.value.to("byte").magnitude for term in self.terms), "byte").to("GiB")
 
     def term(self, name: str | MemoryTerm) -> pint.Quantity:
         """The bytes of one term, by its :class:`MemoryTerm` or display name."""

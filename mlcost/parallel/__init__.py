@@ -9,7 +9,7 @@ a vectorized search over layouts.
 * :mod:`mlcost.parallel.search`: :func:`search`, ranked layouts of a system.
 
 The execution strategy is :class:`mlcost.layout.Layout`; the collectives are in
-:mod:`mlcost.comms`; the system in :mod:`mlcost.system`.
+:mod:`mlcost.comms`; the system in :mod:`mlcost.systems`.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from mlcost.parallel.step import evaluate
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
-from mlcost.system import SystemLike, system
+from mlcost.systems import SystemLike, system
 from mlcost.timing import Mode
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig

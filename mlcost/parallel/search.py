@@ -41,7 +41,7 @@ from mlcost.parallel.step import evaluate
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
-from mlcost.system import System, SystemLike, system
+from mlcost.systems import System, SystemLike, system
 from mlcost.timing import Mode
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload import TrainingConfig

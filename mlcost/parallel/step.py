@@ -47,7 +47,7 @@ from mlcost.parallel.traffic import communication_terms
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
-from mlcost.system import System, SystemLike, system
+from mlcost.systems import System, SystemLike, system
 from mlcost.timing import (
     MFU_SOURCE,
     Mode,
@@ -344,7 +344,7 @@ def multi_gpu_step_time(
     implementation: SoftwareLike = None,
 ) -> MultiGpuStep:
     """Predicted optimizer step of ``model`` split by ``layout`` on a system (a node or cluster
-    spec or name, a GPU, or a :class:`mlcost.system.System`), ``nodes`` of it (default: the
+    spec or name, a GPU, or a :class:`mlcost.systems.System`), ``nodes`` of it (default: the
     cluster's node count, or as many as the layout needs), run by ``implementation`` (default
     :data:`mlcost.implementation.DEFAULT_IMPLEMENTATION`). See the module docstring.
     ``options`` says how communication overlaps compute (:class:`CommOptions`)."""

@@ -53,7 +53,7 @@ from mlcost.parallel.degrees import (
     ModelDims,
     ShardCompute,
 )
-from mlcost.system import System
+from mlcost.systems import System
 from mlcost.units import Q_
 
 Number = Any

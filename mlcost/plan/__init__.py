@@ -58,7 +58,7 @@ from mlcost.specs import (
     Node,
     Storage,
 )
-from mlcost.system import System
+from mlcost.systems import System
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload import TrainingConfig
 
@@ -242,10 +242,14 @@ class Plan(Result):
             mfu=float(v["mfu"]),
         )
 
+    @cached_property
+    def _goodput_plan(self) -> GoodputPlan | None:
+        return goodput_of(self.run, self.run.gpus)
+
     def goodput(self) -> GoodputPlan | None:
         """The failure model of this run, or None when no checkpoint target is known or
-        ``failures=False``."""
-        return goodput_of(self.run, self.run.gpus)
+        ``failures=False`` (computed once per plan)."""
+        return self._goodput_plan
 
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> RecomputePlan:
         """The least recomputation that makes one step fit this plan's GPU (activation

@@ -21,7 +21,7 @@ from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
-from mlcost.system import System, system
+from mlcost.systems import System, system
 from mlcost.units import magnitude_in
 from mlcost.workload import TrainingConfig, config_for_model
 

@@ -86,7 +86,12 @@ def spec_from_dict(data: Any, *, source: str | None = None) -> Spec:
         raise SpecError(validation_problems(error, _ALL_FIELDS), source=source) from None
 
 
-class _StrictLoader(yaml.SafeLoader):
+#: libyaml's parser where PyYAML was built with it (about 10x faster on the catalog), else
+#: PyYAML's pure-Python one; the construction (and its checks below) is Python in both.
+_SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_SafeLoader):  # type: ignore[misc]
     """YAML's safe loader that refuses a key given twice in one mapping (plain YAML keeps the
     last value silently) and the non-finite floats ``.inf`` and ``.nan``."""
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -53,11 +54,16 @@ class KernelCurve(_Part):
             raise ValueError("sequence: expected increasing lengths")
         return self
 
+    @cached_property
+    def _points(self) -> tuple[np.ndarray, np.ndarray]:
+        """log2 of the sequence lengths and the throughputs in FLOP/s, converted once."""
+        xs = np.log2(np.asarray(self.sequence, dtype=np.float64))
+        return xs, np.asarray([t.to("flop/s").magnitude for t in self.throughput])
+
     def at(self, sequence: object) -> np.ndarray:
         """FLOP/s at ``sequence`` (interpolated in log sequence, flat beyond the measured ends)."""
         x = np.log2(np.maximum(np.asarray(sequence, dtype=np.float64), 1.0))
-        xs = np.log2(np.asarray(self.sequence, dtype=np.float64))
-        ys = [t.to("flop/s").magnitude for t in self.throughput]
+        xs, ys = self._points
         return np.asarray(np.interp(x, xs, ys))
 
 

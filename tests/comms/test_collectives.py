@@ -25,7 +25,7 @@ from mlcost.comms import (
 from mlcost.errors import MlcostError
 from mlcost.specs import Accelerator
 from mlcost.specs.hardware import CollectiveFit, Measured
-from mlcost.system import ACHIEVABLE_FRACTION, HOP_LATENCY, link_model, system
+from mlcost.systems import ACHIEVABLE_FRACTION, HOP_LATENCY, link_model, system
 from mlcost.units import Q_
 
 # Exact arithmetic in float64; 1e-12 relative covers rounding only.

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pint
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from mlcost.results import Figure, Result, json_value
 from mlcost.specs import (
@@ -66,6 +68,8 @@ class SpecDescription(Result):
         return str(self)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         """One row per field: section, field, value, unit, source."""
         records = []
         for row in self.rows:

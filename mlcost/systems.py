@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,16 @@ class LinkModel:
     def bandwidth(self) -> pint.Quantity:
         """Achievable per-direction bandwidth ``peak x efficiency``."""
         return (self.peak * self.efficiency).to("GB/s")
+
+    @cached_property
+    def bandwidth_bytes(self) -> float:
+        """:attr:`bandwidth` in byte/s, converted once (the collective hot path reads it)."""
+        return float((self.peak * self.efficiency).to("byte/s").magnitude)
+
+    @cached_property
+    def latency_seconds(self) -> float:
+        """:attr:`latency` in seconds, converted once."""
+        return float(self.latency.to("s").magnitude)
 
 
 def link_model(
@@ -187,9 +198,17 @@ class System:
         (more than a cluster spec lists is a larger cluster of the same design)."""
         return self.with_nodes(math.ceil(gpus / self.gpus_per_node))
 
+    @cached_property
+    def _ceilings_by_format(self) -> dict[str, Ceilings]:
+        return {}
+
     def ceilings(self, format: str) -> Ceilings:
-        """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured)."""
-        return Ceilings.from_accelerator(self.accelerator, format)
+        """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured), built
+        once per format for this system."""
+        memo = self._ceilings_by_format
+        if format not in memo:
+            memo[format] = Ceilings.from_accelerator(self.accelerator, format)
+        return memo[format]
 
     @property
     def node_write_bandwidth(self) -> pint.Quantity | None:

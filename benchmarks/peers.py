@@ -1,0 +1,126 @@
+"""mlcost against llm-analysis 0.2.2 (the closest peer) on the same configuration, in one
+process, interleaved, medians: ``python benchmarks/peers.py [--repeats 30]``.
+
+Configuration (issue 17): Llama-2-7B, sequence 4096, 8x H100 SXM 80GB, ZeRO-1, micro-batch 1.
+llm-analysis answers memory, step time and time to train in one ``train()`` call; mlcost is timed
+per question (memory, one-GPU step, 8-GPU step with communication, ``Plan.train()``), each on a
+fresh object so nothing is cached between repeats. llm-analysis is imported from its own virtual
+environment (``benchmarks/.peer-venv``, created on first use with ``pip install
+llm-analysis==0.2.2``; its site-packages go at the end of ``sys.path`` so shared packages are
+mlcost's); without network or pip the script says so and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import subprocess
+import sys
+import time
+import venv
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+PEER = "llm-analysis==0.2.2"
+PEER_HOME = Path(__file__).resolve().parent / ".peer-venv"
+
+
+def _peer_train() -> Callable[..., Any] | None:
+    try:
+        from llm_analysis.analysis import train  # type: ignore[import-not-found]
+
+        return train  # type: ignore[no-any-return]
+    except ImportError:
+        pass
+    python = PEER_HOME / "bin" / "python"
+    if not python.exists():
+        print(f"installing {PEER} into {PEER_HOME} ...", flush=True)
+        try:
+            venv.EnvBuilder(with_pip=True).create(PEER_HOME)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "--quiet", PEER], check=True, timeout=900
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            print(f"skipped: cannot install {PEER} ({error})")
+            return None
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    sys.path.append(site)
+    try:
+        from llm_analysis.analysis import train
+
+        return train  # type: ignore[no-any-return]
+    except ImportError as error:
+        print(f"skipped: {PEER} does not import here ({error})")
+        return None
+
+
+def _median_us(samples: list[float]) -> float:
+    return statistics.median(samples) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=30)
+    args = parser.parse_args()
+    train = _peer_train()
+    if train is None:
+        return
+    logging.disable(logging.CRITICAL)
+
+    import mlcost
+    from mlcost import Layout, Plan, TrainingConfig
+    from mlcost.memory import memory_breakdown
+    from mlcost.parallel import multi_gpu_step_time
+    from mlcost.timing import step_time
+
+    model = mlcost.model("llama-2-7b")
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    config = TrainingConfig(sequence_length=4096)
+    layout = Layout(dp=8, zero_stage=1, micro_batch_size=1, global_batch_size=1024)
+    hardware = mlcost.system("dgx-h100", gpus=8)
+    questions: dict[str, Callable[[], Any]] = {
+        "memory": lambda: memory_breakdown(model, config, gpu, layout).total,
+        "step time, 1 GPU": lambda: step_time(model, config, gpu, Layout(micro_batch_size=1)),
+        "step time, 8 GPUs with communication": lambda: multi_gpu_step_time(
+            model, config, hardware, layout
+        ),
+        "time to train (Plan.train())": lambda: Plan(
+            model, system="dgx-h100", gpus=8, layout=layout, config=config, tokens=2e12
+        ).train(),
+    }
+
+    def peer() -> Any:
+        return train(
+            model_name="NousResearch_Llama-2-7b-hf", gpu_name="h100-sxm-80gb",
+            dtype_name="w16a16e16", log_level="ERROR", seq_len=4096, batch_size_per_gpu=1,
+            total_num_gpus=8, ds_zero=1, flops_efficiency=0.5, hbm_memory_efficiency=0.9,
+            total_num_tokens=int(2e12), global_batch_size=1024,
+        )  # fmt: skip
+
+    for call in (*questions.values(), peer):  # warm: imports, catalog, caches of the libraries
+        call()
+    ours: dict[str, list[float]] = {name: [] for name in questions}
+    theirs: list[float] = []
+    for _ in range(args.repeats):
+        for name, call in questions.items():
+            start = time.perf_counter()
+            call()
+            ours[name].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            peer()
+            theirs.append(time.perf_counter() - start)
+    peer_us = _median_us(theirs)
+    print(f"Llama-2-7B, seq 4096, 8x H100, ZeRO-1; {args.repeats} interleaved repeats, medians")
+    print(f"{'question':40s} {'mlcost':>12s} {'llm-analysis':>14s} {'mlcost/peer':>12s}")
+    for name, samples in ours.items():
+        us = _median_us(samples)
+        print(f"{name:40s} {us:10,.0f} us {peer_us:12,.0f} us {us / peer_us:11.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""The ``mlcost`` command line (typer + rich).
+
+Every command takes ``--json`` where it prints numbers; in JSON every quantity is
+``{"value": <number>, "unit": "<pint unit string>"}``. A user error (unknown name, bad file,
+bad option, a run that does not fit) prints one line on stderr and exits with status 2, never a
+traceback. Commands live in one module per group (``specs``, ``workload``, ``memory``,
+``timing``, ``parallel``, ``checkpoint``, ``measure``, ``plan``); the options they share and the
+one name resolver are :mod:`mlcost.cli.options`, what they print :mod:`mlcost.cli.output`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from mlcost import __version__
+from mlcost.errors import MlcostError
+
+#: Every command and command group, in the order ``mlcost --help`` lists them, with the module
+#: and attribute that define it. A command line imports only the module of its own command
+#: (``mlcost memory`` never loads the checkpointing or the published-runs code).
+COMMANDS: dict[str, tuple[str, str, bool]] = {  # name: (module, attribute, is a group)
+    "plan": ("mlcost.cli.plan", "plan", False),
+    "summary": ("mlcost.cli.specs", "summary", False),
+    "flops": ("mlcost.cli.workload", "flops", False),
+    "ops": ("mlcost.cli.workload", "ops", False),
+    "memory": ("mlcost.cli.memory", "memory", False),
+    "fit": ("mlcost.cli.memory", "fit", False),
+    "step": ("mlcost.cli.timing", "step", False),
+    "roofline": ("mlcost.cli.timing", "roofline", False),
+    "bench": ("mlcost.cli.measure", "bench", False),
+    "calibrate": ("mlcost.cli.measure", "calibrate", False),
+    "validate": ("mlcost.cli.measure", "validate", False),
+    "energy": ("mlcost.cli.plan", "energy", False),
+    "parallel": ("mlcost.cli.parallel", "parallel_command", False),
+    "specs": ("mlcost.cli.specs", "specs_app", True),
+    "checkpoint": ("mlcost.cli.checkpoint", "checkpoint_app", True),
+    "comm": ("mlcost.cli.parallel", "comm_app", True),
+}
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"mlcost {__version__}")
+        raise typer.Exit()
+
+
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version_callback, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """mlcost command line."""
+
+
+def build_app(only: str | None = None) -> typer.Typer:
+    """The typer application with every command, or with ``only`` that one (its module alone
+    is imported)."""
+    app = typer.Typer(
+        help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a "
+        "GPU. Start with `mlcost plan` (the default job: Llama-2-7B on 2T tokens on one DGX "
+        "H100); every command takes catalog names, aliases, spec YAML files and config.json; "
+        "`--json` for machine-readable output, `--plot` for figures.",
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode="markdown",
+    )
+    app.callback()(_root)
+    for name, (module, attribute, group) in COMMANDS.items():
+        if only is not None and name != only:
+            continue
+        target: Callable[..., object] | typer.Typer = getattr(
+            importlib.import_module(module), attribute
+        )
+        if group:
+            app.add_typer(target, name=name)  # type: ignore[arg-type]
+        else:
+            app.command(name)(target)
+    return app
+
+
+#: The base class of typer's (vendored) click usage errors, found without importing click.
+_CLICK_ERROR: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+)
+
+
+#: The longest error line printed (longer ones keep their start and end).
+MAX_MESSAGE = 600
+
+
+def _fail(message: str, *, code: int = 2, as_json: bool = False) -> None:
+    """One line: on stderr, or with ``--json`` a JSON object on stdout; then exit ``code``."""
+    message = " ".join(message.split())
+    if len(message) > MAX_MESSAGE:  # a 20,000-character file name echoed back helps no one
+        message = f"{message[: MAX_MESSAGE // 2]} ... {message[-MAX_MESSAGE // 4 :]}"
+    if as_json:
+        sys.stdout.write(json.dumps({"error": message, "exit_code": code}) + "\n")
+    else:
+        Console(stderr=True, soft_wrap=True).print(
+            Text.assemble(("error: ", "bold red"), message), highlight=False
+        )
+    sys.exit(code)
+
+
+def _usage_message(error: Exception) -> str:
+    """A click usage error as one line: the command, the problem, where to look."""
+    context = getattr(error, "ctx", None)
+    command = context.command_path if context is not None else "mlcost"
+    text = error.format_message() if hasattr(error, "format_message") else str(error)
+    text = text.rstrip(".")
+    return f"{command}: {text}; see '{command} --help'"
+
+
+def main() -> None:
+    """Console entry point: every user error becomes one line (stderr, or a JSON object on
+    stdout with ``--json``) and exit status 2; never a traceback."""
+    as_json = "--json" in sys.argv[1:]
+    first = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    try:
+        app = build_app(first if first in COMMANDS else None)
+        code = app(standalone_mode=False)
+    except MlcostError as error:
+        _fail(str(error), as_json=as_json)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        sys.exit(1)
+    except _CLICK_ERROR as error:  # usage errors: unknown command or option, bad value
+        _fail(_usage_message(error), code=getattr(error, "exit_code", 2) or 2, as_json=as_json)
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        _fail(f"cannot use{where}: {error.strerror or error}", as_json=as_json)
+    except RecursionError:
+        _fail("input nested too deeply to be read", as_json=as_json)
+    except MemoryError:
+        _fail("input too large to hold in memory", as_json=as_json)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as error:  # a bug, not a user error: still one line, and a distinct status
+        _fail(
+            f"internal error ({type(error).__name__}: {error}); this is a bug in mlcost, "
+            "please report it with the command line",
+            code=70,
+            as_json=as_json,
+        )
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()
