@@ -92,6 +92,11 @@ class LinkModel:
         return float((self.peak * self.efficiency).to("byte/s").magnitude)
 
     @cached_property
+    def peak_bytes(self) -> float:
+        """:attr:`peak` in byte/s, converted once."""
+        return float(self.peak.to("byte/s").magnitude)
+
+    @cached_property
     def latency_seconds(self) -> float:
         """:attr:`latency` in seconds, converted once."""
         return float(self.latency.to("s").magnitude)
@@ -198,17 +203,9 @@ class System:
         (more than a cluster spec lists is a larger cluster of the same design)."""
         return self.with_nodes(math.ceil(gpus / self.gpus_per_node))
 
-    @cached_property
-    def _ceilings_by_format(self) -> dict[str, Ceilings]:
-        return {}
-
     def ceilings(self, format: str) -> Ceilings:
-        """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured), built
-        once per format for this system."""
-        memo = self._ceilings_by_format
-        if format not in memo:
-            memo[format] = Ceilings.from_accelerator(self.accelerator, format)
-        return memo[format]
+        """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured)."""
+        return Ceilings.from_accelerator(self.accelerator, format)
 
     @property
     def node_write_bandwidth(self) -> pint.Quantity | None:

@@ -213,3 +213,16 @@ def test_operator_times_mode_is_checked() -> None:
     ceilings = Ceilings.from_accelerator(mlcost.accelerator("a100-sxm4-80gb"))
     with pytest.raises(mlcost.MlcostError, match="mode"):
         operator_times(table, ceilings, mode="fast")  # type: ignore[arg-type]
+
+
+def test_ceilings_memo_follows_a_copied_spec() -> None:
+    """Ceilings are built once per accelerator and format, and a copy with another bandwidth
+    (the H100 SXM5 datasheet's 3.35 TB/s changed to 1 TB/s) gets its own."""
+    import copy
+
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    first = Ceilings.from_accelerator(gpu)
+    assert Ceilings.from_accelerator(gpu) is first
+    slower = gpu.model_copy(update={"memory_bandwidth": mlcost.Q_(1, "TB/s")})
+    assert Ceilings.from_accelerator(slower).bandwidth_bytes == 1e12
+    assert Ceilings.from_accelerator(copy.deepcopy(gpu)).bandwidth_bytes == 3.35e12

@@ -139,7 +139,7 @@ def group_links(
     intra = system.intra
     nvls_b = 0.0
     if intra is not None and intra.reduction_efficiency is not None:
-        nvls_b = intra.peak.to("byte/s").magnitude * intra.reduction_efficiency
+        nvls_b = intra.peak_bytes * intra.reduction_efficiency
     nvls_min = intra.reduction_min_ranks if intra is not None else 2
     return GroupLinks(n, k, nodes, single, b1, a1, b2, a2, flat_b, flat_a, nvls_b, nvls_min)
 

@@ -12,6 +12,7 @@ Conventions (see ``docs/spec-format.md``):
 from __future__ import annotations
 
 import datetime
+from functools import cached_property
 from typing import ClassVar, Literal
 
 import pint
@@ -157,6 +158,23 @@ class Accelerator(Spec):
         81,559 MiB = 79.65 GiB on an "80 GB" H100), else the datasheet capacity. Every fit check
         compares with this."""
         return self.memory_visible or self.memory_capacity
+
+    @cached_property
+    def derived(self) -> dict[str, object]:
+        """A memo of what is derived from this (immutable) spec, such as its ceilings per
+        format (:meth:`mlcost.roofline.Ceilings.from_accelerator`), filled on first use; a
+        copy (``model_copy``, ``copy.copy``, ``copy.deepcopy``) starts with an empty one."""
+        return {}
+
+    def __copy__(self) -> Accelerator:
+        copied = super().__copy__()
+        copied.__dict__.pop("derived", None)
+        return copied
+
+    def __deepcopy__(self, memo: dict[int, object] | None = None) -> Accelerator:
+        copied = super().__deepcopy__(memo)
+        copied.__dict__.pop("derived", None)
+        return copied
 
     @property
     def formats(self) -> tuple[str, ...]:
