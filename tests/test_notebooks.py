@@ -1,4 +1,5 @@
-"""Every notebook under notebooks/ runs top to bottom without an error."""
+"""Every notebook under notebooks/ runs top to bottom without an error, and one that draws
+shows its figures (an ``image/png`` output, not a figure left in a non-interactive backend)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,15 @@ def test_notebook_executes(path: Path) -> None:
         if output.get("output_type") == "error"
     ]
     assert not errors
+    draws = any(
+        cell.cell_type == "code" and ("plot." in cell.source or "plt." in cell.source)
+        for cell in notebook.cells
+    )
+    images = sum(
+        "image/png" in output.get("data", {})
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+    )
+    if draws:
+        assert images >= 1, f"{path.name} draws but shows no figure"
