@@ -301,10 +301,15 @@ class Plan(Result):
     def title(self) -> str:
         return f"Plan: {self.description}"
 
-    def figures(self) -> list[Figure]:
-        """Every figure of the plan with its formula, numbers substituted and source."""
+    @cached_property
+    def _figures(self) -> tuple[Figure, ...]:
         failures = self.goodput() if self.fits else None
-        return plan_figures(self.run, self._values, failures)
+        return tuple(plan_figures(self.run, self._values, failures))
+
+    def figures(self) -> list[Figure]:
+        """Every figure of the plan with its formula, numbers substituted and source (built once
+        per plan: a plan is immutable)."""
+        return list(self._figures)
 
     def summary(self) -> pd.DataFrame:
         """One table, leading with whether the run fits: quantity, value, formula."""
