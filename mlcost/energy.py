@@ -24,6 +24,8 @@ All functions take and return pint quantities and accept numpy magnitudes.
 
 from __future__ import annotations
 
+import contextlib
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +101,29 @@ def check_accounting(name: str) -> str:
     return name
 
 
+def check_pue(pue: Any) -> float:
+    """``pue`` as a number in [1, 5] (the Green Grid's definition: facility over IT energy, never
+    below 1; the worst surveyed facilities are near 2.5), else an :class:`MlcostError`."""
+    try:
+        value = float(pue)
+    except (TypeError, ValueError):
+        raise MlcostError(f"pue: got {pue!r}, expected a number between 1.0 and 5.0") from None
+    if not 1.0 <= value <= 5.0:
+        raise MlcostError(f"pue: got {pue!r}, expected a value between 1.0 and 5.0")
+    return value
+
+
+def _intensity(value: Any, field: str) -> pint.Quantity:
+    """A grid intensity >= 0 in gCO2e/kWh; a bare number is taken in gCO2e/kWh."""
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = float(value)  # "429" or "0": a bare number in gCO2e/kWh
+    magnitude = magnitude_in(value, "gCO2e/kWh", field, bare=True)
+    if not (magnitude >= 0 and math.isfinite(magnitude)):
+        raise MlcostError(f"{field}: got {value!r}, expected a finite intensity >= 0 gCO2e/kWh")
+    return Q_(magnitude, "gCO2e/kWh")
+
+
 @dataclass(frozen=True)
 class EnergyReport:
     """Energy and operational carbon of a number of GPU-hours under one convention."""
@@ -147,23 +172,18 @@ def report_energy(
         raise MlcostError(f"gpu_hours: got {gpu_hours!r}, expected a finite number > 0")
     if not (watts > 0 and watts < float("inf")):
         raise MlcostError(f"power_per_gpu: got {power_per_gpu!r}, expected a power > 0 W")
-    if not 1.0 <= float(pue) <= 5.0:
-        raise MlcostError(f"pue: got {pue!r}, expected a value between 1.0 and 5.0")
-    grid = magnitude_in(intensity, "gCO2e/kWh", "intensity")
-    if not grid >= 0:
-        raise MlcostError(f"intensity: got {intensity!r}, expected >= 0 gCO2e/kWh")
+    check_pue(pue)
+    grid = _intensity(intensity, "intensity")
     used = energy(Q_(watts, "W"), Q_(hours, "hour"), pue=float(pue))
     market = None
     if market_intensity is not None:
-        market = operational_carbon(
-            used, Q_(magnitude_in(market_intensity, "gCO2e/kWh", "market_intensity"), "gCO2e/kWh")
-        )
+        market = operational_carbon(used, _intensity(market_intensity, "market_intensity"))
     return EnergyReport(
         gpu_hours=Q_(hours, "hour"),
         power_per_gpu=Q_(watts, "W"),
         pue=float(pue),
         energy=used,
-        location_carbon=operational_carbon(used, Q_(grid, "gCO2e/kWh")),
+        location_carbon=operational_carbon(used, grid),
         market_carbon=market,
         accounting=accounting,
     )
@@ -174,6 +194,7 @@ __all__ = [
     "EnergyReport",
     "accelerator_power",
     "check_accounting",
+    "check_pue",
     "cluster_power",
     "embodied_carbon",
     "energy",

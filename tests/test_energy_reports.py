@@ -16,8 +16,9 @@ from tests.cli.conftest import invoke
 #: Patterson et al. 2021 (arXiv 2104.10350) table 4, as transcribed in
 #: ../shared/reference/validation_dev.yaml (rows energy.patterson.*): chips, measured average
 #: system power per chip (W), days, PUE, grid kgCO2e/kWh -> published MWh and tCO2e. GShard-600B
-#: and Switch ran on 1024 TPUv3 chips (the transcription's "1000" is rounded: with 1000 chips
-#: neither published energy lies inside the rounding interval of its other inputs).
+#: and Switch are taken at 1024 TPUv3 chips, not the transcription's "1000": another public
+#: transcription of the table lists 1024, and with 1000 chips neither published energy lies
+#: inside the rounding interval of its other inputs (not re-checked against the PDF).
 PATTERSON = {
     "gpt-3": (10_000, 330, 14.8, 1.1, 0.429, 1287, 552.1),
     "t5": (512, 310, 20, 1.12, 0.545, 85.7, 46.7),

@@ -24,7 +24,6 @@ from mlcost.cli.options import (
     TRAINING,
     GpuOption,
     JsonOption,
-    count_option,
     quantity_option,
     resolve_accelerator,
     resolve_model,
@@ -34,7 +33,7 @@ from mlcost.cli.output import print_explained, print_json, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.specs import Storage, default_catalog
-from mlcost.units import Q_
+from mlcost.units import Q_, parse_count
 from mlcost.workload import TrainingConfig
 
 checkpoint_app = typer.Typer(
@@ -149,7 +148,7 @@ def interval(
     """Checkpoint size, write time, Young and Daly intervals, expected waste and goodput."""
     if gpus < 1:
         raise MlcostError(f"--gpus: got {gpus}, expected >= 1")
-    parameters = count_option(params, "--params")
+    parameters = parse_count(params, "--params")
     state = checkpoint_bytes_per_gpu(parameters, gpus, precision, optimizer)
     catalog = default_catalog()
     if storage in catalog:

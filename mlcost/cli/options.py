@@ -22,7 +22,7 @@ from mlcost.errors import MlcostError, UnitError
 from mlcost.layout import Layout
 from mlcost.specs import Accelerator, ModelSpec, Spec, default_catalog
 from mlcost.specs.catalog import as_accelerator, as_model
-from mlcost.units import Q_, check_dimension, parse_count, parse_quantity
+from mlcost.units import Q_, check_dimension, parse_quantity
 from mlcost.workload import TrainingConfig, config_for_model
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -71,11 +71,6 @@ def quantity_option(text: str, unit: str, option: str) -> pint.Quantity:
     if not (magnitude > 0 and magnitude != float("inf")):
         raise MlcostError(f"{option}: got {text!r}, expected a finite quantity in {unit} > 0")
     return quantity
-
-
-def count_option(text: str, option: str) -> float:
-    """``70B``, ``2T``, ``2e12``, ``1.5M`` as a positive, finite number (:func:`parse_count`)."""
-    return parse_count(text, option)
 
 
 # ----- the one resolver -------------------------------------------------------------------------

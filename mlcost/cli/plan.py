@@ -15,7 +15,6 @@ from mlcost.cli.options import (
     TRAINING,
     ImplementationOption,
     JsonOption,
-    count_option,
     quantity_option,
     resolve_accelerator,
     resolve_model,
@@ -26,6 +25,7 @@ from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.specs import default_catalog
 from mlcost.timing import step_time
+from mlcost.units import parse_count
 from mlcost.workload import TrainingConfig
 
 DEFAULT_SYSTEM = "dgx-h100"
@@ -109,7 +109,7 @@ def plan(
         system=DEFAULT_SYSTEM if system is None and gpu is None else system,
         layout=None if batch_only else layout,
         global_batch_size=layout.global_batch_size if batch_only and layout else None,
-        tokens=count_option(tokens, "--tokens"),
+        tokens=parse_count(tokens, "--tokens"),
         config=config,
         region=region,
         price=price_value,
@@ -196,19 +196,13 @@ def energy(
         raise MlcostError(
             f"--power-per-gpu: {accounting} needs the power per GPU the report counts, e.g. '330 W'"
         )
-    if intensity is not None:
-        grid_intensity: Any = quantity_option(intensity, "gCO2e/kWh", "--intensity")
-    elif region is not None:
-        grid_intensity = default_catalog().grid(region).carbon_intensity
-    else:
+    if intensity is None and region is None:
         raise MlcostError("--intensity: give the report's grid intensity, or --region")
     report = report_energy(
-        count_option(gpu_hours, "--gpu-hours"), power, pue=pue, intensity=grid_intensity,
-        market_intensity=(
-            quantity_option(market_intensity, "gCO2e/kWh", "--market-intensity")
-            if market_intensity is not None and market_intensity.strip() not in ("0", "0 gCO2e/kWh")
-            else (0.0 * grid_intensity if market_intensity is not None else None)
-        ),
+        parse_count(gpu_hours, "--gpu-hours"), power, pue=pue,
+        intensity=intensity if intensity is not None
+        else default_catalog().grid(str(region)).carbon_intensity,
+        market_intensity=market_intensity,
         accounting=accounting,
     )  # fmt: skip
     if as_json:

@@ -13,7 +13,7 @@ import numpy as np
 import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
-from mlcost.energy import check_accounting
+from mlcost.energy import check_accounting, check_pue
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
@@ -404,9 +404,7 @@ def region_pue(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, An
     """PUE: given; else the facility class given (``hyperscale`` 1.10 or ``industry-average``
     1.58, each sourced); else the grid region's; else the industry average, said so."""
     if plan.pue is not None:
-        if not 1.0 <= plan.pue <= 5.0:
-            raise MlcostError(f"pue: got {plan.pue}, expected a value between 1.0 and 5.0")
-        return {"pue": float(plan.pue), "pue_source": "given"}
+        return {"pue": check_pue(plan.pue), "pue_source": "given"}
     classes = {
         "hyperscale": (assumptions.hyperscale_pue, ASSUMPTION_SOURCES["hyperscale_pue"]),
         "industry-average": (assumptions.fallback_pue, ASSUMPTION_SOURCES["fallback_pue"]),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -204,14 +205,14 @@ def _unsupported_rows(
 
 
 #: What each numeric axis accepts, checked element by element before anything is evaluated:
-#: (unit for magnitude_in or None, whole number?, lowest, highest).
-AXIS_RANGES: dict[str, tuple[str | None, bool, float, float]] = {
-    "micro_batch_size": (None, True, 1, np.inf),
-    "sequence_length": (None, True, 1, np.inf),
-    "gpus": (None, True, 1, np.inf),
-    "tokens": ("token", False, np.nextafter(0, 1), np.inf),
-    "pue": (None, False, 1.0, 5.0),
-    "price_per_gpu_hour": ("USD/hour", False, 0.0, np.inf),
+#: (unit for magnitude_in or None, whole numbers only, lowest, highest, lowest excluded).
+AXIS_RANGES: dict[str, tuple[str | None, bool, float, float, bool]] = {
+    "micro_batch_size": (None, True, 1, math.inf, False),
+    "sequence_length": (None, True, 1, math.inf, False),
+    "gpus": (None, True, 1, math.inf, False),
+    "tokens": ("token", False, 0.0, math.inf, True),
+    "pue": (None, False, 1.0, 5.0, False),
+    "price_per_gpu_hour": ("USD/hour", False, 0.0, math.inf, False),
 }
 
 
@@ -220,23 +221,21 @@ def check_axis(name: str, values: list[Any]) -> None:
     infinite token budget, a PUE below 1), naming the axis, the position and the value."""
     if name not in AXIS_RANGES:
         return
-    unit, whole, low, high = AXIS_RANGES[name]
+    unit, whole, low, high, open_low = AXIS_RANGES[name]
     for position, value in enumerate(values):
         number = magnitude_in(value, unit, name, bare=True) if unit else value
         try:
             number = float(number)
         except (TypeError, ValueError):
             raise MlcostError(f"{name}[{position}]: got {value!r}, expected a number") from None
-        ok = (
-            np.isfinite(number) and low <= number < high
-            if high == np.inf
-            else low <= number <= high
-        )
-        if not ok or (whole and not float(number).is_integer()):
+        above = number > low if open_low else number >= low
+        if not (math.isfinite(number) and above and number <= high) or (
+            whole and not number.is_integer()
+        ):
             kind = "a whole number" if whole else "a finite number"
-            bound = f">= {low:g}" if high == np.inf else f"in [{low:g}, {high:g}]"
-            if name == "tokens":
-                bound = "> 0"
+            bound = f"{'>' if open_low else '>='} {low:g}"
+            if math.isfinite(high):
+                bound += f" and <= {high:g}"
             raise MlcostError(f"{name}[{position}]: got {value!r}, expected {kind} {bound}")
 
 
