@@ -18,6 +18,13 @@
   share plus the node's non-GPU share. Each is multiplied by the PUE.
   ``E = GPU-hours x P_per_GPU x PUE``; location-based carbon ``E x I_grid``, market-based carbon
   ``E x I_market`` (the residual or contracted intensity; 0 for fully matched renewables).
+* Life-cycle view (Luccioni, Viguier and Ligozat 2022, "Estimating the Carbon Footprint of
+  BLOOM", section 4): operational energy split into *dynamic* (what the convention counts per
+  GPU-hour) and *idle* (the infrastructure that draws power whether or not it computes: idle
+  nodes, network, storage; ``GPU-hours x P_idle x PUE``, or a published idle energy), plus
+  *embodied* carbon of the GPUs and of their share of the servers amortized over lifetime x use
+  rate; each reported apart and summed. BLOOM: 433,196 kWh dynamic + 256,646 kWh idle at
+  57 gCO2e/kWh and 11.2 t embodied = 50.5 tCO2e.
 
 All functions take and return pint quantities and accept numpy magnitudes.
 """
@@ -126,15 +133,34 @@ def _intensity(value: Any, field: str) -> pint.Quantity:
 
 @dataclass(frozen=True)
 class EnergyReport:
-    """Energy and operational carbon of a number of GPU-hours under one convention."""
+    """Energy and carbon of a number of GPU-hours under one convention: operational energy as
+    dynamic + idle, location- (and market-) based carbon, and optionally the embodied carbon of
+    the GPUs and servers (the life-cycle view; :func:`report_energy`)."""
 
     gpu_hours: pint.Quantity
     power_per_gpu: pint.Quantity
     pue: float
-    energy: pint.Quantity
-    location_carbon: pint.Quantity
+    dynamic_energy: pint.Quantity
+    idle_energy: pint.Quantity
+    energy: pint.Quantity  # dynamic + idle
+    location_carbon: pint.Quantity  # of ``energy``
     market_carbon: pint.Quantity | None
     accounting: str
+    embodied_gpu_carbon: pint.Quantity | None = None
+    embodied_server_carbon: pint.Quantity | None = None
+
+    @property
+    def embodied_carbon(self) -> pint.Quantity | None:
+        """Embodied CO2e of the GPUs and their servers' share, or None when not asked for."""
+        if self.embodied_gpu_carbon is None or self.embodied_server_carbon is None:
+            return None
+        return (self.embodied_gpu_carbon + self.embodied_server_carbon).to("tCO2e")
+
+    @property
+    def total_carbon(self) -> pint.Quantity:
+        """Location-based operational CO2e plus embodied CO2e (when computed)."""
+        embodied = self.embodied_carbon
+        return self.location_carbon if embodied is None else (self.location_carbon + embodied)
 
     def text(self) -> str:
         market = (
@@ -142,13 +168,37 @@ class EnergyReport:
             if self.market_carbon is not None
             else ""
         )
+        idle = (
+            f" + idle {self.idle_energy.to('MWh').magnitude:,.4g} MWh"
+            if self.idle_energy.magnitude > 0
+            else ""
+        )
+        life = ""
+        gpu_part, server_part = self.embodied_gpu_carbon, self.embodied_server_carbon
+        if gpu_part is not None and server_part is not None:
+            life = (
+                f"; embodied {(gpu_part + server_part).to('tCO2e').magnitude:,.4g} tCO2e (GPUs "
+                f"{gpu_part.to('tCO2e').magnitude:,.4g} + servers "
+                f"{server_part.to('tCO2e').magnitude:,.4g}); total "
+                f"{self.total_carbon.to('tCO2e').magnitude:,.4g} tCO2e"
+            )
         return (
             f"{self.gpu_hours.to('hour').magnitude:,.4g} GPU-h x "
             f"{self.power_per_gpu.to('W').magnitude:,.4g} W x PUE {self.pue:g} = "
-            f"{self.energy.to('MWh').magnitude:,.4g} MWh; location-based "
-            f"{self.location_carbon.to('tCO2e').magnitude:,.4g} tCO2e{market} "
+            f"{self.dynamic_energy.to('MWh').magnitude:,.4g} MWh{idle}; location-based "
+            f"{self.location_carbon.to('tCO2e').magnitude:,.4g} tCO2e{market}{life} "
             f"({self.accounting}: {ACCOUNTING[self.accounting]})"
         )
+
+
+def _positive(value: Any, unit: str, field: str, *, allow_zero: bool = False) -> float:
+    """A finite magnitude in ``unit`` (> 0, or >= 0 with ``allow_zero``), else a one-line error."""
+    magnitude = float(magnitude_in(value, unit, field, bare=unit == "hour"))
+    ok = magnitude >= 0 if allow_zero else magnitude > 0
+    if not (ok and math.isfinite(magnitude)):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise MlcostError(f"{field}: got {value!r}, expected a finite value {bound} {unit}")
+    return magnitude
 
 
 def report_energy(
@@ -159,33 +209,86 @@ def report_energy(
     intensity: Any,
     market_intensity: Any = None,
     accounting: str = "gpu-tdp",
+    idle_power_per_gpu: Any = None,
+    idle_energy: Any = None,
+    gpus_per_server: int | None = None,
+    embodied_per_gpu: Any = None,
+    embodied_per_server: Any = None,
+    assumptions: Assumptions | None = None,
 ) -> EnergyReport:
-    """Report mode: energy and CO2e of published GPU-hours under a report's convention,
-    ``E = GPU-hours x P x PUE``, ``CO2e = E x I`` (location-based; market-based with
-    ``market_intensity``). ``power_per_gpu`` is what the convention counts (the TDP for
-    ``gpu-tdp``, the measured system power per accelerator for ``system-per-accelerator``, ...).
+    """Report mode: energy and CO2e of published GPU-hours under a report's convention.
+
+    ``E_dynamic = GPU-hours x P x PUE`` (``power_per_gpu`` is what the convention counts: the TDP
+    for ``gpu-tdp``, the measured system power per accelerator for ``system-per-accelerator``,
+    ...); ``E_idle = GPU-hours x P_idle x PUE`` (``idle_power_per_gpu``) or a published idle
+    energy (``idle_energy``, taken as is); ``CO2e = (E_dynamic + E_idle) x I`` (location-based;
+    market-based with ``market_intensity``). With ``gpus_per_server`` the life-cycle view adds
+    embodied carbon, ``(per GPU + per server / GPUs per server) x GPU-hours / (lifetime x use
+    rate)`` (Luccioni et al. 2022, section 4.1; per-device figures and lifetime from
+    :class:`mlcost.assumptions.Assumptions` unless given).
     """
     check_accounting(accounting)
-    hours = magnitude_in(gpu_hours, "hour", "gpu_hours", bare=True)
-    watts = magnitude_in(power_per_gpu, "W", "power_per_gpu")
-    if not (hours > 0 and hours < float("inf")):
-        raise MlcostError(f"gpu_hours: got {gpu_hours!r}, expected a finite number > 0")
-    if not (watts > 0 and watts < float("inf")):
-        raise MlcostError(f"power_per_gpu: got {power_per_gpu!r}, expected a power > 0 W")
+    hours = _positive(gpu_hours, "hour", "gpu_hours")
+    watts = _positive(power_per_gpu, "W", "power_per_gpu")
     check_pue(pue)
     grid = _intensity(intensity, "intensity")
-    used = energy(Q_(watts, "W"), Q_(hours, "hour"), pue=float(pue))
+    dynamic = energy(Q_(watts, "W"), Q_(hours, "hour"), pue=float(pue))
+    if idle_power_per_gpu is not None and idle_energy is not None:
+        raise MlcostError(
+            "idle_energy: got both idle_power_per_gpu and idle_energy; give one (a power per GPU "
+            "for the idle infrastructure, or the report's idle energy)"
+        )
+    if idle_power_per_gpu is not None:
+        idle_w = _positive(idle_power_per_gpu, "W", "idle_power_per_gpu", allow_zero=True)
+        idle = energy(Q_(idle_w, "W"), Q_(hours, "hour"), pue=float(pue))
+    elif idle_energy is not None:
+        idle = Q_(_positive(idle_energy, "kWh", "idle_energy", allow_zero=True), "kWh")
+    else:
+        idle = Q_(0.0, "kWh")
+    used = (dynamic + idle).to("kWh")
     market = None
     if market_intensity is not None:
         market = operational_carbon(used, _intensity(market_intensity, "market_intensity"))
+    embodied_gpu = embodied_server = None
+    if gpus_per_server is not None:
+        if isinstance(gpus_per_server, bool) or not (
+            isinstance(gpus_per_server, int) and gpus_per_server > 0
+        ):
+            raise MlcostError(
+                f"gpus_per_server: got {gpus_per_server!r}, expected a whole number > 0 (8 for "
+                "a DGX/HGX node)"
+            )
+        a = assumptions or Assumptions()
+        per_gpu = (
+            Q_(_positive(embodied_per_gpu, "kgCO2e", "embodied_per_gpu", allow_zero=True), "kgCO2e")
+            if embodied_per_gpu is not None
+            else a.embodied_carbon_per_gpu
+        )
+        per_server = (
+            Q_(
+                _positive(embodied_per_server, "kgCO2e", "embodied_per_server", allow_zero=True),
+                "kgCO2e",
+            )
+            if embodied_per_server is not None
+            else a.embodied_carbon_per_server
+        )
+        busy_life = a.gpu_lifetime * a.gpu_use_rate
+        embodied_gpu = embodied_carbon(Q_(hours, "hour"), per_gpu, busy_life)
+        embodied_server = embodied_carbon(
+            Q_(hours, "hour"), per_server / gpus_per_server, busy_life
+        )
     return EnergyReport(
         gpu_hours=Q_(hours, "hour"),
         power_per_gpu=Q_(watts, "W"),
         pue=float(pue),
+        dynamic_energy=dynamic,
+        idle_energy=idle,
         energy=used,
         location_carbon=operational_carbon(used, grid),
         market_carbon=market,
         accounting=accounting,
+        embodied_gpu_carbon=embodied_gpu,
+        embodied_server_carbon=embodied_server,
     )
 
 

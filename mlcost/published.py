@@ -367,6 +367,50 @@ def _patterson(case: dict[str, Any]) -> list[Prediction]:
     ]  # fmt: skip
 
 
+def _bloom(case: dict[str, Any]) -> list[Prediction]:
+    """BLOOM's life-cycle view in report mode: dynamic energy from GPU-hours x TDP, the published
+    idle energy, embodied carbon from the per-device figures over lifetime x use rate
+    (:func:`mlcost.energy.report_energy`, Luccioni et al. 2022 section 4)."""
+    c, value = case["conditions"], case["value"]
+    report = report_energy(
+        float(c["gpu_hours"]), f"{c['gpu_tdp_W']} W", pue=float(c["PUE"]),
+        intensity=f"{c['gCO2e_per_kWh']} gCO2e/kWh", accounting="gpu-tdp",
+        idle_energy=f"{c['idle_energy_kWh']} kWh", gpus_per_server=int(c["gpus_per_server"]),
+        embodied_per_gpu=f"{c['embodied_per_gpu_kgCO2e']} kgCO2e",
+        embodied_per_server=f"{c['embodied_per_server_kgCO2e']} kgCO2e",
+    )  # fmt: skip
+    note = (
+        f"{c['gpu_hours']:,} GPU-h x {c['gpu_tdp_W']} W + {c['idle_energy_kWh']:,} kWh idle at "
+        f"{c['gCO2e_per_kWh']} g/kWh; embodied {c['embodied_per_gpu_kgCO2e']} kg/GPU + "
+        f"{c['embodied_per_server_kgCO2e']} kg/server over {c['lifetime_years']} y x "
+        f"{c['use_rate']}"
+    )
+    intensity = Q_(float(c["gCO2e_per_kWh"]), "gCO2e/kWh")
+    embodied = report.embodied_carbon
+    rows = [
+        ("dynamic-energy", "dynamic energy", "kWh", value["dynamic_kWh"],
+         report.dynamic_energy.to("kWh").magnitude),
+        ("dynamic-co2e", "dynamic CO2e", "tCO2e", value["dynamic_tCO2e"],
+         (report.dynamic_energy * intensity).to("tCO2e").magnitude),
+        ("embodied-co2e", "embodied CO2e", "tCO2e", value["embodied_tCO2e"],
+         math.nan if embodied is None else embodied.to("tCO2e").magnitude),
+        ("total-co2e", "life-cycle CO2e", "tCO2e", value["tCO2e"],
+         report.total_carbon.to("tCO2e").magnitude),
+    ]  # fmt: skip
+    return [
+        Prediction(
+            f"{case['id']}.{key}",
+            "energy-reports",
+            quantity,
+            unit,
+            float(measured),
+            float(predicted),
+            note=note,
+        )
+        for key, quantity, unit, measured, predicted in rows
+    ]
+
+
 def _not_predicted(case: dict[str, Any], reason: str) -> Prediction:
     value = case["value"]
     measured = float(value) if isinstance(value, (int, float)) else math.nan
@@ -397,6 +441,8 @@ def predict_case(case: dict[str, Any]) -> list[Prediction]:
         return [_internode(case)]
     if cid.startswith("energy.patterson."):
         return _patterson(case)
+    if cid == "energy.bloom.life-cycle":
+        return _bloom(case)
     if cid.startswith("energy."):
         return [
             _not_predicted(

@@ -11,19 +11,20 @@ import pytest
 from mlcost import Plan
 from mlcost.energy import ACCOUNTING, report_energy
 from mlcost.errors import MlcostError
+from mlcost.units import Q_
 from tests.cli.conftest import invoke
 
-#: Patterson et al. 2021 (arXiv 2104.10350) table 4, as transcribed in
-#: ../shared/reference/validation_dev.yaml (rows energy.patterson.*): chips, measured average
-#: system power per chip (W), days, PUE, grid kgCO2e/kWh -> published MWh and tCO2e. GShard-600B
-#: and Switch are taken at 1024 TPUv3 chips, not the transcription's "1000": another public
-#: transcription of the table lists 1024, and with 1000 chips neither published energy lies
-#: inside the rounding interval of its other inputs (not re-checked against the PDF).
+#: Patterson et al. 2021 (arXiv 2104.10350) table 4, read in the primary: chips, measured average
+#: system power per chip (W), days, PUE, net grid kgCO2e/kWh -> published MWh and net tCO2e.
+#: (The transcription in ../shared/reference/validation_dev.yaml has 1000 chips for GShard-600B
+#: and Switch; the paper's table says 1024, as GShard's own 2048 TPU v3 cores do.)
 PATTERSON = {
     "gpt-3": (10_000, 330, 14.8, 1.1, 0.429, 1287, 552.1),
     "t5": (512, 310, 20, 1.12, 0.545, 85.7, 46.7),
+    "meena": (1024, 289, 30, 1.09, 0.415, 232, 96.4),
     "gshard-600b": (1024, 288, 3.1, 1.09, 0.177, 24.1, 4.3),
     "switch-1.5t": (1024, 245, 27, 1.1, 0.33, 179, 59.1),
+    "evolved-transformer-nas": (200, 208, 6.8, 1.1, 0.431, 7.5, 3.2),
 }
 
 
@@ -125,3 +126,89 @@ def test_energy_command_reproduces_gpt3() -> None:
     data = json.loads(result.stdout)
     assert data["energy"]["value"] == pytest.approx(1287, rel=0.01)
     assert data["location_carbon"]["value"] == pytest.approx(552.1, rel=0.01)
+
+
+#: Luccioni, Viguier and Ligozat 2022 (arXiv 2211.02001), section 4: BLOOM's final training,
+#: 1,082,990 GPU-hours on A100s counted at 400 W (TDP), 57 gCO2eq/kWh (French grid), idle
+#: infrastructure 256,646 kWh; embodied 150 kgCO2e per GPU and 2,500 kgCO2e per 8-GPU server over
+#: a 6-year life at 85% use. Published: 433,196 kWh and 24.69 t dynamic, 14.6 t idle, 11.2 t
+#: embodied, 50.5 t in all.
+BLOOM_HOURS, BLOOM_IDLE_KWH = 1_082_990, 256_646
+
+
+def test_bloom_life_cycle_from_its_published_inputs() -> None:
+    report = report_energy(
+        BLOOM_HOURS, "400 W", intensity="57 gCO2e/kWh", accounting="gpu-tdp",
+        idle_energy=f"{BLOOM_IDLE_KWH} kWh", gpus_per_server=8,
+    )  # fmt: skip
+    # Hand derivation: 1,082,990 h x 0.4 kW = 433,196 kWh; x 57 g = 24.69 t.
+    assert report.dynamic_energy.to("kWh").magnitude == pytest.approx(433_196)
+    dynamic_t = report.dynamic_energy.to("kWh").magnitude * 57e-6
+    assert dynamic_t == pytest.approx(24.69, rel=0.01)
+    idle_t = report.idle_energy.to("kWh").magnitude * 57e-6
+    assert idle_t == pytest.approx(14.6, rel=0.01)
+    # Embodied: (150 + 2500 / 8) kg x 1,082,990 h / (6 x 8766 h x 0.85) = 11,204 kg.
+    assert report.embodied_carbon is not None
+    hand = (150 + 2500 / 8) * BLOOM_HOURS / (6 * 365.25 * 24 * 0.85) / 1000
+    assert report.embodied_carbon.to("tCO2e").magnitude == pytest.approx(hand, rel=1e-9)
+    assert report.embodied_carbon.to("tCO2e").magnitude == pytest.approx(11.2, rel=0.01)
+    assert report.total_carbon.to("tCO2e").magnitude == pytest.approx(50.5, rel=0.01)
+    assert "embodied" in report.text() and "idle" in report.text()
+
+
+def test_report_mode_inputs_are_checked() -> None:
+    with pytest.raises(MlcostError, match="give one"):
+        report_energy(10, "400 W", intensity=57, idle_energy="1 kWh", idle_power_per_gpu="1 W")
+    with pytest.raises(MlcostError, match="gpus_per_server"):
+        report_energy(10, "400 W", intensity=57, gpus_per_server=0)
+    with pytest.raises(MlcostError, match="idle_power_per_gpu"):
+        report_energy(10, "400 W", intensity=57, idle_power_per_gpu="-3 W")
+    with pytest.raises(MlcostError, match="gpu_hours"):
+        Plan("gpt2", system="dgx-h100", gpus=8, gpu_hours=-5)
+    with pytest.raises(MlcostError, match="idle_power"):
+        Plan("gpt2", system="dgx-h100", gpus=8, idle_power=Q_(-1, "W"))
+
+
+def test_plan_report_mode_takes_published_gpu_hours() -> None:
+    """Llama 3.1 8B's card: 1.46M GPU-hours at 700 W (gpu-tdp), no PUE: 1.46e6 h x 0.7 kW =
+    1,022 MWh; the wall clock is the GPU-hours over the GPUs, and no band is attached."""
+    plan = Plan(
+        "llama-3-8b", system="dgx-h100", gpus=1024, gpu_hours=1.46e6, accounting="gpu-tdp",
+        pue=1.0,
+    )  # fmt: skip
+    figures = {f.name: f for f in plan.figures()}
+    assert figures["GPU-hours"].value.to("hour").magnitude == pytest.approx(1.46e6)
+    assert figures["wall clock"].value.to("hour").magnitude == pytest.approx(1.46e6 / 1024)
+    assert figures["energy"].value.to("MWh").magnitude == pytest.approx(1022)
+    assert figures["energy"].band is None and figures["wall clock"].band is None
+    assert plan.energy()["energy"].to("MWh").magnitude == pytest.approx(1022)
+
+
+def test_idle_infrastructure_is_reported_apart_and_summed() -> None:
+    """BLOOM's split: idle = GPUs x P_idle x wall x PUE, total = dynamic + idle."""
+    plain = Plan("gpt2", system="dgx-h100", gpus=8, pue=1.1, gpu_hours=100)
+    idle = Plan("gpt2", system="dgx-h100", gpus=8, pue=1.1, gpu_hours=100, idle_power=Q_(237, "W"))
+    f0 = {f.name: f for f in plain.figures()}
+    f1 = {f.name: f for f in idle.figures()}
+    assert f0["energy (idle)"].value.magnitude == 0
+    assert "not counted" in f0["energy (idle)"].source
+    # 100 GPU-h x 237 W x 1.1 = 26.07 kWh; the dynamic part is unchanged.
+    assert f1["energy (idle)"].value.to("kWh").magnitude == pytest.approx(26.07)
+    assert f1["energy (dynamic)"].value == f0["energy (dynamic)"].value
+    assert f1["energy"].value.to("kWh").magnitude == pytest.approx(
+        f0["energy"].value.to("kWh").magnitude + 26.07
+    )
+
+
+def test_energy_command_life_cycle() -> None:
+    import json
+
+    result = invoke(
+        "energy", "--gpu-hours", str(BLOOM_HOURS), "--gpu", "a100-sxm4-80gb", "--power-per-gpu",
+        "400 W", "--intensity", "57", "--idle-energy", f"{BLOOM_IDLE_KWH} kWh",
+        "--gpus-per-server", "8", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["total_carbon"]["value"] == pytest.approx(50.5, rel=0.01)
+    assert data["embodied_carbon"]["value"] == pytest.approx(11.2, rel=0.01)

@@ -77,6 +77,14 @@ def plan(
         str | None,
         typer.Option(help="PUE by facility class: industry-average (1.58) | hyperscale (1.10)."),
     ] = None,
+    idle_power: Annotated[
+        str | None,
+        typer.Option(help="Idle infrastructure power per GPU, e.g. '237 W' (reported apart)."),
+    ] = None,
+    gpu_hours: Annotated[
+        str | None,
+        typer.Option(help="Report mode: published GPU-hours replace the predicted wall clock."),
+    ] = None,
     sustained: Annotated[
         float | None,
         typer.Option(help="Napkin mode: achieved TFLOP/s per GPU instead of the roofline."),
@@ -120,6 +128,8 @@ def plan(
         if power_per_gpu
         else None,
         facility=facility,
+        idle_power=quantity_option(idle_power, "W", "--idle-power") if idle_power else None,
+        gpu_hours=parse_count(gpu_hours, "--gpu-hours") if gpu_hours else None,
         sustained=quantity_option(str(sustained), "TFLOP/s", "--sustained") if sustained else None,
         flop_count="6ND" if sustained else "operators",
         failures=failures,
@@ -180,10 +190,22 @@ def energy(
     market_intensity: Annotated[
         str | None, typer.Option(help="Market-based intensity, e.g. '0 gCO2e/kWh'.")
     ] = None,
+    idle_power: Annotated[
+        str | None,
+        typer.Option(help="Idle infrastructure power per GPU, e.g. '237 W' (life-cycle view)."),
+    ] = None,
+    idle_energy: Annotated[
+        str | None,
+        typer.Option(help="The report's idle energy, e.g. '256646 kWh' (BLOOM's idle share)."),
+    ] = None,
+    gpus_per_server: Annotated[
+        int | None,
+        typer.Option(help="Add embodied CO2e of GPUs and servers (GPUs per server, e.g. 8)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Report mode: energy and CO2e of published GPU-hours under a report's convention
-    (E = GPU-hours x power per GPU x PUE; CO2e = E x intensity)."""
+    (E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity [+ embodied])."""
     from mlcost.energy import report_energy
     from mlcost.errors import MlcostError
 
@@ -204,15 +226,24 @@ def energy(
         else default_catalog().grid(str(region)).carbon_intensity,
         market_intensity=market_intensity,
         accounting=accounting,
+        idle_power_per_gpu=None if idle_power is None
+        else quantity_option(idle_power, "W", "--idle-power"),
+        idle_energy=None if idle_energy is None
+        else quantity_option(idle_energy, "kWh", "--idle-energy"),
+        gpus_per_server=gpus_per_server,
     )  # fmt: skip
     if as_json:
+        embodied = report.embodied_carbon
         print_json(
             {
                 "gpu_hours": report.gpu_hours, "power_per_gpu": report.power_per_gpu,
-                "pue": report.pue, "energy": report.energy.to("MWh"),
+                "pue": report.pue, "dynamic_energy": report.dynamic_energy.to("MWh"),
+                "idle_energy": report.idle_energy.to("MWh"), "energy": report.energy.to("MWh"),
                 "location_carbon": report.location_carbon.to("tCO2e"),
                 "market_carbon": None if report.market_carbon is None
                 else report.market_carbon.to("tCO2e"),
+                "embodied_carbon": None if embodied is None else embodied.to("tCO2e"),
+                "total_carbon": report.total_carbon.to("tCO2e"),
                 "accounting": report.accounting,
             }
         )  # fmt: skip

@@ -137,6 +137,13 @@ class Plan(Result):
     ``checkpoint_storage`` (a storage spec or an aggregate write bandwidth; default: the node's
     local drives on every node). Without any storage to write to, no failure model is applied.
 
+    Energy: ``accounting`` is the convention (:data:`mlcost.energy.ACCOUNTING`; default
+    ``measured-node``), ``facility`` or ``pue`` the PUE, ``power_per_gpu`` a measured power per
+    GPU, ``idle_power`` the idle infrastructure's power per GPU (BLOOM's life-cycle split:
+    reported apart from the dynamic energy and summed; default none counted, said so). Report
+    mode: ``gpu_hours`` (published GPU-hours) replaces the predicted wall clock, so energy, cost
+    and CO2e are those of the GPU-hours a report states (no uncertainty band on them).
+
     Napkin-math mode: ``sustained`` (FLOP/s achieved per GPU, e.g. ``Q_(150, "TFLOP/s")``)
     replaces the roofline step time by ``FLOPs per step / (GPUs x sustained)``, and
     ``flop_count="6ND"`` counts ``6·N`` FLOPs per token (Kaplan et al. 2020) instead of the
@@ -160,6 +167,8 @@ class Plan(Result):
     accounting: str = "measured-node"
     facility: str | None = None
     power_per_gpu: pint.Quantity | None = None
+    idle_power: pint.Quantity | None = None
+    gpu_hours: float | pint.Quantity | None = None
     purchase_price: pint.Quantity | None = None
     electricity_price: pint.Quantity | None = None
     storage: str | Storage | None = None

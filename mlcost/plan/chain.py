@@ -23,7 +23,7 @@ data-parallel degree (``dp = GPUs / (tp·pp·cp)``), with the micro-batches per 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -103,6 +103,8 @@ class PlanArrays:
     it_power_w: Array
     pue: Array
     step_kwh: Array
+    dynamic_kwh: Array
+    idle_kwh: Array
     energy_kwh: Array
     price: Array
     rental_usd: Array
@@ -281,6 +283,9 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
     goodput = _goodput(run, x.gpus)
     time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
+    if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock
+        hours = run.gpu_hours * np.ones(x.gpus.shape)
+        time = replace(time, wall_seconds=hours * 3600.0 / x.gpus, gpu_hours=hours)
     mfu = model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak)
     power = energy_stage(run, x, step.compute_s / step_s, time.wall_seconds, step_s)
     money = cost_stage(run, x, time.gpu_hours, time.wall_seconds, power["energy_kwh"])
@@ -336,13 +341,18 @@ def energy_stage(
             utilization, tdp, idle_fraction=run.assumptions.gpu_idle_fraction
         )
         it_power = energy.cluster_power(x.gpus, gpu_power) + run.system.host_power_per_gpu * x.gpus
-    total = energy.energy(it_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
-    per_step = energy.energy(it_power, Q_(step_s, "s"), pue=x.pue).to("kWh").magnitude
+    dynamic = energy.energy(it_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
+    idle_power = Q_(run.idle_power_per_gpu * x.gpus, "W")
+    idle = energy.energy(idle_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
+    per_step = energy.energy(it_power + idle_power, Q_(step_s, "s"), pue=x.pue)
+    ones = np.ones(x.gpus.shape)
     return {
-        "gpu_power_w": np.asarray(gpu_power.to("W").magnitude) * np.ones(x.gpus.shape),
-        "it_power_w": np.asarray(it_power.to("W").magnitude) * np.ones(x.gpus.shape),
-        "step_kwh": np.asarray(per_step) * np.ones(x.gpus.shape),
-        "energy_kwh": np.asarray(total),
+        "gpu_power_w": np.asarray(gpu_power.to("W").magnitude) * ones,
+        "it_power_w": np.asarray(it_power.to("W").magnitude) * ones,
+        "step_kwh": np.asarray(per_step.to("kWh").magnitude) * ones,
+        "dynamic_kwh": np.asarray(dynamic) * ones,
+        "idle_kwh": np.asarray(idle) * ones,
+        "energy_kwh": np.asarray(dynamic + idle) * ones,
     }
 
 

@@ -134,6 +134,18 @@ def time_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figu
         f"ceil({v['tokens']:.4g} / ({lay.global_batch} x {run.config.sequence_length}))",
         "definition",
     )
+    if run.gpu_hours is not None:  # report mode
+        given = [
+            Figure(
+                "wall clock",
+                Q_(v["wall_s"], "s").to("day"),
+                "published GPU-hours / GPUs (report mode)",
+                f"{v['gpu_hours']:.6g} h / {run.gpus}",
+                "given (gpu_hours=)",
+            ),
+            Figure("GPU-hours", Q_(v["gpu_hours"], "hour"), "published", "-", "given (gpu_hours=)"),
+        ]
+        return [steps, *given]
     return [
         steps,
         goodput_figure(run, v, failures),
@@ -189,15 +201,31 @@ def goodput_figure(run: Run, v: Values, detail: GoodputPlan | None) -> Figure:
 
 
 def energy_figures(run: Run, v: Values) -> list[Figure]:
-    """GPU power, IT power, energy."""
+    """GPU power, IT power, energy: dynamic (the convention's IT power) + idle infrastructure
+    (Luccioni et al. 2022, section 4.2), reported apart and summed."""
+    hours = v["wall_s"] / 3600
     return [
         *_power_figures(run, v),
         Figure(
+            "energy (dynamic)",
+            Q_(v["dynamic_kwh"], "kWh").to("MWh"),
+            "IT power · wall clock · PUE",
+            f"{v['it_power_w'] / 1e3:.5g} kW x {hours:.6g} h x {v['pue']:g}",
+            f"PUE: {run.pue_source}",
+        ),
+        Figure(
+            "energy (idle)",
+            Q_(v["idle_kwh"], "kWh").to("MWh"),
+            "GPUs · idle infrastructure power per GPU · wall clock · PUE",
+            f"{run.gpus} x {run.idle_power_per_gpu:.4g} W x {hours:.6g} h x {v['pue']:g}",
+            run.idle_source,
+        ),
+        Figure(
             "energy",
             Q_(v["energy_kwh"], "kWh").to("MWh"),
-            "IT power · wall clock · PUE",
-            f"{v['it_power_w'] / 1e3:.5g} kW x {v['wall_s'] / 3600:.6g} h x {v['pue']:g}",
-            f"PUE: {run.pue_source}",
+            "energy (dynamic) + energy (idle)",
+            f"{v['dynamic_kwh'] / 1e3:.6g} MWh + {v['idle_kwh'] / 1e3:.6g} MWh",
+            "Luccioni et al. 2022 (BLOOM), section 4: operational = dynamic + idle",
         ),
     ]
 
@@ -359,13 +387,21 @@ def plan_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figu
         *cost_figures(run, v),
         *carbon_figures(run, v),
     ]
-    if run.sustained is not None:  # napkin mode: the throughput is the user's, not the model's
+    if run.sustained is not None or run.gpu_hours is not None:
+        # napkin mode (the user's throughput) or report mode (published GPU-hours): no band
         return [*figures, *computed]
-    return [*figures, *(with_band(f) if f.name in BANDED else f for f in computed)]
+    return [
+        *figures,
+        *(
+            with_band(f) if f.name in BANDED and f.value is not None and f.value.magnitude else f
+            for f in computed
+        ),
+    ]
 
 
 #: The figures proportional to the step time, which carry its band (:mod:`mlcost.uncertainty`).
 BANDED = frozenset(
-    {"step time", "wall clock", "GPU-hours", "energy", "rental cost",
+    {"step time", "wall clock", "GPU-hours", "energy (dynamic)", "energy (idle)", "energy",
+     "rental cost",
      "ownership cost of this run", "operational CO2e", "embodied CO2e"}
 )  # fmt: skip

@@ -72,6 +72,9 @@ class Run:
     accounting: str  # the energy convention used (mlcost.energy.ACCOUNTING)
     power_per_gpu: float | None  # W per GPU, IT power, for the fixed conventions; None: utilization
     power_source: str
+    idle_power_per_gpu: float  # W per GPU of idle infrastructure (0: not counted)
+    idle_source: str
+    gpu_hours: float | None  # report mode: published GPU-hours replace the predicted wall clock
     data_storage: Storage | None
     checkpoint: CheckpointTarget | None
     mtbf_per_gpu: pint.Quantity | None
@@ -353,6 +356,7 @@ def resolve(plan: Plan) -> Run:
         **region_electricity(plan, grid, assumptions),
         **region_pue(plan, grid, assumptions),
         **_power(plan, resolved),
+        **_report_mode(plan),
         data_storage=_data_storage(plan, catalog, resolved),
         checkpoint=_checkpoint(plan, catalog, resolved),
         mtbf_per_gpu=plan.mtbf_per_gpu,
@@ -422,6 +426,31 @@ def region_pue(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, An
         "pue_source": "facility class industry-average (the default when neither pue= nor the "
         f"region gives one; facility='hyperscale' for a hyperscaler): {source}",
     }
+
+
+def _report_mode(plan: Plan) -> dict[str, Any]:
+    """The idle infrastructure power per GPU (the life-cycle split of Luccioni et al. 2022,
+    section 4.2; none counted unless given) and, in report mode, the published GPU-hours."""
+    idle, idle_source = (
+        0.0,
+        (
+            "not counted (give idle_power=, e.g. BLOOM's 256,646 kWh of idle infrastructure over "
+            "1,082,990 GPU-hours, about 237 W per GPU: Luccioni et al. 2022, section 4.2)"
+        ),
+    )
+    if plan.idle_power is not None:
+        idle = float(magnitude_in(plan.idle_power, "W", "idle_power"))
+        if not (idle >= 0 and math.isfinite(idle)):
+            raise MlcostError(f"idle_power: got {plan.idle_power!r}, expected a power >= 0 W")
+        idle_source = "given"
+    hours = None
+    if plan.gpu_hours is not None:
+        hours = float(magnitude_in(plan.gpu_hours, "hour", "gpu_hours", bare=True))
+        if not (hours > 0 and math.isfinite(hours)):
+            raise MlcostError(
+                f"gpu_hours: got {plan.gpu_hours!r}, expected a finite number > 0, e.g. 1.46e6"
+            )
+    return {"idle_power_per_gpu": idle, "idle_source": idle_source, "gpu_hours": hours}
 
 
 def _power(plan: Plan, resolved: System) -> dict[str, Any]:
