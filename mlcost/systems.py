@@ -255,7 +255,7 @@ def _training_power(node: Node | None) -> dict[str, Any]:
         "training_power_per_gpu": (node.training_power / node.accelerators_per_node).to("W"),
         "training_power_source": (
             f"{node.name}: measured {format_quantity(node.training_power)} per node under "
-            f"training load / {node.accelerators_per_node} GPUs "
+            f"load / {node.accelerators_per_node} GPUs "
             f"({node.source_of('training_power') or 'node spec'})"
         ),
     }

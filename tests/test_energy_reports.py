@@ -90,6 +90,17 @@ def test_default_convention_on_a_dgx_h100_is_the_measured_node() -> None:
     assert "Latif" in plan.run.power_source
 
 
+def test_default_convention_on_a_dgx_a100_is_the_measured_node() -> None:
+    """No whole-node measurement during a training run was found for an 8x A100 node; the
+    catalog's stand-in is BAAI FlagPerf's DGX A100 (8x A100-40GB) under a sustained FP16 GEMM on
+    all eight GPUs: 4,485 W average system power from the BMC, i.e. 4,485 / 8 = 560.6 W per GPU
+    (the nameplate 6.5 kW would give 812.5 W)."""
+    plan = Plan("gpt2", system="dgx-a100-320gb", gpus=8)
+    assert plan.run.accounting == "measured-node"
+    assert plan.run.power_per_gpu == pytest.approx(4485 / 8)
+    assert "FlagPerf" in plan.run.power_source
+
+
 def test_a_node_without_a_measurement_says_what_stands_in() -> None:
     plan = Plan("gpt2", system="dgx-a100", gpus=8)
     assert plan.run.accounting == "utilization"

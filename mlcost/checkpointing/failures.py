@@ -186,12 +186,30 @@ def expected_failures(window: pint.Quantity, mtbf: pint.Quantity) -> Number:
 
 
 # ----- the interval --------------------------------------------------------------------------
+def _young_seconds(delta: Number, m: Number) -> Number:
+    """Young 1974 on magnitudes (seconds): ``sqrt(2·delta·M)``."""
+    return np.sqrt(2 * delta * m)
+
+
+def _daly_seconds(delta: Number, m: Number) -> Number:
+    """Daly 2006, eq. 37 on magnitudes (seconds); see :func:`daly_interval`."""
+    x = delta / (2 * m)
+    tau = np.sqrt(2 * delta * m) * (1 + np.sqrt(x) / 3 + x / 9) - delta
+    return np.where(delta < 2 * m, tau, m)
+
+
+def _goodput_fraction(tau: Number, delta: Number, m: Number, r: Number) -> Number:
+    """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`."""
+    with np.errstate(over="ignore"):  # an interval far beyond M: goodput 0, not a warning
+        return tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
+
+
 def young_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
     """Young 1974: ``tau = sqrt(2·delta·M)``, the first-order optimum compute time between
     checkpoints (assumes ``delta << M``; the restart time does not enter)."""
     delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
     m = _check(mtbf, "s", "mtbf").to("s").magnitude
-    return Q_(np.sqrt(2 * delta * m), "s").to("minute")
+    return Q_(_young_seconds(delta, m), "s").to("minute")
 
 
 def daly_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
@@ -200,9 +218,7 @@ def daly_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Q
     model (:func:`expected_wall_time`); the restart time does not change the optimum."""
     delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
     m = _check(mtbf, "s", "mtbf").to("s").magnitude
-    x = delta / (2 * m)
-    tau = np.sqrt(2 * delta * m) * (1 + np.sqrt(x) / 3 + x / 9) - delta
-    return Q_(np.where(delta < 2 * m, tau, m), "s").to("minute")
+    return Q_(_daly_seconds(delta, m), "s").to("minute")
 
 
 def lambert_w0(x: Number) -> Number:
@@ -263,8 +279,7 @@ def goodput(
     r = _check(restart_time, "s", "restart_time").to("s").magnitude
     if np.any(np.asarray(tau) <= 0) or np.any(np.asarray(m) <= 0):
         raise MlcostError("interval/mtbf: expected values > 0")
-    with np.errstate(over="ignore"):  # an interval far beyond M: goodput 0, not a warning
-        return tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
+    return _goodput_fraction(tau, delta, m, r)
 
 
 def waste_fraction(
@@ -297,6 +312,32 @@ def waste_breakdown(
         "lost work": (tau + delta) / (2 * m),
         "restarts": r / m,
     }
+
+
+def goodput_over_gpus(
+    state_bytes_per_gpu: Number,
+    gpus: Number,
+    write_bandwidth: Number,
+    *,
+    mtbf_per_gpu_hours: float,
+    restart_seconds: float,
+    asynchronous: bool = False,
+) -> Number:
+    """Goodput of :func:`goodput_plan` at Daly's interval for arrays of GPU counts, on plain
+    magnitudes (bytes, bytes/s; a sweep's one call instead of a plan per GPU count): the write
+    ``delta_w = S·N / B``, the system MTBF ``M = MTBF_gpu / N``, the blocking cost ``delta`` (the
+    write, or 0 when asynchronous with an ideal snapshot), ``tau`` Daly's optimum (at least the
+    write when asynchronous) and the complete model's goodput with ``R`` (plus the write when
+    asynchronous). Inputs are trusted: :func:`goodput_plan` is the checked entry point."""
+    n = np.asarray(gpus, dtype=np.float64)
+    write = np.asarray(state_bytes_per_gpu, dtype=np.float64) * n / write_bandwidth
+    mtbf = mtbf_per_gpu_hours * 3600.0 / n
+    blocking = np.zeros_like(write) if asynchronous else write
+    tau = _daly_seconds(blocking, mtbf)
+    restart = restart_seconds + write if asynchronous else restart_seconds
+    if asynchronous:
+        tau = np.maximum(tau, write)
+    return _goodput_fraction(tau, blocking, mtbf, restart)
 
 
 # ----- one run's plan ------------------------------------------------------------------------

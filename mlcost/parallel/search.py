@@ -34,6 +34,7 @@ from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.memory import Overheads, Profile, activation_parts, per_gpu_memory
+from mlcost.memory.activations import ActivationParts
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees, stage_layer_profile
@@ -140,14 +141,35 @@ def candidate_degrees(
     return result
 
 
+def _groups(*keys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Rows grouped by equal non-negative integer ``keys``: the distinct key tuples (one column
+    each) and the row indices of each group. One mixed-radix code and a stable sort instead of
+    ``np.unique(axis=...)`` and a boolean mask per group (both O(rows) per group)."""
+    columns = [np.asarray(k, dtype=np.int64) for k in keys]
+    code = np.ravel_multi_index(columns, tuple(int(c.max()) + 1 for c in columns))
+    order = np.argsort(code, kind="stable")
+    distinct, starts = np.unique(code[order], return_index=True)
+    members = np.split(order, starts[1:])
+    values = np.stack(np.unravel_index(distinct, tuple(int(c.max()) + 1 for c in columns)))
+    return values, members
+
+
+def _select(parts: ActivationParts, index: np.ndarray, shape: tuple[int, ...]) -> ActivationParts:
+    """``parts`` computed over a vector of micro-batch sizes, taken at ``index``."""
+    taken = {
+        f.name: np.broadcast_to(np.asarray(getattr(parts, f.name), dtype=np.float64), shape)[index]
+        for f in fields(ActivationParts)
+        if f.name not in ("formula", "source")
+    }
+    return replace(parts, **taken)
+
+
 def _stage_columns(cand: dict[str, np.ndarray], layers: int) -> dict[str, np.ndarray]:
     """First, last and most loaded middle stage layers of every candidate (per distinct p, v)."""
     out = {name: np.zeros(cand["pp"].size, dtype=np.int64) for name in ("first", "last", "middle")}
-    pairs = np.stack([cand["pp"], cand["v"]])
-    groups, inverse = np.unique(pairs, axis=1, return_inverse=True)
-    for g in range(groups.shape[1]):
+    groups, rows = _groups(cand["pp"], cand["v"])
+    for g, members in enumerate(rows):
         p, v = (int(x) for x in groups[:, g])
-        members = np.asarray(inverse).ravel() == g
         profile = stage_layer_profile(layers, Layout(pp=p, virtual_stages=v))
         for name, value in zip(("first", "last", "middle"), profile, strict=True):
             out[name][members] = value
@@ -166,16 +188,20 @@ def _memory_bytes(
     n = cand["tp"].size
     out = np.zeros(n)
     per_parameter = model_state_bytes_per_parameter(config.precision, config.optimizer)
-    keys = np.stack([cand["recompute"], cand["cp"], cand["pp"], cand["v"]])
-    groups, inverse = np.unique(keys, axis=1, return_inverse=True)
-    inverse = np.asarray(inverse).ravel()
-    for g in range(groups.shape[1]):
+    # The saved activations depend on the recomputation, the sequence (cp) and the micro-batch,
+    # not on the pipeline split: one operator table per (recompute, cp) over every micro-batch.
+    mbs = np.unique(cand["mb"])
+    per_mode: dict[tuple[int, int], ActivationParts] = {}
+    groups, rows = _groups(cand["recompute"], cand["cp"], cand["pp"], cand["v"])
+    for g, members in enumerate(rows):
         rc, cp, pp, v = (int(x) for x in groups[:, g])
-        members = inverse == g
         layout = Layout(pp=pp, virtual_stages=v, recompute=RECOMPUTE_CODES[rc])
-        parts = activation_parts(
-            model, config, layout, profile, cand["mb"][members], config.sequence_length // cp
-        )
+        if (rc, cp) not in per_mode:
+            per_mode[rc, cp] = activation_parts(
+                model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs,
+                config.sequence_length // cp,
+            )  # fmt: skip
+        parts = _select(per_mode[rc, cp], np.searchsorted(mbs, cand["mb"][members]), mbs.shape)
         memory = per_gpu_memory(
             parts,
             parameters=float(model.parameter_count),

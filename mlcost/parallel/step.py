@@ -122,8 +122,9 @@ def evaluate(
 
 # ----- one layout -------------------------------------------------------------------------------
 def _item(value: Any) -> Any:
-    """The single value of a one-candidate array."""
-    return np.asarray(value).reshape(-1)[0].item()
+    """The single value of a one-candidate array (a plain Python value)."""
+    first = np.asarray(value).reshape(-1)[0]
+    return first.item() if isinstance(first, np.generic) else first
 
 
 @dataclass(frozen=True)

@@ -65,10 +65,15 @@ def _share(numerator: Any, denominator: Any) -> Any:
     return np.where(denominator > 0, numerator / safe, 0.0)
 
 
-def _link_name(where: GroupPlacement) -> Any:
-    single = where.nodes <= 1
-    only_inter = where.per_node <= 1
-    return np.where(single, "intra-node", np.where(only_inter, "inter-node", "intra+inter"))
+#: The links a group's collective crosses, by code (the last: an inactive term).
+LINK_NAMES = np.asarray(["intra-node", "inter-node", "intra+inter", "none"], dtype=object)
+
+
+def _link_code(where: GroupPlacement) -> Any:
+    """0 inside one node, 1 one GPU per node (inter-node only), 2 both (:data:`LINK_NAMES`)."""
+    single = np.asarray(where.nodes) <= 1
+    only_inter = np.asarray(where.per_node) <= 1
+    return np.where(single, 0, np.where(only_inter, 1, 2))
 
 
 @dataclass(frozen=True)
@@ -120,7 +125,7 @@ class _Terms:
             message=Q_(np.where(active, message, 0.0), "byte"),
             calls=np.where(active, calls, 0),
             ranks=ranks,
-            link=np.where(active, _link_name(where), "none"),
+            link=LINK_NAMES[np.where(active, _link_code(where), 3)],
             time=Q_(total, "s"),
             exposed=Q_(exposed, "s"),
             formula=formula,

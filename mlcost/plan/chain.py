@@ -29,6 +29,11 @@ import numpy as np
 
 from mlcost import cost, energy
 from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_plan
+from mlcost.checkpointing.failures import (
+    DALY_RESTART_TIME,
+    LLAMA3_MTBF_PER_GPU,
+    goodput_over_gpus,
+)
 from mlcost.datapipe import data_stage_times, pipelined_time
 from mlcost.errors import MlcostError
 from mlcost.memory import activation_parts, per_gpu_memory
@@ -250,7 +255,7 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
     state = checkpoint_bytes_per_gpu(
         run.parameters, gpus, run.config.precision, run.config.optimizer
     )
-    bandwidth = run.checkpoint.bandwidth(gpus, run.system.gpus_per_node)
+    bandwidth = float(run.checkpoint.bandwidth(gpus, run.system.gpus_per_node))
     return goodput_plan(
         state,
         gpus,
@@ -261,13 +266,25 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
 
 
 def _goodput(run: Run, gpus: Array) -> Array:
-    out = np.ones(gpus.shape, dtype=np.float64)
-    for count in np.unique(gpus):
-        plan = goodput_of(run, int(count))
-        if plan is None:
-            break
-        out[gpus == count] = plan.goodput
-    return out
+    """:func:`goodput_of`'s goodput for every GPU count at once (one vectorized call,
+    :func:`mlcost.checkpointing.failures.goodput_over_gpus`); 1 without a checkpoint target."""
+    if run.checkpoint is None:
+        return np.ones(gpus.shape, dtype=np.float64)
+    state = checkpoint_bytes_per_gpu(
+        run.parameters, gpus, run.config.precision, run.config.optimizer
+    )
+    mtbf = run.mtbf_per_gpu if run.mtbf_per_gpu is not None else LLAMA3_MTBF_PER_GPU
+    return np.asarray(
+        goodput_over_gpus(
+            state.to("byte").magnitude,
+            gpus,
+            run.checkpoint.bandwidth(gpus, run.system.gpus_per_node),
+            mtbf_per_gpu_hours=float(mtbf.to("hour").magnitude),
+            restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude),
+            asynchronous=run.async_checkpoint,
+        ),
+        dtype=np.float64,
+    ) * np.ones(gpus.shape)
 
 
 def evaluate_run(run: Run, x: Numbers) -> PlanArrays:

@@ -40,11 +40,11 @@ class CheckpointTarget:
     per_node: float | None
     source: str
 
-    def bandwidth(self, gpus: int, gpus_per_node: int) -> float:
-        """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s)."""
+    def bandwidth(self, gpus: Any, gpus_per_node: int) -> Any:
+        """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s; arrays welcome)."""
         if self.shared is not None:
-            return self.shared
-        return float(self.per_node or 0.0) * math.ceil(gpus / gpus_per_node)
+            return self.shared + 0.0 * np.asarray(gpus, dtype=np.float64)
+        return float(self.per_node or 0.0) * np.ceil(np.asarray(gpus) / gpus_per_node)
 
 
 @dataclass(frozen=True)

@@ -165,10 +165,16 @@ def _problems(run: Run, numbers: Numbers, frame: pd.DataFrame) -> np.ndarray:
     )
     uneven = uneven | long
     short = ~frame["fits"].to_numpy() & ~uneven
-    problems[short] = [
-        f"does not fit: needs {m:.4g} GiB of {c:.4g} GiB per GPU"
-        for m, c in zip(frame["memory_gib"][short], frame["capacity_gib"][short], strict=True)
-    ]
+    if short.any():  # one message per distinct (memory, capacity) pair, not per row
+        pairs = np.column_stack(
+            (frame["memory_gib"].to_numpy()[short], frame["capacity_gib"].to_numpy()[short])
+        )
+        distinct, inverse = np.unique(pairs, axis=0, return_inverse=True)
+        messages = np.asarray(
+            [f"does not fit: needs {m:.4g} GiB of {c:.4g} GiB per GPU" for m, c in distinct],
+            dtype=object,
+        )
+        problems[short] = messages[np.ravel(inverse)]
     return problems
 
 
