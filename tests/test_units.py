@@ -104,3 +104,18 @@ def test_json_form_is_value_and_unit() -> None:
     assert quantity_to_json(Q_("3.35 TB/s")) == {"value": 3.35, "unit": "TB / s"}
     assert quantity_to_json(Q_(80, "GiB")) == {"value": 80, "unit": "GiB"}
     assert ureg.parse_units("TB / s") == ureg.parse_units("TB/s")
+
+
+def test_the_unit_parse_memo_is_emptied_by_new_definitions() -> None:
+    """The memo of parsed unit expressions (a speed-up) never hides a later definition."""
+    import pint
+
+    from mlcost.units import _memoize_unit_parsing
+
+    registry = pint.UnitRegistry(cache_folder=None)
+    _memoize_unit_parsing(registry)
+    assert registry.Quantity(3, "kWh").to("MJ").magnitude == pytest.approx(10.8)
+    with pytest.raises(pint.UndefinedUnitError):
+        registry.Quantity(1, "widget/s")
+    registry.define("widget = 2 * meter")
+    assert registry.Quantity(1, "widget/s").to("m/s").magnitude == pytest.approx(2.0)
