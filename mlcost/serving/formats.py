@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mlcost.errors import UnknownNameError
+from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.specs import Catalog, default_catalog
 
 ServingFormat = Literal["bf16", "fp16", "fp8", "int8", "int4"]
@@ -30,6 +30,8 @@ SERVING_FORMATS: dict[str, tuple[str, str]] = {
 
 def check_format(name: str, field: str) -> str:
     """``name`` if it is a serving format, else :class:`UnknownNameError` naming ``field``."""
+    if not isinstance(name, str):
+        raise MlcostError(f"{field}: got {name!r}, expected one of {', '.join(SERVING_FORMATS)}")
     if name not in SERVING_FORMATS:
         raise UnknownNameError(field, name, SERVING_FORMATS)
     return name

@@ -234,6 +234,20 @@ class ServePlan(Result):
             self.accelerator, self.weights, kernel_gap=self.assumptions.serving_kernel_gap
         )
 
+    def _weight_bytes(self, model: TransformerSpec) -> float:
+        table = decode_operators(model, 1, 1, **self._options)
+        held = weight_bytes(
+            table, model.parameter_count, self.weights, tensor_parallel=self.tp,
+            group_size=self.group_size,
+        )  # fmt: skip
+        return float(held.to("byte").magnitude)
+
+    def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
+        held = kv_cache_bytes(
+            model, tokens, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
+        )
+        return float(held.to("byte").magnitude)
+
     @cached_property
     def memory(self) -> dict[str, float]:
         """Bytes per GPU: weights (target and draft), the engine's budget, the KV cache of one
@@ -241,36 +255,12 @@ class ServePlan(Result):
         model, a = self.transformer, self.assumptions
         block = self.block_size or a.kv_block_size
         longest = float(np.max(self._prompt + self._output))
-        weights = (
-            weight_bytes(
-                decode_operators(model, 1, 1, **self._options), model.parameter_count, self.tp
-            )
-            .to("byte")
-            .magnitude
-        )
-        sequence = (
-            kv_cache_bytes(
-                model, longest, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
-            )
-            .to("byte")
-            .magnitude
-        )
+        weights = self._weight_bytes(model)
+        sequence = self._sequence_bytes(model, longest, block)
         draft = self.draft_model
         if draft is not None:
-            weights += (
-                weight_bytes(
-                    decode_operators(draft, 1, 1, **self._options), draft.parameter_count, self.tp
-                )
-                .to("byte")
-                .magnitude
-            )
-            sequence += (
-                kv_cache_bytes(
-                    draft, longest, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
-                )
-                .to("byte")
-                .magnitude
-            )
+            weights += self._weight_bytes(draft)
+            sequence += self._sequence_bytes(draft, longest, block)
         capacity = float(self.accelerator.memory_available.to("byte").magnitude)
         budget = capacity * a.gpu_memory_utilization
         free = budget - weights

@@ -21,6 +21,8 @@ from mlcost.workload.table import OperatorKind, OperatorTable
 
 #: Bytes of one group scale (FP16), AWQ and GPTQ.
 SCALE_BYTES = 2.0
+#: Bytes per parameter of what stays unquantized (BF16/FP16).
+HIGH_PRECISION_BYTES = 2.0
 
 
 def weight_bytes_per_parameter(weights: str, group_size: int | None = None) -> float:
@@ -41,22 +43,26 @@ def weight_bytes_per_parameter(weights: str, group_size: int | None = None) -> f
 
 
 def weight_bytes(
-    table: OperatorTable, parameters: float, tensor_parallel: int = 1
+    table: OperatorTable,
+    parameters: float,
+    weights: str = "bf16",
+    *,
+    tensor_parallel: int = 1,
+    group_size: int | None = None,
 ) -> pint.Quantity:
     """Bytes of weights one rank holds for the forward ``table``
-    (:func:`mlcost.serving.workload.forward_operators`): each GEMM row's parameters in the bytes
-    it reads them in (``k·n`` weight bytes of its row), and the model's other ``parameters``
-    (embedding, norms) in 16 bits, split over the ranks (vocabulary-parallel embedding)."""
-    gemm_parameters = 0.0
-    gemm_bytes = 0.0
-    for op in table.operators:
-        if op.kind == OperatorKind.MATMUL and op.parameters:
-            rows = float(op.m)
-            read = float(op.bytes_read) - rows * op.k * 2.0  # the activation operand is 16-bit
-            gemm_parameters += float(op.parameters) * op.count
-            gemm_bytes += read * op.count
-    rest = max(parameters / tensor_parallel - gemm_parameters, 0.0)
-    return Q_(gemm_bytes + 2.0 * rest, "byte")
+    (:func:`mlcost.serving.workload.forward_operators`, one rank's rows): the layers' GEMM
+    parameters in ``weights`` (:func:`weight_bytes_per_parameter`), and the rest of the model's
+    ``parameters`` (embedding, LM head, norms) in 16 bits, split over the ranks
+    (vocabulary-parallel embedding and LM head)."""
+    quantized = sum(
+        float(op.parameters) * float(op.count)
+        for op in table.operators
+        if op.kind == OperatorKind.MATMUL and op.block == "layer"
+    )
+    rest = max(parameters / tensor_parallel - quantized, 0.0)
+    per_parameter = weight_bytes_per_parameter(weights, group_size)
+    return Q_(quantized * per_parameter + HIGH_PRECISION_BYTES * rest, "byte")
 
 
-__all__ = ["SCALE_BYTES", "weight_bytes", "weight_bytes_per_parameter"]
+__all__ = ["HIGH_PRECISION_BYTES", "SCALE_BYTES", "weight_bytes", "weight_bytes_per_parameter"]
