@@ -48,7 +48,7 @@ import pint
 from mlcost import energy
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.errors import MlcostError
-from mlcost.plan.resolve import _price, _system, region_electricity, region_pue
+from mlcost.plan.resolve import _power, _price, _system, region_electricity, region_pue
 from mlcost.results import Figure, Result
 from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
@@ -123,6 +123,8 @@ class ServePlan(Result):
     pue: float | None = None
     facility: str | None = None
     electricity_price: pint.Quantity | None = None
+    accounting: str = "utilization"
+    power_per_gpu: pint.Quantity | None = None
     assumptions: Assumptions = field(default_factory=Assumptions)
     catalog: Catalog | None = None
 
@@ -379,15 +381,20 @@ class ServePlan(Result):
             self.transformer.num_layers, batch,
         )  # fmt: skip
         busy = 1.0 - float(np.asarray(communication)) / v["step"] if v["step"] > 0 else 1.0
-        tdp = self.accelerator.tdp
-        if tdp is None:
-            raise MlcostError(
-                f"gpu: {self.accelerator.name} has no tdp in its spec; energy needs one"
+        convention = _power(cast(Any, self), self.resolved_system)
+        v["accounting"], v["power_source"] = convention["accounting"], convention["power_source"]
+        if convention["power_per_gpu"] is not None:
+            power = float(convention["power_per_gpu"])
+        else:
+            tdp = self.accelerator.tdp
+            if tdp is None:
+                raise MlcostError(
+                    f"gpu: {self.accelerator.name} has no tdp in its spec; energy needs one"
+                )
+            gpu_power = energy.accelerator_power(
+                busy, tdp, idle_fraction=self.assumptions.gpu_idle_fraction
             )
-        gpu_power = energy.accelerator_power(
-            busy, tdp, idle_fraction=self.assumptions.gpu_idle_fraction
-        )
-        power = (gpu_power + self.resolved_system.host_power_per_gpu).to("W").magnitude
+            power = (gpu_power + self.resolved_system.host_power_per_gpu).to("W").magnitude
         v["utilization"], v["power_w"] = busy, float(power)
         intensity = float(self.grid.carbon_intensity.to("gCO2e/kWh").magnitude)
         embodied = self.accelerator.embodied_carbon or self.assumptions.embodied_carbon_per_gpu
@@ -500,8 +507,8 @@ class ServePlan(Result):
             Figure("USD per million output tokens", Q_(v["output_usd"], "USD"),
                    "price x tp x decode seconds per output token x 1e6 / 3600"),
             Figure("power per GPU", Q_(v["power_w"], "W"),
-                   "P_idle + (TDP - P_idle) x busy share + host share",
-                   f"busy {v['utilization']:.0%}", "mlcost.energy.accelerator_power"),
+                   f"the {v['accounting']} convention (utilization: P_idle + (TDP - P_idle) x "
+                   "busy share + host share)", f"busy {v['utilization']:.0%}", v["power_source"]),
             Figure("energy per million input tokens", Q_(v["input_kwh"], "kWh"),
                    "power x GPU-hours x PUE", f"PUE {v['pue']}", v["pue_source"]),
             Figure("energy per million output tokens", Q_(v["output_kwh"], "kWh"),
