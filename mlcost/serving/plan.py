@@ -197,6 +197,11 @@ class ServePlan(Result):
             rate = float(magnitude_in(self.rate, "1/s", "rate", bare=True))
             if not (rate > 0 and math.isfinite(rate)):
                 raise MlcostError(f"rate: got {self.rate!r}, expected requests per second > 0")
+        if self.draft is None and self.acceptance is not None:
+            raise MlcostError(
+                f"acceptance: got {self.acceptance!r} without a draft model; give draft= "
+                "(--draft) for speculative decoding, or leave acceptance out"
+            )
         if self.draft is not None:
             a = self.acceptance
             if a is None or isinstance(a, bool) or not (0 <= float(a) <= 1):
