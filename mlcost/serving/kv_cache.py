@@ -41,7 +41,12 @@ Number = Any
 
 
 def attention_kind(model: TransformerSpec) -> str:
-    """``mha`` (as many key-value heads as query heads), ``mqa`` (one) or ``gqa`` (between)."""
+    """The kind a model spec declares (``attention_kind``, the hook for latent attention once
+    the catalog has such models), else ``mha`` (as many key-value heads as query heads),
+    ``mqa`` (one) or ``gqa`` (between)."""
+    declared = getattr(model, "attention_kind", None)
+    if isinstance(declared, str) and declared in CACHE_WIDTHS:
+        return declared
     if model.kv_heads == model.num_attention_heads:
         return "mha"
     return "mqa" if model.kv_heads == 1 else "gqa"

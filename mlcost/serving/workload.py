@@ -16,7 +16,8 @@ Attention core per layer pattern (window ``w`` or none), per sequence and per he
   :func:`mlcost.serving.kv_cache.cached_tokens`), masked ones included; for a decode step the
   two are equal;
 * each of the two matmuls costs ``2·d·pairs·n_q·b`` FLOPs and reads the cached keys (scores) or
-  values (``x V``) of its key-value heads, ``b·(cached(p) + q)·n_kv·d·e_kv`` bytes: the KV-cache
+  values (``x V``) of its key-value heads, ``b·(cached(p) + q)·n_kv·d·e_kv`` bytes (half the
+  cache width of :func:`mlcost.serving.kv_cache.cache_elements_per_token`): the KV-cache
   reads that make decoding memory-bound; the new keys and values are written to the cache
   (``b·q·2·n_kv·d·e_kv`` bytes per layer).
 
@@ -40,7 +41,7 @@ import numpy as np
 
 from mlcost.errors import MlcostError
 from mlcost.serving.formats import compute_format, element_bytes
-from mlcost.serving.kv_cache import cache_layers, cached_tokens
+from mlcost.serving.kv_cache import cache_elements_per_token, cache_layers, cached_tokens
 from mlcost.serving.weights import weight_bytes_per_parameter
 from mlcost.specs import TransformerSpec
 from mlcost.workload import TrainingConfig
@@ -123,7 +124,7 @@ def cached_attention_ops(
     softmax, scores x V, and the cache write of the new keys and values."""
     d = model.head_size
     n_q = model.num_attention_heads // check_tensor_parallel(model, tensor_parallel)
-    n_kv = max(1.0, model.kv_heads / tensor_parallel)
+    width = cache_elements_per_token(model, tensor_parallel)  # 2·n_kv·d for MHA/GQA/MQA
     b = np.asarray(batch, dtype=np.float64)
     q = np.asarray(new_tokens, dtype=np.float64)
     p = np.asarray(past_tokens, dtype=np.float64)
@@ -139,7 +140,7 @@ def cached_attention_ops(
         pairs = q * keys if eager else masked
         flops = attention_matmul_flops(pairs, head_dim=d, heads=n_q, batch=b)
         stored = b * n_q * q * keys if eager else 0.0  # a materialized score matrix
-        cache_read = b * keys * n_kv * d * kv_bytes
+        cache_read = b * keys * width / 2 * kv_bytes  # the keys (scores) or the values (x V)
         queries = b * q * n_q * d * act
         core: dict[str, Any] = {
             "block": "layer", "count": count, "pattern": label, "tensor_parallel": True,
@@ -187,8 +188,8 @@ def cached_attention_ops(
             Operator(
                 name=f"kv cache write{suffix}",
                 kind=OperatorKind.ELEMENTWISE,
-                bytes_read=b * q * 2 * n_kv * d * act,
-                bytes_written=b * q * 2 * n_kv * d * kv_bytes,
+                bytes_read=b * q * width * act,
+                bytes_written=b * q * width * kv_bytes,
                 note="the new tokens' keys and values stored in the cache",
                 **core,
             ),
