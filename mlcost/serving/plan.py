@@ -81,6 +81,8 @@ SECONDS_PER_HOUR = 3600.0
 def _counts(value: Any, field: str) -> np.ndarray:
     """Token counts (one or a sample of a mix) as a float array, each a whole number >= 1."""
     array = np.atleast_1d(np.asarray(value, dtype=object))
+    if array.size == 0 or array.ndim != 1:
+        raise MlcostError(f"{field}: got {value!r}, expected a number of tokens or a list of them")
     out = []
     for item in array:
         if isinstance(item, bool) or not isinstance(item, (int, np.integer, float, np.floating)):

@@ -5,12 +5,15 @@ takes less time, and bad serving inputs raise mlcost's own errors."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mlcost.errors import MlcostError
+from mlcost.serving import ServePlan
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import expected_accepted_tokens, forward_seconds, serving_ceilings
 from mlcost.serving.workload import decode_operators, forward_operators
@@ -71,3 +74,29 @@ def test_speculative_yield_between_one_and_k_plus_one(acceptance: float, k: int)
 def test_bad_workload_options_raise_mlcost_errors(options: dict[str, object]) -> None:
     with pytest.raises(MlcostError):
         forward_operators(CATALOG.transformer("llama-3-8b"), 1, 1, 10, **options)  # type: ignore[arg-type]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    tp=st.one_of(st.integers(-2, 10), st.just(1.5), st.just("2")),
+    prompt=st.one_of(
+        st.integers(-5, 9000), st.just(math.nan), st.lists(st.integers(1, 3000), max_size=3)
+    ),
+    output=st.one_of(st.integers(-5, 3000), st.just(0.5)),
+    batch=st.one_of(st.none(), st.integers(-1, 600)),
+    weights=st.sampled_from(["bf16", "fp8", "int4", "int3", ""]),
+    rate=st.one_of(st.none(), st.floats(-1, 1e4), st.just(math.nan)),
+)
+def test_serve_plan_answers_or_raises_its_own_error(
+    tp: object, prompt: object, output: object, batch: object, weights: str, rate: object
+) -> None:
+    """Any input: a result whose headline numbers are finite, or one line of MlcostError."""
+    try:
+        row = ServePlan(
+            "llama-3-8b", system="dgx-h100", tp=tp, prompt=prompt, output=output, batch=batch,
+            weights=weights, rate=rate,
+        ).row()  # type: ignore[arg-type]  # fmt: skip
+    except MlcostError as error:
+        assert "\n" not in str(error)
+        return
+    assert all(math.isfinite(float(v)) for v in row.values())
