@@ -20,10 +20,11 @@ lengths, concurrency):
   throughput-latency-sweep-on, vLLM 0.23.0): Llama-3.1-8B-Instruct BF16 on one A100 40GB, 1024
   input / 128 output tokens, one request at a time: about 75 output tokens/s.
 
-What the model leaves out, and so where its errors come from: the TTFT of a closed-loop benchmark
-at high concurrency includes queueing behind other prompts' prefills (mlcost adds half an
-iteration); engines overlap the scheduler with the GPU to different degrees; attention kernels
-for long prefills are faster than the roofline of their unfused parts.
+What the model leaves out, and so where its errors come from: a closed-loop benchmark's arrivals
+are not the random (Poisson) arrivals of the M/D/1 prefill queue mlcost assumes for TTFT; engines
+add per-step work the roofline does not see (sampling, scheduling, detokenization), which shows
+most at one request; attention kernels for long prefills are faster than the roofline of their
+unfused parts.
 """
 
 from __future__ import annotations

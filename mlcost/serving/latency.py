@@ -123,12 +123,35 @@ def batching_iteration_seconds(
     )
 
 
+def prefill_share(prefill: Number, iteration: Number, tokens: Number, output: float) -> Number:
+    """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · t_prefill /
+    iteration`` (the ``b·E / O`` prompts admitted per iteration, each ``t_prefill``); below 1 by
+    construction, since the iteration contains those prefills."""
+    return plain(np.asarray(tokens) / output * np.asarray(prefill) / np.asarray(iteration))
+
+
+def time_to_first_token(
+    prefill: Number, step: Number, iteration: Number, tokens: Number, output: float
+) -> Number:
+    """Mean time to first token under continuous batching: the rest of the running decode step
+    (half of one on average), the wait for the prompts queued ahead for their prefill, and the
+    prompt's own prefill. Prompts arriving at random and served one prefill at a time form an
+    M/D/1 queue with service ``S = t_prefill`` and load ``rho`` (:func:`prefill_share`), whose
+    mean wait is ``rho · S / (2 (1 - rho))`` (Pollaczek-Khinchine; Kleinrock 1975, "Queueing
+    Systems", vol. 1, section 5.7)."""
+    rho = np.asarray(prefill_share(prefill, iteration, tokens, output), dtype=np.float64)
+    s = np.asarray(prefill, dtype=np.float64)
+    return plain(s + np.asarray(step) / 2 + rho * s / (2 * (1 - rho)))
+
+
 __all__ = [
     "batching_iteration_seconds",
     "expected_accepted_tokens",
     "forward_seconds",
     "forward_time",
     "mean_context",
+    "prefill_share",
     "serving_ceilings",
     "tensor_parallel_seconds",
+    "time_to_first_token",
 ]

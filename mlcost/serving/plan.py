@@ -21,7 +21,8 @@ The chain (:mod:`mlcost.serving.latency` for the formulas):
 3. time: a decode step of the batch at the mix's mean context and the prefill of one prompt on
    the roofline of the GPU's ceilings, with the tensor-parallel all-reduces on the node's links
    and, with a ``draft`` model, speculative decoding; an iteration of continuous batching, TTFT
-   (the prompt's prefill plus, on average, half an iteration of waiting to be admitted), TPOT
+   (:func:`mlcost.serving.latency.time_to_first_token`: the prompt's prefill, the rest of the
+   running decode step, and the queue of prompts waiting for their prefill), TPOT
    and the throughput;
 4. capacity: replicas (and GPUs) for ``rate``;
 5. price, energy and CO2e per million tokens: the replica's GPU-time apportioned to input
@@ -57,8 +58,10 @@ from mlcost.serving.latency import (
     expected_accepted_tokens,
     forward_seconds,
     mean_context,
+    prefill_share,
     serving_ceilings,
     tensor_parallel_seconds,
+    time_to_first_token,
 )
 from mlcost.serving.weights import weight_bytes
 from mlcost.serving.workload import (
@@ -338,7 +341,9 @@ class ServePlan(Result):
         return {
             "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
             "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
-            "ttft": prefill + iteration / 2, "output_rate": b * tokens / iteration,
+            "ttft": time_to_first_token(prefill, step, iteration, b * tokens, o),
+            "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
+            "output_rate": b * tokens / iteration,
             "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
             "context": context,
         }  # fmt: skip
@@ -498,7 +503,9 @@ class ServePlan(Result):
                    "decode step + prefill of the b x tokens x P / O prompt tokens admitted",
                    f"P {v['prompt']:.0f}, O {v['output']:.0f}", "Yu et al. 2022 (Orca); vLLM"),
             Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
-                   "prefill of the prompt + half an iteration waiting to be admitted"),
+                   "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
+                   f"rho {v['prefill_share']:.2f}",
+                   "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, section 5.7)"),
             Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
                    "iteration / tokens per decode step"),
             Figure("output throughput per replica", Q_(v["output_rate"], "token/s"),

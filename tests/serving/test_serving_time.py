@@ -128,3 +128,18 @@ def test_tensor_parallel_decode_is_faster_per_step_with_its_all_reduces() -> Non
     # Each rank reads half the weights at tp=4 of tp=2, but the step is more than half as long:
     # the all-reduces and the replicated operators do not shrink.
     assert four.row()["tpot_ms"] > one.row()["tpot_ms"] / 2
+
+
+def test_time_to_first_token_hand_derivation() -> None:
+    """Prefill 0.4 s, decode step 0.05 s, an iteration of 0.09 s for 50 sequences of 500 output
+    tokens: 0.1 prompts admitted per iteration, so the prefill load is rho = 0.1 x 0.4 / 0.09
+    = 0.444; the M/D/1 mean wait is rho x 0.4 / (2 (1 - rho)) = 0.16 s, and TTFT = 0.4 + 0.025
+    + 0.16 = 0.585 s."""
+    from mlcost.serving.latency import prefill_share, time_to_first_token
+
+    rho = 50 / 500 * 0.4 / 0.09
+    assert prefill_share(0.4, 0.09, 50, 500) == pytest.approx(rho)
+    assert time_to_first_token(0.4, 0.05, 0.09, 50, 500) == pytest.approx(
+        0.4 + 0.025 + rho * 0.4 / (2 * (1 - rho))
+    )
+    assert time_to_first_token(0.4, 0.05, 0.09, 50, 500) == pytest.approx(0.585, abs=1e-3)
