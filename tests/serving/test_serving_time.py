@@ -57,6 +57,22 @@ def test_decode_step_is_weights_and_kv_over_bandwidth(catalog: Catalog) -> None:
     assert bounds["matmul"] == "memory" and bounds["attention"] == "memory"
 
 
+def test_decode_step_on_a_measured_bandwidth(catalog: Catalog) -> None:
+    """The same derivation on a GPU whose catalog profile carries a measured memory bandwidth
+    (A100 SXM4 80GB: 1794 GB/s, the spec's ``measured.memory_bandwidth`` with its source), read
+    straight from the spec: the bytes of the step over it. (The H200's profile also measures
+    attention kernels, whose small-size efficiency makes the batch-1 score matmul compute-bound
+    there, so the pure bandwidth derivation is not its prediction.)"""
+    gpu = catalog.accelerator("a100-sxm4-80gb")
+    assert gpu.measured is not None and gpu.measured.memory_bandwidth is not None
+    bandwidth = gpu.measured.memory_bandwidth.to("byte/s").magnitude
+    h, vocab = 4096, 128256
+    moved = 2 * (LLAMA3_8B_PARAMETERS - vocab * h) + 2 * h + 2 * 32 * 8 * 128 * 2 * 1025
+    table = decode_operators(catalog.transformer("llama-3-8b"), 1, 1024)
+    step = forward_time(table, serving_ceilings(gpu, kernel_gap=Q_(0, "us")))
+    assert step.seconds == pytest.approx(moved / bandwidth, rel=1e-3)
+
+
 def test_long_prefill_is_compute_bound_and_decode_memory_bound(catalog: Catalog) -> None:
     gpu = catalog.accelerator("h100-sxm5-80gb")
     ceilings = serving_ceilings(gpu)
