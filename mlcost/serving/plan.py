@@ -382,7 +382,10 @@ class ServePlan(Result):
         decode_part = v["iteration"] - input_share
         v["input_gpu_s"] = self.tp * v["per_prompt_token"]
         v["output_gpu_s"] = self.tp * decode_part / (batch * v["tokens_per_step"])
-        price, price_source = _price(cast(Any, self), self._catalog, (self.accelerator.name,))
+        measured = self.accelerator.measured
+        based_on = measured.based_on if measured is not None else None
+        names = (self.accelerator.name, *([based_on] if based_on else []))
+        price, price_source = _price(cast(Any, self), self._catalog, names)
         v["price"], v["price_source"] = price, price_source
         electricity = region_electricity(cast(Any, self), self.grid, self.assumptions)
         pue = region_pue(cast(Any, self), self.grid, self.assumptions)
@@ -409,7 +412,11 @@ class ServePlan(Result):
             power = (gpu_power + self.resolved_system.host_power_per_gpu).to("W").magnitude
         v["utilization"], v["power_w"] = busy, float(power)
         intensity = float(self.grid.carbon_intensity.to("gCO2e/kWh").magnitude)
-        embodied = self.accelerator.embodied_carbon or self.assumptions.embodied_carbon_per_gpu
+        # Embodied carbon of the GPU and of its share of the server (Luccioni et al. 2022,
+        # section 4.1), as the training plans count it.
+        embodied = (
+            self.accelerator.embodied_carbon or self.assumptions.embodied_carbon_per_gpu
+        ) + self.assumptions.embodied_carbon_per_server / self.resolved_system.gpus_per_node
         life_hours = (self.assumptions.gpu_lifetime * self.assumptions.gpu_use_rate).to("hour")
         for kind in ("input", "output"):
             gpu_hours = v[f"{kind}_gpu_s"] * MILLION / SECONDS_PER_HOUR
@@ -528,11 +535,11 @@ class ServePlan(Result):
             Figure("energy per million output tokens", Q_(v["output_kwh"], "kWh"),
                    "power x GPU-hours x PUE", f"PUE {v['pue']}", v["pue_source"]),
             Figure("CO2e per million input tokens", Q_(v["input_gco2e"], "gCO2e"),
-                   "energy x grid intensity + embodied x GPU-hours / busy life",
+                   "energy x grid intensity + embodied (GPU, server share) x GPU-h / busy life",
                    f"{v['intensity']:.0f} gCO2e/kWh ({self.grid.name})",
                    "Luccioni et al. 2022, section 4.1"),
             Figure("CO2e per million output tokens", Q_(v["output_gco2e"], "gCO2e"),
-                   "energy x grid intensity + embodied x GPU-hours / busy life",
+                   "energy x grid intensity + embodied (GPU, server share) x GPU-h / busy life",
                    f"{v['intensity']:.0f} gCO2e/kWh ({self.grid.name})",
                    "Luccioni et al. 2022, section 4.1"),
         ]  # fmt: skip
