@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from mlcost.parallel import multi_gpu_step_time
     from mlcost.parallel.search import search
     from mlcost.plan import Plan
+    from mlcost.serving import ServePlan
     from mlcost.specs import (
         Accelerator,
         Catalog,
@@ -89,6 +90,7 @@ _LAZY = {
     "TrainingConfig": "mlcost.workload",
     "operators": "mlcost.workload",
     "Plan": "mlcost.plan",
+    "ServePlan": "mlcost.serving",
     "collective_time": "mlcost.comms",
     "memory_breakdown": "mlcost.memory",
     "multi_gpu_step_time": "mlcost.parallel",
@@ -134,6 +136,7 @@ __all__ = [
     "Layout",
     "MlcostError",
     "Plan",
+    "ServePlan",
     "SpecDescription",
     "SpecError",
     "System",

@@ -48,6 +48,11 @@ class Assumptions(Model):
     far_from_optimal_factor: float = Field(default=3.0, gt=1.0)
     global_batch_tokens: int = Field(default=4 * 2**20, gt=0)
     global_batch_images: int = Field(default=256, gt=0)
+    # serving (mlcost.serving)
+    quantization_group_size: int = Field(default=128, gt=0)
+    kv_block_size: int = Field(default=16, gt=0)
+    gpu_memory_utilization: float = Field(default=0.9, gt=0.0, le=1.0)
+    serving_kernel_gap: Duration = Q_(1, "us")
 
 
 ASSUMPTION_SOURCES: dict[str, str] = {
@@ -131,6 +136,24 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "Goyal et al. 2017, 'Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour', "
         "section 5: the ResNet-50 reference minibatch of 256 images (He et al. 2016); the "
         "default global batch of a conv net plan"
+    ),
+    "quantization_group_size": (
+        "AWQ (Lin et al. 2024, section 5.1: 'group size of 128') and GPTQ checkpoints' usual "
+        "group size: one FP16 scale and one zero point per 128 input channels"
+    ),
+    "kv_block_size": (
+        "vLLM's default KV-cache block size of 16 tokens (vLLM engine arguments, --block-size; "
+        "Kwon et al. 2023, PagedAttention, section 4.2)"
+    ),
+    "gpu_memory_utilization": (
+        "vLLM's default --gpu-memory-utilization 0.9: the share of GPU memory the engine may "
+        "use for weights, activations and the KV cache"
+    ),
+    "serving_kernel_gap": (
+        "Serving engines replay decode steps as CUDA graphs (vLLM and TensorRT-LLM capture them "
+        "by default), which removes the host's per-kernel launch; the ~1 us left between "
+        "kernels of a graph is an assumption until measured (it replaces the ceilings' "
+        "per-kernel launch overhead for serving)"
     ),
 }
 

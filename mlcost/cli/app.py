@@ -28,6 +28,7 @@ from mlcost.errors import MlcostError
 #: (``mlcost memory`` never loads the checkpointing or the published-runs code).
 COMMANDS: dict[str, tuple[str, str, bool]] = {  # name: (module, attribute, is a group)
     "plan": ("mlcost.cli.plan", "plan", False),
+    "serve": ("mlcost.cli.serve", "serve", False),
     "summary": ("mlcost.cli.specs", "summary", False),
     "flops": ("mlcost.cli.workload", "flops", False),
     "ops": ("mlcost.cli.workload", "ops", False),

@@ -189,4 +189,21 @@ def cli_cases(folder: Path) -> list[list[str]]:
     for command in LAYOUT_COMMANDS:
         for option in BAD_LAYOUT:
             cases.append([*command, "gpt2", *option])
+    cases += [["serve", *case] for case in SERVE_CASES]
     return cases
+
+
+#: ``mlcost serve`` (issue 20): bad values of its own options, and a model that does not fit.
+SERVE_CASES: tuple[tuple[str, ...], ...] = (
+    ("llama-3-8b", "--tp", "3"), ("llama-3-8b", "--tp", "0"), ("llama-3-8b", "--tp", "16"),
+    ("llama-3-8b", "--prompt", "0"), ("llama-3-8b", "--prompt", "abc"),
+    ("llama-3-8b", "--prompt", "1e30"), ("llama-3-8b", "--output", "-1"),
+    ("llama-3-8b", "--output", "9000"), ("llama-3-8b", "--rate", "0"),
+    ("llama-3-8b", "--rate", "nan"), ("llama-3-8b", "--rate", "2 GB"),
+    ("llama-3-8b", "--batch", "0"), ("llama-3-8b", "--batch", "100000"),
+    ("llama-3-8b", "--weights", "fp7"), ("llama-3-8b", "--kv-format", ""),
+    ("llama-3-8b", "--draft", "gpt2"), ("llama-3-8b", "--draft", "gpt2", "--acceptance", "2"),
+    ("llama-3-8b", "--price", "-1"), ("llama-3-8b", "--region", "atlantis"),
+    ("llama-3-70b", "--gpu", "h100-sxm5-80gb"), ("resnet-50",), ("nope",), ("",),
+    ("llama-3-8b", "--json", "--tp", "3"),
+)  # fmt: skip

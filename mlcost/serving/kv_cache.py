@@ -1,0 +1,149 @@
+"""The key-value cache: what a served transformer keeps per token, per sequence and per batch.
+
+Per layer and per cached token, an attention kind stores (elements):
+
+* multi-head, grouped-query and multi-query attention (Vaswani et al. 2017; Ainslie et al. 2023,
+  "GQA"; Shazeer 2019, "MQA"): a key and a value per key-value head, ``2 · n_kv · d``;
+* multi-head latent attention (DeepSeek-AI 2024, "DeepSeek-V2", section 2.1) would store its
+  compressed latent and the decoupled rotary key, ``d_c + d_rope``, once for all heads: it
+  plugs in as one more entry of :data:`CACHE_WIDTHS` keyed by its kind.
+
+A layer of a sliding window ``w`` (Mistral, Gemma 2's local layers) keeps only the last ``w - 1``
+tokens between steps (the next query brings its own key, so it attends to ``w``): Hugging Face's
+``DynamicSlidingWindowLayer`` allocates exactly that, and the tests check it. Under tensor
+parallelism each rank holds ``max(1, n_kv / t)`` heads (vLLM replicates a key-value head when
+there are more ranks than heads).
+
+Paged allocation (Kwon et al. 2023, "Efficient Memory Management for Large Language Model
+Serving with PagedAttention", section 4.2): a sequence of ``n`` cached tokens takes
+``ceil(n / B)`` blocks of ``B`` tokens; the unused slots of its last block are the internal
+fragmentation ``1 - n / (B · ceil(n / B))``.
+
+All functions accept numpy arrays for the counts (context lengths, batch sizes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pint
+
+from mlcost.results import plain
+from mlcost.serving.formats import element_bytes
+from mlcost.specs import TransformerSpec
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig
+from mlcost.workload.builder import attention_layers
+
+Number = Any
+
+
+def attention_kind(model: TransformerSpec) -> str:
+    """The kind a model spec declares (``attention_kind``, the hook for latent attention once
+    the catalog has such models), else ``mha`` (as many key-value heads as query heads),
+    ``mqa`` (one) or ``gqa`` (between)."""
+    declared = getattr(model, "attention_kind", None)
+    if isinstance(declared, str) and declared in CACHE_WIDTHS:
+        return declared
+    if model.kv_heads == model.num_attention_heads:
+        return "mha"
+    return "mqa" if model.kv_heads == 1 else "gqa"
+
+
+def _key_value_width(model: TransformerSpec, tensor_parallel: int) -> float:
+    heads = max(1.0, model.kv_heads / tensor_parallel)
+    return 2.0 * heads * model.head_size
+
+
+#: Elements cached per token per layer on one tensor-parallel rank, by attention kind.
+CACHE_WIDTHS: dict[str, Callable[[TransformerSpec, int], float]] = {
+    "mha": _key_value_width,
+    "gqa": _key_value_width,
+    "mqa": _key_value_width,
+}
+
+
+def cache_elements_per_token(model: TransformerSpec, tensor_parallel: int = 1) -> float:
+    """Elements one layer caches per token on one rank (module docstring)."""
+    return CACHE_WIDTHS[attention_kind(model)](model, tensor_parallel)
+
+
+def cached_tokens(context: Number, window: Number | None = None) -> Number:
+    """Tokens a layer keeps after ``context`` tokens: all of them, or ``min(context, w - 1)``
+    under a sliding window of ``w``."""
+    context = np.asarray(context, dtype=np.float64)
+    if window is None:
+        return plain(context)
+    return plain(np.minimum(context, float(window) - 1.0))
+
+
+def cache_layers(model: TransformerSpec) -> list[tuple[int, int | None]]:
+    """``(layers, window)`` per attention pattern of the model (window ``None``: global)."""
+    return [
+        (count, pattern.get("window"))
+        for _, count, pattern in attention_layers(model, TrainingConfig())
+        if count
+    ]
+
+
+def kv_bytes_per_token(
+    model: TransformerSpec, kv_format: str = "bf16", *, tensor_parallel: int = 1
+) -> pint.Quantity:
+    """Bytes one token adds to the cache of every layer on one rank (before any window cap):
+    ``L · width · e`` with ``width`` from :func:`cache_elements_per_token` and ``e`` the bytes
+    per element of ``kv_format``. Llama-3-8B in BF16: ``32 · 2 · 8 · 128 · 2 = 131,072`` bytes
+    (128 KiB) per token."""
+    e = element_bytes(kv_format, field="kv_format")
+    width = cache_elements_per_token(model, tensor_parallel)
+    return Q_(model.num_layers * width * e, "byte/token")
+
+
+def paged_tokens(tokens: Number, block_size: int | None) -> Number:
+    """Token slots ``B · ceil(n / B)`` that ``n`` cached tokens take in blocks of ``B`` (``n``
+    itself without paging)."""
+    tokens = np.asarray(tokens, dtype=np.float64)
+    if not block_size:
+        return plain(tokens)
+    return plain(block_size * np.ceil(tokens / block_size))
+
+
+def paged_fragmentation(tokens: Number, block_size: int) -> Number:
+    """Share of the allocated slots left empty: ``1 - n / (B · ceil(n / B))`` (0 for no token)."""
+    tokens = np.asarray(tokens, dtype=np.float64)
+    slots = np.asarray(paged_tokens(tokens, block_size), dtype=np.float64)
+    return plain(np.where(slots > 0, 1.0 - tokens / np.where(slots > 0, slots, 1.0), 0.0))
+
+
+def kv_cache_bytes(
+    model: TransformerSpec,
+    context: Number,
+    batch: Number = 1,
+    kv_format: str = "bf16",
+    *,
+    tensor_parallel: int = 1,
+    block_size: int | None = None,
+) -> pint.Quantity:
+    """Bytes of the cache of ``batch`` sequences of ``context`` tokens on one rank:
+    ``b · e · width · sum over patterns of layers · slots(cached_tokens(C, w))``."""
+    e = element_bytes(kv_format, field="kv_format")
+    width = cache_elements_per_token(model, tensor_parallel)
+    total: Number = 0.0
+    for layers, window in cache_layers(model):
+        slots = paged_tokens(cached_tokens(context, window), block_size)
+        total = total + layers * np.asarray(slots, dtype=np.float64)
+    return Q_(plain(np.asarray(batch, dtype=np.float64) * total * width * e), "byte")
+
+
+__all__ = [
+    "CACHE_WIDTHS",
+    "attention_kind",
+    "cache_elements_per_token",
+    "cache_layers",
+    "cached_tokens",
+    "kv_bytes_per_token",
+    "kv_cache_bytes",
+    "paged_fragmentation",
+    "paged_tokens",
+]

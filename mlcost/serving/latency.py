@@ -1,0 +1,157 @@
+"""Prefill and decode on the roofline, tensor-parallel communication, speculative decoding and
+continuous batching.
+
+Time of a forward (:func:`forward_seconds`): every row of the forward table
+(:mod:`mlcost.serving.workload`) on the roofline of the GPU's ceilings, the same measured
+ceilings and the same per-operator model the training step uses (:mod:`mlcost.roofline`,
+:func:`mlcost.timing.operator_times`): ``max(F / (peak · eta), B / (bandwidth · eta_m))`` per
+row plus the gap between kernels. A prefill is compute-bound (``b·P`` tokens per weight read);
+a decode step reads every weight and the whole KV cache for ``b`` tokens, so it is memory-bound
+until ``b`` approaches the ridge point. Serving engines replay decode steps as CUDA graphs, so
+the gap between kernels is ``Assumptions.serving_kernel_gap`` rather than a host launch.
+
+Tensor parallelism of degree ``t``: each layer ends its attention and its MLP with an all-reduce
+of the ``b·q·h`` activations (Shoeybi et al. 2019, section 3), ``2·L`` all-reduces per forward on
+the system's links (:func:`mlcost.comms.placement.collective_seconds`), not overlapped (each
+needs the previous layer's result).
+
+Speculative decoding (Leviathan et al. 2023, "Fast Inference from Transformers via Speculative
+Decoding", eq. 1 and section 3.4): a draft model proposes ``k`` tokens, the target verifies them
+in one forward of ``k + 1`` tokens; with acceptance rate ``alpha`` a step yields
+``(1 - alpha^(k+1)) / (1 - alpha)`` tokens on average.
+
+Continuous batching (Yu et al. 2022, "Orca", section 3; vLLM): ``B`` sequences decode together;
+with prompts of ``P`` and outputs of ``O`` tokens, ``B / O`` sequences finish (and as many start)
+per decode step on average, so an iteration is one decode step at the mean context plus the
+prefill of ``B·P / O`` tokens. The mean context a generated token sees is
+``E[P·O + O^2/2] / E[O]`` (each sequence's ``O`` tokens see ``P`` to ``P + O`` cached tokens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mlcost.comms.placement import collective_seconds, placement
+from mlcost.results import plain
+from mlcost.roofline import Ceilings
+from mlcost.serving.formats import compute_format
+from mlcost.specs import Accelerator
+from mlcost.systems import System
+from mlcost.timing import StepTime, operator_times
+from mlcost.workload.table import OperatorTable
+
+Number = Any
+
+
+def serving_ceilings(
+    gpu: Accelerator, weights: str = "bf16", *, kernel_gap: Any = None
+) -> dict[str, Ceilings]:
+    """The GPU's ceilings (datasheet or measured profile, :meth:`Ceilings.from_accelerator`) for
+    the 16-bit operators (key ``""``) and for the GEMMs of ``weights`` (``fp8``), with the
+    kernel gap of a CUDA graph in place of the launch overhead.
+
+    Without the output-tile wave model of training GEMMs: the GEMMs of a few tokens that
+    serving runs (GEMV and split-K kernels, e.g. TensorRT-LLM's and vLLM's skinny-GEMM paths)
+    spread the reduction dimension over the SMs instead of leaving SMs idle for want of output
+    tiles, so their time is set by the bytes they read, not by a 128-row tile mostly empty."""
+    overrides: dict[str, Any] = {"wave_quantization": False}
+    if kernel_gap is not None:
+        overrides["launch_overhead"] = kernel_gap
+    ceilings = {"": Ceilings.from_accelerator(gpu, "bf16", **overrides)}
+    fmt = compute_format(weights)
+    if fmt != "bf16":
+        ceilings[fmt] = Ceilings.from_accelerator(gpu, fmt, **overrides)
+    return ceilings
+
+
+def forward_time(table: OperatorTable, ceilings: dict[str, Ceilings]) -> StepTime:
+    """Every operator of a forward table on the roofline (:func:`mlcost.timing.operator_times`;
+    no framework dispatch: a served step runs as a graph)."""
+    return operator_times(table, ceilings)
+
+
+def forward_seconds(table: OperatorTable, ceilings: dict[str, Ceilings]) -> Number:
+    """Seconds of the forward ``table`` (arrays in sweeps)."""
+    return forward_time(table, ceilings).seconds
+
+
+def tensor_parallel_seconds(
+    system: System,
+    tensor_parallel: int,
+    hidden_size: int,
+    layers: int,
+    tokens: Number,
+    element_bytes: float = 2.0,
+) -> Number:
+    """``2·L`` all-reduces of ``tokens · h · e`` bytes over ``t`` GPUs of ``system`` (0 for
+    ``t = 1``)."""
+    if tensor_parallel == 1:
+        return plain(np.zeros(np.shape(tokens)))
+    size = np.asarray(tokens, dtype=np.float64) * hidden_size * element_bytes
+    where = placement(system, tensor_parallel)
+    return plain(2 * layers * np.asarray(collective_seconds(system, "all-reduce", size, where)))
+
+
+def expected_accepted_tokens(acceptance: Number, draft_tokens: int) -> Number:
+    """Tokens a speculative step yields on average, ``(1 - a^(k+1)) / (1 - a)`` (``k + 1`` when
+    every draft is accepted; Leviathan et al. 2023, eq. 1)."""
+    a = np.asarray(acceptance, dtype=np.float64)
+    k = float(draft_tokens)
+    safe = np.where(a < 1.0, a, 0.0)
+    return plain(np.where(a < 1.0, (1 - safe ** (k + 1)) / (1 - safe), k + 1))
+
+
+def mean_context(prompt: Sequence[float] | Number, output: Sequence[float] | Number) -> float:
+    """Mean context a generated token attends to over a request mix: ``E[P·O + O^2/2] / E[O]``
+    (``prompt`` and ``output`` paired samples, or one value each)."""
+    p = np.asarray(prompt, dtype=np.float64)
+    o = np.asarray(output, dtype=np.float64)
+    return float(np.mean(p * o + o * o / 2) / np.mean(o * np.ones_like(p)))
+
+
+def batching_iteration_seconds(
+    decode_step: Number, prefill_per_token: Number, batch: Number, prompt: float, output: float
+) -> Number:
+    """One iteration of continuous batching: a decode step of the ``batch`` plus the prefill of
+    the ``batch · P / O`` prompt tokens of the sequences that replace those finishing."""
+    return plain(
+        np.asarray(decode_step)
+        + np.asarray(batch) * prompt / output * np.asarray(prefill_per_token)
+    )
+
+
+def prefill_share(prefill: Number, iteration: Number, tokens: Number, output: float) -> Number:
+    """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · t_prefill /
+    iteration`` (the ``b·E / O`` prompts admitted per iteration, each ``t_prefill``); below 1 by
+    construction, since the iteration contains those prefills."""
+    return plain(np.asarray(tokens) / output * np.asarray(prefill) / np.asarray(iteration))
+
+
+def time_to_first_token(
+    prefill: Number, step: Number, iteration: Number, tokens: Number, output: float
+) -> Number:
+    """Mean time to first token under continuous batching: the rest of the running decode step
+    (half of one on average), the wait for the prompts queued ahead for their prefill, and the
+    prompt's own prefill. Prompts arriving at random and served one prefill at a time form an
+    M/D/1 queue with service ``S = t_prefill`` and load ``rho`` (:func:`prefill_share`), whose
+    mean wait is ``rho · S / (2 (1 - rho))`` (Pollaczek-Khinchine; Kleinrock 1975, "Queueing
+    Systems", vol. 1, section 5.7)."""
+    rho = np.asarray(prefill_share(prefill, iteration, tokens, output), dtype=np.float64)
+    s = np.asarray(prefill, dtype=np.float64)
+    return plain(s + np.asarray(step) / 2 + rho * s / (2 * (1 - rho)))
+
+
+__all__ = [
+    "batching_iteration_seconds",
+    "expected_accepted_tokens",
+    "forward_seconds",
+    "forward_time",
+    "mean_context",
+    "prefill_share",
+    "serving_ceilings",
+    "tensor_parallel_seconds",
+    "time_to_first_token",
+]

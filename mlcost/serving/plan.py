@@ -1,0 +1,610 @@
+"""One serving deployment, end to end: memory, latency, throughput, capacity and the price, energy
+and CO2e of a million tokens.
+
+``ServePlan`` wires the serving formulas for a model on a GPU (or a node), a tensor-parallel
+degree and a request mix, with the verbs of :class:`mlcost.plan.Plan`::
+
+    >>> import mlcost
+    >>> plan = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", prompt=1024, output=256)
+    >>> plan.summary()        # one table: fit, TTFT, TPOT, throughput, $ per million tokens
+    >>> print(plan.explain())  # each figure derived
+    >>> plan.sweep(batch=[1, 8, 64], gpu=["a100-sxm4-80gb", "h100-sxm5-80gb"])
+
+The chain (:mod:`mlcost.serving.latency` for the formulas):
+
+1. memory per GPU: the weights in their serving format (:mod:`mlcost.serving.weights`), the
+   engine's share of the GPU (``Assumptions.gpu_memory_utilization``) and the paged KV cache of
+   one sequence at its longest (``P + O`` tokens, :mod:`mlcost.serving.kv_cache`): the largest
+   batch that fits;
+2. the batch: given, else the smallest that carries ``rate`` requests/s, else the largest that
+   fits;
+3. time: a decode step of the batch at the mix's mean context and the prefill of one prompt on
+   the roofline of the GPU's ceilings, with the tensor-parallel all-reduces on the node's links
+   and, with a ``draft`` model, speculative decoding; an iteration of continuous batching, TTFT
+   (:func:`mlcost.serving.latency.time_to_first_token`: the prompt's prefill, the rest of the
+   running decode step, and the queue of prompts waiting for their prefill), TPOT
+   and the throughput;
+4. capacity: replicas (and GPUs) for ``rate``;
+5. price, energy and CO2e per million tokens: the replica's GPU-time apportioned to input
+   tokens (their prefill) and to output tokens (the decode steps), priced with the training
+   plans' machinery: the catalog price per GPU-hour, the GPU's power at its busy share plus the
+   host's share (:func:`mlcost.energy.accelerator_power`), the region's PUE, electricity price and
+   grid intensity, and embodied carbon over the GPU's busy life.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import KW_ONLY, dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+import pint
+
+from mlcost import energy
+from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
+from mlcost.errors import MlcostError
+from mlcost.plan.resolve import _power, _price, _system, region_electricity, region_pue
+from mlcost.results import Figure, Result
+from mlcost.serving.formats import check_format
+from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
+from mlcost.serving.latency import (
+    batching_iteration_seconds,
+    expected_accepted_tokens,
+    forward_seconds,
+    mean_context,
+    prefill_share,
+    serving_ceilings,
+    tensor_parallel_seconds,
+    time_to_first_token,
+)
+from mlcost.serving.weights import weight_bytes
+from mlcost.serving.workload import (
+    check_tensor_parallel,
+    decode_operators,
+    forward_operators,
+    prefill_operators,
+)
+from mlcost.specs import Accelerator, Catalog, Grid, ModelSpec, Node, TransformerSpec
+from mlcost.specs.catalog import as_model, default_catalog
+from mlcost.systems import System
+from mlcost.units import Q_, magnitude_in
+
+#: What :meth:`ServePlan.sweep` varies.
+SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
+MILLION = 1e6
+SECONDS_PER_HOUR = 3600.0
+
+
+def _counts(value: Any, field: str) -> np.ndarray:
+    """Token counts (one or a sample of a mix) as a float array, each a whole number >= 1."""
+    array = np.atleast_1d(np.asarray(value, dtype=object))
+    if array.size == 0 or array.ndim != 1:
+        raise MlcostError(f"{field}: got {value!r}, expected a number of tokens or a list of them")
+    out = []
+    for item in array:
+        if isinstance(item, bool) or not isinstance(item, (int, np.integer, float, np.floating)):
+            raise MlcostError(f"{field}: got {value!r}, expected whole numbers of tokens >= 1")
+        if not (math.isfinite(float(item)) and float(item) >= 1 and float(item).is_integer()):
+            raise MlcostError(f"{field}: got {value!r}, expected whole numbers of tokens >= 1")
+        out.append(float(item))
+    return np.asarray(out)
+
+
+@dataclass(frozen=True, eq=False)
+class ServePlan(Result):
+    """A model served on ``gpu`` (or the GPUs of ``system``) with ``tp``-way tensor parallelism,
+    for requests of ``prompt`` input and ``output`` generated tokens (one value each, or paired
+    samples of a mix). ``batch`` is the number of sequences decoding together (default: the
+    smallest that carries ``rate`` requests/s, else the largest that fits); ``weights`` and
+    ``kv_format`` the serving formats (``bf16``, ``fp16``, ``fp8``, ``int8``, ``int4``);
+    ``draft`` a draft model for speculative decoding with its ``acceptance`` rate and
+    ``draft_tokens`` per step. ``region``, ``price``, ``pue``, ``facility`` and
+    ``electricity_price`` as for :class:`mlcost.plan.Plan`."""
+
+    model: str | ModelSpec
+    _: KW_ONLY
+    gpu: str | Path | Accelerator | None = None
+    system: str | Path | Node | None = None
+    tp: int = 1
+    prompt: int | Sequence[int] = 1024
+    output: int | Sequence[int] = 256
+    batch: int | None = None
+    rate: float | pint.Quantity | None = None
+    weights: str = "bf16"
+    kv_format: str = "bf16"
+    block_size: int | None = None
+    group_size: int | None = None
+    draft: str | ModelSpec | None = None
+    acceptance: float | None = None
+    draft_tokens: int = 4
+    region: str | Grid = "world"
+    price: str | pint.Quantity | None = None
+    pue: float | None = None
+    facility: str | None = None
+    electricity_price: pint.Quantity | None = None
+    accounting: str = "utilization"
+    power_per_gpu: pint.Quantity | None = None
+    assumptions: Assumptions = field(default_factory=Assumptions)
+    catalog: Catalog | None = None
+
+    # ----- inputs, resolved once -------------------------------------------------------------
+    @cached_property
+    def _catalog(self) -> Catalog:
+        return self.catalog or default_catalog()
+
+    @cached_property
+    def transformer(self) -> TransformerSpec:
+        model = as_model(self.model, self._catalog)
+        if not isinstance(model, TransformerSpec):
+            raise MlcostError(f"model: {model.name} is not a transformer; serving needs one")
+        return model
+
+    @cached_property
+    def draft_model(self) -> TransformerSpec | None:
+        if self.draft is None:
+            return None
+        model = as_model(self.draft, self._catalog)
+        if not isinstance(model, TransformerSpec):
+            raise MlcostError(f"draft: {model.name} is not a transformer")
+        return model
+
+    @cached_property
+    def resolved_system(self) -> System:
+        return _system(cast(Any, self), self._catalog, self.assumptions)
+
+    @property
+    def accelerator(self) -> Accelerator:
+        return self.resolved_system.accelerator
+
+    @cached_property
+    def grid(self) -> Grid:
+        return self.region if isinstance(self.region, Grid) else self._catalog.grid(self.region)
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        model = self.transformer
+        check_format(self.weights, "weights")
+        check_format(self.kv_format, "kv_format")
+        t = check_tensor_parallel(model, self.tp)
+        per_node = self.resolved_system.gpus_per_node
+        if t > per_node:
+            raise MlcostError(
+                f"tp: got {t}, but a {self.resolved_system.name} node has {per_node} GPUs; "
+                "tensor parallelism stays within a node: choose --tp <= "
+                f"{per_node} or --system with more GPUs per node"
+            )
+        prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
+        if prompt.size != output.size and 1 not in (prompt.size, output.size):
+            raise MlcostError(
+                f"output: got {output.size} values for {prompt.size} prompts; give one each, "
+                "or paired samples of the same length"
+            )
+        longest = float(np.max(prompt + output))
+        if longest > model.max_position_embeddings:
+            raise MlcostError(
+                f"prompt + output: got {longest:,.0f} tokens, expected at most "
+                f"{model.max_position_embeddings:,} (max_position_embeddings of {model.name}); "
+                "use a shorter --prompt or --output"
+            )
+        if self.batch is not None and (
+            isinstance(self.batch, bool) or not isinstance(self.batch, int) or self.batch < 1
+        ):
+            raise MlcostError(f"batch: got {self.batch!r}, expected a whole number >= 1")
+        if self.rate is not None:
+            rate = float(magnitude_in(self.rate, "1/s", "rate", bare=True))
+            if not (rate > 0 and math.isfinite(rate)):
+                raise MlcostError(f"rate: got {self.rate!r}, expected requests per second > 0")
+        if self.draft is None and self.acceptance is not None:
+            raise MlcostError(
+                f"acceptance: got {self.acceptance!r} without a draft model; give draft= "
+                "(--draft) for speculative decoding, or leave acceptance out"
+            )
+        if self.draft is not None:
+            a = self.acceptance
+            if a is None or isinstance(a, bool) or not (0 <= float(a) <= 1):
+                raise MlcostError(
+                    f"acceptance: got {a!r}, expected the draft's token acceptance rate in "
+                    "[0, 1] (e.g. 0.7) with draft="
+                )
+            k = self.draft_tokens
+            if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+                raise MlcostError(f"draft_tokens: got {k!r}, expected a whole number >= 1")
+        for name in ("block_size", "group_size"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
+                raise MlcostError(f"{name}: got {value!r}, expected a whole number >= 1")
+
+    # ----- the chain --------------------------------------------------------------------------
+    @property
+    def _prompt(self) -> np.ndarray:
+        return _counts(self.prompt, "prompt")
+
+    @property
+    def _output(self) -> np.ndarray:
+        return _counts(self.output, "output")
+
+    @cached_property
+    def _options(self) -> dict[str, Any]:
+        return {
+            "weights": self.weights, "kv_format": self.kv_format, "tensor_parallel": self.tp,
+            "group_size": self.group_size,
+        }  # fmt: skip
+
+    @cached_property
+    def _ceilings(self) -> dict[str, Any]:
+        return serving_ceilings(
+            self.accelerator, self.weights, kernel_gap=self.assumptions.serving_kernel_gap
+        )
+
+    def _weight_bytes(self, model: TransformerSpec) -> float:
+        table = decode_operators(model, 1, 1, **self._options)
+        held = weight_bytes(
+            table, model.parameter_count, self.weights, tensor_parallel=self.tp,
+            group_size=self.group_size,
+        )  # fmt: skip
+        return float(held.to("byte").magnitude)
+
+    def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
+        held = kv_cache_bytes(
+            model, tokens, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
+        )
+        return float(held.to("byte").magnitude)
+
+    @cached_property
+    def memory(self) -> dict[str, float]:
+        """Bytes per GPU: weights (target and draft), the engine's budget, the KV cache of one
+        sequence at ``P + O`` tokens (paged), and the batch that fits."""
+        model, a = self.transformer, self.assumptions
+        block = self.block_size or a.kv_block_size
+        longest = float(np.max(self._prompt + self._output))
+        weights = self._weight_bytes(model)
+        sequence = self._sequence_bytes(model, longest, block)
+        draft = self.draft_model
+        if draft is not None:
+            weights += self._weight_bytes(draft)
+            sequence += self._sequence_bytes(draft, longest, block)
+        capacity = float(self.accelerator.memory_available.to("byte").magnitude)
+        budget = capacity * a.gpu_memory_utilization
+        free = budget - weights
+        return {
+            "capacity": capacity, "budget": budget, "weights": weights, "sequence": sequence,
+            "free": free, "max_batch": float(max(math.floor(free / sequence), 0)),
+            "block": float(block), "longest": longest,
+        }  # fmt: skip
+
+    @property
+    def fits(self) -> bool:
+        return self.memory["max_batch"] >= 1
+
+    def require_fit(self) -> None:
+        """Raise :class:`MlcostError` (one line) when the weights or the given batch do not fit."""
+        if not self.fits:
+            m = self.memory
+            raise MlcostError(
+                f"does not fit: {self.transformer.name} needs {m['weights'] / 1e9:.1f} GB of "
+                f"weights and {m['sequence'] / 1e9:.2f} GB of KV cache per sequence on each "
+                f"{self.accelerator.name} ({m['budget'] / 1e9:.1f} GB usable); use --tp "
+                f"{self.tp * 2}, --weights fp8 or int4, or a GPU with more memory"
+            )
+        if self.batch is not None and self.batch > self.memory["max_batch"]:
+            raise MlcostError(
+                f"batch: got {self.batch}, but at most {self.memory['max_batch']:.0f} sequences "
+                f"of {self.memory['longest']:.0f} tokens fit in the KV cache on each "
+                f"{self.accelerator.name}; use --batch <= {self.memory['max_batch']:.0f} or more "
+                "--tp"
+            )
+
+    def timing(self, batch: Any) -> dict[str, Any]:
+        """Seconds of one continuous-batching iteration and its parts for ``batch`` sequences
+        (a number or a numpy array): the decode step (with speculation), the prefill per prompt
+        token, tokens per step, TPOT, TTFT and output tokens per second."""
+        model, system, c = self.transformer, self.resolved_system, self._ceilings
+        p, o = float(np.mean(self._prompt)), float(np.mean(self._output))
+        context = mean_context(self._prompt, self._output)
+        b = np.asarray(batch, dtype=np.float64)
+        h, layers = model.hidden_size, model.num_layers
+
+        def comm(tokens: Any) -> Any:
+            return tensor_parallel_seconds(system, self.tp, h, layers, tokens)
+
+        prefill = forward_seconds(prefill_operators(model, 1, p, **self._options), c) + comm(p)
+        per_prompt_token = prefill / p
+        draft = self.draft_model
+        if draft is None:
+            step = forward_seconds(decode_operators(model, b, context, **self._options), c)
+            step = step + comm(b)
+            tokens = np.ones_like(b)
+        else:
+            k = self.draft_tokens
+            drafting = forward_seconds(decode_operators(draft, b, context, **self._options), c)
+            drafting = k * (drafting + tensor_parallel_seconds(system, self.tp, draft.hidden_size,
+                                                               draft.num_layers, b))  # fmt: skip
+            verify = forward_seconds(
+                forward_operators(model, b, k + 1, context, **self._options), c
+            ) + comm(b * (k + 1))
+            step = drafting + verify
+            tokens = np.asarray(
+                expected_accepted_tokens(float(self.acceptance or 0), k)
+            ) * np.ones_like(b)
+        iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
+        iteration = np.asarray(iteration, dtype=np.float64)
+        return {
+            "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
+            "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
+            "ttft": time_to_first_token(prefill, step, iteration, b * tokens, o),
+            "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
+            "output_rate": b * tokens / iteration,
+            "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
+            "context": context,
+        }  # fmt: skip
+
+    @cached_property
+    def chosen_batch(self) -> tuple[int, str]:
+        """The batch and why: given, the smallest carrying ``rate``, or the largest that fits."""
+        self.require_fit()
+        if self.batch is not None:
+            return self.batch, "given"
+        largest = int(self.memory["max_batch"])
+        if self.rate is not None:
+            rate = float(magnitude_in(self.rate, "1/s", "rate", bare=True))
+            candidates = np.arange(1, largest + 1)
+            carried = np.asarray(self.timing(candidates)["request_rate"]) >= rate
+            if np.any(carried):
+                smallest = int(candidates[np.argmax(carried)])
+                return smallest, f"the smallest batch that carries {rate:g} requests/s"
+        return largest, "the largest batch that fits in the KV cache"
+
+    @cached_property
+    def _values(self) -> dict[str, Any]:
+        batch, _ = self.chosen_batch
+        v = dict(self.timing(batch))
+        v = {key: float(np.asarray(value)) for key, value in v.items()}
+        v["batch"] = float(batch)
+        rate = (
+            None if self.rate is None else float(magnitude_in(self.rate, "1/s", "rate", bare=True))
+        )
+        v["replicas"] = 1.0 if rate is None else float(math.ceil(rate / v["request_rate"]))
+        v["gpus"] = v["replicas"] * self.tp
+        # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
+        input_share = (
+            batch * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
+        )
+        decode_part = v["iteration"] - input_share
+        v["input_gpu_s"] = self.tp * v["per_prompt_token"]
+        v["output_gpu_s"] = self.tp * decode_part / (batch * v["tokens_per_step"])
+        measured = self.accelerator.measured
+        based_on = measured.based_on if measured is not None else None
+        names = (self.accelerator.name, *([based_on] if based_on else []))
+        price, price_source = _price(cast(Any, self), self._catalog, names)
+        v["price"], v["price_source"] = price, price_source
+        electricity = region_electricity(cast(Any, self), self.grid, self.assumptions)
+        pue = region_pue(cast(Any, self), self.grid, self.assumptions)
+        v.update(electricity)
+        v.update(pue)
+        communication = tensor_parallel_seconds(
+            self.resolved_system, self.tp, self.transformer.hidden_size,
+            self.transformer.num_layers, batch,
+        )  # fmt: skip
+        busy = 1.0 - float(np.asarray(communication)) / v["step"] if v["step"] > 0 else 1.0
+        convention = _power(cast(Any, self), self.resolved_system)
+        v["accounting"], v["power_source"] = convention["accounting"], convention["power_source"]
+        if convention["power_per_gpu"] is not None:
+            power = float(convention["power_per_gpu"])
+        else:
+            tdp = self.accelerator.tdp
+            if tdp is None:
+                raise MlcostError(
+                    f"gpu: {self.accelerator.name} has no tdp in its spec; energy needs one"
+                )
+            gpu_power = energy.accelerator_power(
+                busy, tdp, idle_fraction=self.assumptions.gpu_idle_fraction
+            )
+            power = (gpu_power + self.resolved_system.host_power_per_gpu).to("W").magnitude
+        v["utilization"], v["power_w"] = busy, float(power)
+        intensity = float(self.grid.carbon_intensity.to("gCO2e/kWh").magnitude)
+        # Embodied carbon of the GPU and of its share of the server (Luccioni et al. 2022,
+        # section 4.1), as the training plans count it.
+        embodied = (
+            self.accelerator.embodied_carbon or self.assumptions.embodied_carbon_per_gpu
+        ) + self.assumptions.embodied_carbon_per_server / self.resolved_system.gpus_per_node
+        life_hours = (self.assumptions.gpu_lifetime * self.assumptions.gpu_use_rate).to("hour")
+        for kind in ("input", "output"):
+            gpu_hours = v[f"{kind}_gpu_s"] * MILLION / SECONDS_PER_HOUR
+            kwh = float(energy.energy(Q_(power, "W"), Q_(gpu_hours, "hour"), pue=v["pue"])
+                        .to("kWh").magnitude)  # fmt: skip
+            v[f"{kind}_usd"] = price * gpu_hours
+            v[f"{kind}_kwh"] = kwh
+            operational = float(
+                energy.operational_carbon(Q_(kwh, "kWh"), Q_(intensity, "gCO2e/kWh"))
+                .to("gCO2e")
+                .magnitude
+            )
+            v[f"{kind}_gco2e"] = operational + float(
+                energy.embodied_carbon(Q_(gpu_hours, "hour"), embodied, life_hours)
+                .to("gCO2e")
+                .magnitude
+            )
+        v["intensity"] = intensity
+        return v
+
+    # ----- the result vocabulary -------------------------------------------------------------
+    @property
+    def description(self) -> str:
+        spec = (
+            ""
+            if self.draft is None
+            else f", draft {self.draft_model.name if self.draft_model else ''}"
+        )
+        return (
+            f"{self.transformer.name} on {self.accelerator.name}"
+            + (f" x{self.tp} (tensor parallel)" if self.tp > 1 else "")
+            + f", weights {self.weights}, KV cache {self.kv_format}, prompt "
+            f"{np.mean(self._prompt):.0f} / output {np.mean(self._output):.0f} tokens{spec}"
+        )
+
+    def title(self) -> str:
+        return f"ServePlan: {self.description}"
+
+    @cached_property
+    def _figures(self) -> tuple[Figure, ...]:
+        m = self.memory
+        model = self.transformer
+        gb = 1e9
+        verdict = (
+            f"fits: up to {m['max_batch']:.0f} sequences of {m['longest']:.0f} tokens"
+            if self.fits
+            else "does not fit"
+        )
+        kv_source = (
+            "Kwon et al. 2023 (PagedAttention) section 4.2; " + ASSUMPTION_SOURCES["kv_block_size"]
+        )
+        memory = [
+            Figure("fit", verdict, "weights + b x KV per sequence <= memory x utilization"),
+            Figure("weights per GPU", Q_(m["weights"] / gb, "GB"),
+                   "GEMM weights in the serving format (+ scales) + the rest in 16 bits, / tp",
+                   f"{self.weights}, tp={self.tp}", "mlcost.serving.weights (AWQ/GPTQ layouts)"),
+            Figure("KV cache per token", kv_bytes_per_token(model, self.kv_format,
+                                                             tensor_parallel=self.tp).to("KiB/token"),
+                   "L x width x e (width 2 x n_kv x d per rank)", f"{self.kv_format}",
+                   "mlcost.serving.kv_cache"),
+            Figure("KV cache per sequence", Q_(m["sequence"] / gb, "GB"),
+                   "paged: block x ceil(cached tokens / block) per layer, windows capped",
+                   f"{m['longest']:.0f} tokens, blocks of {m['block']:.0f}", kv_source),
+            Figure("memory for the KV cache", Q_(m["free"] / gb, "GB"),
+                   "memory x utilization - weights",
+                   f"{m['capacity'] / gb:.1f} GB x {self.assumptions.gpu_memory_utilization} - "
+                   f"{m['weights'] / gb:.1f} GB", ASSUMPTION_SOURCES["gpu_memory_utilization"]),
+            Figure("largest batch", Q_(m["max_batch"], "dimensionless"),
+                   "floor(memory for the KV cache / KV cache per sequence)"),
+        ]  # fmt: skip
+        if not self.fits:
+            return tuple(memory)
+        v = self._values
+        batch, why = self.chosen_batch
+        ceilings = self._ceilings[""]
+        roofline = "Williams et al. 2009 (roofline); ceilings: " + ceilings.source
+        figures = [
+            *memory,
+            Figure("batch", Q_(batch, "dimensionless"), why),
+            Figure("prefill (one prompt)", Q_(v["prefill"], "s").to("ms"),
+                   "sum over forward operators of max(compute, memory) + gaps + TP all-reduces",
+                   f"{v['prompt']:.0f} tokens", roofline),
+            Figure("decode step", Q_(v["step"], "s").to("ms"),
+                   "sum over forward operators of max(compute, memory) + gaps + TP all-reduces"
+                   + (" (k drafts + one verification)" if self.draft else ""),
+                   f"batch {batch}, mean context {v['context']:.0f} tokens", roofline),
+            Figure("tokens per decode step", v["tokens_per_step"],
+                   "(1 - a^(k+1)) / (1 - a) with a draft, else 1", "",
+                   "Leviathan et al. 2023, eq. 1" if self.draft else ""),
+            Figure("iteration", Q_(v["iteration"], "s").to("ms"),
+                   "decode step + prefill of the b x tokens x P / O prompt tokens admitted",
+                   f"P {v['prompt']:.0f}, O {v['output']:.0f}", "Yu et al. 2022 (Orca); vLLM"),
+            Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
+                   "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
+                   f"rho {v['prefill_share']:.2f}",
+                   "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, section 5.7)"),
+            Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
+                   "iteration / tokens per decode step"),
+            Figure("output throughput per replica", Q_(v["output_rate"], "token/s"),
+                   "b x tokens per step / iteration"),
+            Figure("requests per second per replica", Q_(v["request_rate"], "1/s"),
+                   "output throughput / O"),
+            Figure("GPUs", Q_(v["gpus"], "dimensionless"),
+                   "ceil(rate / requests per second per replica) x tp",
+                   "" if self.rate is None else f"rate {self.rate}"),
+            Figure("price per GPU-hour", Q_(v["price"], "USD/hour"), "", "", v["price_source"]),
+            Figure("USD per million input tokens", Q_(v["input_usd"], "USD"),
+                   "price x tp x prefill seconds per prompt token x 1e6 / 3600"),
+            Figure("USD per million output tokens", Q_(v["output_usd"], "USD"),
+                   "price x tp x decode seconds per output token x 1e6 / 3600"),
+            Figure("power per GPU", Q_(v["power_w"], "W"),
+                   f"the {v['accounting']} convention (utilization: P_idle + (TDP - P_idle) x "
+                   "busy share + host share)", f"busy {v['utilization']:.0%}", v["power_source"]),
+            Figure("energy per million input tokens", Q_(v["input_kwh"], "kWh"),
+                   "power x GPU-hours x PUE", f"PUE {v['pue']}", v["pue_source"]),
+            Figure("energy per million output tokens", Q_(v["output_kwh"], "kWh"),
+                   "power x GPU-hours x PUE", f"PUE {v['pue']}", v["pue_source"]),
+            Figure("CO2e per million input tokens", Q_(v["input_gco2e"], "gCO2e"),
+                   "energy x grid intensity + embodied (GPU, server share) x GPU-h / busy life",
+                   f"{v['intensity']:.0f} gCO2e/kWh ({self.grid.name})",
+                   "Luccioni et al. 2022, section 4.1"),
+            Figure("CO2e per million output tokens", Q_(v["output_gco2e"], "gCO2e"),
+                   "energy x grid intensity + embodied (GPU, server share) x GPU-h / busy life",
+                   f"{v['intensity']:.0f} gCO2e/kWh ({self.grid.name})",
+                   "Luccioni et al. 2022, section 4.1"),
+        ]  # fmt: skip
+        return tuple(figures)
+
+    def figures(self) -> list[Figure]:
+        return list(self._figures)
+
+    def summary(self) -> pd.DataFrame:
+        """One table, leading with whether the model fits: quantity, value, formula."""
+        return pd.DataFrame(
+            [{"quantity": f.name, "value": f.text(), "formula": f.formula} for f in self.figures()]
+        ).set_index("quantity")
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        data.update(
+            {
+                "model": self.transformer.name, "gpu": self.accelerator.name, "tp": self.tp,
+                "weights": self.weights, "kv_format": self.kv_format, "fits": self.fits,
+                "region": self.grid.name,
+            }
+        )  # fmt: skip
+        return data
+
+    def _repr_html_(self) -> str:
+        return self.summary().to_html()
+
+    def row(self) -> dict[str, Any]:
+        """The headline numbers as plain values (what :meth:`sweep` tabulates)."""
+        v = self._values
+        return {
+            "batch": int(v["batch"]), "ttft_ms": v["ttft"] * 1e3, "tpot_ms": v["tpot"] * 1e3,
+            "output_tokens_per_s": v["output_rate"], "requests_per_s": v["request_rate"],
+            "gpus": int(v["gpus"]), "usd_per_m_input": v["input_usd"],
+            "usd_per_m_output": v["output_usd"], "kwh_per_m_output": v["output_kwh"],
+            "gco2e_per_m_output": v["output_gco2e"],
+            "weights_gb": self.memory["weights"] / 1e9, "max_batch": int(self.memory["max_batch"]),
+        }  # fmt: skip
+
+    def sweep(self, **axes: Iterable[Any]) -> pd.DataFrame:
+        """Every combination of the given axes (:data:`SWEEP_AXES`), one row each; a combination
+        that cannot run (does not fit, bad degree) says why in ``problem``."""
+        for name in axes:
+            if name not in SWEEP_AXES:
+                raise MlcostError(
+                    f"sweep: unknown axis {name!r}; expected one of {', '.join(SWEEP_AXES)}"
+                )
+        names = list(axes)
+        values = [list(axes[name]) for name in names]
+        rows = []
+        for combination in itertools.product(*values):
+            setting = dict(zip(names, combination, strict=True))
+            record: dict[str, Any] = {name: _label(value) for name, value in setting.items()}
+            try:
+                record.update(replace(self, **setting).row())
+                record["problem"] = ""
+            except MlcostError as error:
+                record["problem"] = str(error)
+            rows.append(record)
+        return pd.DataFrame(rows)
+
+
+def _label(value: Any) -> Any:
+    return getattr(value, "name", value)
+
+
+__all__ = ["SWEEP_AXES", "ServePlan"]

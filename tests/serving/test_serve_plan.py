@@ -1,0 +1,158 @@
+"""``ServePlan`` and ``mlcost serve``: the verbs every result has, capacity and cost relations
+derived by hand, and bad input as one line (exit status 2 on the command line)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+import mlcost
+from mlcost.errors import MlcostError
+from mlcost.units import Q_
+from tests.cli.conftest import invoke
+
+
+@pytest.fixture(scope="module")
+def plan() -> mlcost.ServePlan:
+    return mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", prompt=1024, output=256)
+
+
+def test_verbs(plan: mlcost.ServePlan) -> None:
+    summary = plan.summary()
+    assert summary.index[0] == "fit" and summary.iloc[0]["value"].startswith("fits")
+    assert "time per output token" in summary.index
+    text = plan.explain()
+    assert "formula:" in text and "source:" in text
+    data = json.loads(json.dumps(plan.to_json(), allow_nan=False))
+    assert data["model"] == "llama-3-8b" and data["fits"] is True
+    assert "<table" in plan._repr_html_()
+    frame = plan.to_frame()
+    assert {"quantity", "value", "unit"} <= set(frame.columns)
+    tpot = plan.figures()[[f.name for f in plan.figures()].index("time per output token")]
+    assert tpot.value.check("[time]")
+
+
+def test_largest_batch_hand_derivation(plan: mlcost.ServePlan) -> None:
+    """Llama-3-8B on an H100 SXM (81,559 MiB visible), 90% for the engine, BF16 weights of
+    2 x 8,030,261,248 bytes; a sequence of 1024 + 256 = 1280 tokens in blocks of 16 (80 whole
+    blocks) takes 1280 x 131,072 bytes (32 layers x 2 x 8 x 128 x 2 bytes per token)."""
+    capacity = 81559 * 2**20
+    free = capacity * 0.9 - 2 * 8_030_261_248
+    assert plan.memory["max_batch"] == math.floor(free / (1280 * 131_072))
+    assert plan.chosen_batch == (
+        plan.memory["max_batch"],
+        "the largest batch that fits in the KV cache",
+    )
+
+
+def test_fp8_cache_and_int4_weights_fit_more(plan: mlcost.ServePlan) -> None:
+    fp8 = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", kv_format="fp8")
+    assert fp8.memory["sequence"] == pytest.approx(plan.memory["sequence"] / 2)
+    assert fp8.memory["max_batch"] >= 2 * plan.memory["max_batch"]
+    int4 = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", weights="int4", batch=1)
+    assert (
+        int4.row()["tpot_ms"]
+        < mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", batch=1).row()["tpot_ms"]
+    )
+
+
+def test_throughput_and_latency_grow_with_batch(plan: mlcost.ServePlan) -> None:
+    frame = plan.sweep(batch=[1, 4, 16, 64, 256])
+    assert (frame["problem"] == "").all()
+    assert frame["tpot_ms"].is_monotonic_increasing
+    assert frame["output_tokens_per_s"].is_monotonic_increasing
+    assert frame["usd_per_m_output"].is_monotonic_decreasing
+
+
+def test_price_per_million_output_tokens_hand_derivation() -> None:
+    """At a given 3.6 USD per GPU-hour (0.001 USD per GPU-second) on one GPU, a million output
+    tokens cost 1e6 x 0.001 x (the decode part of an iteration / tokens it yields); the input
+    tokens their prefill seconds each. With batch 1, O = 256 and P = 512, an iteration is a
+    decode step plus the prefill of 512/256 prompt tokens."""
+    plan = mlcost.ServePlan(
+        "llama-3-8b", gpu="h100-sxm5-80gb", batch=1, prompt=512, output=256,
+        price=Q_(3.6, "USD/hour"),
+    )  # fmt: skip
+    t = plan.timing(1)
+    decode = float(t["iteration"]) - 2 * float(t["per_prompt_token"])
+    assert float(t["step"]) == pytest.approx(decode)
+    assert plan.row()["usd_per_m_output"] == pytest.approx(1e6 * 0.001 * decode)
+    assert plan.row()["usd_per_m_input"] == pytest.approx(1e6 * 0.001 * float(t["prefill"]) / 512)
+
+
+def test_rate_sizes_batch_and_replicas() -> None:
+    small = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", rate=1.0)
+    batch, why = small.chosen_batch
+    assert "smallest" in why
+    assert small.timing(batch)["request_rate"] >= 1.0 > small.timing(batch - 1)["request_rate"]
+    big = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", rate=1000.0)
+    per_replica = big.row()["requests_per_s"]
+    assert big.row()["gpus"] == math.ceil(1000.0 / per_replica)
+
+
+def test_seventy_billion_does_not_fit_one_gpu_and_says_so() -> None:
+    plan = mlcost.ServePlan("llama-3-70b", gpu="h100-sxm5-80gb")
+    assert not plan.fits
+    with pytest.raises(MlcostError, match="does not fit"):
+        plan.row()
+    frame = mlcost.ServePlan("llama-3-70b", system="dgx-h100", tp=2, batch=1).sweep(tp=[1, 2])
+    assert frame.loc[0, "problem"].startswith("does not fit") and frame.loc[1, "problem"] == ""
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"tp": 3}, "tp: got 3"),
+        ({"tp": 0}, "tp: got 0"),
+        ({"prompt": 0}, "prompt"),
+        ({"prompt": 9000}, "max_position_embeddings"),
+        ({"output": [1, 2, 3], "prompt": [4, 5]}, "output"),
+        ({"weights": "fp7"}, "weights"),
+        ({"kv_format": 8}, "kv_format"),
+        ({"rate": -1.0}, "rate"),
+        ({"batch": 0}, "batch"),
+        ({"draft": "gpt2"}, "acceptance"),
+        ({"draft": "gpt2", "acceptance": 2.0}, "acceptance"),
+        ({"block_size": 0}, "block_size"),
+    ],
+)
+def test_bad_input_is_one_line(options: dict[str, object], message: str) -> None:
+    with pytest.raises(MlcostError, match=message) as caught:
+        mlcost.ServePlan("llama-3-8b", system="dgx-h100", **options).row()  # type: ignore[arg-type]
+    assert "\n" not in str(caught.value)
+
+
+def test_cli_table_and_json() -> None:
+    result = invoke("serve", "llama-3-8b", "--gpu", "h100-sxm5-80gb", "--prompt", "512")
+    assert result.exit_code == 0 and "time per output token" in result.stdout
+    result = invoke("serve", "llama-3-70b", "--system", "dgx-h100", "--tp", "4", "--rate", "5",
+                    "--json")  # fmt: skip
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["tp"] == 4 and data["fits"] is True
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["llama-3-70b", "--gpu", "h100-sxm5-80gb"],
+        ["llama-3-8b", "--tp", "3", "--system", "dgx-h100"],
+        ["llama-3-8b", "--tp", "16"],
+        ["llama-3-8b", "--prompt", "0"],
+        ["llama-3-8b", "--prompt", "abc"],
+        ["llama-3-8b", "--output", "9000"],
+        ["llama-3-8b", "--rate", "-2"],
+        ["llama-3-8b", "--batch", "100000"],
+        ["llama-3-8b", "--weights", "fp7"],
+        ["llama-3-8b", "--kv-format", "int3"],
+        ["llama-3-8b", "--draft", "gpt2"],
+        ["resnet-50"],
+        ["nope"],
+    ],
+)
+def test_cli_bad_input_one_line_exit_2(args: list[str]) -> None:
+    result = invoke("serve", *args)
+    assert result.exit_code == 2, result
+    assert result.stderr.startswith("error:") and result.stderr.strip().count("\n") == 0
