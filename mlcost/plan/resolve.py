@@ -97,7 +97,7 @@ class Run:
         )
 
 
-def _price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> tuple[float, str]:
+def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> tuple[float, str]:
     """USD per GPU-hour and where it comes from (NaN when none is known). ``gpu_names``: the
     plan's GPU and, for a calibrated profile, the catalog GPU it was measured as; a catalog price
     for another GPU is refused."""
@@ -205,7 +205,7 @@ def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTar
     )
 
 
-def _system(plan: Plan, catalog: Catalog, assumptions: Assumptions) -> System:
+def resolve_system(plan: Plan, catalog: Catalog, assumptions: Assumptions) -> System:
     target = plan.system if plan.system is not None else plan.gpu
     if target is None:
         raise MlcostError("Plan: give gpu= (e.g. 'h100-sxm5-80gb') or system= (e.g. 'dgx-h100')")
@@ -319,7 +319,7 @@ def resolve(plan: Plan) -> Run:
     config = config_for_model(plan.config or TrainingConfig(), model)
     if plan.flop_count not in FLOP_COUNTS:
         raise UnknownNameError("flop_count", plan.flop_count, FLOP_COUNTS)
-    base = _system(plan, catalog, assumptions)
+    base = resolve_system(plan, catalog, assumptions)
     gpus = _gpus(plan, base)
     resolved = base.for_gpus(gpus)
     software = implementation_of(plan.implementation, catalog)
@@ -336,7 +336,7 @@ def resolve(plan: Plan) -> Run:
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))
     accelerator = resolved.accelerator
     based_on = accelerator.measured.based_on if accelerator.measured is not None else None
-    price, price_source = _price(
+    price, price_source = resolve_price(
         plan, catalog, (accelerator.name, *([based_on] if based_on else []))
     )
     return Run(
@@ -355,7 +355,7 @@ def resolve(plan: Plan) -> Run:
         **_purchase(plan, resolved),
         **region_electricity(plan, grid, assumptions),
         **region_pue(plan, grid, assumptions),
-        **_power(plan, resolved),
+        **resolve_power(plan, resolved),
         **_report_mode(plan),
         data_storage=_data_storage(plan, catalog, resolved),
         checkpoint=_checkpoint(plan, catalog, resolved),
@@ -453,7 +453,7 @@ def _report_mode(plan: Plan) -> dict[str, Any]:
     return {"idle_power_per_gpu": idle, "idle_source": idle_source, "gpu_hours": hours}
 
 
-def _power(plan: Plan, resolved: System) -> dict[str, Any]:
+def resolve_power(plan: Plan, resolved: System) -> dict[str, Any]:
     """The energy accounting convention and the IT power per GPU it counts
     (:data:`mlcost.energy.ACCOUNTING`): a measured node under training load, a measured system
     power per accelerator (``power_per_gpu=``), the GPU's TDP, or ``None`` for the utilization

@@ -49,7 +49,13 @@ import pint
 from mlcost import energy
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.errors import MlcostError
-from mlcost.plan.resolve import _power, _price, _system, region_electricity, region_pue
+from mlcost.plan.resolve import (
+    region_electricity,
+    region_pue,
+    resolve_power,
+    resolve_price,
+    resolve_system,
+)
 from mlcost.results import Figure, Result
 from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
@@ -156,7 +162,7 @@ class ServePlan(Result):
 
     @cached_property
     def resolved_system(self) -> System:
-        return _system(cast(Any, self), self._catalog, self.assumptions)
+        return resolve_system(cast(Any, self), self._catalog, self.assumptions)
 
     @property
     def accelerator(self) -> Accelerator:
@@ -385,7 +391,7 @@ class ServePlan(Result):
         measured = self.accelerator.measured
         based_on = measured.based_on if measured is not None else None
         names = (self.accelerator.name, *([based_on] if based_on else []))
-        price, price_source = _price(cast(Any, self), self._catalog, names)
+        price, price_source = resolve_price(cast(Any, self), self._catalog, names)
         v["price"], v["price_source"] = price, price_source
         electricity = region_electricity(cast(Any, self), self.grid, self.assumptions)
         pue = region_pue(cast(Any, self), self.grid, self.assumptions)
@@ -396,7 +402,7 @@ class ServePlan(Result):
             self.transformer.num_layers, batch,
         )  # fmt: skip
         busy = 1.0 - float(np.asarray(communication)) / v["step"] if v["step"] > 0 else 1.0
-        convention = _power(cast(Any, self), self.resolved_system)
+        convention = resolve_power(cast(Any, self), self.resolved_system)
         v["accounting"], v["power_source"] = convention["accounting"], convention["power_source"]
         if convention["power_per_gpu"] is not None:
             power = float(convention["power_per_gpu"])
