@@ -31,6 +31,7 @@ from mlcost import cost, energy
 from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_plan
 from mlcost.datapipe import data_stage_times, pipelined_time
 from mlcost.errors import MlcostError
+from mlcost.finetune import dequantized_weight_bytes
 from mlcost.memory import activation_parts, per_gpu_memory
 from mlcost.memory.breakdown import Overheads, _convnet_parts
 from mlcost.memory.states import model_state_bytes_per_parameter
@@ -181,7 +182,9 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
     model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length."""
     model, layout = run.model, run.layout
     out = np.zeros(x.gpus.shape)
-    per_parameter = model_state_bytes_per_parameter(run.config.precision, run.config.optimizer)
+    per_parameter = model_state_bytes_per_parameter(
+        run.config.precision, run.config.optimizer, model=model, finetune=run.config.finetune
+    )
     for length in np.unique(x.sequence_length):
         mask = x.sequence_length == length
         config = run.config.model_copy(update={"sequence_length": int(length)})
@@ -214,6 +217,11 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
             offload=layout.offload,
             overheads=Overheads(),
             head_term=isinstance(model, TransformerSpec),
+            dequantized_weight=dequantized_weight_bytes(
+                model, config.finetune, config.policy.stored_weight
+            )
+            if isinstance(model, TransformerSpec)
+            else 0.0,
         )
         out[mask] = memory.total
     return out
