@@ -29,7 +29,9 @@ the layers, not the LM head: peft's ``INCLUDE_LINEAR_LAYERS_SHORTHAND``). Left e
 default for the family: ``q_proj, v_proj`` or GPT-2's ``c_attn`` (peft's
 ``TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING``).
 
-Every default constant is a field with its source in :data:`FINETUNING_SOURCES`.
+Every default constant is a field with its source in :data:`FINETUNING_SOURCES`. Not modelled:
+vision towers (no multimodal model in the catalog), adapters other than LoRA (DoRA, IA3), LoRA on
+encoders and on the embedding or LM head (peft's ``modules_to_save``).
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ class FineTuning(Model):
     def describe(self) -> str:
         """A short text: ``LoRA r=16 on q_proj,v_proj`` or ``full (frozen: embeddings)``."""
         if self.adapters:
-            targets = ",".join(self.target_modules) or "peft default"
+            targets = ",".join(self.target_modules) or "peft's default (q_proj,v_proj; c_attn)"
             name = "QLoRA (NF4)" if self.quantized else "LoRA"
             return f"{name} r={self.rank} alpha={self.alpha:g} on {targets}"
         parts = [*self.frozen] + (

@@ -22,7 +22,9 @@
 
 The embedding output is taken to require a gradient under LoRA (peft's
 ``prepare_model_for_kbit_training`` and gradient checkpointing call Hugging Face's
-``enable_input_require_grads``), so every layer keeps what its input gradient needs.
+``enable_input_require_grads``), so every layer keeps what its input gradient needs. Under full
+fine-tuning with frozen embeddings, the first trainable layer's input has no gradient and its
+first RMSNorm keeps less than counted here (one norm of the model; tests/finetune measure it).
 """
 
 from __future__ import annotations
