@@ -31,7 +31,7 @@ from mlcost import cost, energy
 from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_plan
 from mlcost.datapipe import data_stage_times, pipelined_time
 from mlcost.errors import MlcostError
-from mlcost.finetune import dequantized_weight_bytes
+from mlcost.finetune import FineTuning, dequantized_weight_bytes, trainable_parameters
 from mlcost.memory import activation_parts, per_gpu_memory
 from mlcost.memory.breakdown import Overheads, _convnet_parts
 from mlcost.memory.states import model_state_bytes_per_parameter
@@ -253,8 +253,12 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
     state on ``gpus`` GPUs, or None when no checkpoint target is known."""
     if run.checkpoint is None:
         return None
+    model, tuning = run.model, run.config.finetune
+    share = 1.0
+    if isinstance(model, TransformerSpec) and tuning != FineTuning():
+        share = trainable_parameters(model, tuning) / model.parameter_count
     state = checkpoint_bytes_per_gpu(
-        run.parameters, gpus, run.config.precision, run.config.optimizer
+        run.parameters, gpus, run.config.precision, run.config.optimizer, trained_share=share
     )
     bandwidth = run.checkpoint.bandwidth(gpus, run.system.gpus_per_node)
     return goodput_plan(

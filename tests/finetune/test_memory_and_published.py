@@ -195,3 +195,67 @@ def test_which_method_fits_a_40gb_gpu() -> None:
 def test_lora_on_an_encoder_is_refused_clearly() -> None:
     with pytest.raises(MlcostError, match="decoder"):
         memory_breakdown("bert-base", TrainingConfig(finetune=FineTuning(method="lora")))
+
+
+def test_step_time_pays_the_dequantization_as_memory_bound_kernels() -> None:
+    # Each dequantization kernel moves 4.127/8 + 2 bytes per weight per pass and does 2 FLOPs
+    # per weight: far below any GPU's ridge point, so its time is its bytes over the bandwidth;
+    # the QLoRA step is slower than the LoRA step (same adapters, BF16 base) by about that much.
+    from mlcost.timing import step_time
+
+    model = mlcost.model("llama-3-8b")
+    lora = FineTuning(method="lora", rank=16, target_modules=("all-linear",))
+    config = TrainingConfig(sequence_length=2048, precision="bf16", finetune=lora)
+    qlora = config.model_copy(update={"finetune": lora.model_copy(update={"method": "qlora"})})
+    plain = step_time(model, config, "h100-sxm5-80gb", Layout(micro_batch_size=2))
+    quantized = step_time(model, qlora, "h100-sxm5-80gb", Layout(micro_batch_size=2))
+    rows = [row for row in quantized.rows if row.name.startswith("dequantize")]
+    assert len(rows) == 7 and all(row.bound == "memory" for row in rows)
+    dequantize = sum(float(row.total) for row in rows)
+    difference = (quantized.total - plain.total).to("s").magnitude
+    assert difference == pytest.approx(dequantize, rel=0.05)
+    # Bytes over bandwidth, hand count: 2 passes x 32 layers x 218,103,808 weights x
+    # (4.127/8 + 2) bytes over 3.35 TB/s (the H100 SXM datasheet) is about 10.5 ms; the
+    # measured-profile bandwidth is lower, so the rows take at least that long.
+    weights = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336
+    floor = 2 * 32 * weights * ((4 + 8 / 64 + 32 / 16384) / 8 + 2) / 3.35e12
+    assert dequantize >= floor
+
+
+def test_plan_of_a_lora_run_from_python() -> None:
+    tuning = FineTuning(method="lora", rank=16, target_modules=("all-linear",))
+    config = TrainingConfig(sequence_length=2048, finetune=tuning)
+    layout = Layout(dp=8, micro_batch_size=2, global_batch_size=256, zero_stage=1)
+    full = mlcost.Plan("llama-3-8b", system="dgx-h100", tokens=1e9, layout=layout)
+    lora = mlcost.Plan("llama-3-8b", system="dgx-h100", tokens=1e9, layout=layout, config=config)
+    assert "fine-tuning: LoRA r=16" in lora.description
+    assert lora.memory().total < full.memory().total
+
+
+def test_every_default_constant_has_a_source() -> None:
+    # The choices (method, bias, frozen parts) are not constants; every default number is.
+    from mlcost.finetune import FINETUNING_SOURCES
+
+    choices = {"method", "bias", "frozen", "frozen_layers"}
+    assert set(FineTuning.model_fields) - choices == set(FINETUNING_SOURCES)
+    assert all(len(source) > 20 for source in FINETUNING_SOURCES.values())
+
+
+def test_a_lora_plan_checkpoints_only_the_trainable_state() -> None:
+    # bf16-mixed AdamW keeps w 2 + m 4 + K 8 = 14 B per trained parameter in a checkpoint;
+    # LoRA trains 41,943,040 of Llama-3-8B's parameters (peft's count): 587 MB in all (the
+    # full state would be 14 x 8.03e9 = 112 GB).
+    from mlcost.plan.chain import goodput_of
+
+    tuning = FineTuning(method="lora", rank=16, target_modules=("all-linear",))
+    plan = mlcost.Plan(
+        "llama-3-8b",
+        system="dgx-h100",
+        tokens=1e9,
+        layout=Layout(dp=8, micro_batch_size=2, global_batch_size=256),
+        config=TrainingConfig(finetune=tuning),
+        checkpoint_storage="fsx-lustre-persistent2-250-24tib",
+    )
+    detail = goodput_of(plan.run, 8)
+    assert detail is not None
+    assert detail.checkpoint_bytes.to("byte").magnitude == pytest.approx(14 * 41_943_040)
