@@ -23,8 +23,8 @@
 The embedding output is taken to require a gradient under LoRA (peft's
 ``prepare_model_for_kbit_training`` and gradient checkpointing call Hugging Face's
 ``enable_input_require_grads``), so every layer keeps what its input gradient needs. Under full
-fine-tuning with frozen embeddings, the first trainable layer's input has no gradient and its
-first RMSNorm keeps less than counted here (one norm of the model; tests/finetune measure it).
+fine-tuning with frozen embeddings, the first trainable layer's input has no gradient, and its
+first norm keeps only what its weight gradient needs (:func:`graph_boundary_norm`).
 """
 
 from __future__ import annotations
@@ -205,3 +205,24 @@ def frozen_embedding_ops(ops: list[Operator], step: StepBuilder) -> list[Operato
         else op
         for op in ops
     ]  # fmt: skip
+
+
+def graph_boundary_norm(step: StepBuilder, layer: list[Operator]) -> list[Operator]:
+    """The layer rows when the first of their layers reads an input outside the autograd graph
+    (frozen embeddings below, full fine-tuning): that layer's first norm keeps only what its
+    weight gradient needs, the normalized value of an RMSNorm (HF ``weight * x.to(dtype)``), all
+    of a LayerNorm's (``native_layer_norm`` keeps the same for its weight), nothing when the norm
+    is frozen. One layer of the rows' ``layers``: the row keeps the average per execution."""
+    if not layer or layer[0].kind != OperatorKind.NORM or not step.layers:
+        return layer
+    model, first = step.model, layer[0]
+    tokens, h = step.tokens, model.hidden_size
+    if step.frozen_norms:
+        boundary = 0
+    elif model.norm == "rmsnorm":
+        boundary = tokens * h * (4 if model.norm_in_fp32 else step.act)
+    else:
+        return layer
+    saved = first.saved_bytes - (first.saved_bytes - boundary) / step.layers
+    note = "the first layer's input has no gradient: its norm keeps less (averaged over layers)"
+    return [replace(first, saved_bytes=saved, note=note), *layer[1:]]

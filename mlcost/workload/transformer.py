@@ -32,6 +32,7 @@ from mlcost.workload.adapters import (
     frozen_embedding_ops,
     frozen_head_ops,
     frozen_layer_gemms,
+    graph_boundary_norm,
     without_autograd,
 )
 from mlcost.workload.builder import StepBuilder
@@ -239,6 +240,8 @@ def transformer_operators(
     layer = [*attention_block_ops(trained), *mlp_block_ops(trained)]
     if tuning.adapters:
         layer = adapter_layer_ops(trained, layer)
+    elif "embeddings" in frozen:  # the first trained layer's input has no gradient
+        layer = graph_boundary_norm(trained, layer)
     embedding = embedding_ops(step)
     tied_head = model.tie_word_embeddings and "lm_head" in frozen
     if "embeddings" in frozen or tied_head:
