@@ -50,8 +50,9 @@ def _targets(targets: str | list[str]) -> tuple[str, ...]:
 
 def peft_model(config: dict[str, Any], rank: int, targets: Any, bias: str, **kwargs: Any) -> Any:
     lora = peft.LoraConfig(
-        r=rank, lora_alpha=2 * rank, target_modules=targets, bias=bias, task_type="CAUSAL_LM"
-    )
+        r=rank, lora_alpha=2 * rank, target_modules=targets, bias=bias, task_type="CAUSAL_LM",
+        fan_in_fan_out=config["model_type"] == "gpt2",  # GPT-2's Conv1D stores W transposed
+    )  # fmt: skip
     return peft.get_peft_model(hf_model(config, **kwargs), lora)
 
 

@@ -69,8 +69,9 @@ def test_lora_activations_equal_saved_tensors(
     dtype = torch.float32 if precision == "fp32" else torch.bfloat16
     model = hf_model(config, attention=attention, dtype=dtype, meta=meta, seed=0)
     lora = peft.LoraConfig(
-        r=8, lora_alpha=16, lora_dropout=dropout, target_modules=targets, task_type="CAUSAL_LM"
-    )
+        r=8, lora_alpha=16, lora_dropout=dropout, target_modules=targets, task_type="CAUSAL_LM",
+        fan_in_fan_out=config["model_type"] == "gpt2",  # GPT-2's Conv1D stores W transposed
+    )  # fmt: skip
     wrapped = peft.get_peft_model(model, lora, autocast_adapter_dtype=False)
     wrapped.enable_input_require_grads()
     spec = from_hf_config(config, name="tiny")
