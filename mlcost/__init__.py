@@ -39,12 +39,14 @@ if TYPE_CHECKING:
         UnitError,
         UnknownNameError,
     )
+    from mlcost.finetune import FineTuning
     from mlcost.flops import training_flops
     from mlcost.layout import Layout
     from mlcost.memory import memory_breakdown
     from mlcost.parallel import multi_gpu_step_time
     from mlcost.parallel.search import search
     from mlcost.plan import Plan
+    from mlcost.plan.fit import finetuning_fit
     from mlcost.serving import ServePlan
     from mlcost.specs import (
         Accelerator,
@@ -97,6 +99,8 @@ _LAZY = {
     "search": "mlcost.parallel",
     "step_time": "mlcost.timing",
     "training_flops": "mlcost.flops",
+    "FineTuning": "mlcost.finetune",
+    "finetuning_fit": "mlcost.plan.fit",
 }
 
 
@@ -133,6 +137,7 @@ __all__ = [
     "Q_",
     "AmbiguousNameError",
     "Catalog",
+    "FineTuning",
     "Layout",
     "MlcostError",
     "Plan",
@@ -148,6 +153,7 @@ __all__ = [
     "catalog",
     "collective_time",
     "describe",
+    "finetuning_fit",
     "from_hf_config",
     "load_spec",
     "memory_breakdown",

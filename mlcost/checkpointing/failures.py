@@ -101,12 +101,19 @@ def checkpoint_bytes_per_gpu(
     optimizer: str = "adamw",
     *,
     include_weights: bool = True,
+    trained_share: float = 1.0,
 ) -> pint.Quantity:
     """The unique shard each GPU writes when the checkpoint is sharded over all ``gpus``
     (PyTorch Distributed Checkpoint, Megatron's distributed optimizer: replicas deduplicated):
     ZeRO stage 3's per-rank model states (:func:`mlcost.memory.zero_model_state_bytes`,
-    Rajbhandari et al. 2020 section 5) without the gradients, ``(w + m + K)·Psi / N``."""
-    per_param = model_state_bytes_per_parameter(precision, optimizer)
+    Rajbhandari et al. 2020 section 5) without the gradients, ``(w + m + K)·Psi / N``.
+    ``trained_share``: the trainable fraction of the parameters when fine-tuning (LoRA, frozen
+    parts), the only ones a checkpoint keeps with their states (peft's ``save_pretrained``
+    writes the adapters; the frozen base is already on disk)."""
+    per_param = {
+        term: nbytes * trained_share
+        for term, nbytes in model_state_bytes_per_parameter(precision, optimizer).items()
+    }
     if not include_weights and per_param[MemoryTerm.MASTER_WEIGHTS] > 0:
         per_param[MemoryTerm.WEIGHTS] = 0.0
     states = zero_model_state_bytes(parameters, per_param, zero_stage=3, data_parallel=gpus)

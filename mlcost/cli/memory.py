@@ -30,7 +30,8 @@ from mlcost.memory import (
     min_gpus,
     smallest_gpu,
 )
-from mlcost.specs import Accelerator, default_catalog
+from mlcost.plan.fit import FineTuningFit, finetuning_fit
+from mlcost.specs import Accelerator, ModelSpec, TransformerSpec, default_catalog
 from mlcost.workload import TrainingConfig
 
 ProfileOption = Annotated[str, typer.Option(help="pytorch (eager, HF layout) | megatron")]
@@ -110,7 +111,8 @@ def fit(
     profile: ProfileOption = "pytorch",
     as_json: JsonOption = False,
 ) -> None:
-    """Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs."""
+    """Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs; and which
+    of full fine-tuning, LoRA and QLoRA fits, at which micro-batch and sequence."""
     spec, accelerator = resolve_model(model), resolve_accelerator(gpu)
     chosen = profile_option(profile)
     breakdown = memory_breakdown(spec, config, accelerator, layout, profile=chosen)
@@ -129,8 +131,10 @@ def fit(
         "smallest_catalog_gpu": None if smallest is None else smallest.name,
         "min_gpus_zero3": min_gpus(spec, config, accelerator, sharded, profile=chosen),
     }
+    methods = _finetuning_rows(spec, accelerator, config, layout, chosen)
     if as_json:
-        print_json({"model": spec.name, "gpu": accelerator.name, **answers})
+        rows = None if methods is None else methods.to_frame().to_dict(orient="records")
+        print_json({"model": spec.name, "gpu": accelerator.name, **answers, "finetuning": rows})
         return
     console = stdout_console()
     console.print(f"{accelerator.name}: {answers['verdict']}")
@@ -145,3 +149,35 @@ def fit(
         f"{answers['min_gpus_zero3']}"
     )
     console.print(f"smallest catalog GPU that fits: {answers['smallest_catalog_gpu'] or 'none'}")
+    if methods is not None:
+        console.print(_finetuning_table(methods))
+
+
+def _finetuning_rows(
+    spec: ModelSpec, accelerator: Accelerator, config: TrainingConfig, layout: Layout,
+    profile: Profile,
+) -> FineTuningFit | None:  # fmt: skip
+    """Full / LoRA / QLoRA on the GPU (decoder transformers; ``None`` for other models)."""
+    if not isinstance(spec, TransformerSpec) or spec.architecture != "decoder":
+        return None
+    return finetuning_fit(spec, accelerator, config, layout, profile=profile)
+
+
+def _finetuning_table(fit: FineTuningFit) -> Table:
+    table = Table(title=f"which fine-tuning fits: {fit.title()}", title_justify="left")
+    frame = fit.to_frame()
+    for column in frame.columns:
+        table.add_column(str(column), justify="left" if column == "method" else "right")
+    for record in frame.to_dict(orient="records"):
+        cells = []
+        for key, value in record.items():
+            if key == "GiB per GPU":
+                cells.append(f"{value:,.2f}")
+            elif key == "fits":
+                cells.append("yes" if value else "no")
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                cells.append(f"{value:,}" if value else "-")
+            else:
+                cells.append(str(value))
+        table.add_row(*cells)
+    return table

@@ -19,6 +19,7 @@ import pint
 import typer
 
 from mlcost.errors import MlcostError, UnitError
+from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
 from mlcost.specs import Accelerator, ModelSpec, Spec, default_catalog
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -137,9 +138,47 @@ def with_options(*groups: OptionGroup) -> Callable[[F], F]:
     return decorate
 
 
+#: Fine-tuning options (``--finetune``, ``--lora-*``, ``--freeze*``) and the
+#: :class:`mlcost.finetune.FineTuning` field each sets.
+_FINETUNE_NAMES = {
+    "finetune": "method",
+    "lora_rank": "rank",
+    "lora_alpha": "alpha",
+    "lora_dropout": "dropout",
+    "lora_targets": "target_modules",
+    "lora_bias": "bias",
+    "freeze": "frozen",
+    "freeze_layers": "frozen_layers",
+}
+
+
+def _comma_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def finetuning_from_options(values: dict[str, Any]) -> FineTuning | None:
+    """The :class:`FineTuning` the ``--finetune``/``--lora-*``/``--freeze*`` options describe
+    (``None`` when none is given); lists are comma-separated."""
+    given = {}
+    for option, field in _FINETUNE_NAMES.items():
+        value = values.pop(option, None)
+        if value is None:
+            continue
+        given[field] = _comma_list(value) if field in ("target_modules", "frozen") else value
+    if not given:
+        return None
+    if "method" not in given and ("target_modules" in given or "rank" in given):
+        given["method"] = "lora"
+    return FineTuning(**given)
+
+
 def _training_config(values: dict[str, Any]) -> TrainingConfig:
+    values = dict(values)
+    tuning = finetuning_from_options(values)
     names = {"seq": "sequence_length", "window": "attention_window"}
     given = {names.get(k, k): v for k, v in values.items() if v is not None}
+    if tuning is not None:
+        given["finetune"] = tuning
     return TrainingConfig(**given)
 
 
@@ -167,6 +206,26 @@ TRAINING = OptionGroup(
         _flag("optimizer", str, ("--optimizer",), "adamw (default) | adam | sgd | lion | ..."),
         _flag("window", int, ("--window",), "Sliding-window attention of this many keys."),
         _flag("image_size", int, ("--image-size",), "Conv nets: pixels."),
+        _flag(
+            "finetune", str, ("--finetune",),
+            "full (default) | lora | qlora (NF4 base, double quantization, paged optimizer).",
+        ),
+        _flag("lora_rank", int, ("--lora-rank",), "LoRA rank r (default 8)."),
+        _flag("lora_alpha", float, ("--lora-alpha",), "LoRA alpha (default 8; scale alpha/r)."),
+        _flag("lora_dropout", float, ("--lora-dropout",), "LoRA dropout (default 0)."),
+        _flag(
+            "lora_targets", str, ("--lora-targets",),
+            "peft module names, comma-separated (q_proj,v_proj | c_attn | all-linear ...).",
+        ),
+        _flag("lora_bias", str, ("--lora-bias",), "none (default) | all | lora_only"),
+        _flag(
+            "freeze", str, ("--freeze",),
+            "Full fine-tuning: frozen parts, comma-separated (embeddings, lm_head, norms).",
+        ),
+        _flag(
+            "freeze_layers", int, ("--freeze-layers",),
+            "Full fine-tuning: freeze the first k layers.",
+        ),
     ),
     _training_config,
 )  # fmt: skip

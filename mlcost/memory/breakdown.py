@@ -36,6 +36,7 @@ import pint
 from pydantic import Field
 
 from mlcost.errors import MlcostError
+from mlcost.finetune import FineTuning, dequantized_weight_bytes
 from mlcost.layout import Layout
 from mlcost.memory.activations import ActivationParts, Profile, activation_parts
 from mlcost.memory.states import (
@@ -126,6 +127,7 @@ def per_gpu_memory(
     offload: bool = False,
     overheads: Overheads,
     head_term: bool = True,
+    dequantized_weight: float = 0.0,
 ) -> StageMemory:
     """Every term of every pipeline stage, and the most loaded stage (module docstring).
 
@@ -133,6 +135,8 @@ def per_gpu_memory(
     parallel search and the recomputation planner all call it. ``weight_replicas`` is the number
     of ranks holding the same weights (``dp·cp``), which ZeRO shards over. Everything but the
     stage split is vectorized: the arguments broadcast to one candidate shape.
+    ``dequantized_weight``: the bytes of the largest weight QLoRA dequantizes at once
+    (:func:`mlcost.finetune.dequantized_weight_bytes`), split by tensor parallelism.
     """
     inputs = (
         parts.layers_split,
@@ -177,6 +181,8 @@ def per_gpu_memory(
         )
         terms[MemoryTerm.LOGITS] = logits
         terms[MemoryTerm.TRANSIENT] = 2 * logits
+    if dequantized_weight:  # QLoRA: one linear's weight in the compute format at a time
+        terms[MemoryTerm.DEQUANTIZED] = dequantized_weight / t
     buckets = (overheads.communication_bucket * overheads.buckets_in_flight).to("byte").magnitude
     replicated_weights = np.asarray(weight_replicas) > 1
     terms[MemoryTerm.COMMUNICATION] = np.where(
@@ -440,7 +446,9 @@ def memory_breakdown(
     parts, layers, stages = _model_parts(
         spec, config, layout, profile, batch, sequence, mini_sequences, swept=micro_batch_size
     )
-    per_parameter = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    per_parameter = model_state_bytes_per_parameter(
+        config.precision, config.optimizer, model=spec, finetune=config.finetune
+    )
     memory = per_gpu_memory(
         parts,
         parameters=float(spec.parameter_count),
@@ -456,11 +464,30 @@ def memory_breakdown(
         offload=layout.offload,
         overheads=overheads,
         head_term=isinstance(spec, TransformerSpec),
+        dequantized_weight=dequantized_weight_bytes(
+            spec, config.finetune, config.policy.stored_weight
+        )
+        if isinstance(spec, TransformerSpec)
+        else 0.0,
     )
     psi = f"{spec.parameter_count / layout.tp:,.0f} params x stage share"
     if layout.pp == 1:
         psi = f"{spec.parameter_count / layout.tp:,.0f} params"
     formulas = _term_formulas(layout, parts, per_parameter, psi)
+    if config.finetune != FineTuning():
+        for term in MODEL_STATES:
+            formula, source = formulas[term]
+            paged = term == MemoryTerm.OPTIMIZER_STATES and config.finetune.paged
+            formulas[term] = (
+                f"{formula}; {config.finetune.describe()}: averaged over the base parameters "
+                "(trainable ones carry every state, frozen ones their stored weight)"
+                + ("; paged optimizer: states in host memory" if paged else ""),
+                f"{source}; mlcost.memory.states.model_state_bytes_per_parameter",
+            )
+    formulas[MemoryTerm.DEQUANTIZED] = (
+        "largest linear weight of a layer x compute-format bytes / t",
+        "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
+    )
     terms = tuple(
         Figure(
             term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.finetune import dequantized_weight_bytes
 from mlcost.layout import Layout
 from mlcost.memory.activations import Profile, activation_parts
 from mlcost.memory.breakdown import Overheads, memory_breakdown, per_gpu_memory
@@ -118,7 +119,9 @@ def min_gpus(
         parts,
         parameters=float(spec.parameter_count),
         layers=spec.num_layers,
-        per_parameter=model_state_bytes_per_parameter(config.precision, config.optimizer),
+        per_parameter=model_state_bytes_per_parameter(
+            config.precision, config.optimizer, model=spec, finetune=config.finetune
+        ),
         stage_layers=layout.stage_layer_counts(spec.num_layers),
         virtual_stages=layout.virtual_stages,
         tensor_parallel=layout.tp,
@@ -128,6 +131,9 @@ def min_gpus(
         micro_batches=layout.micro_batches,
         offload=layout.offload,
         overheads=overheads,
+        dequantized_weight=dequantized_weight_bytes(
+            spec, config.finetune, config.policy.stored_weight
+        ),
     )
     fits = memory.total <= accelerator.memory_available.to("byte").magnitude
     if not np.any(fits):

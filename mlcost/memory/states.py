@@ -18,8 +18,16 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.finetune import (
+    FineTuning,
+    frozen_parameters,
+    quantized_bits_per_parameter,
+    quantized_parameters,
+    trainable_parameters,
+)
 from mlcost.memory.terms import MemoryTerm
 from mlcost.results import plain
+from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload.config import PRECISION_POLICIES
 from mlcost.workload.optimizer import OPTIMIZERS
@@ -37,16 +45,48 @@ ZERO_SHARDS_FROM: dict[MemoryTerm, int] = {
 OFFLOADED = (MemoryTerm.MASTER_WEIGHTS, MemoryTerm.OPTIMIZER_STATES)
 
 
-def model_state_bytes_per_parameter(precision: str, optimizer: str) -> dict[MemoryTerm, float]:
+def model_state_bytes_per_parameter(
+    precision: str,
+    optimizer: str,
+    *,
+    model: ModelSpec | None = None,
+    finetune: FineTuning | None = None,
+) -> dict[MemoryTerm, float]:
     """Bytes per parameter of the working weights, gradients, master weights and optimizer
-    states under a precision policy and an optimizer (the one table of each, module docstring)."""
+    states under a precision policy and an optimizer (the one table of each, module docstring).
+
+    With ``finetune`` (and the transformer ``model``), bytes per parameter of the base model,
+    averaged over its ``P`` parameters: ``P_t`` trainable ones (adapters, trained biases or the
+    unfrozen base) carry the working weights, gradients, master weights and optimizer states
+    of the policy and optimizer; the ``P_f`` frozen ones only their stored weight, in the
+    policy's working format or, under QLoRA, the NF4 bits per weight with their block
+    constants (:func:`mlcost.finetune.quantized_bits_per_parameter`) for the ``P_q`` weights of
+    the layers' linears. So ``weights = (w·(P_f - P_q) + q/8·P_q + w·P_t) / P`` and
+    ``gradients = g·P_t / P`` and so on; multiplied by ``P`` (and sharded by ZeRO) they are the
+    exact totals. Paged optimizer states (``FineTuning.paged``) are counted in host memory.
+    """
     policy = PRECISION_POLICIES[precision]
-    return {
+    dense = {
         MemoryTerm.WEIGHTS: policy.stored_weight,
         MemoryTerm.GRADIENTS: policy.gradient,
         MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
         MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
     }
+    if finetune is None or finetune == FineTuning() or not isinstance(model, TransformerSpec):
+        return dense
+    total = float(model.parameter_count)
+    trainable = trainable_parameters(model, finetune) / total
+    quantized = quantized_parameters(model, finetune) / total
+    frozen = frozen_parameters(model, finetune) / total
+    stored = policy.stored_weight
+    frozen_weights = (frozen - quantized) * stored + quantized * (
+        quantized_bits_per_parameter(finetune) / 8
+    )
+    averaged = {term: nbytes * trainable for term, nbytes in dense.items()}
+    averaged[MemoryTerm.WEIGHTS] += frozen_weights
+    if finetune.paged:  # paged optimizer: states evictable to host memory (QLoRA section 3)
+        averaged[MemoryTerm.OPTIMIZER_STATES] = 0.0
+    return averaged
 
 
 def state_bytes(

@@ -16,6 +16,7 @@ class MemoryTerm(str, Enum):
     HEAD_ACTIVATIONS = "head activations"
     LOGITS = "logits and loss (fp32)"
     TRANSIENT = "transient backward peak"
+    DEQUANTIZED = "dequantized weight (QLoRA)"
     COMMUNICATION = "communication buffers"
     CUDA_CONTEXT = "CUDA context"
     FRAGMENTATION = "allocator fragmentation"

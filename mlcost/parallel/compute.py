@@ -189,12 +189,17 @@ def model_dims(
     """The sizes the traffic formulas need, from a model spec and its precision policy; the
     gradients weigh what the software reduces them in (FP32 main gradients under BF16 in
     Megatron and FSDP's default mixed precision), else the policy's gradient bytes."""
-    per_param = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    per_param = model_state_bytes_per_parameter(
+        config.precision, config.optimizer, model=model, finetune=config.finetune
+    )
+    dense_gradient = config.policy.gradient
+    # Fine-tuning reduces the gradients of the trainable parameters only: their share.
+    trained_share = per_param[MemoryTerm.GRADIENTS] / dense_gradient if dense_gradient else 1.0
     reduce_bytes = None if software is None else software.spec.gradient_reduce_bytes
     common = {
         "parameters": float(model.parameter_count),
         "activation_bytes": config.policy.activation,
-        "gradient_bytes": reduce_bytes or per_param[MemoryTerm.GRADIENTS],
+        "gradient_bytes": (reduce_bytes or dense_gradient) * trained_share,
         "weight_bytes": per_param[MemoryTerm.WEIGHTS],
     }
     if isinstance(model, TransformerSpec):

@@ -30,6 +30,7 @@ import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.finetune import dequantized_weight_bytes
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
@@ -187,7 +188,9 @@ def _memory_bytes(
     distinct (recompute, cp) over the micro-batch sizes, the stage split per distinct (p, v)."""
     n = cand["tp"].size
     out = np.zeros(n)
-    per_parameter = model_state_bytes_per_parameter(config.precision, config.optimizer)
+    per_parameter = model_state_bytes_per_parameter(
+        config.precision, config.optimizer, model=model, finetune=config.finetune
+    )
     # The saved activations depend on the recomputation, the sequence (cp) and the micro-batch,
     # not on the pipeline split: one operator table per (recompute, cp) over every micro-batch.
     mbs = np.unique(cand["mb"])
@@ -215,6 +218,9 @@ def _memory_bytes(
             sequence_parallel=cand["sp"][members],
             micro_batches=cand["m"][members],
             overheads=overheads,
+            dequantized_weight=dequantized_weight_bytes(
+                model, config.finetune, config.policy.stored_weight
+            ),
         )
         out[members] = memory.total
     return out

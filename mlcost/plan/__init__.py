@@ -39,6 +39,7 @@ from mlcost import scaling
 from mlcost.assumptions import Assumptions
 from mlcost.checkpointing import GoodputPlan, RecomputePlan, cheapest_recompute
 from mlcost.errors import MlcostError
+from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
@@ -221,6 +222,11 @@ class Plan(Result):
             f"{r.model.name} on {r.gpus} x {r.system.accelerator.name} ({r.system.name}), "
             f"{r.layout.describe()}, {r.config.precision}, {r.config.sequence_length} tokens per "
             f"sequence, {r.grid.name} grid"
+            + (
+                f", fine-tuning: {r.config.finetune.describe()}"
+                if r.config.finetune != FineTuning()
+                else ""
+            )
         )
 
     def require_fit(self) -> None:

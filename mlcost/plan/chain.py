@@ -36,6 +36,7 @@ from mlcost.checkpointing.failures import (
 )
 from mlcost.datapipe import data_stage_times, pipelined_time
 from mlcost.errors import MlcostError
+from mlcost.finetune import FineTuning, dequantized_weight_bytes, trainable_parameters
 from mlcost.memory import activation_parts, per_gpu_memory
 from mlcost.memory.breakdown import Overheads, _convnet_parts
 from mlcost.memory.states import model_state_bytes_per_parameter
@@ -188,7 +189,9 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
     model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length."""
     model, layout = run.model, run.layout
     out = np.zeros(x.gpus.shape)
-    per_parameter = model_state_bytes_per_parameter(run.config.precision, run.config.optimizer)
+    per_parameter = model_state_bytes_per_parameter(
+        run.config.precision, run.config.optimizer, model=model, finetune=run.config.finetune
+    )
     for length in np.unique(x.sequence_length):
         mask = x.sequence_length == length
         config = run.config.model_copy(update={"sequence_length": int(length)})
@@ -221,6 +224,11 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
             offload=layout.offload,
             overheads=Overheads(),
             head_term=isinstance(model, TransformerSpec),
+            dequantized_weight=dequantized_weight_bytes(
+                model, config.finetune, config.policy.stored_weight
+            )
+            if isinstance(model, TransformerSpec)
+            else 0.0,
         )
         out[mask] = memory.total
     return out
@@ -252,8 +260,12 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
     state on ``gpus`` GPUs, or None when no checkpoint target is known."""
     if run.checkpoint is None:
         return None
+    model, tuning = run.model, run.config.finetune
+    share = 1.0
+    if isinstance(model, TransformerSpec) and tuning != FineTuning():
+        share = trainable_parameters(model, tuning) / model.parameter_count
     state = checkpoint_bytes_per_gpu(
-        run.parameters, gpus, run.config.precision, run.config.optimizer
+        run.parameters, gpus, run.config.precision, run.config.optimizer, trained_share=share
     )
     bandwidth = float(run.checkpoint.bandwidth(gpus, run.system.gpus_per_node))
     return goodput_plan(

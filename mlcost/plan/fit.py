@@ -5,20 +5,35 @@ fastest layouts that fit on the same GPUs for the same global batch (:func:`mlco
 search`), the same layout with ZeRO-3, with full recomputation, with a micro-batch of 1 (more
 micro-batches, the same global batch), with the optimizer states offloaded to the host, and the
 fewest GPUs on which the layout fits with ZeRO-3 (:func:`mlcost.memory.min_gpus`).
+
+:func:`finetuning_fit` asks the other question of a fine-tuning run: which of full fine-tuning,
+LoRA and QLoRA fits on a GPU, and at which micro-batch and sequence length.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.finetune import METHODS, FineTuning, trainable_parameters
 from mlcost.layout import Layout
-from mlcost.memory import memory_breakdown, min_gpus
+from mlcost.memory import (
+    Profile,
+    max_micro_batch_size,
+    max_sequence_length,
+    memory_breakdown,
+    min_gpus,
+)
 from mlcost.parallel.search import search
 from mlcost.plan.resolve import Run, describe_layout_options
-from mlcost.specs import TransformerSpec
+from mlcost.results import Figure, Result
+from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
+from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.units import Q_
+from mlcost.workload import TrainingConfig
 
 
 @dataclass(frozen=True)
@@ -109,3 +124,137 @@ def suggestions(run: Run, limit: int = 4) -> list[Suggestion]:
         if len(found) >= limit:
             break
     return found
+
+
+# ----- which fine-tuning method fits ------------------------------------------------------------
+@dataclass(frozen=True)
+class MethodFit:
+    """One fine-tuning method on one GPU: its trainable parameters, its memory per GPU at the
+    asked micro-batch and sequence, and the largest micro-batch and longest sequence that fit."""
+
+    method: str
+    tuning: FineTuning
+    trainable_parameters: int
+    memory: pint.Quantity
+    fits: bool
+    max_micro_batch_size: int
+    max_sequence_length: int
+
+
+@dataclass(frozen=True)
+class FineTuningFit(Result):
+    """Which of full fine-tuning, LoRA and QLoRA fits a model on a GPU, and at which batch and
+    sequence (:func:`finetuning_fit`)."""
+
+    model: str
+    gpu: str
+    capacity: pint.Quantity
+    micro_batch_size: int
+    sequence_length: int
+    methods: tuple[MethodFit, ...]
+
+    def title(self) -> str:
+        return (
+            f"fine-tuning {self.model} on {self.gpu} ({self.capacity.to('GiB').magnitude:.1f} "
+            f"GiB): b={self.micro_batch_size}, s={self.sequence_length}"
+        )
+
+    def figures(self) -> list[Figure]:
+        source = "mlcost.memory.memory_breakdown per method (mlcost.finetune)"
+        out = []
+        for row in self.methods:
+            name = row.tuning.describe()
+            out += [
+                Figure(f"{name}: trainable parameters", Q_(row.trainable_parameters, "param"),
+                       "mlcost.finetune.trainable_parameters", "", source),
+                Figure(f"{name}: memory per GPU", row.memory.to("GiB"),
+                       "sum of the memory terms", "", source),
+                Figure(f"{name}: largest micro-batch", row.max_micro_batch_size,
+                       f"at s={self.sequence_length}", "", source),
+                Figure(f"{name}: longest sequence", row.max_sequence_length,
+                       f"at b={self.micro_batch_size}", "", source),
+            ]  # fmt: skip
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per method: trainable parameters, GiB per GPU, fits, largest micro-batch
+        and longest sequence that fit."""
+        return pd.DataFrame(
+            [
+                {
+                    "method": row.tuning.describe(),
+                    "trainable parameters": row.trainable_parameters,
+                    "GiB per GPU": row.memory.to("GiB").magnitude,
+                    "fits": row.fits,
+                    f"largest micro-batch (s={self.sequence_length})": row.max_micro_batch_size,
+                    f"longest sequence (b={self.micro_batch_size})": row.max_sequence_length,
+                }
+                for row in self.methods
+            ]
+        )
+
+
+def _method_tuning(method: str, given: FineTuning) -> FineTuning:
+    """``given`` when it is of ``method``; else the method with ``given``'s LoRA settings
+    (rank, alpha, dropout, targets, bias) where it has adapters, else the defaults."""
+    if given.method == method:
+        return given
+    if method == "full":
+        return FineTuning()
+    if given.adapters:
+        return given.model_copy(update={"method": method, "paged_optimizer": None})
+    return FineTuning(method=method)
+
+
+def finetuning_fit(
+    model: ModelSpec | str,
+    gpu: Accelerator | str,
+    config: TrainingConfig | None = None,
+    layout: Layout | None = None,
+    *,
+    methods: tuple[str, ...] = METHODS,
+    profile: Profile = "pytorch",
+) -> FineTuningFit:
+    """Which of ``methods`` (full, LoRA, QLoRA) fits ``model`` on ``gpu`` under ``layout``:
+    per method the memory per GPU at the layout's micro-batch and the config's sequence, the
+    largest micro-batch and the longest sequence that fit (:mod:`mlcost.memory.solve`). The
+    LoRA settings (rank, targets...) come from ``config.finetune`` when it has adapters; the
+    precision, optimizer and recomputation are the config's and layout's for every method.
+
+    >>> import mlcost
+    >>> fit = finetuning_fit("llama-3-8b", "a100-sxm4-40gb")  # doctest: +SKIP
+    >>> fit.to_frame()  # doctest: +SKIP
+    """
+    spec, accelerator = as_model(model), as_accelerator(gpu)
+    config = config or TrainingConfig()
+    layout = layout or Layout()
+    rows = []
+    for method in methods:
+        tuning = _method_tuning(method, config.finetune)
+        tuned = config.model_copy(update={"finetune": tuning})
+        memory = memory_breakdown(spec, tuned, accelerator, layout, profile=profile)
+        rows.append(
+            MethodFit(
+                method=method,
+                tuning=tuning,
+                trainable_parameters=trainable_parameters(spec, tuning)
+                if isinstance(spec, TransformerSpec)
+                else spec.parameter_count,
+                memory=memory.total,
+                fits=bool(memory.fits()),
+                max_micro_batch_size=max_micro_batch_size(
+                    spec, tuned, accelerator, layout, profile=profile
+                ),
+                max_sequence_length=max_sequence_length(
+                    spec, tuned, accelerator, layout, profile=profile
+                ),
+            )
+        )
+    return FineTuningFit(
+        model=spec.name,
+        gpu=accelerator.name,
+        capacity=accelerator.memory_available,
+        micro_batch_size=layout.micro_batch_size,
+        sequence_length=config.sequence_length,
+        methods=tuple(rows),
+    )

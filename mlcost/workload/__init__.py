@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from mlcost.errors import MlcostError
+from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
 from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
@@ -53,6 +54,11 @@ def operators(
             sequence_length=sequence_length,
         )
     if isinstance(model, ConvNetSpec):
+        if config.finetune != FineTuning():
+            raise MlcostError(
+                f"finetune: {config.finetune.describe()} is modelled for transformers; "
+                f"{model.name} is a conv net (train it fully)"
+            )
         if micro_batch_size is not None or sequence_length is not None:
             raise MlcostError(
                 f"micro_batch_size: sweeps of the operator table take transformers; {model.name} "

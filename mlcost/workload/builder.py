@@ -108,6 +108,8 @@ class StepBuilder:
     micro: int
     layer_rf: float
     core_rf: float
+    layers: int | None = None  # layers these rows stand for (all of the model's when None)
+    frozen_norms: bool = False  # norm weights that do not train (fine-tuning)
 
     @property
     def policy(self) -> PrecisionPolicy:
@@ -123,8 +125,10 @@ class StepBuilder:
 
     @property
     def layer_count(self) -> int:
-        """Executions of a per-layer operator per step: ``L x m``."""
-        return self.model.num_layers * self.micro
+        """Executions of a per-layer operator per step: ``L x m`` (``layers`` of them when the
+        rows stand for a part of the layers, e.g. frozen ones)."""
+        layers = self.model.num_layers if self.layers is None else self.layers
+        return layers * self.micro
 
     @property
     def causal(self) -> bool:
@@ -147,13 +151,15 @@ class StepBuilder:
         """A LayerNorm or RMSNorm over the ``T x h`` hidden states, with what PyTorch saves:
         torch.layer_norm its input, mean and 1/sigma (FP32); HF's RMSNorm an FP32 copy of the
         input, 1/rms (FP32) and the normalized value before the weight (FP32 where the weight is
-        applied in FP32, ``TransformerSpec.norm_in_fp32``)."""
+        applied in FP32, ``TransformerSpec.norm_in_fp32``). A frozen RMSNorm weight needs no
+        gradient, so the normalized value is not kept (``frozen_norms``); torch.layer_norm keeps
+        the same either way."""
         model, tokens, act = self.model, self.tokens, self.act
         h = model.hidden_size
         if model.norm == "layernorm":
             saved = tokens * h * act + tokens * 2 * 4
         else:
-            normalized = 4 if model.norm_in_fp32 else act
+            normalized = 0 if self.frozen_norms else (4 if model.norm_in_fp32 else act)
             saved = tokens * h * 4 + tokens * 4 + tokens * h * normalized
         return elementwise_operator(
             name,

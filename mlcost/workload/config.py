@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from mlcost.finetune import FineTuning
 from mlcost.specs.base import Model, PositiveInt
 
 Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8"]
@@ -89,6 +90,9 @@ class TrainingConfig(Model):
     ``attention_window`` (a sliding window of that many keys for every layer, as Longformer or
     Mistral) and ``dilated_segments`` with ``dilation_rates`` (LongNet) override the model's own
     attention pattern; ``causal`` overrides the model's (decoders are causal, encoders not).
+
+    ``finetune`` (:class:`mlcost.finetune.FineTuning`): full training (default), frozen parts,
+    LoRA or QLoRA: which weights train and how the frozen ones are stored.
     """
 
     sequence_length: PositiveInt = 2048
@@ -103,6 +107,7 @@ class TrainingConfig(Model):
     dropout: bool | None = None
     dropout_mask: Literal["bool", "dtype"] = "bool"
     image_size: PositiveInt | None = Field(default=None, description="conv nets only")
+    finetune: FineTuning = FineTuning()
 
     @model_validator(mode="after")
     def _consistent(self) -> TrainingConfig:

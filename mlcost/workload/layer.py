@@ -57,9 +57,12 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             )
         )
     eager = config.attention == "eager"
-    for label, n_layers, pattern in attention_layers(model, config):
-        if n_layers == 0:
+    for label, pattern_layers, pattern in attention_layers(model, config):
+        if pattern_layers == 0:
             continue
+        n_layers: float = pattern_layers
+        if step.layers is not None:  # rows for a part of the layers: the pattern's share
+            n_layers = pattern_layers * step.layers / model.num_layers
         ops += attention_core_ops(
             label,
             n_layers * step.micro,

@@ -13,7 +13,10 @@ Sources of the table:
   sign 1, update with decay 3, momentum 3; Chen et al. 2023).
 * States per parameter: PyTorch ``torch.optim`` docs (the state each optimizer keeps, in the
   parameter's dtype; FP32 under mixed precision); bitsandbytes 8-bit Adam (Dettmers et al. 2022:
-  two 8-bit states, block-wise quantization statistics neglected); Adafactor (Shazeer & Stern
+  two 8-bit states; bitsandbytes ``Optimizer8bit`` with ``block_wise=True`` keeps an FP32 absmax
+  per block of :data:`ADAM_8BIT_BLOCK` = 256 values for each state, ``2·4/256`` bytes per
+  parameter more; tensors under ``min_8bit_size`` = 4096 values keep 32-bit states, neglected;
+  the 256-entry quantization maps are shared); Adafactor (Shazeer & Stern
   2018: factored second moment, row and column sums, about 0 bytes per parameter of a matrix;
   no first moment by default); Lion (Chen et al. 2023: one momentum buffer).
 """
@@ -24,6 +27,11 @@ from dataclasses import dataclass
 
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind
+
+#: Values per block of bitsandbytes' block-wise 8-bit optimizer states (``Optimizer8bit.
+#: init_state``: ``blocks = ceil(n / 256)``, one FP32 absmax per block and state; Dettmers et al.
+#: 2022, "8-bit Optimizers via Block-wise Quantization", used blocks of 2048).
+ADAM_8BIT_BLOCK = 256
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,13 @@ OPTIMIZERS: dict[str, OptimizerProfile] = {
     "adam": OptimizerProfile("adam", 14, (("exp_avg (fp32)", 4), ("exp_avg_sq (fp32)", 4))),
     "adamw": OptimizerProfile("adamw", 16, (("exp_avg (fp32)", 4), ("exp_avg_sq (fp32)", 4))),
     "adam-8bit": OptimizerProfile(
-        "adam-8bit", 20, (("exp_avg (int8)", 1), ("exp_avg_sq (int8)", 1))
+        "adam-8bit",
+        20,
+        (
+            ("exp_avg (int8)", 1),
+            ("exp_avg_sq (int8)", 1),
+            ("block absmax of both (fp32 per 256)", 2 * 4 / ADAM_8BIT_BLOCK),
+        ),
     ),
     "adafactor": OptimizerProfile(
         "adafactor", 12, (("factored second moment (rows + columns)", 0),)

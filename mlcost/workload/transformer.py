@@ -24,8 +24,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mlcost.finetune import FineTuning, frozen_parts, trainable_parameters
 from mlcost.layout import Layout
 from mlcost.specs.models import TransformerSpec
+from mlcost.workload.adapters import (
+    adapter_layer_ops,
+    frozen_embedding_ops,
+    frozen_head_ops,
+    frozen_layer_gemms,
+    graph_boundary_norm,
+    without_autograd,
+)
 from mlcost.workload.builder import StepBuilder
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.layer import (
@@ -181,6 +190,21 @@ def loss_ops(step: StepBuilder) -> list[Operator]:
     ]
 
 
+def frozen_prefix_ops(step: StepBuilder, layers: int, *, below_all: bool) -> list[Operator]:
+    """The first ``layers`` layers frozen under full fine-tuning: frozen GEMMs and norms, and
+    outside the autograd graph altogether when the embedding below them is frozen too
+    (:mod:`mlcost.workload.adapters`)."""
+    if layers == 0:
+        return []
+    prefix = replace(step, layers=layers, frozen_norms=True)
+    ops = [*attention_block_ops(prefix), *mlp_block_ops(prefix)]
+    ops = frozen_layer_gemms(prefix, ops, (), step.config.finetune)
+    ops = [*ops, *fp8_cast_ops(prefix, ops)]
+    if below_all:
+        ops = without_autograd(ops)
+    return [replace(op, name=f"{op.name} [frozen layers]") for op in ops]
+
+
 def transformer_operators(
     model: TransformerSpec,
     config: TrainingConfig,
@@ -209,20 +233,39 @@ def transformer_operators(
         layer_rf=layer_rf,
         core_rf=1.0 if layout.recompute == "selective" else layer_rf,
     )
-    layer = [*attention_block_ops(step), *mlp_block_ops(step)]
+    tuning = config.finetune
+    frozen = frozen_parts(model, tuning) if tuning != FineTuning() else set()
+    prefix_layers = min(tuning.frozen_layers, layers)
+    trained = replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
+    layer = [*attention_block_ops(trained), *mlp_block_ops(trained)]
+    if tuning.adapters:
+        layer = adapter_layer_ops(trained, layer)
+    elif "embeddings" in frozen:  # the first trained layer's input has no gradient
+        layer = graph_boundary_norm(trained, layer)
+    embedding = embedding_ops(step)
+    tied_head = model.tie_word_embeddings and "lm_head" in frozen
+    if "embeddings" in frozen or tied_head:
+        embedding = frozen_embedding_ops(embedding, step)
+    head = head_ops(trained)
+    if "lm_head" in frozen:
+        head = frozen_head_ops(head, step)
     ops = [
-        *embedding_ops(step),
+        *embedding,
+        *frozen_prefix_ops(step, prefix_layers, below_all="embeddings" in frozen),
         *layer,
-        *fp8_cast_ops(step, layer),
+        *fp8_cast_ops(trained, layer),
         *layer_checkpoint_ops(step),
-        *head_ops(step),
+        *head,
         *loss_ops(step),
-        optimizer_operator(model.parameter_count, config),
+        optimizer_operator(
+            trainable_parameters(model, tuning) if frozen else model.parameter_count, config
+        ),
     ]
     return OperatorTable(
         operators=tuple(ops),
         description=f"{model.name}: b={step.b}, s={step.s}, {config.precision}, "
-        f"{config.attention} attention ({config.attention_flops}), recompute "
+        + (f"{tuning.describe()}, " if frozen else "")
+        + f"{config.attention} attention ({config.attention_flops}), recompute "
         f"{layout.recompute}, {step.micro} micro-batch(es)",
         tokens_per_step=step.tokens * step.micro,
         metadata={

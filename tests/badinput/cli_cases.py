@@ -43,6 +43,12 @@ BAD_OPTIONS: tuple[tuple[str, ...], ...] = (
     ("--nope",),
     ("--json", "--nope"),
     ("--seq",),
+    ("--finetune", "dora"),
+    ("--finetune", "lora", "--lora-rank", "0"),
+    ("--finetune", "lora", "--lora-targets", "qkv"),
+    ("--finetune", "lora", "--lora-dropout", "1.5"),
+    ("--freeze", "vision"),
+    ("--freeze-layers", "-1"),
 )
 #: Commands that also take the parallel layout options, and bad values of those.
 LAYOUT_COMMANDS: tuple[tuple[str, ...], ...] = (("memory",), ("fit",), ("plan",))

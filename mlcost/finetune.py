@@ -1,0 +1,346 @@
+"""Fine-tuning: which weights train, how the frozen ones are stored, and the exact counts.
+
+A :class:`FineTuning` (a field of :class:`mlcost.workload.TrainingConfig`) says how a step of
+fine-tuning differs from pre-training:
+
+* ``full``: every weight trains, except the parts named in ``frozen`` (``embeddings``,
+  ``lm_head``, ``norms``) and the first ``frozen_layers`` transformer layers;
+* ``lora`` (Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models", section 4.1):
+  the base model is frozen; each targeted linear ``W`` (``d_in x d_out``) gets ``A`` (``r x
+  d_in``) and ``B`` (``d_out x r``) and computes ``W·x + (alpha/r)·B·A·dropout(x)``, so it
+  trains ``r·(d_in + d_out)`` parameters per targeted linear per layer (Hugging Face ``peft``
+  ``LoraLayer``); ``bias`` = ``none`` | ``all`` | ``lora_only`` trains no bias, every bias, or
+  the biases of the targeted linears (peft ``LoraConfig.bias``);
+* ``qlora`` (Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs", arXiv
+  2305.14314, section 3): LoRA on a base whose transformer-layer linears are stored as 4-bit
+  NormalFloat (NF4) in blocks of ``quantization_block`` weights, each block with an absmax
+  constant that double quantization stores as an 8-bit float, itself scaled by one FP32 constant
+  per ``double_quantization_block`` blocks; computation in BF16 (each weight is dequantized for
+  each use, forward and backward); paged optimizer states (``paged_optimizer``, on by default
+  with QLoRA: the states may be evicted to host memory, so the GPU need not hold them).
+  Embeddings, norms and the LM head stay
+  in 16 bits (bitsandbytes replaces only ``nn.Linear`` layers and keeps the output layer, as
+  Hugging Face ``transformers``' bitsandbytes integration does).
+
+Target modules use ``peft``'s names: ``q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj,
+down_proj`` (Llama, Mistral, Qwen2, Gemma 2), ``c_attn, c_proj, c_fc`` (GPT-2, whose ``c_proj``
+names both the attention output and the MLP down projection), or ``all-linear`` (every linear of
+the layers, not the LM head: peft's ``INCLUDE_LINEAR_LAYERS_SHORTHAND``). Left empty, peft's
+default for the family: ``q_proj, v_proj`` or GPT-2's ``c_attn`` (peft's
+``TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING``).
+
+Every default constant is a field with its source in :data:`FINETUNING_SOURCES`. Not modelled:
+vision towers (no multimodal model in the catalog), adapters other than LoRA (DoRA, IA3), LoRA on
+encoders and on the embedding or LM head (peft's ``modules_to_save``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from mlcost.errors import MlcostError
+from mlcost.specs.base import Model, PositiveInt
+from mlcost.specs.models import TransformerSpec
+
+Method = Literal["full", "lora", "qlora"]
+FrozenPart = Literal["embeddings", "lm_head", "norms"]
+METHODS: tuple[str, ...] = ("full", "lora", "qlora")
+ALL_LINEAR = "all-linear"
+LLAMA_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+GPT2_MODULES = ("c_attn", "c_proj", "c_fc")
+
+
+class FineTuning(Model):
+    """How a fine-tuning step trains (module docstring); the default is full training."""
+
+    method: Method = "full"
+    rank: PositiveInt = 8
+    alpha: float = Field(default=8.0, gt=0)
+    dropout: float = Field(default=0.0, ge=0.0, lt=1.0)
+    target_modules: tuple[str, ...] = ()
+    bias: Literal["none", "all", "lora_only"] = "none"
+    frozen: tuple[FrozenPart, ...] = ()
+    frozen_layers: int = Field(default=0, ge=0)
+    quantization_block: PositiveInt = 64
+    quantization_bits: PositiveInt = 4
+    double_quantization: bool = True
+    double_quantization_block: PositiveInt = 256
+    double_quantization_bits: PositiveInt = 8
+    constant_bits: PositiveInt = 32
+    paged_optimizer: bool | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> FineTuning:
+        adapters = self.method != "full"
+        if not adapters and (self.target_modules or self.bias != "none"):
+            raise ValueError(
+                "target_modules: LoRA options given with method 'full'; use method lora or qlora"
+            )
+        if adapters and (self.frozen or self.frozen_layers):
+            raise ValueError(
+                "frozen: LoRA and QLoRA freeze the whole base model already; frozen parts are for "
+                "method 'full'"
+            )
+        known = (*LLAMA_MODULES, *GPT2_MODULES, ALL_LINEAR)
+        for name in self.target_modules:
+            if name not in known:
+                raise ValueError(
+                    f"target_modules: got {name!r}, expected peft module names ({', '.join(known)})"
+                )
+        return self
+
+    @property
+    def adapters(self) -> bool:
+        """LoRA adapters on a frozen base (``lora`` and ``qlora``)."""
+        return self.method != "full"
+
+    @property
+    def quantized(self) -> bool:
+        return self.method == "qlora"
+
+    @property
+    def paged(self) -> bool:
+        """Optimizer states in paged (unified) memory: the QLoRA recipe's default."""
+        return self.quantized if self.paged_optimizer is None else self.paged_optimizer
+
+    @property
+    def scaling(self) -> float:
+        """The adapter's output scale ``alpha / r`` (Hu et al. 2021, section 4.1)."""
+        return self.alpha / self.rank
+
+    def describe(self) -> str:
+        """A short text: ``LoRA r=16 on q_proj,v_proj`` or ``full (frozen: embeddings)``."""
+        if self.adapters:
+            targets = ",".join(self.target_modules) or "peft's default (q_proj,v_proj; c_attn)"
+            name = "QLoRA (NF4)" if self.quantized else "LoRA"
+            return f"{name} r={self.rank} alpha={self.alpha:g} on {targets}"
+        parts = [*self.frozen] + (
+            [f"first {self.frozen_layers} layers"] if self.frozen_layers else []
+        )
+        return "full" + (f" (frozen: {', '.join(parts)})" if parts else "")
+
+
+#: Where every default of :class:`FineTuning` comes from.
+FINETUNING_SOURCES: dict[str, str] = {
+    "rank": "peft LoraConfig default r=8",
+    "alpha": "peft LoraConfig default lora_alpha=8",
+    "dropout": "peft LoraConfig default lora_dropout=0.0",
+    "target_modules": (
+        "peft TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING: llama/mistral/qwen2/gemma2 "
+        "q_proj, v_proj; gpt2 c_attn"
+    ),
+    "quantization_block": (
+        "Dettmers et al. 2023 (QLoRA), section 3 'Double Quantization': block size 64 for W; "
+        "bitsandbytes quantize_4bit blocksize=64 default"
+    ),
+    "quantization_bits": "Dettmers et al. 2023, section 3: 4-bit NormalFloat (NF4)",
+    "double_quantization": "Dettmers et al. 2023, section 3: double quantization in the recipe",
+    "double_quantization_block": (
+        "Dettmers et al. 2023, section 3: 8-bit floats with a block size of 256 for the second "
+        "quantization (bitsandbytes compress_statistics nested blocksize 256)"
+    ),
+    "double_quantization_bits": "Dettmers et al. 2023, section 3: c2 quantized to 8-bit floats",
+    "constant_bits": (
+        "Dettmers et al. 2023, section 3: 32-bit constants (absmax c2 without double "
+        "quantization, c1 with it): 32/64 = 0.5 bits per parameter"
+    ),
+    "paged_optimizer": (
+        "Dettmers et al. 2023, section 3 'Paged Optimizers': NVIDIA unified memory pages the "
+        "optimizer states to CPU RAM when the GPU runs out (on by default with qlora); Figure 6: "
+        "'paged optimizers provide enough memory to make these models fit'. Paged states are "
+        "counted in host memory (what the GPU must hold at least); the step then pays the paging"
+    ),
+}
+
+
+def quantized_bits_per_parameter(tuning: FineTuning) -> float:
+    """Bits per weight of a block-wise quantized weight with its constants (Dettmers et al.
+    2023, section 3): without double quantization ``q + c/B`` (4 + 32/64 = 4.5); with it
+    ``q + k2/B + c/(B·B2)`` (4 + 8/64 + 32/(64·256) = 4.127: the paper's 0.127 bits of
+    overhead against 0.5)."""
+    q, block, constant = tuning.quantization_bits, tuning.quantization_block, tuning.constant_bits
+    if not tuning.double_quantization:
+        return q + constant / block
+    second = tuning.double_quantization_block
+    return q + tuning.double_quantization_bits / block + constant / (block * second)
+
+
+# ----- the linear modules of a layer -----------------------------------------------------------
+@dataclass(frozen=True)
+class LinearModule:
+    """One linear of a transformer layer as ``peft`` names it: its input and output widths,
+    whether it has a bias, and the GEMM rows of the operator table it computes."""
+
+    name: str
+    d_in: int
+    d_out: int
+    bias: bool
+    gemms: tuple[str, ...]
+
+    def lora_parameters(self, rank: int) -> int:
+        """``r·(d_in + d_out)``: A is ``r x d_in``, B is ``d_out x r`` (no adapter biases)."""
+        return rank * (self.d_in + self.d_out)
+
+
+def layer_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
+    """The linears of one layer of a decoder, in execution order, with peft's names."""
+    if model.architecture != "decoder":
+        raise MlcostError(
+            f"finetune: LoRA is modelled for decoder language models; {model.name} is an "
+            f"{model.architecture} (use method full)"
+        )
+    h, f, d = model.hidden_size, model.ffn_hidden_size, model.head_size
+    q, kv = model.num_attention_heads * d, model.kv_heads * d
+    qkv = ("q projection", "k projection", "v projection")
+    down = ("mlp down projection",)
+    if model.fused_qkv:
+        return (
+            LinearModule("c_attn", h, q + 2 * kv, model.qkv_bias, qkv),
+            LinearModule("c_proj", q, h, model.attn_out_bias, ("output projection",)),
+            LinearModule("c_fc", h, f, model.mlp_bias, ("mlp up projection",)),
+            LinearModule("c_proj", f, h, model.mlp_bias, down),
+        )
+    attention = (
+        LinearModule("q_proj", h, q, model.qkv_bias, qkv[:1]),
+        LinearModule("k_proj", h, kv, model.qkv_bias, qkv[1:2]),
+        LinearModule("v_proj", h, kv, model.qkv_bias, qkv[2:]),
+        LinearModule("o_proj", q, h, model.attn_out_bias, ("output projection",)),
+    )
+    gate = (LinearModule("gate_proj", h, f, model.mlp_bias, ("mlp gate projection",)),)
+    return (
+        *attention,
+        *(gate if model.gated_mlp else ()),
+        LinearModule("up_proj", h, f, model.mlp_bias, ("mlp up projection",)),
+        LinearModule("down_proj", f, h, model.mlp_bias, down),
+    )
+
+
+def targeted_linears(model: TransformerSpec, tuning: FineTuning) -> tuple[LinearModule, ...]:
+    """The linears of a layer that get adapters (none for full fine-tuning)."""
+    if not tuning.adapters:
+        return ()
+    linears = layer_linears(model)
+    names = tuning.target_modules or (("c_attn",) if model.fused_qkv else ("q_proj", "v_proj"))
+    if ALL_LINEAR in names:
+        return linears
+    chosen = tuple(m for m in linears if m.name in names)
+    known = {m.name for m in linears}
+    missing = [name for name in names if name not in known]
+    if missing:
+        raise MlcostError(
+            f"target_modules: {', '.join(missing)} not in {model.name}'s layers; expected some "
+            f"of {', '.join(sorted(known))} or all-linear"
+        )
+    return chosen
+
+
+# ----- exact parameter counts ------------------------------------------------------------------
+def adapter_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
+    """LoRA parameters: ``L · sum over targeted linears of r·(d_in + d_out)`` (peft)."""
+    per_layer = sum(m.lora_parameters(tuning.rank) for m in targeted_linears(model, tuning))
+    return per_layer * model.num_layers
+
+
+def _bias_parameters(model: TransformerSpec, linears: tuple[LinearModule, ...]) -> int:
+    return model.num_layers * sum(m.d_out for m in linears if m.bias)
+
+
+def _all_biases(model: TransformerSpec) -> int:
+    """Every bias of the model: the layers' linears, LayerNorm biases and the LM head's."""
+    norm = model.hidden_size if model.has_norm_bias else 0
+    norms = norm * (model.norms_per_layer * model.num_layers + (1 if model.final_norm else 0))
+    head = model.vocab_size if model.lm_head and model.lm_head_bias else 0
+    return _bias_parameters(model, layer_linears(model)) + norms + head
+
+
+def frozen_parts(model: TransformerSpec, tuning: FineTuning) -> set[str]:
+    """The parts frozen as a whole: all of them under LoRA; under full fine-tuning the named
+    ones, where a tied LM head and token embedding are one tensor: freezing the embeddings
+    freezes the head, and freezing the head freezes the token embedding (not the positions)."""
+    if tuning.adapters:
+        return {"embeddings", "lm_head", "norms"}
+    parts: set[str] = set(tuning.frozen)
+    if model.tie_word_embeddings and "embeddings" in parts:
+        parts.add("lm_head")
+    return parts
+
+
+def frozen_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
+    """Base-model parameters that do not train (all of them under LoRA, less the trained
+    biases; under full fine-tuning the frozen parts and layers)."""
+    breakdown = model.parameter_breakdown()
+    total = model.parameter_count
+    if tuning.adapters:
+        if tuning.bias == "all":
+            return total - _all_biases(model)
+        if tuning.bias == "lora_only":
+            return total - _bias_parameters(model, targeted_linears(model, tuning))
+        return total
+    frozen, parts = 0, frozen_parts(model, tuning)
+    if "embeddings" in parts:
+        frozen += breakdown["embeddings"]
+    if "lm_head" in parts:
+        frozen += breakdown["head"]
+        if model.tie_word_embeddings and "embeddings" not in parts:
+            frozen += model.vocab_size * model.hidden_size  # the tied token embedding
+    per_layer = (breakdown["attention"] + breakdown["mlp"]) // model.num_layers
+    norm = model.hidden_size * (2 if model.has_norm_bias else 1)
+    norms_per_layer = model.norms_per_layer * norm
+    if tuning.frozen_layers > model.num_layers:
+        raise MlcostError(
+            f"frozen_layers: got {tuning.frozen_layers}, expected at most {model.num_layers}, "
+            f"the layers of {model.name}"
+        )
+    frozen += tuning.frozen_layers * (per_layer + norms_per_layer)
+    if "norms" in parts:
+        frozen += (model.num_layers - tuning.frozen_layers) * norms_per_layer
+        frozen += norm if model.final_norm else 0
+    return frozen
+
+
+def trainable_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
+    """Parameters the optimizer updates: adapters plus trained biases (LoRA), or the base model
+    less its frozen parts (full). Equals ``sum(p.numel() for p in model.parameters() if
+    p.requires_grad)`` of the peft-wrapped or partly frozen Hugging Face model."""
+    base_trained = model.parameter_count - frozen_parameters(model, tuning)
+    return adapter_parameters(model, tuning) + base_trained
+
+
+def quantized_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
+    """Frozen weights stored block-wise quantized under QLoRA: the weights (not the biases) of
+    every linear of the layers; 0 otherwise."""
+    if not tuning.quantized:
+        return 0
+    return model.num_layers * sum(m.d_in * m.d_out for m in layer_linears(model))
+
+
+def dequantized_weight_bytes(
+    model: TransformerSpec, tuning: FineTuning, weight_bytes: float
+) -> int:
+    """The largest weight QLoRA holds dequantized at once: bitsandbytes dequantizes one linear's
+    weight to the compute format for its GEMM and frees it after (``MatMul4Bit``), so the peak
+    is the largest linear of a layer, ``max(d_in·d_out)·w`` bytes; 0 unless quantized."""
+    if not tuning.quantized:
+        return 0
+    return int(max(m.d_in * m.d_out for m in layer_linears(model)) * weight_bytes)
+
+
+__all__ = [
+    "ALL_LINEAR",
+    "FINETUNING_SOURCES",
+    "METHODS",
+    "FineTuning",
+    "LinearModule",
+    "adapter_parameters",
+    "dequantized_weight_bytes",
+    "frozen_parameters",
+    "frozen_parts",
+    "layer_linears",
+    "quantized_bits_per_parameter",
+    "quantized_parameters",
+    "targeted_linears",
+    "trainable_parameters",
+]
