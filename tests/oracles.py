@@ -251,6 +251,75 @@ MOE_HF_CONFIGS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Small MoE models of each family, run for real on the CPU (routing needs values): a dense
+# layer among MoE layers (Qwen2-MoE's mlp_only_layers, DeepSeek-V3's first_k_dense_replace), a
+# shared expert, QK-norm (OLMoE), latent attention (DeepSeek-V3). The eager experts
+# implementation runs each expert on the tokens routed to it (transformers 5.x).
+_TINY = {"vocab_size": 1000, "hidden_size": 128, "max_position_embeddings": 512,
+         "experts_implementation": "eager"}  # fmt: skip
+TINY_MOE_CONFIGS: dict[str, dict[str, Any]] = {
+    "mixtral": {
+        **_TINY,
+        "model_type": "mixtral",
+        "intermediate_size": 96,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 2,
+    },
+    "qwen2_moe": {
+        **_TINY,
+        "model_type": "qwen2_moe",
+        "intermediate_size": 256,
+        "moe_intermediate_size": 64,
+        "shared_expert_intermediate_size": 192,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "num_experts": 6,
+        "num_experts_per_tok": 3,
+        "mlp_only_layers": [1],
+    },
+    "olmoe": {
+        **_TINY,
+        "model_type": "olmoe",
+        "intermediate_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "num_experts": 8,
+        "num_experts_per_tok": 2,
+        "eos_token_id": 1,
+    },
+    "deepseek_v3": {
+        **_TINY,
+        "model_type": "deepseek_v3",
+        "intermediate_size": 256,
+        "moe_intermediate_size": 64,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "n_shared_experts": 1,
+        "n_routed_experts": 8,
+        "num_experts_per_tok": 2,
+        "first_k_dense_replace": 1,
+        "n_group": 2,
+        "topk_group": 1,
+        "kv_lora_rank": 32,
+        "q_lora_rank": 48,
+        "qk_nope_head_dim": 16,
+        "qk_rope_head_dim": 8,
+        "v_head_dim": 16,
+    },
+}
+
+
+def importable(config: dict[str, Any]) -> dict[str, Any]:
+    """A config dict without the keys that only choose a transformers implementation."""
+    return {k: v for k, v in config.items() if k != "experts_implementation"}
+
+
 # The class each family is trained as: a causal LM, and BERT with its pre-training heads.
 HF_CLASSES = {
     "gpt2": ("GPT2Config", "GPT2LMHeadModel"),

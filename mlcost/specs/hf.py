@@ -180,6 +180,8 @@ def _experts(c: Mapping[str, Any], count_key: str, ffn_key: str) -> dict[str, An
         "num_experts": _required(c, count_key),
         "experts_per_token": _required(c, "num_experts_per_tok"),
         "expert_ffn_size": _required(c, ffn_key),
+        # transformers adds the load-balancing loss only when the config asks for router logits
+        "aux_loss": bool(c.get("output_router_logits", False)),
     }
 
 
@@ -223,6 +225,8 @@ def _deepseek_v3(c: Mapping[str, Any]) -> dict[str, Any]:
         "num_shared_experts": shared,
         "first_dense_layers": c.get("first_k_dense_replace", 3) or 0,
         "score_correction_bias": True,
+        "router_score": "sigmoid",
+        "router_in_fp32": True,
         "normalize_top_k": bool(c.get("norm_topk_prob", True)),
     }
     spec["latent_attention"] = {

@@ -75,6 +75,9 @@ class MixtureOfExperts(Model):
     2412.19437 section 2.1.2): ``E`` numbers per MoE layer updated by a rule, not by gradients,
     hence a buffer and not a parameter. ``aux_loss`` says whether training adds the
     load-balancing loss (Fedus et al. 2022, eq. 4) over the router probabilities.
+    ``router_score`` is the gating function (softmax; DeepSeek-V3's sigmoid, section 2.1.2) and
+    ``router_in_fp32`` that the router GEMM runs on FP32 copies of its input and weight (Hugging
+    Face DeepSeek-V3; Megatron's ``--moe-router-dtype fp32``).
     """
 
     num_experts: PositiveInt
@@ -91,6 +94,8 @@ class MixtureOfExperts(Model):
     normalize_top_k: bool = True
     capacity_factor: float | None = Field(default=None, gt=0)
     aux_loss: bool = True
+    router_score: Literal["softmax", "sigmoid"] = "softmax"
+    router_in_fp32: bool = False
 
     @model_validator(mode="after")
     def _top_k_fits(self) -> MixtureOfExperts:

@@ -193,12 +193,32 @@ class StepBuilder:
             **extra,
         )
 
-    def layer_gemm(self, name: str, n: int, k: int, *, bias: bool, **extra: Any) -> Operator:
-        """A GEMM of every layer: ``T`` tokens against a ``k x n`` weight, ``L x m`` times a
-        step, recomputed with the layer."""
+    @property
+    def dense_mlp_count(self) -> int:
+        """Executions of the dense MLP per step: its layers (all but the MoE layers) x ``m``."""
+        return self.model.dense_mlp_layers * self.micro
+
+    @property
+    def moe_count(self) -> int:
+        """Executions of an MoE layer's per-layer operators per step: MoE layers x ``m``."""
+        return self.model.moe_layers * self.micro
+
+    def layer_gemm(
+        self,
+        name: str,
+        n: int,
+        k: int,
+        *,
+        bias: bool,
+        count: Any = None,
+        m: Any = None,
+        **extra: Any,
+    ) -> Operator:
+        """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
+        m`` times a step (or ``count``), recomputed with the layer."""
         return self.gemm(
-            name, "layer", self.layer_count, self.tokens, n, k, bias=bias, rf=self.layer_rf,
-            **extra,
+            name, "layer", self.layer_count if count is None else count,
+            self.tokens if m is None else m, n, k, bias=bias, rf=self.layer_rf, **extra,
         )  # fmt: skip
 
     def gemm(

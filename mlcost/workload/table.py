@@ -32,7 +32,8 @@ from mlcost.units import Q_
 #: divide, multiply), ReLU 1, squared ReLU 2, dropout 2 (mask, rescale), residual add 1,
 #: gated product 1, rotary 3 (x·cos + rot(x)·sin), soft-capping 3 (divide, tanh, multiply),
 #: cross-entropy 5 per logit (max, subtract, exp, sum, log-and-pick amortized), batch norm 4
-#: (normalize and affine with running statistics reduced), max pool k*k compares per output.
+#: (normalize and affine with running statistics reduced), max pool k*k compares per output,
+#: sigmoid 3 (exp, add, divide).
 ELEMENTWISE_FLOPS: dict[str, float] = {
     "layernorm": 7,
     "rmsnorm": 4,
@@ -50,6 +51,7 @@ ELEMENTWISE_FLOPS: dict[str, float] = {
     "cross-entropy": 5,
     "batchnorm": 4,
     "scale": 1,
+    "sigmoid": 3,
 }
 
 #: Backward FLOPs of an element-wise operator as a multiple of its forward FLOPs (a convention:
