@@ -356,6 +356,13 @@ class TransformerSpec(ModelSpec):
         return mlp
 
     @property
+    def expert_parameter_count(self) -> int:
+        """Parameters of the routed experts (0 for a dense model): what expert parallelism
+        shards over its ``ep`` ranks (shared experts and routers stay replicated like the dense
+        layers; Lepikhin et al. 2021 section 2.3, Megatron-Core's expert parallelism)."""
+        return self.parameter_breakdown().get("routed experts", 0)
+
+    @property
     def active_parameter_count(self) -> int:
         """Parameters one token uses: all but ``(E - k)/E`` of the routed experts (equal to the
         total for a dense model; Fedus et al. 2022; embeddings and LM head included, as

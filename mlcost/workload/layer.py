@@ -117,7 +117,7 @@ def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
     h, n = model.hidden_size, model.num_attention_heads
     bias = model.qkv_bias
     split = {"tensor_parallel": True}
-    first = {"saved_replicated": True}
+    first: dict[str, Any] = {"saved_replicated": True}
     ops = []
     if mla.q_lora_rank is None:
         ops.append(step.layer_gemm("q projection", n * mla.qk_head_dim, h, bias=False, **first,
