@@ -108,6 +108,7 @@ class StepBuilder:
     micro: int
     layer_rf: float
     core_rf: float
+    ep: int = 1  # expert-parallel degree: E/ep local experts, each taking ep·T·k/E tokens
 
     @property
     def policy(self) -> PrecisionPolicy:

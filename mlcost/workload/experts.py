@@ -13,7 +13,10 @@ In execution order as the Hugging Face reference implementations run them in tra
   balanced routing ``T_e = T·k/E`` (Fedus et al. 2022, section 2.2), capped at ``c·T·k/E`` when a
   capacity factor drops the overflow. The table has one GEMM row per expert and layer, each of
   ``M = T·k/E·min(1, c)`` rows: the small-M grouped GEMM whose efficiency the step-time model
-  reads at that shape. Their FLOPs total ``2·T·k·(3·h·f_e)`` forward for gated experts whatever
+  reads at that shape. Under expert parallelism ``e`` (the layout's ``ep``) a GPU runs its
+  ``E/e`` local experts on ``e·T·k/E`` rows each (the same FLOPs in fewer, larger GEMMs; one
+  launch for them all where the implementation groups them, ``grouped_expert_gemm``). Their
+  FLOPs total ``2·T·k·(3·h·f_e)`` forward for gated experts whatever
   the routing, since the ``T_e`` sum to ``T·k`` (exact for dropless routing);
 * the routing-weight product and the unpermute (a scatter-add of the ``T·k`` rows back to ``T``);
 * shared experts: a dense MLP of width ``f_s`` on all ``T`` tokens (Qwen2-MoE: times a sigmoid
@@ -34,6 +37,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mlcost.errors import MlcostError
 from mlcost.workload.builder import StepBuilder
 from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
 
@@ -65,7 +69,14 @@ def moe_block_ops(step: StepBuilder) -> list[Operator]:
     h, experts, top_k = model.hidden_size, moe.num_experts, moe.experts_per_token
     routed = tokens * top_k  # token copies sent to experts
     processed = routed * moe.processed_fraction
-    rows = tokens_per_expert(tokens, experts, top_k, moe.processed_fraction)
+    if experts % step.ep:
+        raise MlcostError(
+            f"ep: got {step.ep}, expected a divisor of the {experts} experts per MoE layer"
+        )
+    # Under expert parallelism a GPU holds E/ep experts, each taking the tokens routed to it
+    # from all ep ranks: ep·T·k/E rows, E/ep GEMMs (the same FLOPs, larger GEMMs).
+    local = experts // step.ep
+    rows = tokens_per_expert(tokens, experts, top_k, moe.processed_fraction) * step.ep
     block = "layer"
     common: dict[str, Any] = {"recompute_fraction": rf}
     router = step.layer_gemm(
@@ -128,8 +139,16 @@ def moe_block_ops(step: StepBuilder) -> list[Operator]:
             tensor_parallel=True,
             note="copies each token to its k experts; saves the token and slot indices",
         ),
-        *feed_forward_ops(
-            step, "expert", moe.expert_ffn_size, count * experts, tokens=rows, fused_gate_up=True
+        *(
+            replace(op, gemm_group=local) if op.kind == OperatorKind.MATMUL else op
+            for op in feed_forward_ops(
+                step,
+                "expert",
+                moe.expert_ffn_size,
+                count * local,
+                tokens=rows,
+                fused_gate_up=True,
+            )
         ),
         elementwise_operator(
             "expert output x routing weight",

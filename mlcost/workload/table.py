@@ -138,6 +138,7 @@ class Operator:
     n: Number = 0
     k: Number = 0
     gemm_batch: Number = 0
+    gemm_group: Number = 0  # GEMMs one grouped launch can run together (a GPU's local experts)
     role: OperatorRole = OperatorRole.NONE
     pattern: str = ""
     tensor_parallel: bool = False

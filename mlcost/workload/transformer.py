@@ -208,6 +208,7 @@ def transformer_operators(
         micro=layout.micro_batches,
         layer_rf=layer_rf,
         core_rf=1.0 if layout.recompute == "selective" else layer_rf,
+        ep=layout.ep,
     )
     layer = [*attention_block_ops(step), *mlp_block_ops(step)]
     ops = [

@@ -121,3 +121,26 @@ def test_plan_of_an_moe_run_end_to_end() -> None:
     assert six_n_active < flops < 1.25 * six_n_active
     assert 0.2 < step.mfu() < 0.8
     assert 1 < step.total.to("s").magnitude < 60
+
+
+def test_grouped_expert_gemm_launches_once_per_layer() -> None:
+    # Megatron-Core's grouped GEMM launches a layer's local experts together; the Hugging Face
+    # eager experts launch one GEMM per expert: E times the launches (8 for Mixtral).
+    from mlcost.implementation import implementation
+    from mlcost.timing import step_time
+
+    grouped = implementation("megatron-core")
+    assert grouped.spec.grouped_expert_gemm
+    one_by_one = implementation(
+        grouped.spec.model_copy(update={"grouped_expert_gemm": False, "name": "per-expert"})
+    )
+    layout = Layout(micro_batch_size=1)
+    times = {
+        label: {
+            row.name: row
+            for row in step_time("mixtral-8x7b", CONFIG, "h100-sxm5-80gb", layout,
+                                 implementation=impl).rows
+        }["expert down projection"]
+        for label, impl in (("grouped", grouped), ("per-expert", one_by_one))
+    }  # fmt: skip
+    assert times["per-expert"].host == pytest.approx(8 * times["grouped"].host, rel=1e-12)

@@ -124,3 +124,21 @@ def test_model_flops_count_active_parameters() -> None:
     # The QK-norm weights (q: 4 heads x 32, k: 4 x 32, in each of the 2 layers) are no GEMM.
     gemm_active -= 2 * (4 * 32 + 4 * 32)
     assert weights == 6 * batch * seq * gemm_active
+
+
+def test_expert_parallel_makes_fewer_larger_expert_gemms() -> None:
+    # ep = 4 of 8 experts: a GPU runs 2 local experts on 4 x T·k/E rows each; FLOPs unchanged.
+    spec = from_hf_config(importable(TINY_MOE_CONFIGS["mixtral"]))
+    batch, seq = 2, 64
+    tables = {
+        ep: operators(spec, _config(seq), Layout(dp=8, ep=ep, micro_batch_size=batch))
+        for ep in (1, 4)
+    }
+    rows = {
+        ep: {op.name: op for op in t.operators}["expert down projection"]
+        for ep, t in tables.items()
+    }
+    assert (rows[1].m, rows[1].count) == (batch * seq * 2 / 8, 2 * 8)
+    assert (rows[4].m, rows[4].count) == (4 * batch * seq * 2 / 8, 2 * 2)
+    assert rows[4].gemm_group == 2
+    assert tables[1].matmul_flops() == tables[4].matmul_flops()
