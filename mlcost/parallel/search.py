@@ -232,23 +232,25 @@ def _compute_parts(
     software: Software,
 ) -> ComputeParts:
     """The compute parts of every candidate: one vectorized step time per recomputation mode
-    over every micro-batch size, picked per candidate."""
+    and expert-parallel degree (which sets the shape of the expert GEMMs) over every micro-batch
+    size, picked per candidate."""
     mbs, mb_index = np.unique(cand["mb"], return_inverse=True)
     mb_index = np.asarray(mb_index).ravel()
-    codes = np.unique(cand["recompute"])
+    pairs = np.stack([cand["recompute"], cand["ep"]])
+    codes, row = np.unique(pairs, axis=1, return_inverse=True)
     per_code = [
         compute_parts(
             model,
             config,
             system.accelerator,
-            Layout(recompute=RECOMPUTE_CODES[int(code)]),
+            Layout(recompute=RECOMPUTE_CODES[int(code)], dp=int(ep), ep=int(ep)),
             mbs,
             mode=mode,
             software=software,
         )
-        for code in codes
+        for code, ep in codes.T
     ]
-    row = np.searchsorted(codes, cand["recompute"])
+    row = np.asarray(row).ravel()
     columns = {
         f.name: np.stack([getattr(p, f.name) for p in per_code])[row, mb_index]
         for f in fields(ComputeParts)

@@ -148,3 +148,30 @@ def test_bad_moe_input_is_one_clear_error() -> None:
     base["moe"] = {**base["moe"], "first_dense_layers": 40}
     with pytest.raises(SpecError, match="moe"):
         type(mlcost.model("mixtral-8x7b"))(**base)
+
+
+def test_moe_config_missing_a_shape_field_is_one_clear_error() -> None:
+    config = {k: v for k, v in MOE_HF_CONFIGS["deepseek-v3"].items() if k != "kv_lora_rank"}
+    with pytest.raises(SpecError, match="kv_lora_rank: got None, expected a whole number"):
+        from_hf_config(config)
+    config = {k: v for k, v in MOE_HF_CONFIGS["mixtral-8x7b"].items() if k != "num_local_experts"}
+    with pytest.raises(SpecError, match="num_local_experts"):
+        from_hf_config(config)
+
+
+def test_router_bias_and_score_correction_bias_by_hand(catalog: Catalog) -> None:
+    # A router with a bias adds E parameters per MoE layer (Mixtral: 8 x 32 layers); DeepSeek-V3's
+    # score-correction bias is a buffer, not trained by gradients, so it adds none.
+    mixtral = catalog.transformer("mixtral-8x7b")
+    assert mixtral.moe is not None
+    biased = mixtral.model_copy(
+        update={"moe": mixtral.moe.model_copy(update={"router_bias": True})}
+    )
+    assert biased.parameter_count - mixtral.parameter_count == 8 * 32
+    assert biased.active_parameter_count - mixtral.active_parameter_count == 8 * 32
+    deepseek = catalog.transformer("deepseek-v3")
+    assert deepseek.moe is not None and deepseek.moe.score_correction_bias
+    plain = deepseek.model_copy(
+        update={"moe": deepseek.moe.model_copy(update={"score_correction_bias": False})}
+    )
+    assert plain.parameter_count == deepseek.parameter_count
