@@ -181,7 +181,7 @@ def per_gpu_memory(
             expert_parameters / e * n / layers / t,
             per_parameter,
             zero_stage=zero_stage,
-            data_parallel=np.asarray(weight_replicas) / e,
+            data_parallel=np.maximum(np.asarray(weight_replicas) / e, 1.0),
             offload=offload,
         )
         terms = {term: terms[term] + experts[term] for term in terms}

@@ -128,6 +128,8 @@ def min_gpus(
         micro_batches=layout.micro_batches,
         offload=layout.offload,
         overheads=overheads,
+        expert_parameters=float(spec.expert_parameter_count),
+        expert_parallel=layout.ep,
     )
     fits = memory.total <= accelerator.memory_available.to("byte").magnitude
     if not np.any(fits):
