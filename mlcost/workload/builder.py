@@ -12,7 +12,7 @@ from typing import Any
 
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
-from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
+from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
 
 Number = Any
 
@@ -247,3 +247,76 @@ class StepBuilder:
             recompute_fraction=rf,
             **extra,
         )
+
+
+def feed_forward_ops(
+    step: StepBuilder,
+    label: str,
+    f: int,
+    count: Number,
+    *,
+    tokens: Number = None,
+    saves_input: bool = True,
+    fused_gate_up: bool = False,
+) -> list[Operator]:
+    """An MLP of width ``f`` over ``tokens`` rows (default ``T``), ``count`` times a step: (gate,)
+    up, activation, (gate x up,) down. With ``fused_gate_up`` the gate and up projections are one
+    ``h x 2f`` GEMM (the experts of the Hugging Face MoE models); the bytes it saves are the same.
+    ``saves_input=False`` when another operator already keeps the input."""
+    model, rf, act = step.model, step.layer_rf, step.act
+    rows = step.tokens if tokens is None else tokens
+    h = model.hidden_size
+    block = "layer"
+    intermediate: dict[str, Any] = {
+        "activation_bytes": act,
+        "recompute_fraction": rf,
+        "saved_elements": rows * f,
+        "role": OperatorRole.MLP_INTERMEDIATE,
+        "tensor_parallel": True,
+    }
+    shared_note = f"shares its saved input with the {label} gate projection"
+    first: dict[str, Any] = (
+        {"saved_replicated": True, "tensor_parallel": True}
+        if saves_input
+        else {"tensor_parallel": True, "saves_input": False, "note": "shares its saved input"}
+    )
+    ops = []
+    gemm = {"bias": model.mlp_bias, "count": count, "m": rows}
+    if model.gated_mlp and fused_gate_up:
+        ops.append(step.layer_gemm(f"{label} gate+up projection", 2 * f, h, **gemm, **first))
+    else:
+        if model.gated_mlp:
+            ops.append(step.layer_gemm(f"{label} gate projection", f, h, **gemm, **first))
+            first = {"tensor_parallel": True, "saves_input": False, "note": shared_note}
+        ops.append(step.layer_gemm(f"{label} up projection", f, h, **gemm, **first))
+    # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
+    # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
+    ops.append(
+        elementwise_operator(
+            f"{label} activation ({model.activation})",
+            block,
+            count,
+            rows * f,
+            model.activation,
+            kind=OperatorKind.ACTIVATION,
+            **{
+                **intermediate,
+                "saved_elements": rows * f * (4 if model.activation_decomposed else 1),
+            },
+        )
+    )
+    if model.gated_mlp:
+        ops.append(
+            elementwise_operator(
+                f"{label} gate x up",
+                block,
+                count,
+                rows * f,
+                "multiply",
+                inputs=2,
+                note="saves both operands: the activation output and the up projection",
+                **{**intermediate, "saved_elements": 2 * rows * f},
+            )
+        )
+    ops.append(step.layer_gemm(f"{label} down projection", h, f, tensor_parallel=True, **gemm))
+    return ops

@@ -38,7 +38,7 @@ from dataclasses import replace
 from typing import Any
 
 from mlcost.errors import MlcostError
-from mlcost.workload.builder import StepBuilder
+from mlcost.workload.builder import StepBuilder, feed_forward_ops
 from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
 
 Number = Any
@@ -58,8 +58,6 @@ def tokens_per_expert(model_tokens: Number, experts: int, top_k: int, processed:
 
 def moe_block_ops(step: StepBuilder) -> list[Operator]:
     """The feed-forward operators of the MoE layers (module docstring); none for a dense model."""
-    from mlcost.workload.layer import feed_forward_ops
-
     model = step.model
     moe = model.moe
     count = step.moe_count
