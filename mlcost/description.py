@@ -248,6 +248,17 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
                     "Kaplan et al. 2020",
                 )
             )
+            if spec.moe is not None:
+                rows.append(
+                    Row(
+                        "derived",
+                        "active parameters per token",
+                        spec.active_parameter_count,
+                        f"all but (E - k)/E of the routed experts, k = "
+                        f"{spec.moe.experts_per_token} of E = {spec.moe.num_experts} "
+                        "(Fedus et al. 2022)",
+                    )
+                )
         if catalog is not None:
             for fmt_name in WEIGHT_FORMATS:
                 fmt = catalog.numeric_format(fmt_name)

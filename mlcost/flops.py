@@ -140,9 +140,10 @@ class FlopsSummary(Result):
         b = self.layout.micro_batch_size * self.layout.micro_batches
         s = self.config.sequence_length
         h, layers = model.hidden_size, model.num_layers
+        active = model.active_parameters  # N of a mixture of experts: the parameters a token uses
         return {
-            "6ND": six_nd(model.parameters, self.tokens),
-            "8ND (full recompute)": eight_nd(model.parameters, self.tokens),
+            "6ND": six_nd(active, self.tokens),
+            "8ND (full recompute)": eight_nd(active, self.tokens),
             "Narayanan eq. 3 (no recompute)": narayanan_flops(
                 b, s, layers, h, model.vocab_size, recompute=False
             ),
@@ -150,9 +151,7 @@ class FlopsSummary(Result):
                 b, s, layers, h, model.vocab_size, recompute=True
             ),
             "PaLM 6N + 12LHQT": (
-                palm_flops_per_token(
-                    model.parameters, layers, model.num_attention_heads, model.head_size, s
-                )
+                palm_flops_per_token(active, layers, model.num_attention_heads, model.head_size, s)
                 * self.tokens
             ).to("flop"),
             "chapter 3·L·(22·B·s·h^2 + 4·B·s^2·h)": 3

@@ -85,11 +85,15 @@ class Execution:
         return float(self.software.spec.dispatch_overhead.to("s").magnitude)
 
 
-def _gemm_compute(op: Operator, ceilings: Ceilings) -> Number:
+def _gemm_compute(op: Operator, ceilings: Ceilings, grouped: bool = False) -> Number:
     """Each pass on its own output tiles and depth: forward ``[m x k]·[k x n]``, input gradient
-    ``[m x n]·[n x k]``, weight gradient ``[k x m]·[m x n]``."""
+    ``[m x n]·[n x k]``, weight gradient ``[k x m]·[m x n]``. A grouped GEMM (``grouped``, the
+    ``gemm_group`` local experts of an MoE layer in one launch) fills the GPU's waves with the
+    tiles of all its GEMMs together."""
     peak = ceilings.peak_flops
     batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
+    if grouped:
+        batch = op.gemm_group
     attention = op.kind == OperatorKind.ATTENTION
     compute: Number = 0.0
     for part, layout, (rows, cols, depth) in (
@@ -162,7 +166,14 @@ def operator_time(
     elif software is not None and software.spec.fused_elementwise and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
-        compute, memory = _gemm_compute(op, ceilings), moved / bandwidth
+        grouped = bool(
+            np.any(np.asarray(op.gemm_group))
+            and software is not None
+            and software.spec.grouped_expert_gemm
+        )
+        compute, memory = _gemm_compute(op, ceilings, grouped), moved / bandwidth
+        if grouped:  # one launch (and one dispatch) for the group's GEMMs
+            host_ops = host_ops / op.gemm_group
     else:
         vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(op.kind, op.forward_flops)

@@ -165,6 +165,161 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Mixture-of-experts models, kept apart from HF_CONFIGS: their routing needs real tensors, so
+# the meta-device activation and FLOP tests of the dense models do not apply to them (the MoE
+# tests run small real models on the CPU instead). Copied by hand from each model's config.json.
+MOE_HF_CONFIGS: dict[str, dict[str, Any]] = {
+    "mixtral-8x7b": {
+        "model_type": "mixtral",
+        "vocab_size": 32000,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "hidden_act": "silu",
+        "max_position_embeddings": 32768,
+        "rope_theta": 1000000.0,
+        "sliding_window": None,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 2,
+        "tie_word_embeddings": False,
+    },
+    "qwen1.5-moe-a2.7b": {
+        "model_type": "qwen2_moe",
+        "vocab_size": 151936,
+        "hidden_size": 2048,
+        "intermediate_size": 5632,
+        "num_hidden_layers": 24,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 16,
+        "hidden_act": "silu",
+        "max_position_embeddings": 8192,
+        "rope_theta": 1000000.0,
+        "decoder_sparse_step": 1,
+        "moe_intermediate_size": 1408,
+        "shared_expert_intermediate_size": 5632,
+        "num_experts": 60,
+        "num_experts_per_tok": 4,
+        "norm_topk_prob": False,
+        "use_sliding_window": False,
+        "tie_word_embeddings": False,
+    },
+    "olmoe-1b-7b": {
+        "model_type": "olmoe",
+        "vocab_size": 50304,
+        "hidden_size": 2048,
+        "intermediate_size": 1024,
+        "num_hidden_layers": 16,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 16,
+        "hidden_act": "silu",
+        "max_position_embeddings": 4096,
+        "rope_theta": 10000.0,
+        "num_experts": 64,
+        "num_experts_per_tok": 8,
+        "norm_topk_prob": False,
+        "tie_word_embeddings": False,
+    },
+    "deepseek-v3": {
+        "model_type": "deepseek_v3",
+        "vocab_size": 129280,
+        "hidden_size": 7168,
+        "intermediate_size": 18432,
+        "moe_intermediate_size": 2048,
+        "num_hidden_layers": 61,
+        "num_attention_heads": 128,
+        "num_key_value_heads": 128,
+        "n_shared_experts": 1,
+        "n_routed_experts": 256,
+        "num_experts_per_tok": 8,
+        "first_k_dense_replace": 3,
+        "n_group": 8,
+        "topk_group": 4,
+        "routed_scaling_factor": 2.5,
+        "norm_topk_prob": True,
+        "kv_lora_rank": 512,
+        "q_lora_rank": 1536,
+        "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64,
+        "v_head_dim": 128,
+        "hidden_act": "silu",
+        "max_position_embeddings": 163840,
+        "rope_theta": 10000.0,
+        "num_nextn_predict_layers": 1,
+        "tie_word_embeddings": False,
+    },
+}
+
+# Small MoE models of each family, run for real on the CPU (routing needs values): a dense
+# layer among MoE layers (Qwen2-MoE's mlp_only_layers, DeepSeek-V3's first_k_dense_replace), a
+# shared expert, QK-norm (OLMoE), latent attention (DeepSeek-V3). The eager experts
+# implementation runs each expert on the tokens routed to it (transformers 5.x).
+_TINY = {"vocab_size": 1000, "hidden_size": 128, "max_position_embeddings": 512,
+         "experts_implementation": "eager"}  # fmt: skip
+TINY_MOE_CONFIGS: dict[str, dict[str, Any]] = {
+    "mixtral": {
+        **_TINY,
+        "model_type": "mixtral",
+        "intermediate_size": 96,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 2,
+    },
+    "qwen2_moe": {
+        **_TINY,
+        "model_type": "qwen2_moe",
+        "intermediate_size": 256,
+        "moe_intermediate_size": 64,
+        "shared_expert_intermediate_size": 192,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "num_experts": 6,
+        "num_experts_per_tok": 3,
+        "mlp_only_layers": [1],
+    },
+    "olmoe": {
+        **_TINY,
+        "model_type": "olmoe",
+        "intermediate_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "num_experts": 8,
+        "num_experts_per_tok": 2,
+        "eos_token_id": 1,
+    },
+    "deepseek_v3": {
+        **_TINY,
+        "model_type": "deepseek_v3",
+        "intermediate_size": 256,
+        "moe_intermediate_size": 64,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "n_shared_experts": 1,
+        "n_routed_experts": 8,
+        "num_experts_per_tok": 2,
+        "first_k_dense_replace": 1,
+        "n_group": 2,
+        "topk_group": 1,
+        "kv_lora_rank": 32,
+        "q_lora_rank": 48,
+        "qk_nope_head_dim": 16,
+        "qk_rope_head_dim": 8,
+        "v_head_dim": 16,
+    },
+}
+
+
+def importable(config: dict[str, Any]) -> dict[str, Any]:
+    """A config dict without the keys that only choose a transformers implementation."""
+    return {k: v for k, v in config.items() if k != "experts_implementation"}
+
+
 # The class each family is trained as: a causal LM, and BERT with its pre-training heads.
 HF_CLASSES = {
     "gpt2": ("GPT2Config", "GPT2LMHeadModel"),
@@ -173,6 +328,10 @@ HF_CLASSES = {
     "mistral": ("MistralConfig", "MistralForCausalLM"),
     "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"),
     "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
+    "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
+    "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
+    "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"),
+    "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM"),
 }
 
 

@@ -244,6 +244,7 @@ _PARALLEL_OPTIONS = (
     _flag("tp", int, ("--tp",), "Tensor-parallel degree."),
     _flag("pp", int, ("--pp",), "Pipeline-parallel degree."),
     _flag("cp", int, ("--cp",), "Context-parallel degree."),
+    _flag("ep", int, ("--ep",), "Expert-parallel degree (MoE models; divides --dp)."),
     _flag("vp", int, ("--vp",), "Virtual pipeline stages per GPU (interleaved 1F1B)."),
     _flag("zero", int, ("--zero",), "ZeRO stage 0-3 over the data-parallel ranks."),
     _flag("sp", bool, ("--sp/--no-sp",), "Sequence parallelism (with --tp)."),

@@ -98,7 +98,7 @@ def activation_parts(
         raise MlcostError(f"profile: got {profile!r}, expected pytorch or megatron")
     if mini_sequences < 1:
         raise MlcostError(f"mini_sequences: got {mini_sequences!r}, expected a count >= 1")
-    if profile == "megatron":
+    if profile == "megatron" and model.moe is None:  # Table 2 is of dense layers; MoE: the table
         fp32_logits = 4 * batch * sequence * model.vocab_size / mini_sequences
         return _megatron_parts(model, config, layout, batch, sequence, mini_sequences, fp32_logits)
     table = transformer_operators(

@@ -128,14 +128,20 @@ def per_gpu_memory(
     overheads: Overheads,
     head_term: bool = True,
     dequantized_weight: float = 0.0,
+    expert_parameters: float = 0.0,
+    expert_parallel: Number = 1,
 ) -> StageMemory:
     """Every term of every pipeline stage, and the most loaded stage (module docstring).
 
     The one composition of the per-GPU total: :func:`memory_breakdown`, the solvers, the
     parallel search and the recomputation planner all call it. ``weight_replicas`` is the number
-    of ranks holding the same weights (``dp·cp``), which ZeRO shards over. Everything but the
-    stage split is vectorized: the arguments broadcast to one candidate shape.
-    ``dequantized_weight``: the bytes of the largest weight QLoRA dequantizes at once
+    of ranks holding the same weights (``dp·cp``), which ZeRO shards over. Of the
+    ``parameters``, the ``expert_parameters`` (a mixture-of-experts model's routed experts) are
+    split over the ``expert_parallel`` ranks ``e``, and ZeRO shards their states over the
+    ``dp·cp/e`` ranks that hold the same experts (Megatron-Core's expert-data-parallel group;
+    Rajbhandari et al. 2022, DeepSpeed-MoE, section 5). Everything but the stage split is
+    vectorized: the arguments broadcast to one candidate shape. ``dequantized_weight``: the
+    bytes of the largest weight QLoRA dequantizes at once
     (:func:`mlcost.finetune.dequantized_weight_bytes`), split by tensor parallelism.
     """
     inputs = (
@@ -166,13 +172,23 @@ def per_gpu_memory(
     )
     per_layer = (parts.layers_split / t + parts.layers_replicated / t_replicated) / layers
     logits = np.where(last, parts.logits / t, 0.0)
+    e = np.asarray(expert_parallel, dtype=np.float64)
     terms = state_bytes(
-        parameters * n / layers / t,
+        (parameters - expert_parameters) * n / layers / t,
         per_parameter,
         zero_stage=zero_stage,
         data_parallel=weight_replicas,
         offload=offload,
     )
+    if expert_parameters:
+        experts = state_bytes(
+            expert_parameters / e * n / layers / t,
+            per_parameter,
+            zero_stage=zero_stage,
+            data_parallel=np.maximum(np.asarray(weight_replicas) / e, 1.0),
+            offload=offload,
+        )
+        terms = {term: terms[term] + experts[term] for term in terms}
     terms[MemoryTerm.ACTIVATIONS] = per_layer * n * held
     if head_term:
         head = parts.head_split / t + parts.head_replicated / t_replicated
@@ -449,6 +465,7 @@ def memory_breakdown(
     per_parameter = model_state_bytes_per_parameter(
         config.precision, config.optimizer, model=spec, finetune=config.finetune
     )
+    experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
     memory = per_gpu_memory(
         parts,
         parameters=float(spec.parameter_count),
@@ -469,10 +486,15 @@ def memory_breakdown(
         )
         if isinstance(spec, TransformerSpec)
         else 0.0,
+        expert_parameters=float(experts),
+        expert_parallel=layout.ep,
     )
-    psi = f"{spec.parameter_count / layout.tp:,.0f} params x stage share"
+    held = spec.parameter_count - experts + experts / layout.ep
+    psi = f"{held / layout.tp:,.0f} params x stage share"
     if layout.pp == 1:
-        psi = f"{spec.parameter_count / layout.tp:,.0f} params"
+        psi = f"{held / layout.tp:,.0f} params"
+    if experts and layout.ep > 1:
+        psi += f" (routed experts / ep = {layout.ep}; their states sharded by ZeRO over dp·cp/ep)"
     formulas = _term_formulas(layout, parts, per_parameter, psi)
     if config.finetune != FineTuning():
         for term in MODEL_STATES:

@@ -134,6 +134,8 @@ def min_gpus(
         dequantized_weight=dequantized_weight_bytes(
             spec, config.finetune, config.policy.stored_weight
         ),
+        expert_parameters=float(spec.expert_parameter_count),
+        expert_parallel=layout.ep,
     )
     fits = memory.total <= accelerator.memory_available.to("byte").magnitude
     if not np.any(fits):

@@ -27,7 +27,7 @@ from mlcost.parallel.closed_forms import (
     tensor_parallel_traffic,
     zero_communication_volume,
 )
-from mlcost.parallel.degrees import CommOptions, CommTerm, MixtureOfExperts
+from mlcost.parallel.degrees import CommOptions, CommTerm
 from mlcost.parallel.scaling import ScalingCurve, scaling_curve
 from mlcost.parallel.search import SearchResult, SearchSpace, search
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
@@ -36,7 +36,6 @@ __all__ = [
     "CommOptions",
     "CommTerm",
     "Layout",
-    "MixtureOfExperts",
     "MultiGpuStep",
     "NetworkWall",
     "ScalingCurve",

@@ -13,45 +13,32 @@ from typing import Any
 
 import numpy as np
 import pint
-from pydantic import Field
 
 from mlcost.comms import Collective, bus_bandwidth_factor
 from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import Overheads
-from mlcost.specs.base import Model, PositiveInt
 
 Number = Any
-
-
-class MixtureOfExperts(Model):
-    """The MoE part of a model, for expert-parallel traffic: ``top_k`` experts per token in one
-    of every ``every`` layers (the rest dense). Fedus et al. 2022 (Switch, ``top_k`` = 1) and
-    Lepikhin et al. 2021 (GShard, ``top_k`` = 2, every other layer). (The model spec does not
-    describe experts yet; they are given here until it does.)"""
-
-    num_experts: PositiveInt
-    top_k: PositiveInt = 2
-    every: PositiveInt = Field(default=1, description="one MoE layer every this many layers")
 
 
 @dataclass(frozen=True)
 class CommOptions:
     """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
     upper bound); ``bucket`` the DDP gradient bucket (all but the last hide behind backward;
-    :class:`mlcost.memory.Overheads` is its one home); ``moe`` the experts for expert-parallel
-    traffic. What the software overlaps comes from its implementation profile
-    (:meth:`for_software`): gradient reduction behind the last backward
-    (``overlap_grad_reduce``), ZeRO's parameter all-gather behind the next forward
-    (``overlap_param_gather``); tensor-parallel overlap is a layout option
+    :class:`mlcost.memory.Overheads` is its one home). What the software overlaps comes from
+    its implementation profile (:meth:`for_software`): gradient reduction behind the last
+    backward (``overlap_grad_reduce``), ZeRO's parameter all-gather behind the next forward
+    (``overlap_param_gather``), the expert-parallel all-to-all behind the other micro-batch's
+    compute (``overlap_expert_alltoall``); tensor-parallel overlap is a layout option
     (``Layout.tp_overlap``)."""
 
     overlap: bool = True
     bucket: pint.Quantity = field(default_factory=lambda: Overheads().communication_bucket)
-    moe: MixtureOfExperts | None = None
     overlap_grad_reduce: bool = True
     overlap_param_gather: bool = False
     backward_prefetch: str = "pre"
+    overlap_expert_alltoall: bool = False
 
     def for_software(self, software: Software) -> CommOptions:
         """These options with the overlaps ``software`` implements."""
@@ -61,6 +48,7 @@ class CommOptions:
             overlap_grad_reduce=spec.overlap_grad_reduce,
             overlap_param_gather=spec.overlap_param_gather,
             backward_prefetch=spec.fsdp_backward_prefetch,
+            overlap_expert_alltoall=spec.overlap_moe_alltoall,
         )
 
 
@@ -199,3 +187,7 @@ class ModelDims:
     activation_bytes: float
     gradient_bytes: float
     weight_bytes: float
+    moe_layers: int = 0  # layers holding experts
+    num_experts: int = 0  # routed experts per MoE layer
+    experts_per_token: int = 0  # top-k
+    expert_parameters: float = 0.0  # routed experts' parameters, sharded by ep

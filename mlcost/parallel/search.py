@@ -15,6 +15,11 @@ and the powers of two (uneven stages are split as :mod:`mlcost.layout` says). Th
 * **step time** is the same vectorized evaluation as :func:`mlcost.parallel.
   multi_gpu_step_time` (:func:`mlcost.parallel.step.evaluate`).
 
+For a mixture-of-experts model each candidate is also tried at every expert-parallel degree
+``e`` that divides both ``d`` and the number of experts (by default; ``SearchSpace.
+expert_parallel`` narrows them): ``e`` shards the routed experts' states and adds the
+all-to-all of :func:`mlcost.parallel.traffic.expert_parallel_terms`. Dense models keep ``e = 1``.
+
 Candidates that do not fit are dropped (unless ``keep_unfit``); the rest are ranked by step time
 or by cost (GPU-seconds per token, proportional to dollars at a fixed price per GPU-hour).
 """
@@ -76,6 +81,7 @@ class SearchSpace:
     sequence_parallel: Sequence[bool] = (False, True)
     virtual_stages: Sequence[int] = (1, 2)
     tp_overlap: Sequence[bool] = (False, True)
+    expert_parallel: Sequence[int] | None = None
 
 
 def candidate_degrees(
@@ -165,6 +171,27 @@ def _select(parts: ActivationParts, index: np.ndarray, shape: tuple[int, ...]) -
     return replace(parts, **taken)
 
 
+def with_expert_parallel(
+    cand: dict[str, np.ndarray], experts: int, options: Sequence[int] | None
+) -> dict[str, np.ndarray]:
+    """``cand`` repeated at each expert-parallel degree ``e`` among ``options`` (default: the
+    divisors of ``experts``) that divides the candidate's ``d`` and ``experts``, as column
+    ``ep``; one ``e = 1`` for a dense model (``experts = 0``)."""
+    size = cand["tp"].size
+    if experts == 0:
+        return {**cand, "ep": np.ones(size, dtype=np.int64)}
+    degrees = _divisors(experts) if options is None else np.asarray(options, dtype=np.int64)
+    degrees = degrees[(degrees >= 1) & (experts % np.maximum(degrees, 1) == 0)]
+    if degrees.size == 0:
+        raise MlcostError(
+            f"expert_parallel: no degree among {list(options or [])} divides the {experts} experts"
+        )
+    row, e = (a.ravel() for a in np.meshgrid(np.arange(size), degrees, indexing="ij"))
+    keep = cand["dp"][row] % e == 0
+    row, e = row[keep], e[keep]
+    return {**{key: value[row] for key, value in cand.items()}, "ep": e}
+
+
 def _stage_columns(cand: dict[str, np.ndarray], layers: int) -> dict[str, np.ndarray]:
     """First, last and most loaded middle stage layers of every candidate (per distinct p, v)."""
     out = {name: np.zeros(cand["pp"].size, dtype=np.int64) for name in ("first", "last", "middle")}
@@ -221,6 +248,8 @@ def _memory_bytes(
             dequantized_weight=dequantized_weight_bytes(
                 model, config.finetune, config.policy.stored_weight
             ),
+            expert_parameters=float(model.expert_parameter_count),
+            expert_parallel=cand["ep"][members],
         )
         out[members] = memory.total
     return out
@@ -235,23 +264,25 @@ def _compute_parts(
     software: Software,
 ) -> ComputeParts:
     """The compute parts of every candidate: one vectorized step time per recomputation mode
-    over every micro-batch size, picked per candidate."""
+    and expert-parallel degree (which sets the shape of the expert GEMMs) over every micro-batch
+    size, picked per candidate."""
     mbs, mb_index = np.unique(cand["mb"], return_inverse=True)
     mb_index = np.asarray(mb_index).ravel()
-    codes = np.unique(cand["recompute"])
+    pairs = np.stack([cand["recompute"], cand["ep"]])
+    codes, row = np.unique(pairs, axis=1, return_inverse=True)
     per_code = [
         compute_parts(
             model,
             config,
             system.accelerator,
-            Layout(recompute=RECOMPUTE_CODES[int(code)]),
+            Layout(recompute=RECOMPUTE_CODES[int(code)], dp=int(ep), ep=int(ep)),
             mbs,
             mode=mode,
             software=software,
         )
-        for code in codes
+        for code, ep in codes.T
     ]
-    row = np.searchsorted(codes, cand["recompute"])
+    row = np.asarray(row).ravel()
     columns = {
         f.name: np.stack([getattr(p, f.name) for p in per_code])[row, mb_index]
         for f in fields(ComputeParts)
@@ -292,6 +323,7 @@ class SearchResult(Result):
             tp=int(row.tp),
             pp=int(row.pp),
             cp=int(row.cp),
+            ep=int(row.ep),
             virtual_stages=int(row.v),
             micro_batch_size=int(row.micro_batch),
             global_batch_size=self.global_batch_size,
@@ -353,7 +385,7 @@ def _degrees(cand: dict[str, np.ndarray], layers: int) -> Degrees:
     stages = _stage_columns(cand, layers)
     return Degrees(
         dp=cand["dp"], tp=cand["tp"], pp=cand["pp"], cp=cand["cp"],
-        ep=np.ones(cand["tp"].size, dtype=np.int64), micro_batch=cand["mb"],
+        ep=cand["ep"], micro_batch=cand["mb"],
         micro_batches=cand["m"], zero=cand["zero"], sequence_parallel=cand["sp"],
         virtual=cand["v"], recompute_fraction=np.where(cand["recompute"] == 2, 1.0, 0.0),
         first_layers=stages["first"], last_layers=stages["last"], middle_layers=stages["middle"],
@@ -375,7 +407,7 @@ def _frame(
     return pd.DataFrame(
         {
             "gpus": used, "nodes": np.ceil(used / resolved.gpus_per_node).astype(np.int64),
-            "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"],
+            "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"], "ep": cand["ep"],
             "cp": cand["cp"], "micro_batch": cand["mb"], "micro_batches": cand["m"],
             "zero": cand["zero"], "sequence_parallel": cand["sp"], "tp_overlap": cand["tpo"],
             "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
@@ -435,6 +467,8 @@ def search(
         gpus=int(gpus), gpus_per_node=resolved.gpus_per_node,
         global_batch_size=global_batch_size, space=space, use_all_gpus=use_all_gpus,
     )  # fmt: skip
+    experts = 0 if spec.moe is None else spec.moe.num_experts
+    cand = with_expert_parallel(cand, experts, space.expert_parallel)
     degrees = _degrees(cand, spec.num_layers)
     result = evaluate(
         model_dims(spec, config, software), resolved, degrees,

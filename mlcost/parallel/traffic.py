@@ -26,8 +26,9 @@ pipeline parallel  per micro-batch and chunk: activations forward, gradients  st
                                                                               exposed)
 context parallel   per layer: K,V blocks around the ring (c-1 steps),         attention
                    twice that in backward                                     compute
-expert parallel    per MoE layer: dispatch + combine all-to-all forward and   nothing
-                   backward, ``b·s·k·h`` bytes each
+expert parallel    per MoE layer: dispatch + combine all-to-all forward and   nothing (or
+                   backward, ``b·s·k·h`` bytes each; the routed experts'      another micro-
+                   gradients are ``1/e`` of theirs                            batch's compute)
 =================  ==========================================================  ==============
 
 Data-parallel gradients are reduced over ``d·c`` ranks (context-parallel ranks hold the same
@@ -226,7 +227,10 @@ def pipeline_terms(c: _Terms) -> list[CommTerm]:
 def _gradient_sizes(c: _Terms) -> tuple[Any, Any, Any]:
     """Gradient and weight bytes of one replica's shard ``Psi = P/(t·p)``, and the bucket."""
     d = c.degrees
-    psi = c.dims.parameters / (d.tp * d.pp)
+    # Expert parallelism shards the routed experts over its e ranks (their gradients are then
+    # reduced over the d·c/e ranks holding the same experts; the bytes per GPU are what count).
+    experts = c.dims.expert_parameters
+    psi = (c.dims.parameters - experts + experts / d.ep) / (d.tp * d.pp)
     gradients = psi * c.dims.gradient_bytes
     bucket = np.minimum(c.options.bucket.to("byte").magnitude, gradients)
     return gradients, psi * c.dims.weight_bytes, bucket
@@ -351,21 +355,40 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
 
 
 def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
-    """Dispatch + combine all-to-all, forward and backward, per MoE layer over the ``e`` ranks
-    (Lepikhin et al. 2021, GShard, section 3.2; Fedus et al. 2022, Switch, section 2)."""
-    d, moe = c.degrees, c.options.moe
-    if moe is None:
+    """Dispatch + combine all-to-all, forward and backward (and again in a recomputed forward),
+    per MoE layer of the stage over the ``e`` ranks (stride ``t·c``: the expert-parallel group
+    is taken from the data-parallel ranks, so it spans nodes once ``t·c·e`` exceeds a node),
+    each moving the ``b·s/c·k`` routed token copies of ``h`` values (Lepikhin et al. 2021,
+    GShard, section 3.2; Fedus et al. 2022, Switch, section 2). Exposed, unless the software
+    overlaps it with another micro-batch's compute (``overlap_expert_alltoall``: DeepSeek-V3's
+    DualPipe, arXiv 2412.19437 section 3.2.1; Megatron-Core's 1F1B all-to-all overlap). The
+    experts come from the model spec (:attr:`ModelDims.moe_layers` and its top-k)."""
+    d, dims = c.degrees, c.dims
+    if dims.moe_layers == 0:
         if np.any(d.ep > 1):
             raise MlcostError(
-                "ep: expert parallelism needs the model's experts; pass "
-                "options=CommOptions(moe=MixtureOfExperts(...))"
+                "ep: expert parallelism needs a mixture-of-experts model (the spec has no "
+                "'moe'); use ep=1 or a model with experts such as mixtral-8x7b"
             )
         return []
+    bad = np.asarray(dims.num_experts % np.asarray(d.ep)) != 0
+    if np.any(bad):
+        raise MlcostError(
+            f"ep: got {np.asarray(d.ep)[bad].ravel()[0]}, expected a divisor of the "
+            f"{dims.num_experts} experts per MoE layer"
+        )
     sp = d.sequence_parallel.astype(bool)
-    routed = c.tokens / np.where(sp, d.tp, 1) * moe.top_k * c.dims.hidden * c.dims.activation_bytes
-    calls = d.micro_batches * (d.stage_layers / moe.every) * (4 + 2 * d.recompute_fraction)
+    routed = (
+        c.tokens / np.where(sp, d.tp, 1) * dims.experts_per_token * dims.hidden
+        * dims.activation_bytes
+    )  # fmt: skip
+    moe_stage_layers = d.stage_layers * dims.moe_layers / dims.layers
+    calls = d.micro_batches * moe_stage_layers * (4 + 2 * d.recompute_fraction)
     a2a, where = c.seconds(Collective.ALL_TO_ALL, routed, d.ep, d.tp * d.cp)
     total = calls * a2a
+    hides = c.keep > 0 and c.options.overlap_expert_alltoall
+    exposed = np.where(hides, np.maximum(0.0, total - d.micro_batches * c.compute.micro_batch),
+                       total)  # fmt: skip
     return [
         c.term(
             "expert parallel",
@@ -376,8 +399,9 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
             d.ep,
             where,
             total,
-            total,
-            "m x MoE layers x (2 fwd + 2 bwd) x all-to-all(b·s/c·k·h·e) over e ranks",
+            exposed,
+            "m x MoE layers/p x (2 fwd + 2 bwd [+2 recompute]) x all-to-all(b·s/c·k·h·e) over "
+            "e ranks; exposed unless the software overlaps it",
             "Lepikhin et al. 2021 (GShard), section 3.2; Fedus et al. 2022 (Switch), section 2",
         )
     ]

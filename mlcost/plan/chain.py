@@ -177,7 +177,7 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
         exposed[mask] = result.exposed
         flops[mask] = result.model_flops
     if run.flop_count == "6ND":
-        flops = 6.0 * run.parameters * tokens_per_step
+        flops = 6.0 * run.active_parameters * tokens_per_step
     if run.sustained is not None:
         compute = flops / (x.gpus * run.sustained)
         exposed = np.zeros_like(compute)
@@ -229,6 +229,10 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
             )
             if isinstance(model, TransformerSpec)
             else 0.0,
+            expert_parameters=float(model.expert_parameter_count)
+            if isinstance(model, TransformerSpec)
+            else 0.0,
+            expert_parallel=layout.ep,
         )
         out[mask] = memory.total
     return out

@@ -90,6 +90,13 @@ class Run:
         return float(self.model.parameter_count)
 
     @property
+    def active_parameters(self) -> float:
+        """Parameters a token uses (a mixture-of-experts model's active ones; all otherwise):
+        the ``N`` of the 6·N·D count."""
+        active = getattr(self.model, "active_parameter_count", None)
+        return float(self.model.parameter_count if active is None else active)
+
+    @property
     def peak(self) -> float:
         """Dense peak FLOP/s of the plan's GPU in the configuration's compute format."""
         return float(

@@ -30,7 +30,13 @@ from mlcost.specs.hardware import (
     Storage,
 )
 from mlcost.specs.hf import from_hf_config
-from mlcost.specs.models import ConvNetSpec, ModelSpec, TransformerSpec
+from mlcost.specs.models import (
+    ConvNetSpec,
+    LatentAttention,
+    MixtureOfExperts,
+    ModelSpec,
+    TransformerSpec,
+)
 from mlcost.specs.software import CrossEntropyKernels, Implementation, Kernel, KernelCurve
 
 __all__ = [
@@ -51,8 +57,10 @@ __all__ = [
     "Implementation",
     "Kernel",
     "KernelCurve",
+    "LatentAttention",
     "Link",
     "Measured",
+    "MixtureOfExperts",
     "ModelSpec",
     "Node",
     "NumericFormat",

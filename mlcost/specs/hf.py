@@ -2,7 +2,8 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``gemma2``, ``bert``). Defaults for keys a config omits are those of the matching
+``qwen2``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
+``olmoe`` and ``deepseek_v3``). Defaults for keys a config omits are those of the matching
 ``transformers`` configuration class.
 """
 
@@ -173,6 +174,71 @@ def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _experts(c: Mapping[str, Any], count_key: str, ffn_key: str) -> dict[str, Any]:
+    """The fields of a :class:`~mlcost.specs.models.MixtureOfExperts` every MoE family shares."""
+    return {
+        "num_experts": _required(c, count_key),
+        "experts_per_token": _required(c, "num_experts_per_tok"),
+        "expert_ffn_size": _required(c, ffn_key),
+        # transformers adds the load-balancing loss only when the config asks for router logits
+        "aux_loss": bool(c.get("output_router_logits", False)),
+    }
+
+
+def _mixtral(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _mistral(c)
+    spec["moe"] = {**_experts(c, "num_local_experts", "intermediate_size")}
+    return spec
+
+
+def _qwen2_moe(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _qwen2(c)
+    spec["qkv_bias"] = bool(c.get("qkv_bias", True))
+    shared = c.get("shared_expert_intermediate_size", 5632)
+    spec["moe"] = {
+        **_experts(c, "num_experts", "moe_intermediate_size"),
+        "every": c.get("decoder_sparse_step", 1),
+        "dense_layers": tuple(c.get("mlp_only_layers") or ()),
+        "normalize_top_k": bool(c.get("norm_topk_prob", False)),
+        **({"num_shared_experts": 1, "shared_expert_ffn_size": shared} if shared else {}),
+        "shared_expert_gate": bool(shared),
+    }
+    return spec
+
+
+def _olmoe(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _llama_like(c)
+    spec["qk_norm"] = True
+    spec["moe"] = {
+        **_experts(c, "num_experts", "intermediate_size"),
+        "normalize_top_k": bool(c.get("norm_topk_prob", False)),
+    }
+    return spec
+
+
+def _deepseek_v3(c: Mapping[str, Any]) -> dict[str, Any]:
+    spec = _llama_like(c)
+    spec.pop("head_dim", None)
+    shared = c.get("n_shared_experts", 1) or 0
+    spec["moe"] = {
+        **_experts(c, "n_routed_experts", "moe_intermediate_size"),
+        "num_shared_experts": shared,
+        "first_dense_layers": c.get("first_k_dense_replace", 3) or 0,
+        "score_correction_bias": True,
+        "router_score": "sigmoid",
+        "router_in_fp32": True,
+        "normalize_top_k": bool(c.get("norm_topk_prob", True)),
+    }
+    spec["latent_attention"] = {
+        "q_lora_rank": c.get("q_lora_rank", 1536),
+        "kv_lora_rank": _required(c, "kv_lora_rank"),
+        "qk_nope_head_dim": _required(c, "qk_nope_head_dim"),
+        "qk_rope_head_dim": _required(c, "qk_rope_head_dim"),
+        "v_head_dim": _required(c, "v_head_dim"),
+    }
+    return spec
+
+
 FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "gpt2": _gpt2,
     "llama": _llama,
@@ -180,6 +246,10 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "qwen2": _qwen2,
     "gemma2": _gemma2,
     "bert": _bert,
+    "mixtral": _mixtral,
+    "qwen2_moe": _qwen2_moe,
+    "olmoe": _olmoe,
+    "deepseek_v3": _deepseek_v3,
 }
 
 
@@ -187,7 +257,8 @@ def _default_name(config: Mapping[str, Any], source: str | None) -> str:
     raw = str(config.get("_name_or_path") or (Path(source).parent.name if source else "") or "")
     raw = raw.rsplit("/", 1)[-1].lower()
     name = re.sub(r"[^a-z0-9.\-]+", "-", raw).strip("-.")
-    return name or str(config.get("model_type", "model"))
+    fallback = re.sub(r"[^a-z0-9.\-]+", "-", str(config.get("model_type", "model")).lower())
+    return name or fallback.strip("-.") or "model"
 
 
 def _refuse_constant(name: str) -> float:

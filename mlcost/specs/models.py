@@ -13,6 +13,22 @@ heads, f = FFN size; Vaswani et al. 2017, with GQA from Ainslie et al. 2023):
 
 plus embeddings V·h, learned positions P·h, token types T·h, final norm, and an LM head V·h
 when it is not tied to the embeddings. For large h this is the familiar 12·L·h^2 (GPT-2/3).
+
+Mixture-of-experts layers (:class:`MixtureOfExperts`; Shazeer et al. 2017, Fedus et al. 2022,
+Jiang et al. 2024 for Mixtral, Dai et al. 2024 for DeepSeekMoE's shared experts) replace the
+MLP of their layer by ``E`` routed experts of FFN size ``f_e`` (gated: ``3·h·f_e`` each), a
+router ``h·E`` (``+ E`` with a bias), and shared experts always on (``3·h·f_s``; Qwen2-MoE adds
+a sigmoid gate ``h``). A token uses ``k`` of the ``E`` routed experts, so the active parameters
+are the total less ``(E - k)/E`` of the routed experts (Fedus et al. 2022, section 2).
+
+Multi-head latent attention (:class:`LatentAttention`; DeepSeek-AI 2024, arXiv 2405.04434
+section 2.1, and arXiv 2412.19437 section 2.1) replaces Q, K, V by low-rank projections: with
+``r_q`` / ``r_kv`` the query / KV compression ranks, ``d_n`` / ``d_r`` / ``d_v`` the per-head
+non-rotary, rotary and value dims and ``n`` heads,
+
+    attention = h·r_q + r_q + r_q·n·(d_n + d_r)     (query down, its RMSNorm, query up)
+              + h·(r_kv + d_r) + r_kv                 (KV down with the shared rotary key, norm)
+              + r_kv·n·(d_n + d_v) + n·d_v·h          (KV up, output)
 """
 
 from __future__ import annotations
@@ -22,7 +38,7 @@ from typing import ClassVar, Literal
 import pint
 from pydantic import Field, model_validator
 
-from mlcost.specs.base import ParamCount, PositiveInt, Spec
+from mlcost.specs.base import Model, ParamCount, PositiveInt, Spec
 from mlcost.units import Q_
 
 Activation = Literal["gelu", "gelu-tanh", "silu", "relu", "relu2"]
@@ -44,6 +60,117 @@ class ModelSpec(Spec):
     def parameters(self) -> pint.Quantity:
         """Total parameters as a quantity in ``param``."""
         return Q_(self.parameter_count, "param")
+
+
+class MixtureOfExperts(Model):
+    """The experts of a mixture-of-experts transformer (module docstring for the counts).
+
+    Layer ``i`` (0-based) is an MoE layer when ``i >= first_dense_layers``, ``(i + 1) % every ==
+    0`` and ``i`` is not in ``dense_layers`` (DeepSeek-V3's ``first_k_dense_replace``, Qwen2-MoE's
+    ``decoder_sparse_step`` and ``mlp_only_layers``); the others keep the dense MLP of size
+    ``ffn_hidden_size``. ``capacity_factor`` caps the tokens an expert takes at
+    ``capacity_factor x T·k/E`` and drops the rest (Fedus et al. 2022, section 2.2; ``None``:
+    dropless, as the Hugging Face implementations and Megatron's default run).
+    ``score_correction_bias`` is DeepSeek-V3's auxiliary-loss-free balancing bias (arXiv
+    2412.19437 section 2.1.2): ``E`` numbers per MoE layer updated by a rule, not by gradients,
+    hence a buffer and not a parameter. ``aux_loss`` says whether training adds the
+    load-balancing loss (Fedus et al. 2022, eq. 4) over the router probabilities.
+    ``router_score`` is the gating function (softmax; DeepSeek-V3's sigmoid, section 2.1.2) and
+    ``router_in_fp32`` that the router GEMM runs on FP32 copies of its input and weight (Hugging
+    Face DeepSeek-V3; Megatron's ``--moe-router-dtype fp32``).
+    """
+
+    num_experts: PositiveInt
+    experts_per_token: PositiveInt
+    expert_ffn_size: PositiveInt
+    num_shared_experts: int = Field(default=0, ge=0)
+    shared_expert_ffn_size: PositiveInt | None = None
+    shared_expert_gate: bool = False
+    first_dense_layers: int = Field(default=0, ge=0)
+    every: PositiveInt = 1
+    dense_layers: tuple[int, ...] = ()
+    router_bias: bool = False
+    score_correction_bias: bool = False
+    normalize_top_k: bool = True
+    capacity_factor: float | None = Field(default=None, gt=0)
+    aux_loss: bool = True
+    router_score: Literal["softmax", "sigmoid"] = "softmax"
+    router_in_fp32: bool = False
+
+    @model_validator(mode="after")
+    def _top_k_fits(self) -> MixtureOfExperts:
+        if self.experts_per_token > self.num_experts:
+            raise ValueError(
+                f"experts_per_token: got {self.experts_per_token}, expected at most num_experts "
+                f"({self.num_experts})"
+            )
+        return self
+
+    @property
+    def shared_ffn_size(self) -> int:
+        """FFN width of the shared experts together (0 without them): ``shared_expert_ffn_size``
+        when given, else ``num_shared_experts x expert_ffn_size`` (DeepSeek's fused shared MLP)."""
+        if self.num_shared_experts == 0:
+            return 0
+        return self.shared_expert_ffn_size or self.num_shared_experts * self.expert_ffn_size
+
+    def is_moe_layer(self, index: int) -> bool:
+        """Whether layer ``index`` (0-based) holds experts (class docstring)."""
+        return (
+            index >= self.first_dense_layers
+            and (index + 1) % self.every == 0
+            and index not in self.dense_layers
+        )
+
+    def moe_layer_count(self, layers: int) -> int:
+        """MoE layers among ``layers``."""
+        return sum(self.is_moe_layer(i) for i in range(layers))
+
+    @property
+    def routed_fraction(self) -> float:
+        """Share of tokens x experts an expert processes: ``k / E`` (before any capacity cap)."""
+        return self.experts_per_token / self.num_experts
+
+    @property
+    def processed_fraction(self) -> float:
+        """Share of the routed token copies the experts compute: ``min(1, capacity_factor)``
+        (with a capacity below one the overflow is dropped, Fedus et al. 2022 section 2.2;
+        expected load, balanced routing)."""
+        return 1.0 if self.capacity_factor is None else min(1.0, self.capacity_factor)
+
+
+class LatentAttention(Model):
+    """Multi-head latent attention (DeepSeek-V2/V3; module docstring): ``q_lora_rank`` (``None``:
+    a full-rank query projection, as DeepSeek-V2-Lite), ``kv_lora_rank``, per-head
+    ``qk_nope_head_dim`` (non-rotary), ``qk_rope_head_dim`` (rotary, its key shared by all heads)
+    and ``v_head_dim``; RMSNorms on the two compressed latents."""
+
+    q_lora_rank: PositiveInt | None = None
+    kv_lora_rank: PositiveInt
+    qk_nope_head_dim: PositiveInt
+    qk_rope_head_dim: PositiveInt
+    v_head_dim: PositiveInt
+
+    @property
+    def qk_head_dim(self) -> int:
+        """Query/key width per head: ``d_n + d_r``."""
+        return self.qk_nope_head_dim + self.qk_rope_head_dim
+
+    def parameters(self, hidden: int, heads: int, *, bias: bool) -> int:
+        """Parameters of one layer's attention (module docstring); ``bias`` adds the biases of the
+        query-down, KV-down and output projections (``attention_bias``)."""
+        n, r_kv, d_r = heads, self.kv_lora_rank, self.qk_rope_head_dim
+        if self.q_lora_rank is None:
+            query = hidden * n * self.qk_head_dim
+        else:
+            r_q = self.q_lora_rank
+            query = hidden * r_q + r_q + r_q * n * self.qk_head_dim + (r_q if bias else 0)
+        kv = hidden * (r_kv + d_r) + r_kv + r_kv * n * (self.qk_nope_head_dim + self.v_head_dim)
+        output = n * self.v_head_dim * hidden
+        if bias:
+            kv += r_kv + d_r
+            output += hidden
+        return query + kv + output
 
 
 class TransformerSpec(ModelSpec):
@@ -93,6 +220,9 @@ class TransformerSpec(ModelSpec):
     activation_decomposed: bool = False  # activation written as element-wise ops (HF gelu_new)
     norm_in_fp32: bool = False  # the norm's weight applied in FP32 (Gemma's RMSNorm x·(1 + w))
     loss_in_fp32: bool = True  # logits upcast to FP32 for the loss (HF causal LMs; not BERT)
+    qk_norm: bool = False  # RMSNorm on the whole query and key projections (OLMoE)
+    moe: MixtureOfExperts | None = None
+    latent_attention: LatentAttention | None = None
 
     @model_validator(mode="after")
     def _heads_consistent(self) -> TransformerSpec:
@@ -108,6 +238,11 @@ class TransformerSpec(ModelSpec):
             )
         if self.lm_head_transform and not self.lm_head:
             raise ValueError("lm_head_transform: needs lm_head: true")
+        if self.moe is not None and self.moe.moe_layer_count(self.num_layers) == 0:
+            raise ValueError(
+                f"moe: no layer of {self.num_layers} is an MoE layer (first_dense_layers "
+                f"{self.moe.first_dense_layers}, every {self.moe.every}); expected at least one"
+            )
         return self
 
     # ----- derived shape ----------------------------------------------------------------
@@ -132,6 +267,25 @@ class TransformerSpec(ModelSpec):
     def norms_per_layer(self) -> int:
         return 4 if self.norm_placement == "sandwich" else 2
 
+    @property
+    def attention_kind(self) -> str:
+        """``mla`` (latent attention), ``mqa`` (one KV head), ``gqa`` or ``mha``."""
+        if self.latent_attention is not None:
+            return "mla"
+        if self.kv_heads == 1:
+            return "mqa"
+        return "gqa" if self.kv_heads < self.num_attention_heads else "mha"
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers holding experts (0 for a dense model)."""
+        return 0 if self.moe is None else self.moe.moe_layer_count(self.num_layers)
+
+    @property
+    def dense_mlp_layers(self) -> int:
+        """Layers with the dense MLP of size ``ffn_hidden_size``."""
+        return self.num_layers - self.moe_layers
+
     # ----- parameter count --------------------------------------------------------------
     def parameter_breakdown(self) -> dict[str, int]:
         """Exact parameter counts by component (see the module docstring for the formulas)."""
@@ -139,15 +293,18 @@ class TransformerSpec(ModelSpec):
         q_width, kv_width = d * self.num_attention_heads, d * self.kv_heads
         norm_params = h * (2 if self.has_norm_bias else 1)
 
-        attention = h * q_width + 2 * h * kv_width + q_width * h
-        if self.qkv_bias:
-            attention += q_width + 2 * kv_width
-        if self.attn_out_bias:
-            attention += h
-        matrices = 3 if self.gated_mlp else 2
-        mlp = matrices * h * f
-        if self.mlp_bias:
-            mlp += (matrices - 1) * f + h
+        if self.latent_attention is not None:
+            attention = self.latent_attention.parameters(
+                h, self.num_attention_heads, bias=self.qkv_bias
+            )
+        else:
+            attention = h * q_width + 2 * h * kv_width + q_width * h
+            if self.qkv_bias:
+                attention += q_width + 2 * kv_width
+            if self.attn_out_bias:
+                attention += h
+        if self.qk_norm:
+            attention += q_width + kv_width
         norms = self.norms_per_layer * norm_params
 
         embeddings = v * h
@@ -170,13 +327,56 @@ class TransformerSpec(ModelSpec):
         if self.nsp_head:
             head += 2 * h + 2
 
-        return {
+        counts = {
             "embeddings": embeddings,
             "attention": attention * self.num_layers,
-            "mlp": mlp * self.num_layers,
+            "mlp": self.mlp_parameters(f) * self.dense_mlp_layers,
             "norms": norms * self.num_layers + (norm_params if self.final_norm else 0),
             "head": head,
         }
+        moe = self.moe
+        if moe is not None:
+            layers = self.moe_layers
+            counts["router"] = layers * (h * moe.num_experts + (moe.num_experts if moe.router_bias
+                                                              else 0))  # fmt: skip
+            counts["routed experts"] = (
+                layers * moe.num_experts * self.mlp_parameters(moe.expert_ffn_size)
+            )
+            shared = self.mlp_parameters(moe.shared_ffn_size) if moe.shared_ffn_size else 0
+            counts["shared experts"] = layers * (shared + (h if moe.shared_expert_gate else 0))
+        return counts
+
+    def mlp_parameters(self, ffn: int) -> int:
+        """One MLP (or expert) of FFN width ``ffn``: ``3·h·f`` gated, ``2·h·f`` plain (+ biases)."""
+        h = self.hidden_size
+        matrices = 3 if self.gated_mlp else 2
+        mlp = matrices * h * ffn
+        if self.mlp_bias:
+            mlp += (matrices - 1) * ffn + h
+        return mlp
+
+    @property
+    def expert_parameter_count(self) -> int:
+        """Parameters of the routed experts (0 for a dense model): what expert parallelism
+        shards over its ``ep`` ranks (shared experts and routers stay replicated like the dense
+        layers; Lepikhin et al. 2021 section 2.3, Megatron-Core's expert parallelism)."""
+        return self.parameter_breakdown().get("routed experts", 0)
+
+    @property
+    def active_parameter_count(self) -> int:
+        """Parameters one token uses: all but ``(E - k)/E`` of the routed experts (equal to the
+        total for a dense model; Fedus et al. 2022; embeddings and LM head included, as
+        DeepSeek-AI 2024 and Jiang et al. 2024 count their "activated" parameters)."""
+        if self.moe is None:
+            return self.parameter_count
+        routed = self.parameter_breakdown()["routed experts"]
+        idle = routed * (self.moe.num_experts - self.moe.experts_per_token)
+        return self.parameter_count - idle // self.moe.num_experts
+
+    @property
+    def active_parameters(self) -> pint.Quantity:
+        """:attr:`active_parameter_count` as a quantity in ``param``."""
+        return Q_(self.active_parameter_count, "param")
 
     @property
     def non_embedding_parameters(self) -> pint.Quantity:

@@ -132,6 +132,14 @@ class Implementation(Spec):
     tp_comm_overlap: bool = False
     overlap_grad_reduce: bool = True
     overlap_param_gather: bool = False
+    # Expert-parallel all-to-all hidden behind another micro-batch's compute (Megatron-Core's
+    # --overlap-moe-expert-parallel-comm, DeepSeek-V3's DualPipe, arXiv 2412.19437 section
+    # 3.2.1); off unless the profile says so.
+    overlap_moe_alltoall: bool = False
+    # The experts of an MoE layer run as one grouped GEMM launch (Transformer Engine's
+    # GroupedLinear, Megatron-Core's --moe-grouped-gemm) instead of one GEMM per expert (the
+    # Hugging Face eager experts).
+    grouped_expert_gemm: bool = False
     fsdp_forward_prefetch: bool = True
     fsdp_backward_prefetch: Literal["pre", "post"] = "pre"
     gradient_reduce_bytes: float | None = Field(default=None, gt=0)

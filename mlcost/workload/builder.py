@@ -12,7 +12,7 @@ from typing import Any
 
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
-from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
+from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
 
 Number = Any
 
@@ -110,6 +110,7 @@ class StepBuilder:
     core_rf: float
     layers: int | None = None  # layers these rows stand for (all of the model's when None)
     frozen_norms: bool = False  # norm weights that do not train (fine-tuning)
+    ep: int = 1  # expert-parallel degree: E/ep local experts, each taking ep·T·k/E tokens
 
     @property
     def policy(self) -> PrecisionPolicy:
@@ -199,12 +200,32 @@ class StepBuilder:
             **extra,
         )
 
-    def layer_gemm(self, name: str, n: int, k: int, *, bias: bool, **extra: Any) -> Operator:
-        """A GEMM of every layer: ``T`` tokens against a ``k x n`` weight, ``L x m`` times a
-        step, recomputed with the layer."""
+    @property
+    def dense_mlp_count(self) -> int:
+        """Executions of the dense MLP per step: its layers (all but the MoE layers) x ``m``."""
+        return self.model.dense_mlp_layers * self.micro
+
+    @property
+    def moe_count(self) -> int:
+        """Executions of an MoE layer's per-layer operators per step: MoE layers x ``m``."""
+        return self.model.moe_layers * self.micro
+
+    def layer_gemm(
+        self,
+        name: str,
+        n: int,
+        k: int,
+        *,
+        bias: bool,
+        count: Any = None,
+        m: Any = None,
+        **extra: Any,
+    ) -> Operator:
+        """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
+        m`` times a step (or ``count``), recomputed with the layer."""
         return self.gemm(
-            name, "layer", self.layer_count, self.tokens, n, k, bias=bias, rf=self.layer_rf,
-            **extra,
+            name, "layer", self.layer_count if count is None else count,
+            self.tokens if m is None else m, n, k, bias=bias, rf=self.layer_rf, **extra,
         )  # fmt: skip
 
     def gemm(
@@ -232,3 +253,76 @@ class StepBuilder:
             recompute_fraction=rf,
             **extra,
         )
+
+
+def feed_forward_ops(
+    step: StepBuilder,
+    label: str,
+    f: int,
+    count: Number,
+    *,
+    tokens: Number = None,
+    saves_input: bool = True,
+    fused_gate_up: bool = False,
+) -> list[Operator]:
+    """An MLP of width ``f`` over ``tokens`` rows (default ``T``), ``count`` times a step: (gate,)
+    up, activation, (gate x up,) down. With ``fused_gate_up`` the gate and up projections are one
+    ``h x 2f`` GEMM (the experts of the Hugging Face MoE models); the bytes it saves are the same.
+    ``saves_input=False`` when another operator already keeps the input."""
+    model, rf, act = step.model, step.layer_rf, step.act
+    rows = step.tokens if tokens is None else tokens
+    h = model.hidden_size
+    block = "layer"
+    intermediate: dict[str, Any] = {
+        "activation_bytes": act,
+        "recompute_fraction": rf,
+        "saved_elements": rows * f,
+        "role": OperatorRole.MLP_INTERMEDIATE,
+        "tensor_parallel": True,
+    }
+    shared_note = f"shares its saved input with the {label} gate projection"
+    first: dict[str, Any] = (
+        {"saved_replicated": True, "tensor_parallel": True}
+        if saves_input
+        else {"tensor_parallel": True, "saves_input": False, "note": "shares its saved input"}
+    )
+    ops = []
+    gemm = {"bias": model.mlp_bias, "count": count, "m": rows}
+    if model.gated_mlp and fused_gate_up:
+        ops.append(step.layer_gemm(f"{label} gate+up projection", 2 * f, h, **gemm, **first))
+    else:
+        if model.gated_mlp:
+            ops.append(step.layer_gemm(f"{label} gate projection", f, h, **gemm, **first))
+            first = {"tensor_parallel": True, "saves_input": False, "note": shared_note}
+        ops.append(step.layer_gemm(f"{label} up projection", f, h, **gemm, **first))
+    # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
+    # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
+    ops.append(
+        elementwise_operator(
+            f"{label} activation ({model.activation})",
+            block,
+            count,
+            rows * f,
+            model.activation,
+            kind=OperatorKind.ACTIVATION,
+            **{
+                **intermediate,
+                "saved_elements": rows * f * (4 if model.activation_decomposed else 1),
+            },
+        )
+    )
+    if model.gated_mlp:
+        ops.append(
+            elementwise_operator(
+                f"{label} gate x up",
+                block,
+                count,
+                rows * f,
+                "multiply",
+                inputs=2,
+                note="saves both operands: the activation output and the up projection",
+                **{**intermediate, "saved_elements": 2 * rows * f},
+            )
+        )
+    ops.append(step.layer_gemm(f"{label} down projection", h, f, tensor_parallel=True, **gemm))
+    return ops

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
-from mlcost.workload.builder import StepBuilder, attention_layers
+from mlcost.workload.builder import StepBuilder, attention_layers, feed_forward_ops
+from mlcost.workload.experts import moe_block_ops
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
 
 Number = Any
@@ -35,27 +36,36 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
     if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
         ops.append(step.norm("attention norm", block, count, rf))
     split = {"tensor_parallel": True}
-    shared = {**split, "saves_input": False, "note": "shares its saved input with the q projection"}
-    ops.append(
-        step.layer_gemm("q projection", n_q * d, h, bias=model.qkv_bias, saved_replicated=True,
-                        **split)
-    )  # fmt: skip
-    for name in ("k projection", "v projection"):
-        ops.append(step.layer_gemm(name, n_kv * d, h, bias=model.qkv_bias, **shared))
-    if model.position_encoding == "rotary":
+    mla = model.latent_attention
+    if mla is not None:
+        ops += latent_attention_projection_ops(step)
+        d, v_dim, n_kv = mla.qk_head_dim, mla.v_head_dim, n_q  # K and V expanded to every head
+    else:
+        v_dim = d
+        shared = {**split, "saves_input": False,
+                  "note": "shares its saved input with the q projection"}  # fmt: skip
         ops.append(
-            elementwise_operator(
-                "rotary embedding",
-                block,
-                count,
-                tokens * (n_q + n_kv) * d,
-                "rotary",
-                activation_bytes=step.act,
-                recompute_fraction=rf,
-                tensor_parallel=True,
-                note="the cos and sin tables it saves are shared by all layers (embedding row)",
+            step.layer_gemm("q projection", n_q * d, h, bias=model.qkv_bias,
+                            saved_replicated=True, **split)
+        )  # fmt: skip
+        for name in ("k projection", "v projection"):
+            ops.append(step.layer_gemm(name, n_kv * d, h, bias=model.qkv_bias, **shared))
+        if model.qk_norm:
+            ops += [qk_norm_op(step, "q norm", n_q * d), qk_norm_op(step, "k norm", n_kv * d)]
+        if model.position_encoding == "rotary":
+            ops.append(
+                elementwise_operator(
+                    "rotary embedding",
+                    block,
+                    count,
+                    tokens * (n_q + n_kv) * d,
+                    "rotary",
+                    activation_bytes=step.act,
+                    recompute_fraction=rf,
+                    tensor_parallel=True,
+                    note="the cos and sin tables it saves are shared by all layers (embedding row)",
+                )
             )
-        )
     eager = config.attention == "eager"
     for label, pattern_layers, pattern in attention_layers(model, config):
         if pattern_layers == 0:
@@ -85,8 +95,11 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             fused_qkv=model.fused_qkv,
             softcap=eager and model.attention_logit_softcap is not None,
             format=step.policy.high_precision_format if step.policy.layer_gemms_only else "",
+            v_dim=v_dim,
         )
-    ops.append(step.layer_gemm("output projection", h, n_q * d, bias=model.attn_out_bias, **split))
+    ops.append(
+        step.layer_gemm("output projection", h, n_q * v_dim, bias=model.attn_out_bias, **split)
+    )
     if model.norm_placement == "sandwich":
         ops.append(step.norm("post-attention norm", block, count, rf))
     if step.dropout_on:
@@ -95,68 +108,79 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
     return ops
 
 
+def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
+    """Multi-head latent attention's projections (DeepSeek-AI 2024, arXiv 2405.04434 section
+    2.1; as ``DeepseekV3Attention`` runs them): query down ``h -> r_q``, its RMSNorm, query up
+    ``r_q -> n·(d_n + d_r)`` (or one ``h -> n·(d_n + d_r)`` projection without ``q_lora_rank``);
+    KV down ``h -> r_kv + d_r`` (the latent and the rotary key shared by all heads), the latent's
+    RMSNorm, KV up ``r_kv -> n·(d_n + d_v)``; rotary on ``n·d_r + d_r`` values per token."""
+    model, tokens = step.model, step.tokens
+    mla = model.latent_attention
+    if mla is None:
+        return []
+    h, n = model.hidden_size, model.num_attention_heads
+    bias = model.qkv_bias
+    split = {"tensor_parallel": True}
+    first: dict[str, Any] = {"saved_replicated": True}
+    ops = []
+    if mla.q_lora_rank is None:
+        ops.append(step.layer_gemm("q projection", n * mla.qk_head_dim, h, bias=False, **first,
+                                   **split))  # fmt: skip
+        first = {"saves_input": False, "note": "shares its saved input with the q projection"}
+    else:
+        r_q = mla.q_lora_rank
+        ops.append(step.layer_gemm("q down projection", r_q, h, bias=bias, **first))
+        ops.append(qk_norm_op(step, "q latent norm", r_q, tensor_parallel=False))
+        ops.append(step.layer_gemm("q up projection", n * mla.qk_head_dim, r_q, bias=False,
+                                   **split))  # fmt: skip
+        first = {"saves_input": False, "note": "shares its saved input with the q projection"}
+    r_kv = mla.kv_lora_rank
+    ops.append(
+        step.layer_gemm("kv down projection", r_kv + mla.qk_rope_head_dim, h, bias=bias, **first)
+    )
+    ops.append(qk_norm_op(step, "kv latent norm", r_kv, tensor_parallel=False))
+    ops.append(
+        step.layer_gemm("kv up projection", n * (mla.qk_nope_head_dim + mla.v_head_dim), r_kv,
+                        bias=False, **split)
+    )  # fmt: skip
+    ops.append(
+        elementwise_operator(
+            "rotary embedding", "layer", step.layer_count,
+            tokens * (n + 1) * mla.qk_rope_head_dim, "rotary", activation_bytes=step.act,
+            recompute_fraction=step.layer_rf, tensor_parallel=True,
+            note="on the rotary query parts and the one shared rotary key",
+        )
+    )  # fmt: skip
+    return ops
+
+
+def qk_norm_op(
+    step: StepBuilder, name: str, width: int, *, tensor_parallel: bool = True
+) -> Operator:
+    """An RMSNorm over the whole query (or key) projection, ``width`` wide (OLMoE's QK-norm;
+    Muennighoff et al. 2024 section 2), saving what the hidden-state RMSNorm saves
+    (:meth:`StepBuilder.norm`) at that width."""
+    tokens, act = step.tokens, step.act
+    return elementwise_operator(
+        name, "layer", step.layer_count, tokens * width, "rmsnorm", activation_bytes=act,
+        kind=OperatorKind.NORM, parameters=width, saved_elements=1,
+        saved_element_bytes=tokens * width * 4 + tokens * 4 + tokens * width * act,
+        recompute_fraction=step.layer_rf, tensor_parallel=tensor_parallel,
+    )  # fmt: skip
+
+
 def mlp_block_ops(step: StepBuilder) -> list[Operator]:
     """One layer's MLP block: norm, (gate,) up, activation, (gate x up,) down, (sandwich norm,
-    dropout,) residual add (and BERT's post-norm)."""
-    model, count, rf, tokens, act = (
-        step.model,
-        step.layer_count,
-        step.layer_rf,
-        step.tokens,
-        step.act,
-    )
-    h, f = model.hidden_size, model.ffn_hidden_size
+    dropout,) residual add (and BERT's post-norm). In a mixture-of-experts model the dense MLP
+    runs in the dense layers only and the experts (:mod:`mlcost.workload.experts`) in the others;
+    the norm and the residual add run in every layer."""
+    model, count, rf = step.model, step.layer_count, step.layer_rf
     block = "layer"
     post = model.norm_placement == "post"
     ops = [step.norm("attention post-norm" if post else "mlp norm", block, count, rf)]
-    intermediate: dict[str, Any] = {
-        "activation_bytes": act,
-        "recompute_fraction": rf,
-        "saved_elements": tokens * f,
-        "role": OperatorRole.MLP_INTERMEDIATE,
-        "tensor_parallel": True,
-    }
-    first: dict[str, Any] = {"saved_replicated": True, "tensor_parallel": True}
-    if model.gated_mlp:
-        ops.append(step.layer_gemm("mlp gate projection", f, h, bias=model.mlp_bias, **first))
-        first = {
-            "tensor_parallel": True,
-            "saves_input": False,
-            "note": "shares its saved input with the gate projection",
-        }
-    ops.append(step.layer_gemm("mlp up projection", f, h, bias=model.mlp_bias, **first))
-    # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
-    # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
-    ops.append(
-        elementwise_operator(
-            f"mlp activation ({model.activation})",
-            block,
-            count,
-            tokens * f,
-            model.activation,
-            kind=OperatorKind.ACTIVATION,
-            **{
-                **intermediate,
-                "saved_elements": tokens * f * (4 if model.activation_decomposed else 1),
-            },
-        )
-    )
-    if model.gated_mlp:
-        ops.append(
-            elementwise_operator(
-                "mlp gate x up",
-                block,
-                count,
-                tokens * f,
-                "multiply",
-                inputs=2,
-                note="saves both operands: the activation output and the up projection",
-                **{**intermediate, "saved_elements": 2 * tokens * f},
-            )
-        )
-    ops.append(
-        step.layer_gemm("mlp down projection", h, f, bias=model.mlp_bias, tensor_parallel=True)
-    )
+    if step.dense_mlp_count:
+        ops += feed_forward_ops(step, "mlp", model.ffn_hidden_size, step.dense_mlp_count)
+    ops += moe_block_ops(step)
     if model.norm_placement == "sandwich":
         ops.append(step.norm("post-mlp norm", block, count, rf))
     if step.dropout_on:
@@ -234,6 +258,7 @@ def attention_core_ops(
     fused_qkv: bool = False,
     softcap: bool = False,
     format: str = "",
+    v_dim: int | None = None,
 ) -> list[Operator]:
     """QK^T, (logit soft-capping,) softmax, (dropout,) PV for one attention pattern.
 
@@ -250,8 +275,10 @@ def attention_core_ops(
     row log-sum-exp (FP32) instead (Dao et al. 2022, section 3.1); the output is the output
     projection's saved input too, so it is counted there. Through PyTorch's SDPA with a fused QKV
     projection (GPT-2) q and v are saved as contiguous copies and k as a view of the whole QKV
-    output.
+    output. ``v_dim`` is the value head size when it differs from the query/key one ``d``
+    (multi-head latent attention): scores x V then costs ``2·v_dim`` FLOPs per pair and head.
     """
+    dv = d if v_dim is None else v_dim
     suffix = f" ({label})" if label else ""
     counted = s * s if executed_full else pairs
     stored = b * n_q * s * s if eager else 0  # scores materialized in memory
@@ -262,12 +289,12 @@ def attention_core_ops(
     if eager:
         scores_saved = tokens * (q_saved_width + n_q) * d * act  # q (or QKV view), repeated k
         probabilities_new = dropout or softmax_bytes != act  # PV's operand is a new tensor
-        pv_saved = tokens * n_q * d * act + (stored * act if probabilities_new else 0)
+        pv_saved = tokens * n_q * dv * act + (stored * act if probabilities_new else 0)
     else:
         if fused_qkv:
             scores_saved = tokens * (n_q + (n_q + 2 * n_kv) + n_kv) * d * act
         else:
-            scores_saved = qk + tokens * n_kv * d * act
+            scores_saved = qk + tokens * n_kv * dv * act
         pv_saved = 0
     core: dict[str, Any] = {
         "recompute_fraction": rf,
@@ -316,13 +343,17 @@ def attention_core_ops(
                 **elementwise,
             )
         )  # fmt: skip
-    v_bytes = tokens * n_kv * d * act
-    out_bytes = tokens * n_q * d * act
+    v_bytes = tokens * n_kv * dv * act
+    out_bytes = tokens * n_q * dv * act
+    pv_flops = matmul if dv == d else attention_matmul_flops(counted, head_dim=dv, heads=n_q,
+                                                             batch=b)  # fmt: skip
+    pv: dict[str, Any] = {**matmuls, "forward_flops": pv_flops,
+                          "backward_input_flops": 2 * pv_flops}  # fmt: skip
     ops.append(
         Operator(
             name=f"attention scores x V{suffix}", bytes_read=stored * act + v_bytes,
             bytes_written=out_bytes, backward_bytes=2 * stored * act + 2 * (v_bytes + out_bytes),
-            saved_bytes=pv_saved, m=s, n=d, k=s, **matmuls,
+            saved_bytes=pv_saved, m=s, n=dv, k=s, **pv,
         )
     )  # fmt: skip
     return ops

@@ -34,7 +34,8 @@ from mlcost.units import Q_
 #: cross-entropy 5 per logit (max, subtract, exp, sum, log-and-pick amortized), batch norm 4
 #: (normalize and affine with running statistics reduced), max pool k*k compares per output,
 #: block-wise dequantization 2 (code-book lookup, multiply by the block's absmax; bitsandbytes
-#: dequantize_4bit; the double-quantized absmax's own dequantization is per block, neglected).
+#: dequantize_4bit; the double-quantized absmax's own dequantization is per block, neglected),
+#: sigmoid 3 (exp, add, divide).
 ELEMENTWISE_FLOPS: dict[str, float] = {
     "layernorm": 7,
     "rmsnorm": 4,
@@ -53,6 +54,7 @@ ELEMENTWISE_FLOPS: dict[str, float] = {
     "batchnorm": 4,
     "scale": 1,
     "dequantize": 2,
+    "sigmoid": 3,
 }
 
 #: Backward FLOPs of an element-wise operator as a multiple of its forward FLOPs (a convention:
@@ -139,6 +141,7 @@ class Operator:
     n: Number = 0
     k: Number = 0
     gemm_batch: Number = 0
+    gemm_group: Number = 0  # GEMMs one grouped launch can run together (a GPU's local experts)
     role: OperatorRole = OperatorRole.NONE
     pattern: str = ""
     tensor_parallel: bool = False

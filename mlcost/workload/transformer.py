@@ -14,6 +14,13 @@ Per layer (forward GEMM FLOPs): Q ``2·T·h·n_q·d``, K and V ``2·T·h·n_kv·
 ``2·d·pairs·n_q·b`` each (``pairs`` from :mod:`mlcost.workload.attention`). For MHA with
 ``f = 4h`` and the executed full score matrix this is the familiar ``24·T·h^2 + 4·b·s^2·h``.
 
+A mixture-of-experts model runs its dense MLP in the dense layers only and, in the others, the
+router, the routed experts at their expected tokens and the shared experts
+(:mod:`mlcost.workload.experts`); multi-head latent attention replaces the Q, K, V projections
+by their low-rank down and up projections (:func:`mlcost.workload.layer.
+latent_attention_projection_ops`). Both are checked against ``torch.utils.flop_counter`` and
+saved tensors on small real models.
+
 This module builds the embedding, the LM head and the loss, and assembles the table; the
 operators of a layer are in :mod:`mlcost.workload.layer`, the shared row builders in
 :mod:`mlcost.workload.builder`.
@@ -232,6 +239,7 @@ def transformer_operators(
         micro=layout.micro_batches,
         layer_rf=layer_rf,
         core_rf=1.0 if layout.recompute == "selective" else layer_rf,
+        ep=layout.ep,
     )
     tuning = config.finetune
     frozen = frozen_parts(model, tuning) if tuning != FineTuning() else set()

@@ -31,7 +31,13 @@ TERMS = ("activations", "head activations", "logits and loss (fp32)")
 
 
 def test_every_catalog_transformer_has_an_oracle() -> None:
-    catalog = {m.name for m in mlcost.catalog().items("models") if m.KIND == "transformer"}
+    # Mixture-of-experts models route on real values (not on the meta device): their saved
+    # tensors are checked on small CPU models in test_moe_activations.py.
+    catalog = {
+        m.name
+        for m in mlcost.catalog().items("models")
+        if m.KIND == "transformer" and m.moe is None  # type: ignore[attr-defined]
+    }
     assert catalog == set(HF_CONFIGS)
 
 

@@ -13,13 +13,13 @@ from mlcost.memory import memory_breakdown
 from mlcost.parallel import (
     CommOptions,
     Layout,
-    MixtureOfExperts,
     MultiGpuStep,
     SearchSpace,
     multi_gpu_step_time,
     scaling_curve,
     search,
 )
+from mlcost.specs.models import MixtureOfExperts
 from mlcost.timing import step_time
 from mlcost.workload import TrainingConfig
 
@@ -94,8 +94,11 @@ def test_expert_parallel_needs_moe_and_adds_all_to_all(gpt2xl) -> None:
     layout = Layout(dp=8, ep=8, micro_batch_size=1, gradient_accumulation=1)
     with pytest.raises(MlcostError, match="ep"):
         multi_gpu_step_time(gpt2xl, CONFIG, "dgx-h100", layout)
-    moe = CommOptions(moe=MixtureOfExperts(num_experts=8, top_k=2))
-    step = multi_gpu_step_time(gpt2xl, CONFIG, "dgx-h100", layout, options=moe)
+    # The experts now come from the model spec: GPT-2 XL with 8 experts of its FFN, top-2.
+    moe = gpt2xl.model_copy(
+        update={"moe": MixtureOfExperts(num_experts=8, experts_per_token=2, expert_ffn_size=6400)}
+    )
+    step = multi_gpu_step_time(moe, CONFIG, "dgx-h100", layout)
     row = step.terms.set_index("strategy").loc["expert parallel"]
     # 48 MoE layers x 4 all-to-alls x (1 x 1024 tokens x top-2 x 1600 x 2 bytes)
     assert row["bytes"] == pytest.approx(48 * 4 * 1024 * 2 * 1600 * 2, rel=EXACT)

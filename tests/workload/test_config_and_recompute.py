@@ -119,16 +119,18 @@ def test_table_converts_to_a_frame(catalog: Catalog) -> None:
 
 
 def test_parameters_touched_add_up_to_the_model(catalog: Catalog) -> None:
-    # Each weight appears in exactly one operator row (per layer for layer rows); the totals
-    # equal the parameter counts that test_models.py checks against transformers.
+    # Each weight appears in exactly one operator row, executed once per micro-batch per layer
+    # it lives in (one micro-batch here, so a row's count is the number of layers holding it:
+    # all layers, the dense or the MoE layers, or each expert of each MoE layer); the totals
+    # equal the parameter counts that test_models.py and test_moe_models.py check against
+    # transformers.
     for spec in catalog.items("models"):
         if spec.KIND != "transformer":
             continue
         table = operators(spec, TrainingConfig(sequence_length=128))
-        layers = spec.num_layers  # type: ignore[attr-defined]
         total = 0
         for op in table.operators:
             if op.kind == "optimizer":
                 continue
-            total += op.parameters * (layers if op.block == "layer" else 1)
+            total += op.parameters * op.count
         assert total == spec.parameter_count, spec.name  # type: ignore[attr-defined]
