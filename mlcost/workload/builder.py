@@ -200,15 +200,24 @@ class StepBuilder:
             **extra,
         )
 
-    @property
-    def dense_mlp_count(self) -> int:
-        """Executions of the dense MLP per step: its layers (all but the MoE layers) x ``m``."""
-        return self.model.dense_mlp_layers * self.micro
+    def _layers_share(self, of_kind: int) -> Number:
+        """Layers of one kind (dense-MLP or MoE) among the rows' layers: all ``of_kind`` when
+        the rows stand for every layer, else their share of ``layers`` (``layer_count``)."""
+        if self.layers is None:
+            return of_kind
+        if of_kind == self.model.num_layers:
+            return self.layers
+        return of_kind * self.layers / self.model.num_layers
 
     @property
-    def moe_count(self) -> int:
+    def dense_mlp_count(self) -> Number:
+        """Executions of the dense MLP per step: its layers (all but the MoE layers) x ``m``."""
+        return self._layers_share(self.model.dense_mlp_layers) * self.micro
+
+    @property
+    def moe_count(self) -> Number:
         """Executions of an MoE layer's per-layer operators per step: MoE layers x ``m``."""
-        return self.model.moe_layers * self.micro
+        return self._layers_share(self.model.moe_layers) * self.micro
 
     def layer_gemm(
         self,
