@@ -150,10 +150,18 @@ class Result:
         """One line saying what the result is about."""
         return type(self).__name__
 
-    def to_frame(self) -> pd.DataFrame:
+    def summary(self) -> pd.DataFrame:
+        """One table of the figures in reading order: quantity, value (with its band), formula."""
         import pandas as pd
 
+        return pd.DataFrame(
+            [{"quantity": f.name, "value": f.text(), "formula": f.formula} for f in self.figures()]
+        ).set_index("quantity")
+
+    def to_frame(self) -> pd.DataFrame:
         """One row per figure: name, value, unit, formula, source."""
+        import pandas as pd
+
         rows = []
         for figure in self.figures():
             value = figure.value

@@ -326,12 +326,6 @@ class Plan(Result):
         per plan: a plan is immutable)."""
         return list(self._figures)
 
-    def summary(self) -> pd.DataFrame:
-        """One table, leading with whether the run fits: quantity, value, formula."""
-        return pd.DataFrame(
-            [{"quantity": f.name, "value": f.text(), "formula": f.formula} for f in self.figures()]
-        ).set_index("quantity")
-
     def to_json(self) -> dict[str, Any]:
         r = self.run
         data = super().to_json()

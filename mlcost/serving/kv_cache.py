@@ -4,9 +4,13 @@ Per layer and per cached token, an attention kind stores (elements):
 
 * multi-head, grouped-query and multi-query attention (Vaswani et al. 2017; Ainslie et al. 2023,
   "GQA"; Shazeer 2019, "MQA"): a key and a value per key-value head, ``2 · n_kv · d``;
-* multi-head latent attention (DeepSeek-AI 2024, "DeepSeek-V2", section 2.1) would store its
-  compressed latent and the decoupled rotary key, ``d_c + d_rope``, once for all heads: it
-  plugs in as one more entry of :data:`CACHE_WIDTHS` keyed by its kind.
+* multi-head latent attention (DeepSeek-AI 2024, "DeepSeek-V2", section 2.1.2 and Table 1):
+  the compressed latent and the decoupled rotary key, ``d_c + d_rope`` (512 + 64 for
+  DeepSeek-V2/V3), once for all heads, as serving engines cache it (vLLM's and SGLang's MLA
+  backends); the latent is not split by tensor parallelism (every rank keeps it whole). Hugging
+  Face ``transformers`` caches the expanded per-head keys and values instead; the decode FLOPs
+  of the table stay those of the expanded attention (the absorbed form computes scores over
+  ``d_c + d_rope`` per head: more FLOPs, the same bytes).
 
 A layer of a sliding window ``w`` (Mistral, Gemma 2's local layers) keeps only the last ``w - 1``
 tokens between steps (the next query brings its own key, so it attends to ``w``): Hugging Face's
@@ -30,6 +34,7 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.errors import MlcostError
 from mlcost.results import plain
 from mlcost.serving.formats import element_bytes
 from mlcost.specs import TransformerSpec
@@ -41,8 +46,8 @@ Number = Any
 
 
 def attention_kind(model: TransformerSpec) -> str:
-    """The kind a model spec declares (``attention_kind``, the hook for latent attention once
-    the catalog has such models), else ``mha`` (as many key-value heads as query heads),
+    """The kind a model spec declares (``attention_kind``: ``mla`` for latent attention), else
+    ``mha`` (as many key-value heads as query heads),
     ``mqa`` (one) or ``gqa`` (between)."""
     declared = getattr(model, "attention_kind", None)
     if isinstance(declared, str) and declared in CACHE_WIDTHS:
@@ -57,11 +62,19 @@ def _key_value_width(model: TransformerSpec, tensor_parallel: int) -> float:
     return 2.0 * heads * model.head_size
 
 
+def _latent_width(model: TransformerSpec, tensor_parallel: int) -> float:
+    latent = model.latent_attention
+    if latent is None:
+        raise MlcostError(f"{model.name}: the mla cache width needs latent_attention in the spec")
+    return float(latent.kv_lora_rank + latent.qk_rope_head_dim)
+
+
 #: Elements cached per token per layer on one tensor-parallel rank, by attention kind.
 CACHE_WIDTHS: dict[str, Callable[[TransformerSpec, int], float]] = {
     "mha": _key_value_width,
     "gqa": _key_value_width,
     "mqa": _key_value_width,
+    "mla": _latent_width,
 }
 
 

@@ -481,7 +481,8 @@ class ServePlan(Result):
                    f"{self.weights}, tp={self.tp}", "mlcost.serving.weights (AWQ/GPTQ layouts)"),
             Figure("KV cache per token", kv_bytes_per_token(model, self.kv_format,
                                                              tensor_parallel=self.tp).to("KiB/token"),
-                   "L x width x e (width 2 x n_kv x d per rank)", f"{self.kv_format}",
+                   "L x width x e (width 2 x n_kv x d per rank; d_c + d_rope for MLA)",
+                   f"{self.kv_format}",
                    "mlcost.serving.kv_cache"),
             Figure("KV cache per sequence", Q_(m["sequence"] / gb, "GB"),
                    "paged: block x ceil(cached tokens / block) per layer, windows capped",
@@ -553,12 +554,6 @@ class ServePlan(Result):
 
     def figures(self) -> list[Figure]:
         return list(self._figures)
-
-    def summary(self) -> pd.DataFrame:
-        """One table, leading with whether the model fits: quantity, value, formula."""
-        return pd.DataFrame(
-            [{"quantity": f.name, "value": f.text(), "formula": f.formula} for f in self.figures()]
-        ).set_index("quantity")
 
     def to_json(self) -> dict[str, Any]:
         data = super().to_json()

@@ -118,3 +118,18 @@ def test_paged_blocks_hand_derivation() -> None:
     assert paged_tokens(33, 16) == 48
     assert paged_fragmentation(33, 16) == pytest.approx(15 / 48)
     assert paged_fragmentation(32, 16) == 0.0
+
+
+def test_latent_attention_caches_the_compressed_latent() -> None:
+    """DeepSeek-V2 (arXiv 2405.04434) section 2.1.2 and Table 1: MLA caches (d_c + d_R^h) x l
+    elements per token, d_c = 512 and d_R^h = 64 for DeepSeek-V3 (its config.json:
+    kv_lora_rank 512, qk_rope_head_dim 64, 61 layers): 61 x 576 x 2 bytes = 70,272 bytes per
+    token in bf16, the same on every tensor-parallel rank."""
+    import mlcost
+    from mlcost.serving.kv_cache import attention_kind, kv_bytes_per_token
+
+    deepseek = mlcost.model("deepseek-v3")
+    assert attention_kind(deepseek) == "mla"
+    for tp in (1, 8):
+        per_token = kv_bytes_per_token(deepseek, "bf16", tensor_parallel=tp)
+        assert per_token.to("byte/token").magnitude == 70_272
