@@ -133,3 +133,19 @@ def test_latent_attention_caches_the_compressed_latent() -> None:
     for tp in (1, 8):
         per_token = kv_bytes_per_token(deepseek, "bf16", tensor_parallel=tp)
         assert per_token.to("byte/token").magnitude == 70_272
+
+
+def test_a_small_decode_batch_reads_only_the_experts_it_routes_to() -> None:
+    """Mixtral-8x7B (k = 2 of E = 8 experts per layer): one decoding sequence touches 2 experts
+    per layer, so its expert GEMMs read 2/8 of the expert weights; b sequences touch
+    1 - (6/8)^b of them in expectation. Hand count: each expert has 3 x 4096 x 14336 weights."""
+    import mlcost
+    from mlcost.serving.workload import decode_operators
+
+    mixtral = mlcost.model("mixtral-8x7b")
+    per_expert = 3 * 4096 * 14336
+    for batch, share in ((1, 2 / 8), (4, 1 - (6 / 8) ** 4)):
+        table = decode_operators(mixtral, batch, 1024)
+        experts = [op for op in table.operators if op.name.startswith("expert ") and op.m]
+        weights = sum(op.count * (op.bytes_read - op.m * op.k * 2) for op in experts)
+        assert weights == pytest.approx(32 * 8 * per_expert * 2 * share, rel=1e-9)
