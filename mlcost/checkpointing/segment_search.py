@@ -1,0 +1,426 @@
+"""The exact placement search on chains of differing layers: a dynamic program over segments for
+each candidate largest transient, inside a branch and bound over those candidates.
+
+Formulation (the cost model of :mod:`mlcost.checkpointing.placement`): a placement's memory is
+``m·stored + T`` with ``T`` its largest transient (a recomputed segment's saved bytes, or a
+selective layer's dropped bytes). For a cap ``S`` on ``T``, the dynamic program walks the chain
+and keeps, for every prefix ``0..j``, the Pareto set of (``m·stored``, recompute cost) of the
+placements of that prefix whose segments and selective deltas stay within ``S``; a prefix ends
+with a kept layer, a selective layer, or a segment ``i..j-1`` of saved sum ``<= S`` (Chen et al.
+2016 section 4.2 search the same memory threshold; Griewank and Walther 2000 for the segment
+recursion). The sets of segment starts ``i`` allowed for an end ``j`` form a sliding window (the
+saved sums are monotone), aggregated with two stacks so that every prefix costs O(1) merges of
+Pareto sets (vectorized with numpy), not O(L).
+
+The candidate caps are the ``O(L^2)`` segment sums and the selective deltas. Instead of running
+the program for each, a branch and bound splits the sorted caps into intervals ``[S_lo, S_hi]``:
+the program at ``S_hi`` bounds every cap in the interval from below (more segments allowed, and
+memory ``>= m·stored + S_lo``), so an interval whose bound cannot beat the best placement found is
+dropped whole. Within one program, partial placements are pruned by the stored-bytes budget, by
+the best cost found, and by a lower bound on the cost of the rest of the chain: a linear
+relaxation in which each remaining layer alone keeps ``(m·a, 0)``, turns selective
+``(m·a_sel, t_sel)`` or is recomputed ``(0, t)`` (checkpoint inputs dropped), solved greedily by
+cost per byte saved.
+
+Exactness: every pruning rule drops only placements that cannot beat, or tie, one already found,
+so the result is the optimum (up to a relative 1e-12 in memory comparisons and 1e-9 in cost
+comparisons of float sums). The problem is a knapsack in general (a cap at the largest layer with
+positive checkpoint inputs leaves keep-or-recompute choices per layer under a byte budget), so no
+exact method is polynomial in ``L`` alone on arbitrary real costs; the Pareto sets stay small on
+chains of a few layer kinds (local/global attention, uneven stages), the case this is built for.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mlcost.checkpointing.placement import LayerChain
+
+#: Relative tolerance of memory comparisons (float sums in a different order).
+MEMORY_TOLERANCE = 1e-12
+#: Relative slack of cost comparisons in the pruning bounds (never prunes a tie).
+COST_TOLERANCE = 1e-9
+#: Multiples of the relaxation's lower bound tried as a first cost limit, then no limit.
+_GUESSES = (1.02, 1.1, 1.3, 2.0)
+
+_Bound = tuple[float, np.ndarray, np.ndarray]
+
+
+def _pareto(block: np.ndarray) -> np.ndarray:
+    """The columns of ``block`` (rows: stored, cost, ...) that no other column matches or beats on
+    both stored and cost (one column per distinct point)."""
+    if block.shape[1] <= 1:
+        return block
+    order = np.lexsort((block[1], block[0]))
+    cost = block[1, order]
+    running = np.minimum.accumulate(cost)
+    keep = np.empty(cost.size, dtype=bool)
+    keep[0] = True
+    keep[1:] = cost[1:] < running[:-1]
+    return block[:, order[keep]]
+
+
+@dataclass(frozen=True)
+class ChainArrays:
+    """The magnitudes of a :class:`LayerChain` the search uses (bytes, seconds or FLOPs)."""
+
+    a: np.ndarray
+    c: np.ndarray
+    a_sel: np.ndarray
+    t_sel: np.ndarray
+    delta: np.ndarray
+    use_sel: bool
+    m: float
+    prefix_a: np.ndarray
+    prefix_t: np.ndarray
+
+    @classmethod
+    def of(cls, chain: LayerChain) -> ChainArrays:
+        a = np.asarray(chain.saved, dtype=float)
+        a_sel = np.asarray(chain._selective("saved"), dtype=float)
+        cost = np.asarray(chain.cost(), dtype=float)
+        return cls(
+            a=a,
+            c=np.asarray(chain.boundary, dtype=float),
+            a_sel=a_sel,
+            t_sel=np.asarray(chain.selective_cost(), dtype=float),
+            delta=a - a_sel,
+            use_sel=chain.has_selective,
+            m=float(chain.in_flight),
+            prefix_a=np.concatenate([[0.0], np.cumsum(a)]),
+            prefix_t=np.concatenate([[0.0], np.cumsum(cost)]),
+        )
+
+    @property
+    def layers(self) -> int:
+        return int(self.a.size)
+
+    def caps(self) -> np.ndarray:
+        """Every candidate largest transient, sorted: 0, the segment sums and the selective
+        deltas; values within :data:`MEMORY_TOLERANCE` of a kept one merged into it."""
+        p = self.prefix_a
+        sums = (p[None, :] - p[:, None])[np.triu_indices(p.size, 1)]
+        values = [np.zeros(1), sums]
+        if self.use_sel:
+            values.append(self.delta[self.delta > 0])
+        unique = np.unique(np.concatenate(values))
+        kept = [float(unique[0])]
+        for value in unique[1:].tolist():
+            if value > kept[-1] * (1 + MEMORY_TOLERANCE):
+                kept.append(value)
+        return np.array(kept)
+
+    def suffix_bounds(self) -> list[_Bound]:
+        """For every suffix ``j..L-1`` (``j = 0..L``): ``m·(its saved bytes)`` and the lower
+        convex hull of the least cost to store ``D`` bytes less, as cumulative (bytes saved,
+        cost) breakpoints: the relaxation of the module docstring, greedy by cost per byte."""
+        m, a = self.m, self.a
+        t = np.diff(self.prefix_t)
+        save_sel = m * self.delta
+        sel = self.use_sel & (save_sel > 0)
+        slope_sel = np.where(sel, self.t_sel / np.where(sel, save_sel, 1.0), np.inf)
+        rest = m * self.a_sel
+        slope_rest = np.where(rest > 0, (t - self.t_sel) / np.where(rest > 0, rest, 1.0), np.inf)
+        slope_full = np.where(a > 0, t / np.where(a > 0, m * a, 1.0), 0.0)
+        two = sel & (slope_sel <= slope_rest)  # keep -> selective -> recompute is convex
+        save = np.concatenate([np.where(two, save_sel, m * a), np.where(two, rest, 0.0)])
+        cost = np.concatenate([np.where(two, self.t_sel, t), np.where(two, t - self.t_sel, 0.0)])
+        layer = np.concatenate([np.arange(a.size), np.arange(a.size)])
+        slope = np.concatenate([np.where(two, slope_sel, slope_full), np.where(two, slope_rest, 0)])
+        order = np.argsort(slope, kind="stable")
+        bounds = []
+        for j in range(a.size + 1):
+            chosen = order[(layer[order] >= j) & (save[order] > 0)]
+            bounds.append(
+                (
+                    float(m * a[j:].sum()),
+                    np.concatenate([[0.0], np.cumsum(save[chosen])]),
+                    np.concatenate([[0.0], np.cumsum(cost[chosen])]),
+                )
+            )
+        return bounds
+
+
+@dataclass(frozen=True)
+class Front:
+    """The Pareto set of whole placements for one cap (``stored`` is ``m·stored bytes``), and
+    the node store (parent node, state code, position) to rebuild them."""
+
+    stored: np.ndarray
+    cost: np.ndarray
+    ids: np.ndarray
+    parent: np.ndarray
+    kind: np.ndarray
+    position: np.ndarray
+
+
+def segment_program(
+    chain: ChainArrays,
+    cap: float,
+    stored_limit: float = math.inf,
+    cost_limit: float = math.inf,
+    *,
+    staircase: tuple[np.ndarray, np.ndarray, float] | None = None,
+    bounds: list[_Bound] | None = None,
+) -> Front:
+    """The dynamic program of the module docstring for one cap: Pareto sets of (``m·stored``,
+    cost) per prefix, dropping partial placements above ``stored_limit`` or ``cost_limit``
+    (with the rest-of-chain bound when ``bounds`` is given), or matched by a point of
+    ``staircase`` = (memory ascending, cost, memory shift)."""
+    m, pa, pt = chain.m, chain.prefix_a, chain.prefix_t
+    within = cap * (1 + MEMORY_TOLERANCE)
+    parents = [np.full(1, -1, dtype=np.int64)]
+    kinds = [np.full(1, -1, dtype=np.int64)]
+    positions = [np.zeros(1, dtype=np.int64)]
+    next_id = 1
+    front = np.zeros((3, 1))  # rows: stored, cost, node id; the empty prefix
+    back: list[np.ndarray] = []  # segment starts, newest last: stored + m c_i, cost - P_t[i], id
+    back_all: np.ndarray | None = None
+    older: list[np.ndarray] = []  # aggregates of the older starts, the oldest last
+    oldest = 0
+    bounded = bounds is not None and math.isfinite(cost_limit) and math.isfinite(stored_limit)
+    for j in range(1, chain.layers + 1):
+        i = j - 1
+        start = np.vstack([front[0] + m * chain.c[i], front[1] - pt[i], front[2]])
+        back.append(start)
+        back_all = start if back_all is None else _pareto(np.hstack([back_all, start]))
+        while oldest < j and pa[j] - pa[oldest] > within:
+            if not older:
+                merged: np.ndarray | None = None
+                for item in reversed(back):
+                    merged = item if merged is None else _pareto(np.hstack([item, merged]))
+                    older.append(merged)
+                back, back_all = [], None
+            older.pop()
+            oldest += 1
+        pieces = []
+        n = front.shape[1]
+        if n:
+            pieces.append(np.vstack([front[0] + m * chain.a[i], front[1], front[2], np.zeros(n)]))
+            if chain.use_sel and 0 < chain.delta[i] <= cap:
+                pieces.append(
+                    np.vstack(
+                        [front[0] + m * chain.a_sel[i], front[1] + chain.t_sel[i], front[2],
+                         np.ones(n)]
+                    )
+                )  # fmt: skip
+        for window in (older[-1] if older else None, back_all):
+            if window is not None and window.shape[1]:
+                kind = np.full(window.shape[1], 2.0)
+                pieces.append(np.vstack([window[0], window[1] + pt[j], window[2], kind]))
+        candidates = np.hstack(pieces) if pieces else np.zeros((4, 0))
+        mask = (candidates[0] <= stored_limit) & (candidates[1] <= cost_limit)
+        if bounded and bounds is not None:
+            kept, saves, costs = bounds[j]
+            need = kept - (stored_limit - candidates[0])
+            rest = np.interp(need, saves, costs, left=0.0, right=math.inf)
+            rest[need > saves[-1] * (1 + MEMORY_TOLERANCE)] = math.inf
+            mask &= candidates[1] + rest <= cost_limit * (1 + COST_TOLERANCE)
+        if staircase is not None:
+            memory, cost, shift = staircase
+            at = np.searchsorted(memory, candidates[0] + shift, side="right") - 1
+            mask &= ~((at >= 0) & (cost[np.maximum(at, 0)] <= candidates[1]))
+        chosen = _pareto(candidates[:, mask])
+        size = chosen.shape[1]
+        parents.append(chosen[2].astype(np.int64))
+        kinds.append(chosen[3].astype(np.int64))
+        positions.append(np.full(size, j, dtype=np.int64))
+        front = np.vstack([chosen[0], chosen[1], np.arange(next_id, next_id + size, dtype=float)])
+        next_id += size
+    return Front(
+        stored=front[0],
+        cost=front[1],
+        ids=front[2].astype(np.int64),
+        parent=np.concatenate(parents),
+        kind=np.concatenate(kinds),
+        position=np.concatenate(positions),
+    )
+
+
+def rebuild_codes(front: Front, nodes: np.ndarray, layers: int) -> np.ndarray:
+    """State codes (0 keep, 1 selective, 2 checkpoint, 3 recompute), one row per final node:
+    every layer a node's parent position names gets the node's code; the rest recompute."""
+    codes = np.full((nodes.size, layers), 3, dtype=np.int64)
+    rows = np.arange(nodes.size)
+    node = nodes.astype(np.int64).copy()
+    for _ in range(layers):
+        live = node > 0
+        if not live.any():
+            break
+        parent = front.parent[node[live]]
+        codes[rows[live], front.position[parent]] = front.kind[node[live]]
+        node[live] = parent
+    return codes
+
+
+@dataclass(frozen=True)
+class _Found:
+    value: float
+    memory: float
+    node: int
+    front: Front
+
+
+def _least_cost(
+    chain: ChainArrays, caps: np.ndarray, budget: float, bounds: list[_Bound], guess: float
+) -> _Found | None:
+    """Least cost with memory <= ``budget`` among placements of cost <= ``guess``."""
+    caps = caps[caps <= budget]
+    if caps.size == 0:
+        return None
+    found: list[_Found] = []
+    upper = [guess]
+
+    def evaluate(k: int, lo: int) -> tuple[float, Front]:
+        front = segment_program(chain, caps[k], budget - caps[lo], upper[0], bounds=bounds)
+        fits = front.stored + caps[k] <= budget
+        if fits.any():
+            pick = np.flatnonzero(fits)[np.argmin(front.cost[fits])]
+            if front.cost[pick] <= upper[0]:
+                upper[0] = float(front.cost[pick])
+                memory = float(front.stored[pick] + caps[k])
+                found.append(_Found(upper[0], memory, int(front.ids[pick]), front))
+        return (float(front.cost.min()) if front.cost.size else math.inf), front
+
+    top = caps.size - 1
+    bound, front = evaluate(top, 0)
+    heap = [(bound, 0, top, 0, front)]
+    serial = 1
+    while heap:
+        bound, lo, hi, _, front = heapq.heappop(heap)
+        if bound >= upper[0] * (1 - MEMORY_TOLERANCE):
+            break
+        if lo == hi:
+            continue
+        mid = (lo + hi) // 2
+        right = front.stored <= budget - caps[mid + 1]
+        right_bound = float(front.cost[right].min()) if right.any() else math.inf
+        if right_bound < upper[0] * (1 - MEMORY_TOLERANCE):
+            heapq.heappush(heap, (right_bound, mid + 1, hi, serial, front))
+            serial += 1
+        left_bound, left = evaluate(mid, lo)
+        if left_bound < upper[0] * (1 - MEMORY_TOLERANCE):
+            heapq.heappush(heap, (left_bound, lo, mid, serial, left))
+            serial += 1
+    return found[-1] if found else None
+
+
+def least_cost(chain: ChainArrays, caps: np.ndarray, budget: float) -> _Found | None:
+    """The least-cost placement of memory <= ``budget`` (None when none fits): first under cost
+    limits a little above the relaxation's bound (cheap programs), then without one."""
+    bounds = chain.suffix_bounds()
+    budget = budget * (1 + MEMORY_TOLERANCE)
+    kept, saves, costs = bounds[0]
+    floor = float(np.interp(kept - budget, saves, costs)) if kept > budget else 0.0
+    for guess in [*sorted({floor * factor for factor in _GUESSES}), math.inf]:
+        found = _least_cost(chain, caps, budget, bounds, guess)
+        if found is not None:
+            return found
+    return None
+
+
+def least_memory(
+    chain: ChainArrays, caps: np.ndarray, cost_limit: float, memory_limit: float = math.inf
+) -> _Found | None:
+    """The least-memory placement of cost <= ``cost_limit`` and memory < ``memory_limit``."""
+    bounds = chain.suffix_bounds()
+    found: list[_Found] = []
+    upper = [memory_limit]
+
+    def evaluate(k: int, lo: int) -> tuple[float, Front]:
+        front = segment_program(chain, caps[k], upper[0] - caps[lo], cost_limit, bounds=bounds)
+        if not front.stored.size:
+            return math.inf, front
+        pick = int(np.argmin(front.stored))
+        value = float(front.stored[pick] + caps[k])
+        if value < upper[0]:
+            upper[0] = value
+            found.append(_Found(float(front.cost[pick]), value, int(front.ids[pick]), front))
+        return float(front.stored[pick] + caps[lo]), front
+
+    top = caps.size - 1
+    bound, front = evaluate(top, 0)
+    heap = [(bound, 0, top, 0, front)]
+    serial = 1
+    while heap:
+        bound, lo, hi, _, front = heapq.heappop(heap)
+        if bound >= upper[0] * (1 - MEMORY_TOLERANCE):
+            break
+        if lo == hi:
+            continue
+        mid = (lo + hi) // 2
+        right_bound = float(front.stored.min() + caps[mid + 1]) if front.stored.size else math.inf
+        if right_bound < upper[0] * (1 - MEMORY_TOLERANCE):
+            heapq.heappush(heap, (right_bound, mid + 1, hi, serial, front))
+            serial += 1
+        left_bound, left = evaluate(mid, lo)
+        if left_bound < upper[0] * (1 - MEMORY_TOLERANCE):
+            heapq.heappush(heap, (left_bound, lo, mid, serial, left))
+            serial += 1
+    return found[-1] if found else None
+
+
+def best_placement_codes(chain: LayerChain, budget: float) -> np.ndarray:
+    """State codes of the least-cost placement within ``budget`` bytes, the least memory among
+    equal costs; when nothing fits, the least-memory placement, the least cost among those."""
+    arrays = ChainArrays.of(chain)
+    caps = arrays.caps()
+    found = least_cost(arrays, caps, budget)
+    if found is None:
+        least = least_memory(arrays, caps, math.inf)
+        if least is None:  # pragma: no cover - keeping every layer always has a finite memory
+            raise RuntimeError("no placement found")
+        found = least_cost(arrays, caps, least.memory) or least
+    tie = least_memory(arrays, caps, found.value * (1 + MEMORY_TOLERANCE), found.memory)
+    if tie is not None:
+        found = tie
+    return rebuild_codes(found.front, np.array([found.node]), arrays.layers)[0]
+
+
+def pareto_placement_codes(chain: LayerChain) -> np.ndarray:
+    """State codes of a superset of the Pareto-optimal placements (memory against cost):
+    the branch and bound keeps a staircase of the best points found and drops every interval
+    of caps, and every partial placement, that staircase already matches or beats."""
+    arrays = ChainArrays.of(chain)
+    caps = arrays.caps()
+    memory, cost = np.zeros(0), np.zeros(0)
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray, Front]] = []
+
+    def matched(x: np.ndarray, y: np.ndarray, strictly: bool = False) -> np.ndarray:
+        if memory.size == 0:
+            return np.zeros(x.size, dtype=bool)
+        at = np.searchsorted(memory, x, side="right") - 1
+        best = cost[np.maximum(at, 0)]
+        return (at >= 0) & ((best < y) if strictly else (best <= y))
+
+    def evaluate(k: int, lo: int) -> Front:
+        nonlocal memory, cost
+        stair = (memory, cost, float(caps[lo])) if memory.size else None
+        front = segment_program(arrays, caps[k], staircase=stair)
+        x, y = front.stored + caps[k], front.cost
+        new = ~matched(x, y)
+        if new.any():
+            found.append((x[new], y[new], front.ids[new], front))
+            points = _pareto(np.vstack([np.concatenate([memory, x[new]]),
+                                        np.concatenate([cost, y[new]])]))  # fmt: skip
+            memory, cost = points[0], points[1]
+        return front
+
+    top = caps.size - 1
+    stack = [(0, top, evaluate(top, 0))]
+    while stack:
+        lo, hi, front = stack.pop()
+        if lo == hi or matched(front.stored + caps[lo], front.cost).all():
+            continue
+        mid = (lo + hi) // 2
+        stack.append((lo, mid, evaluate(mid, lo)))
+        stack.append((mid + 1, hi, front))
+    rows = [
+        rebuild_codes(front, ids[~matched(x, y, strictly=True)], arrays.layers)
+        for x, y, ids, front in found
+    ]
+    return np.concatenate(rows) if rows else np.zeros((0, arrays.layers), dtype=np.int64)
