@@ -111,14 +111,13 @@ def optimal_placement(chain: LayerChain, budget: pint.Quantity) -> PlacementCost
     (the least memory among equal recomputation); the least-memory placement when none is
     (check ``memory`` against the budget).
 
-    Identical layers: the enumeration's curve. Otherwise the branch and bound of
-    :mod:`mlcost.checkpointing.segment_search`, pruned by the budget, without the whole curve.
+    Identical layers: the enumeration of :func:`tradeoff_curve`, one row picked. Otherwise the
+    branch and bound of :mod:`mlcost.checkpointing.segment_search`, pruned by the budget, without
+    the whole curve.
     """
     limit = float(magnitude_in(budget, "byte", "budget"))
     if chain.is_uniform():
-        curve = tradeoff_curve(chain)
-        best = curve.best_within(budget)
-        return best if best is not None else curve.least_memory
+        return placement_cost(chain, _uniform_best(chain, limit))
     return placement_cost(chain, _placement_of(best_placement_codes(chain, limit)))
 
 
@@ -147,29 +146,59 @@ def _pareto_costs(chain: LayerChain, costs: list[PlacementCost]) -> list[Placeme
     return result
 
 
-def _uniform_frontier(chain: LayerChain) -> list[Placement]:
-    """Candidate placements of a chain of identical layers: all (n_k, n_s, g) combinations,
-    Pareto-filtered in one vectorized pass before placements are built."""
+def _uniform_rows(chain: LayerChain) -> dict[str, np.ndarray]:
+    """Every (n_k kept, n_s selective, n_r recomputed) count of a chain of identical layers with
+    its best segment count ``g`` and its memory and cost (the formula of :func:`tradeoff_curve`).
+
+    The cost ``n_s·t_sel + n_r·t`` does not depend on ``g``, so only the ``g`` of least memory,
+    ``argmin_g m·g·c + max(ceil(n_r/g)·a, a - a_sel if n_s > 0)``, can be on the curve (the
+    smallest such ``g`` on ties): one ``L x L`` table instead of an ``L^3`` grid."""
     big_l = chain.layers
     a, c = float(chain.saved[0]), float(chain.boundary[0])
     t = float(chain.cost()[0])
     a_sel = float(chain._selective("saved")[0])
     t_sel = float(chain.selective_cost()[0])
-    use_sel = chain.has_selective
-    n_k, n_s, g = np.meshgrid(
-        np.arange(big_l + 1),
-        np.arange(big_l + 1) if use_sel else np.zeros(1, dtype=int),
-        np.arange(big_l + 1),
-        indexing="ij",
-    )
-    n_k, n_s, g = n_k.ravel(), n_s.ravel(), g.ravel()
+    m = chain.in_flight
+    counts = np.arange(big_l + 1)
+    n_k, n_s = np.meshgrid(counts, counts if chain.has_selective else np.zeros(1, int),
+                           indexing="ij")  # fmt: skip
+    n_k, n_s = n_k.ravel(), n_s.ravel()
     n_r = big_l - n_k - n_s
-    valid = (n_r >= 0) & (((n_r == 0) & (g == 0)) | ((n_r > 0) & (g >= 1) & (g <= n_r)))
-    n_k, n_s, g, n_r = n_k[valid], n_s[valid], g[valid], n_r[valid]
-    longest = np.where(g > 0, -(-n_r // np.maximum(g, 1)), 0)
-    transient = np.maximum(longest * a, np.where(n_s > 0, a - a_sel, 0.0))
-    memory = chain.in_flight * (n_k * a + n_s * a_sel + g * c) + transient
+    n_k, n_s, n_r = n_k[n_r >= 0], n_s[n_r >= 0], n_r[n_r >= 0]
+    # segment table: rows n_r = 0..L, columns g = 1..L (g <= n_r), with and without selective
+    g_all = counts[1:]
+    longest = -(-counts[:, None] // g_all[None, :]) * a
+    allowed = g_all[None, :] <= counts[:, None]
+    best_g, best_part = [], []
+    for floor in (0.0, a - a_sel):
+        part = np.where(allowed, m * g_all[None, :] * c + np.maximum(longest, floor), np.inf)
+        pick = np.argmin(part, axis=1)
+        best_g.append(np.where(counts > 0, g_all[pick], 0))
+        best_part.append(np.where(counts > 0, part[counts, pick], floor))
+    selective = (n_s > 0).astype(int)
+    g = np.where(selective, best_g[1][n_r], best_g[0][n_r])
+    part = np.where(selective, best_part[1][n_r], best_part[0][n_r])
+    memory = m * (n_k * a + n_s * a_sel) + part
     cost = n_s * t_sel + n_r * t
+    return {"n_k": n_k, "n_s": n_s, "n_r": n_r, "g": g, "memory": memory, "cost": cost}
+
+
+def _uniform_placement(rows: dict[str, np.ndarray], row: int) -> Placement:
+    """The placement of one row of :func:`_uniform_rows`: ``g`` (nearly) equal recomputed
+    segments, then the selective layers, then the kept ones."""
+    states: list[str] = []
+    if rows["n_r"][row]:
+        for part in np.array_split(np.arange(rows["n_r"][row]), rows["g"][row]):
+            states += ["checkpoint"] + ["recompute"] * (len(part) - 1)
+    states += ["selective"] * int(rows["n_s"][row]) + ["keep"] * int(rows["n_k"][row])
+    return Placement(tuple(states))
+
+
+def _uniform_frontier(chain: LayerChain) -> list[Placement]:
+    """Candidate placements of a chain of identical layers: every count of :func:`_uniform_rows`,
+    Pareto-filtered in one vectorized pass before placements are built."""
+    rows = _uniform_rows(chain)
+    memory, cost = rows["memory"], rows["cost"]
     order = np.lexsort((memory, cost))
     keep_rows = []
     best = math.inf
@@ -177,15 +206,22 @@ def _uniform_frontier(chain: LayerChain) -> list[Placement]:
         if memory[row] < best * (1 - 1e-12):
             keep_rows.append(row)
             best = memory[row]
-    placements = []
-    for row in keep_rows:
-        states: list[str] = []
-        if n_r[row]:
-            for part in np.array_split(np.arange(n_r[row]), g[row]):
-                states += ["checkpoint"] + ["recompute"] * (len(part) - 1)
-        states += ["selective"] * int(n_s[row]) + ["keep"] * int(n_k[row])
-        placements.append(Placement(tuple(states)))
-    return placements
+    return [_uniform_placement(rows, row) for row in keep_rows]
+
+
+def _uniform_best(chain: LayerChain, limit: float) -> Placement:
+    """:func:`optimal_placement` on identical layers: the least cost within ``limit`` bytes (the
+    least memory among costs within a relative 1e-12), or the least memory (then cost)."""
+    rows = _uniform_rows(chain)
+    memory, cost = rows["memory"], rows["cost"]
+    fits = memory <= limit * (1 + 1e-12)
+    if fits.any():
+        tied = fits & (cost <= cost[fits].min() * (1 + 1e-12))
+        row = int(np.flatnonzero(tied)[np.argmin(memory[tied])])
+    else:
+        tied = memory <= memory.min() * (1 + 1e-12)
+        row = int(np.flatnonzero(tied)[np.argmin(cost[tied])])
+    return _uniform_placement(rows, row)
 
 
 def _general_frontier(chain: LayerChain) -> list[Placement]:
