@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,7 +48,7 @@ COST_TOLERANCE = 1e-9
 #: Multiples of the relaxation's lower bound tried as a first cost limit, then no limit.
 _GUESSES = (1.02, 1.1, 1.3, 2.0)
 
-_Bound = tuple[float, np.ndarray, np.ndarray]
+_Bound = tuple[float, np.ndarray, np.ndarray]  # (unused 0.0, stored ascending, cost)
 
 
 def _pareto(block: np.ndarray) -> np.ndarray:
@@ -114,35 +115,25 @@ class ChainArrays:
                 kept.append(value)
         return np.array(kept)
 
-    def suffix_bounds(self) -> list[_Bound]:
-        """For every suffix ``j..L-1`` (``j = 0..L``): ``m·(its saved bytes)`` and the lower
-        convex hull of the least cost to store ``D`` bytes less, as cumulative (bytes saved,
-        cost) breakpoints: the relaxation of the module docstring, greedy by cost per byte."""
-        m, a = self.m, self.a
-        t = np.diff(self.prefix_t)
-        save_sel = m * self.delta
-        sel = self.use_sel & (save_sel > 0)
-        slope_sel = np.where(sel, self.t_sel / np.where(sel, save_sel, 1.0), np.inf)
-        rest = m * self.a_sel
-        slope_rest = np.where(rest > 0, (t - self.t_sel) / np.where(rest > 0, rest, 1.0), np.inf)
-        slope_full = np.where(a > 0, t / np.where(a > 0, m * a, 1.0), 0.0)
-        two = sel & (slope_sel <= slope_rest)  # keep -> selective -> recompute is convex
-        save = np.concatenate([np.where(two, save_sel, m * a), np.where(two, rest, 0.0)])
-        cost = np.concatenate([np.where(two, self.t_sel, t), np.where(two, t - self.t_sel, 0.0)])
-        layer = np.concatenate([np.arange(a.size), np.arange(a.size)])
-        slope = np.concatenate([np.where(two, slope_sel, slope_full), np.where(two, slope_rest, 0)])
-        order = np.argsort(slope, kind="stable")
-        bounds = []
-        for j in range(a.size + 1):
-            chosen = order[(layer[order] >= j) & (save[order] > 0)]
-            bounds.append(
-                (
-                    float(m * a[j:].sum()),
-                    np.concatenate([[0.0], np.cumsum(save[chosen])]),
-                    np.concatenate([[0.0], np.cumsum(cost[chosen])]),
-                )
-            )
-        return bounds
+    def suffix_fronts(self, stored_limit: float = math.inf) -> list[_Bound]:
+        """For every suffix ``j..L-1`` (``j = 0..L``), the Pareto set of (``m·stored``, cost) of
+        its placements with no cap on the transient, stored ascending: a lower bound on the
+        cost of completing any prefix within a stored budget, for every cap. Backward program:
+        a suffix starts with a kept or selective layer, or a segment ``j..k-1`` (any ``k``)."""
+        m, pt = self.m, self.prefix_t
+        fronts: list[_Bound] = [(0.0, np.zeros(1), np.zeros(1))] * (self.layers + 1)
+        ends = np.array([[0.0], [pt[-1]]])  # segment ends k > j: stored of H_k, cost + P_t[k]
+        for j in range(self.layers - 1, -1, -1):
+            _, stored, cost = fronts[j + 1]
+            pieces = [np.vstack([stored + m * self.a[j], cost])]
+            if self.use_sel and self.delta[j] > 0:
+                pieces.append(np.vstack([stored + m * self.a_sel[j], cost + self.t_sel[j]]))
+            pieces.append(np.vstack([ends[0] + m * self.c[j], ends[1] - pt[j]]))
+            block = np.hstack(pieces)
+            block = _pareto(block[:, block[0] <= stored_limit])
+            fronts[j] = (0.0, block[0], block[1])
+            ends = _pareto(np.hstack([ends, np.vstack([block[0], block[1] + pt[j]])]))
+        return fronts
 
 
 @dataclass(frozen=True)
@@ -215,10 +206,10 @@ def segment_program(
         candidates = np.hstack(pieces) if pieces else np.zeros((4, 0))
         mask = (candidates[0] <= stored_limit) & (candidates[1] <= cost_limit)
         if bounded and bounds is not None:
-            kept, saves, costs = bounds[j]
-            need = kept - (stored_limit - candidates[0])
-            rest = np.interp(need, saves, costs, left=0.0, right=math.inf)
-            rest[need > saves[-1] * (1 + MEMORY_TOLERANCE)] = math.inf
+            _, rest_stored, rest_cost = bounds[j]
+            room = (stored_limit - candidates[0]) * (1 + MEMORY_TOLERANCE) + 1e-300
+            at = np.searchsorted(rest_stored, room, side="right") - 1
+            rest = np.where(at >= 0, rest_cost[np.maximum(at, 0)], math.inf)
             mask &= candidates[1] + rest <= cost_limit * (1 + COST_TOLERANCE)
         if staircase is not None:
             memory, cost, shift = staircase
@@ -265,6 +256,55 @@ class _Found:
     front: Front
 
 
+def _cap_bins(caps: np.ndarray) -> list[tuple[int, int]]:
+    """Index ranges of the sorted caps, one per doubling of the cap (0 alone): the first
+    intervals of the branch and bound."""
+    positive = caps[caps > 0]
+    if positive.size == 0:
+        return [(0, caps.size - 1)]
+    level = np.where(caps > 0, np.floor(np.log2(np.maximum(caps, positive[0]) / positive[0])), -1)
+    starts = np.flatnonzero(np.concatenate([[True], level[1:] != level[:-1]]))
+    stops = np.concatenate([starts[1:] - 1, [caps.size - 1]])
+    return list(zip(starts.tolist(), stops.tolist(), strict=True))
+
+
+def _branch_and_bound(
+    caps: np.ndarray,
+    evaluate: Callable[[int, int], tuple[float, Front]],
+    split_bound: Callable[[Front, int], float],
+    free_bound: Callable[[int], float],
+    upper: Callable[[], float],
+) -> None:
+    """Best-first search over intervals ``[lo, hi]`` of the sorted caps. An interval's bound is
+    first ``free_bound(lo)`` (no program run); when it comes first, ``evaluate(hi, lo)`` runs the
+    program at ``S_hi`` (recording what fits) and tightens it; then it splits in two, the upper
+    half reusing that program's front (``split_bound``). Stops when no bound beats ``upper()``."""
+    heap: list[tuple[float, int, int, int, Front | None]] = []
+    for serial, (lo, hi) in enumerate(_cap_bins(caps)):
+        heap.append((free_bound(lo), lo, hi, serial, None))
+    heapq.heapify(heap)
+    serial = len(heap)
+    while heap:
+        bound, lo, hi, _, front = heapq.heappop(heap)
+        if bound >= upper() * (1 - MEMORY_TOLERANCE):
+            break
+        if front is None:
+            program_bound, front = evaluate(hi, lo)
+            bound = max(bound, program_bound)
+            if bound < upper() * (1 - MEMORY_TOLERANCE):
+                heapq.heappush(heap, (bound, lo, hi, serial, front))
+                serial += 1
+            continue
+        if lo == hi:
+            continue
+        mid = (lo + hi) // 2
+        right = max(bound, free_bound(mid + 1), split_bound(front, mid + 1))
+        for entry in ((right, mid + 1, hi, serial, front), (bound, lo, mid, serial + 1, None)):
+            if entry[0] < upper() * (1 - MEMORY_TOLERANCE):
+                heapq.heappush(heap, entry)
+        serial += 2
+
+
 def _least_cost(
     chain: ChainArrays, caps: np.ndarray, budget: float, bounds: list[_Bound], guess: float
 ) -> _Found | None:
@@ -274,6 +314,7 @@ def _least_cost(
         return None
     found: list[_Found] = []
     upper = [guess]
+    _, rest_stored, rest_cost = bounds[0]
 
     def evaluate(k: int, lo: int) -> tuple[float, Front]:
         front = segment_program(chain, caps[k], budget - caps[lo], upper[0], bounds=bounds)
@@ -286,36 +327,27 @@ def _least_cost(
                 found.append(_Found(upper[0], memory, int(front.ids[pick]), front))
         return (float(front.cost.min()) if front.cost.size else math.inf), front
 
-    top = caps.size - 1
-    bound, front = evaluate(top, 0)
-    heap = [(bound, 0, top, 0, front)]
-    serial = 1
-    while heap:
-        bound, lo, hi, _, front = heapq.heappop(heap)
-        if bound >= upper[0] * (1 - MEMORY_TOLERANCE):
-            break
-        if lo == hi:
-            continue
-        mid = (lo + hi) // 2
-        right = front.stored <= budget - caps[mid + 1]
-        right_bound = float(front.cost[right].min()) if right.any() else math.inf
-        if right_bound < upper[0] * (1 - MEMORY_TOLERANCE):
-            heapq.heappush(heap, (right_bound, mid + 1, hi, serial, front))
-            serial += 1
-        left_bound, left = evaluate(mid, lo)
-        if left_bound < upper[0] * (1 - MEMORY_TOLERANCE):
-            heapq.heappush(heap, (left_bound, lo, mid, serial, left))
-            serial += 1
+    def split_bound(front: Front, lo: int) -> float:
+        within = front.stored <= budget - caps[lo]
+        return float(front.cost[within].min()) if within.any() else math.inf
+
+    def free_bound(lo: int) -> float:
+        at = int(np.searchsorted(rest_stored, budget - caps[lo], side="right")) - 1
+        return float(rest_cost[at]) if at >= 0 else math.inf
+
+    _branch_and_bound(caps, evaluate, split_bound, free_bound, lambda: upper[0])
     return found[-1] if found else None
 
 
 def least_cost(chain: ChainArrays, caps: np.ndarray, budget: float) -> _Found | None:
     """The least-cost placement of memory <= ``budget`` (None when none fits): first under cost
-    limits a little above the relaxation's bound (cheap programs), then without one."""
-    bounds = chain.suffix_bounds()
+    limits a little above the no-cap bound (cheap programs), then without one."""
     budget = budget * (1 + MEMORY_TOLERANCE)
-    kept, saves, costs = bounds[0]
-    floor = float(np.interp(kept - budget, saves, costs)) if kept > budget else 0.0
+    bounds = chain.suffix_fronts(budget)
+    _, stored, cost = bounds[0]
+    if not stored.size:
+        return None
+    floor = float(cost[np.searchsorted(stored, budget, side="right") - 1])
     for guess in [*sorted({floor * factor for factor in _GUESSES}), math.inf]:
         found = _least_cost(chain, caps, budget, bounds, guess)
         if found is not None:
@@ -327,7 +359,13 @@ def least_memory(
     chain: ChainArrays, caps: np.ndarray, cost_limit: float, memory_limit: float = math.inf
 ) -> _Found | None:
     """The least-memory placement of cost <= ``cost_limit`` and memory < ``memory_limit``."""
-    bounds = chain.suffix_bounds()
+    bounds = chain.suffix_fronts(memory_limit)
+    _, rest_stored, rest_cost = bounds[0]
+    cheap = rest_cost <= cost_limit * (1 + COST_TOLERANCE)
+    least_stored = float(rest_stored[np.argmax(cheap)]) if cheap.any() else math.inf
+    caps = caps[caps < memory_limit]
+    if caps.size == 0 or not math.isfinite(least_stored):
+        return None
     found: list[_Found] = []
     upper = [memory_limit]
 
@@ -342,25 +380,12 @@ def least_memory(
             found.append(_Found(float(front.cost[pick]), value, int(front.ids[pick]), front))
         return float(front.stored[pick] + caps[lo]), front
 
-    top = caps.size - 1
-    bound, front = evaluate(top, 0)
-    heap = [(bound, 0, top, 0, front)]
-    serial = 1
-    while heap:
-        bound, lo, hi, _, front = heapq.heappop(heap)
-        if bound >= upper[0] * (1 - MEMORY_TOLERANCE):
-            break
-        if lo == hi:
-            continue
-        mid = (lo + hi) // 2
-        right_bound = float(front.stored.min() + caps[mid + 1]) if front.stored.size else math.inf
-        if right_bound < upper[0] * (1 - MEMORY_TOLERANCE):
-            heapq.heappush(heap, (right_bound, mid + 1, hi, serial, front))
-            serial += 1
-        left_bound, left = evaluate(mid, lo)
-        if left_bound < upper[0] * (1 - MEMORY_TOLERANCE):
-            heapq.heappush(heap, (left_bound, lo, mid, serial, left))
-            serial += 1
+    def split_bound(front: Front, lo: int) -> float:
+        return float(front.stored.min() + caps[lo]) if front.stored.size else math.inf
+
+    _branch_and_bound(
+        caps, evaluate, split_bound, lambda lo: least_stored + float(caps[lo]), lambda: upper[0]
+    )
     return found[-1] if found else None
 
 
