@@ -6,9 +6,9 @@ each: the optimizer caches nothing between calls). Run:
 
 Chains:
 
-* Gemma-2-9B's layer chain (local and global attention alternating; eager attention, so a global
-  layer saves its ``s x s`` scores and a local one a ``4096``-wide window), the two layer kinds
-  repeated to 128 layers, on an H100;
+* Gemma-2-9B's layer chain at sequence 8192 on an H100 (local and global attention alternating:
+  the same saved bytes under FlashAttention, different forward times), its two layer kinds
+  repeated to 128 layers;
 * random chains of 128 layers (saved bytes, inputs and FLOPs drawn uniformly, as in
   ``tests/checkpointing``), without and with selective recomputation: every layer differs, the
   hardest case for the Pareto sets;
@@ -54,7 +54,7 @@ def timed(call: Callable[[], Any]) -> tuple[Any, float]:
 
 def gemma_like(layers: int) -> LayerChain:
     """Gemma-2-9B's first local and global layer, alternating, ``layers`` long."""
-    config = TrainingConfig(sequence_length=8192, attention="eager")
+    config = TrainingConfig(sequence_length=8192)
     chain = transformer_layer_chain("gemma-2-9b", config, "h100-sxm", Layout(micro_batch_size=1))
     pick = np.arange(layers) % 2
 
@@ -117,10 +117,11 @@ def main() -> None:
         ("Llama-3.1-405B (126 layers), TP 8, seq 8192", "llama-3.1-405b", Layout(tp=8)),
         ("Gemma-2-9B (42 layers), seq 8192", "gemma-2-9b", Layout()),
     )
+    config = TrainingConfig(sequence_length=8192)
     for label, model, layout in cases:
-        config = TrainingConfig(sequence_length=8192)
-        plan, seconds = timed(lambda m=model, lay=layout: cheapest_recompute(m, config,
-                                                                           "h100-sxm", lay))  # fmt: skip
+        plan, seconds = timed(
+            lambda m=model, lay=layout: cheapest_recompute(m, config, "h100-sxm", lay)
+        )
         print(
             f"cheapest_recompute, {label}: {seconds:.2f} s (ratio to {TARGET_RECOMPUTE:g} s: "
             f"{seconds / TARGET_RECOMPUTE:.2f}); {plan.placement}"

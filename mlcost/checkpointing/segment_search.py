@@ -13,21 +13,23 @@ saved sums are monotone), aggregated with two stacks so that every prefix costs 
 Pareto sets (vectorized with numpy), not O(L).
 
 The candidate caps are the ``O(L^2)`` segment sums and the selective deltas. Instead of running
-the program for each, a branch and bound splits the sorted caps into intervals ``[S_lo, S_hi]``:
-the program at ``S_hi`` bounds every cap in the interval from below (more segments allowed, and
-memory ``>= m·stored + S_lo``), so an interval whose bound cannot beat the best placement found is
-dropped whole. Within one program, partial placements are pruned by the stored-bytes budget, by
-the best cost found, and by a lower bound on the cost of the rest of the chain: a linear
-relaxation in which each remaining layer alone keeps ``(m·a, 0)``, turns selective
-``(m·a_sel, t_sel)`` or is recomputed ``(0, t)`` (checkpoint inputs dropped), solved greedily by
-cost per byte saved.
+the program for each, a best-first branch and bound searches intervals ``[S_lo, S_hi]`` of the
+sorted caps (first one per doubling of the cap). An interval's bound is first free: the least
+cost within ``m·stored <= budget - S_lo`` with no cap at all (a backward program over suffixes,
+run once); when the interval comes first, the program at ``S_hi`` tightens it (more segments
+allowed, memory ``>= m·stored + S_lo``) and records what fits, and the interval splits in two,
+the upper half reusing that program. Intervals whose bound cannot beat (or tie) the best found are
+dropped whole. Within one program, partial placements are pruned by the stored-bytes budget, the
+best cost found, and that same backward bound on the rest of the chain.
 
 Exactness: every pruning rule drops only placements that cannot beat, or tie, one already found,
-so the result is the optimum (up to a relative 1e-12 in memory comparisons and 1e-9 in cost
-comparisons of float sums). The problem is a knapsack in general (a cap at the largest layer with
-positive checkpoint inputs leaves keep-or-recompute choices per layer under a byte budget), so no
-exact method is polynomial in ``L`` alone on arbitrary real costs; the Pareto sets stay small on
-chains of a few layer kinds (local/global attention, uneven stages), the case this is built for.
+so the result is the optimum (memory compared to a relative 1e-12, costs to 1e-12 for ties and
+1e-9 for pruning slack, for float sums in different orders). The problem is a knapsack in general
+(with the cap at the largest layer and positive checkpoint inputs, each layer is kept or
+recomputed alone under a byte budget), so no exact method is polynomial in ``L`` alone on
+arbitrary real costs: the running time depends on the sizes of the Pareto sets, small on chains
+of a few layer kinds (local/global attention, uneven stages) and a few hundred to a few thousand
+points per prefix on 128 layers of random costs (``benchmarks/checkpoint_placement.py``).
 """
 
 from __future__ import annotations
@@ -45,10 +47,11 @@ from mlcost.checkpointing.placement import LayerChain
 MEMORY_TOLERANCE = 1e-12
 #: Relative slack of cost comparisons in the pruning bounds (never prunes a tie).
 COST_TOLERANCE = 1e-9
-#: Multiples of the relaxation's lower bound tried as a first cost limit, then no limit.
+#: Multiples of the no-cap lower bound tried as a first cost limit, then no limit.
 _GUESSES = (1.02, 1.1, 1.3, 2.0)
 
-_Bound = tuple[float, np.ndarray, np.ndarray]  # (unused 0.0, stored ascending, cost)
+#: A suffix's Pareto set: (m·stored ascending, cost descending).
+_Bound = tuple[np.ndarray, np.ndarray]
 
 
 def _pareto(block: np.ndarray) -> np.ndarray:
@@ -121,17 +124,17 @@ class ChainArrays:
         cost of completing any prefix within a stored budget, for every cap. Backward program:
         a suffix starts with a kept or selective layer, or a segment ``j..k-1`` (any ``k``)."""
         m, pt = self.m, self.prefix_t
-        fronts: list[_Bound] = [(0.0, np.zeros(1), np.zeros(1))] * (self.layers + 1)
+        fronts: list[_Bound] = [(np.zeros(1), np.zeros(1))] * (self.layers + 1)
         ends = np.array([[0.0], [pt[-1]]])  # segment ends k > j: stored of H_k, cost + P_t[k]
         for j in range(self.layers - 1, -1, -1):
-            _, stored, cost = fronts[j + 1]
+            stored, cost = fronts[j + 1]
             pieces = [np.vstack([stored + m * self.a[j], cost])]
             if self.use_sel and self.delta[j] > 0:
                 pieces.append(np.vstack([stored + m * self.a_sel[j], cost + self.t_sel[j]]))
             pieces.append(np.vstack([ends[0] + m * self.c[j], ends[1] - pt[j]]))
             block = np.hstack(pieces)
             block = _pareto(block[:, block[0] <= stored_limit])
-            fronts[j] = (0.0, block[0], block[1])
+            fronts[j] = (block[0], block[1])
             ends = _pareto(np.hstack([ends, np.vstack([block[0], block[1] + pt[j]])]))
         return fronts
 
@@ -206,7 +209,7 @@ def segment_program(
         candidates = np.hstack(pieces) if pieces else np.zeros((4, 0))
         mask = (candidates[0] <= stored_limit) & (candidates[1] <= cost_limit)
         if bounded and bounds is not None:
-            _, rest_stored, rest_cost = bounds[j]
+            rest_stored, rest_cost = bounds[j]
             room = (stored_limit - candidates[0]) * (1 + MEMORY_TOLERANCE) + 1e-300
             at = np.searchsorted(rest_stored, room, side="right") - 1
             rest = np.where(at >= 0, rest_cost[np.maximum(at, 0)], math.inf)
@@ -268,39 +271,48 @@ def _cap_bins(caps: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), stops.tolist(), strict=True))
 
 
+_Pair = tuple[float, float]
+
+
+def _tighter(*bounds: _Pair) -> _Pair:
+    """The componentwise largest of lower bounds on the same interval."""
+    return (max(b[0] for b in bounds), max(b[1] for b in bounds))
+
+
 def _branch_and_bound(
     caps: np.ndarray,
-    evaluate: Callable[[int, int], tuple[float, Front]],
-    split_bound: Callable[[Front, int], float],
-    free_bound: Callable[[int], float],
-    upper: Callable[[], float],
+    evaluate: Callable[[int, int], tuple[_Pair, Front]],
+    split_bound: Callable[[Front, int], _Pair],
+    free_bound: Callable[[int], _Pair],
+    promising: Callable[[_Pair], bool],
 ) -> None:
     """Best-first search over intervals ``[lo, hi]`` of the sorted caps. An interval's bound is
     first ``free_bound(lo)`` (no program run); when it comes first, ``evaluate(hi, lo)`` runs the
     program at ``S_hi`` (recording what fits) and tightens it; then it splits in two, the upper
-    half reusing that program's front (``split_bound``). Stops when no bound beats ``upper()``."""
-    heap: list[tuple[float, int, int, int, Front | None]] = []
+    half reusing that program's front (``split_bound``). Stops at the first bound that is not
+    ``promising``. Bounds are pairs (objective, tie-break), searched lexicographically."""
+    heap: list[tuple[_Pair, int, int, int, Front | None]] = []
     for serial, (lo, hi) in enumerate(_cap_bins(caps)):
         heap.append((free_bound(lo), lo, hi, serial, None))
     heapq.heapify(heap)
     serial = len(heap)
     while heap:
         bound, lo, hi, _, front = heapq.heappop(heap)
-        if bound >= upper() * (1 - MEMORY_TOLERANCE):
+        if not promising(bound):
             break
         if front is None:
             program_bound, front = evaluate(hi, lo)
-            bound = max(bound, program_bound)
-            if bound < upper() * (1 - MEMORY_TOLERANCE):
+            bound = _tighter(bound, program_bound)
+            if promising(bound):
                 heapq.heappush(heap, (bound, lo, hi, serial, front))
                 serial += 1
             continue
         if lo == hi:
             continue
         mid = (lo + hi) // 2
-        right = max(bound, free_bound(mid + 1), split_bound(front, mid + 1))
+        right = _tighter(bound, free_bound(mid + 1), split_bound(front, mid + 1))
         for entry in ((right, mid + 1, hi, serial, front), (bound, lo, mid, serial + 1, None)):
-            if entry[0] < upper() * (1 - MEMORY_TOLERANCE):
+            if promising(entry[0]):
                 heapq.heappush(heap, entry)
         serial += 2
 
@@ -308,34 +320,59 @@ def _branch_and_bound(
 def _least_cost(
     chain: ChainArrays, caps: np.ndarray, budget: float, bounds: list[_Bound], guess: float
 ) -> _Found | None:
-    """Least cost with memory <= ``budget`` among placements of cost <= ``guess``."""
+    """Least cost with memory <= ``budget`` among placements of cost <= ``guess``, the least
+    memory among costs within :data:`MEMORY_TOLERANCE` (intervals whose bound ties the best
+    cost are searched too)."""
     caps = caps[caps <= budget]
     if caps.size == 0:
         return None
     found: list[_Found] = []
     upper = [guess]
-    _, rest_stored, rest_cost = bounds[0]
+    rest_stored, rest_cost = bounds[0]
 
-    def evaluate(k: int, lo: int) -> tuple[float, Front]:
+    def ties(front: Front, within: np.ndarray, lo: int) -> _Pair:
+        """Least cost, and least memory among costs tying the best, of ``within``."""
+        if not within.any():
+            return math.inf, math.inf
+        tied = within & (front.cost <= upper[0] * (1 + MEMORY_TOLERANCE))
+        memory = float(front.stored[tied].min() + caps[lo]) if tied.any() else math.inf
+        return float(front.cost[within].min()), memory
+
+    def evaluate(k: int, lo: int) -> tuple[_Pair, Front]:
         front = segment_program(chain, caps[k], budget - caps[lo], upper[0], bounds=bounds)
         fits = front.stored + caps[k] <= budget
         if fits.any():
-            pick = np.flatnonzero(fits)[np.argmin(front.cost[fits])]
-            if front.cost[pick] <= upper[0]:
-                upper[0] = float(front.cost[pick])
-                memory = float(front.stored[pick] + caps[k])
-                found.append(_Found(upper[0], memory, int(front.ids[pick]), front))
-        return (float(front.cost.min()) if front.cost.size else math.inf), front
+            least = float(front.cost[fits].min())
+            tied = np.flatnonzero(fits & (front.cost <= least * (1 + MEMORY_TOLERANCE)))
+            pick = tied[np.argmin(front.stored[tied])]
+            memory = float(front.stored[pick] + caps[k])
+            best = found[-1] if found else None
+            if (least <= upper[0] and best is None) or (
+                best is not None
+                and (
+                    least < best.value * (1 - MEMORY_TOLERANCE)
+                    or (least <= best.value * (1 + MEMORY_TOLERANCE) and memory < best.memory)
+                )
+            ):
+                upper[0] = min(upper[0], least)
+                found.append(_Found(least, memory, int(front.ids[pick]), front))
+        return ties(front, np.ones(front.cost.size, dtype=bool), lo), front
 
-    def split_bound(front: Front, lo: int) -> float:
-        within = front.stored <= budget - caps[lo]
-        return float(front.cost[within].min()) if within.any() else math.inf
+    def split_bound(front: Front, lo: int) -> _Pair:
+        return ties(front, front.stored <= budget - caps[lo], lo)
 
-    def free_bound(lo: int) -> float:
+    def free_bound(lo: int) -> _Pair:
         at = int(np.searchsorted(rest_stored, budget - caps[lo], side="right")) - 1
-        return float(rest_cost[at]) if at >= 0 else math.inf
+        return (float(rest_cost[at]) if at >= 0 else math.inf), float(caps[lo])
 
-    _branch_and_bound(caps, evaluate, split_bound, free_bound, lambda: upper[0])
+    def promising(bound: _Pair) -> bool:
+        """Could beat the best cost, or tie it with less memory."""
+        if bound[0] < upper[0] * (1 - MEMORY_TOLERANCE):
+            return True
+        best = found[-1].memory if found else math.inf
+        return bound[0] <= upper[0] * (1 + MEMORY_TOLERANCE) and bound[1] < best
+
+    _branch_and_bound(caps, evaluate, split_bound, free_bound, promising)
     return found[-1] if found else None
 
 
@@ -344,7 +381,7 @@ def least_cost(chain: ChainArrays, caps: np.ndarray, budget: float) -> _Found | 
     limits a little above the no-cap bound (cheap programs), then without one."""
     budget = budget * (1 + MEMORY_TOLERANCE)
     bounds = chain.suffix_fronts(budget)
-    _, stored, cost = bounds[0]
+    stored, cost = bounds[0]
     if not stored.size:
         return None
     floor = float(cost[np.searchsorted(stored, budget, side="right") - 1])
@@ -360,7 +397,7 @@ def least_memory(
 ) -> _Found | None:
     """The least-memory placement of cost <= ``cost_limit`` and memory < ``memory_limit``."""
     bounds = chain.suffix_fronts(memory_limit)
-    _, rest_stored, rest_cost = bounds[0]
+    rest_stored, rest_cost = bounds[0]
     cheap = rest_cost <= cost_limit * (1 + COST_TOLERANCE)
     least_stored = float(rest_stored[np.argmax(cheap)]) if cheap.any() else math.inf
     caps = caps[caps < memory_limit]
@@ -369,23 +406,27 @@ def least_memory(
     found: list[_Found] = []
     upper = [memory_limit]
 
-    def evaluate(k: int, lo: int) -> tuple[float, Front]:
+    def evaluate(k: int, lo: int) -> tuple[_Pair, Front]:
         front = segment_program(chain, caps[k], upper[0] - caps[lo], cost_limit, bounds=bounds)
         if not front.stored.size:
-            return math.inf, front
+            return (math.inf, 0.0), front
         pick = int(np.argmin(front.stored))
         value = float(front.stored[pick] + caps[k])
         if value < upper[0]:
             upper[0] = value
             found.append(_Found(float(front.cost[pick]), value, int(front.ids[pick]), front))
-        return float(front.stored[pick] + caps[lo]), front
+        return (float(front.stored[pick] + caps[lo]), 0.0), front
 
-    def split_bound(front: Front, lo: int) -> float:
-        return float(front.stored.min() + caps[lo]) if front.stored.size else math.inf
+    def split_bound(front: Front, lo: int) -> _Pair:
+        return (float(front.stored.min() + caps[lo]) if front.stored.size else math.inf), 0.0
 
-    _branch_and_bound(
-        caps, evaluate, split_bound, lambda lo: least_stored + float(caps[lo]), lambda: upper[0]
-    )
+    def free_bound(lo: int) -> _Pair:
+        return least_stored + float(caps[lo]), 0.0
+
+    def promising(bound: _Pair) -> bool:
+        return bound[0] < upper[0] * (1 - MEMORY_TOLERANCE)
+
+    _branch_and_bound(caps, evaluate, split_bound, free_bound, promising)
     return found[-1] if found else None
 
 
@@ -400,9 +441,6 @@ def best_placement_codes(chain: LayerChain, budget: float) -> np.ndarray:
         if least is None:  # pragma: no cover - keeping every layer always has a finite memory
             raise RuntimeError("no placement found")
         found = least_cost(arrays, caps, least.memory) or least
-    tie = least_memory(arrays, caps, found.value * (1 + MEMORY_TOLERANCE), found.memory)
-    if tie is not None:
-        found = tie
     return rebuild_codes(found.front, np.array([found.node]), arrays.layers)[0]
 
 
