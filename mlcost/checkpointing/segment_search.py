@@ -212,7 +212,10 @@ def segment_program(
             rest_stored, rest_cost = bounds[j]
             room = (stored_limit - candidates[0]) * (1 + MEMORY_TOLERANCE) + 1e-300
             at = np.searchsorted(rest_stored, room, side="right") - 1
-            rest = np.where(at >= 0, rest_cost[np.maximum(at, 0)], math.inf)
+            if rest_cost.size:
+                rest = np.where(at >= 0, rest_cost[np.maximum(at, 0)], math.inf)
+            else:  # no suffix fits the budget at all
+                rest = np.full(at.size, math.inf)
             mask &= candidates[1] + rest <= cost_limit * (1 + COST_TOLERANCE)
         if staircase is not None:
             memory, cost, shift = staircase

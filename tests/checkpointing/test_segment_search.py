@@ -66,19 +66,30 @@ def frontier(memory: np.ndarray, cost: np.ndarray) -> np.ndarray:
     return np.array(points)
 
 
-def make_chain(seed: int, layers: int, selective: bool, kinds: int | None) -> LayerChain:
+def make_chain(
+    seed: int, layers: int, selective: bool, kinds: int | None, small: bool = False
+) -> LayerChain:
     """Random layer costs; with ``kinds``, every layer one of that many random kinds (the
-    repeated values of real chains, where ties between placements are common)."""
+    repeated values of real chains, where ties between placements are common); ``small``: small
+    integers with zeros (layers that save nothing, free checkpoints and forwards, exact ties)."""
     rng = np.random.default_rng(seed)
     pick = rng.integers(0, kinds, layers) if kinds else np.arange(layers)
     size = kinds or layers
-    saved = rng.uniform(1, 10, size)
+
+    def draw(low: float, high: float) -> np.ndarray:
+        if small:
+            values = rng.integers(0, 4, size).astype(float)
+            return np.asarray(values[pick])
+        return np.asarray(rng.uniform(low, high, size)[pick])
+
+    saved = draw(1, 10)
+    fraction = rng.choice([0.5, 1.0], layers) if small else rng.uniform(0.2, 0.9, size)[pick]
     return LayerChain(
-        saved=saved[pick],
-        boundary=rng.uniform(0.1, 3, size)[pick],
-        forward_flops=rng.uniform(1, 10, size)[pick],
-        selective_saved=(saved * rng.uniform(0.2, 0.9, size))[pick] if selective else None,
-        selective_flops=rng.uniform(0.1, 3, size)[pick] if selective else None,
+        saved=saved,
+        boundary=draw(0.1, 3),
+        forward_flops=draw(1, 10),
+        selective_saved=saved * fraction if selective else None,
+        selective_flops=draw(0.1, 3) if selective else None,
         in_flight=int(rng.integers(1, 4)),
     )
 
@@ -89,6 +100,7 @@ chains = st.builds(
     layers=st.integers(1, 8),
     selective=st.booleans(),
     kinds=st.sampled_from([None, 1, 2, KINDS]),
+    small=st.booleans(),
 )
 
 
