@@ -47,9 +47,13 @@ LAYERS = 128
 
 
 def timed(call: Callable[[], Any]) -> tuple[Any, float]:
-    start = time.perf_counter()
+    """The result and the wall-clock seconds of one call; also prints the call's CPU seconds
+    (less than wall clock when other work shares the machine)."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = call()
-    return result, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    print(f"  [{seconds:.2f} s wall, {time.process_time() - cpu:.2f} s CPU]")
+    return result, seconds
 
 
 def gemma_like(layers: int) -> LayerChain:

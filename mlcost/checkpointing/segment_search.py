@@ -179,7 +179,10 @@ def segment_program(
     bounded = bounds is not None and math.isfinite(cost_limit) and math.isfinite(stored_limit)
     for j in range(1, chain.layers + 1):
         i = j - 1
-        start = np.vstack([front[0] + m * chain.c[i], front[1] - pt[i], front[2]])
+        start = np.empty_like(front)
+        np.add(front[0], m * chain.c[i], out=start[0])
+        np.subtract(front[1], pt[i], out=start[1])
+        start[2] = front[2]
         back.append(start)
         back_all = start if back_all is None else _pareto(np.hstack([back_all, start]))
         while oldest < j and pa[j] - pa[oldest] > within:
@@ -191,22 +194,29 @@ def segment_program(
                 back, back_all = [], None
             older.pop()
             oldest += 1
-        pieces = []
+        # candidates (rows: stored, cost, parent id, state code): keep, selective, segments
         n = front.shape[1]
-        if n:
-            pieces.append(np.vstack([front[0] + m * chain.a[i], front[1], front[2], np.zeros(n)]))
-            if chain.use_sel and 0 < chain.delta[i] <= cap:
-                pieces.append(
-                    np.vstack(
-                        [front[0] + m * chain.a_sel[i], front[1] + chain.t_sel[i], front[2],
-                         np.ones(n)]
-                    )
-                )  # fmt: skip
-        for window in (older[-1] if older else None, back_all):
-            if window is not None and window.shape[1]:
-                kind = np.full(window.shape[1], 2.0)
-                pieces.append(np.vstack([window[0], window[1] + pt[j], window[2], kind]))
-        candidates = np.hstack(pieces) if pieces else np.zeros((4, 0))
+        selective = chain.use_sel and 0 < chain.delta[i] <= cap
+        windows = [w for w in (older[-1] if older else None, back_all) if w is not None]
+        total = n * (2 if selective else 1) + sum(w.shape[1] for w in windows)
+        candidates = np.empty((4, total))
+        np.add(front[0], m * chain.a[i], out=candidates[0, :n])
+        candidates[1:3, :n] = front[1:3]
+        candidates[3, :n] = 0.0
+        at = n
+        if selective:
+            np.add(front[0], m * chain.a_sel[i], out=candidates[0, n : 2 * n])
+            np.add(front[1], chain.t_sel[i], out=candidates[1, n : 2 * n])
+            candidates[2, n : 2 * n] = front[2]
+            candidates[3, n : 2 * n] = 1.0
+            at = 2 * n
+        for window in windows:
+            size = window.shape[1]
+            candidates[0, at : at + size] = window[0]
+            np.add(window[1], pt[j], out=candidates[1, at : at + size])
+            candidates[2, at : at + size] = window[2]
+            candidates[3, at : at + size] = 2.0
+            at += size
         mask = (candidates[0] <= stored_limit) & (candidates[1] <= cost_limit)
         if bounded and bounds is not None:
             rest_stored, rest_cost = bounds[j]
@@ -226,7 +236,9 @@ def segment_program(
         parents.append(chosen[2].astype(np.int64))
         kinds.append(chosen[3].astype(np.int64))
         positions.append(np.full(size, j, dtype=np.int64))
-        front = np.vstack([chosen[0], chosen[1], np.arange(next_id, next_id + size, dtype=float)])
+        front = np.empty((3, size))
+        front[:2] = chosen[:2]
+        front[2] = np.arange(next_id, next_id + size, dtype=float)
         next_id += size
     return Front(
         stored=front[0],
