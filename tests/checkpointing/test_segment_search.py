@@ -161,3 +161,30 @@ def test_curve_equals_previous_optimizer(
             point.recompute_flops.magnitude, rel=1e-9
         )
         assert best.memory <= point.memory * (1 + 1e-12)
+
+
+def test_gemma2_chain_equals_brute_force() -> None:
+    # A real chain of differing layers: Gemma-2-9B's first 8 layers (local and global attention
+    # alternating, forward times from the roofline differ), on an H100 at sequence 8192.
+    from mlcost.checkpointing import transformer_layer_chain
+    from mlcost.workload import TrainingConfig
+
+    full = transformer_layer_chain("gemma-2-9b", TrainingConfig(sequence_length=8192), "h100-sxm")
+    cut = slice(0, 8)
+    chain = LayerChain(
+        saved=full.saved[cut],
+        boundary=full.boundary[cut],
+        forward_flops=full.forward_flops[cut],
+        selective_saved=None if full.selective_saved is None else full.selective_saved[cut],
+        selective_flops=None if full.selective_flops is None else full.selective_flops[cut],
+        in_flight=full.in_flight,
+    )
+    assert not chain.is_uniform()
+    memory, cost = brute_force(chain, chain.selective_saved is not None)
+    expected = frontier(memory, cost)
+    points = tradeoff_curve(chain).points
+    found = np.array([(p.memory.magnitude, p.recompute_flops.magnitude) for p in points])
+    np.testing.assert_allclose(found, expected, rtol=1e-9)
+    for budget, want in zip(expected[:, 0], expected[:, 1], strict=True):
+        best = optimal_placement(chain, Q_(budget, "byte"))
+        assert best.recompute_flops.magnitude == pytest.approx(want, rel=1e-9, abs=1e-6)
