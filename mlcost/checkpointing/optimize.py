@@ -1,11 +1,13 @@
 """The exact optimizer of activation checkpoint placement: the Pareto curve of peak activation
 memory against recomputation of a layer chain, and the cheapest placement within a budget.
 
-For every candidate largest transient ``S`` a dynamic program over the chain keeps the Pareto
-set of (stored bytes, recompute time) of every prefix (Chen et al. 2016 section 4.2 solve the
-same problem by a search over a memory threshold; Griewank's revolve is the limit with no stored
-layers). Chains of identical layers (every dense transformer) are solved by enumerating the counts
-of kept, selective and recomputed layers and the number of segments, one vectorized call.
+For a cap ``S`` on the largest transient a dynamic program over segments keeps the Pareto set of
+(stored bytes, recompute time) of every prefix (Chen et al. 2016 section 4.2 solve the same
+problem by a search over a memory threshold; Griewank's revolve is the limit with no stored
+layers); a branch and bound over the candidate caps runs it only where it can improve on what
+was found (:mod:`mlcost.checkpointing.segment_search`). Chains of identical layers (every dense
+transformer) are solved by enumerating the counts of kept, selective and recomputed layers and
+the number of segments, one vectorized call.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import pandas as pd
 import pint
 
 from mlcost.checkpointing.placement import (
+    STATES,
     LayerChain,
     Placement,
     PlacementCost,
     placement_cost,
 )
+from mlcost.checkpointing.segment_search import best_placement_codes, pareto_placement_codes
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result
 from mlcost.units import magnitude_in
@@ -103,15 +107,24 @@ def tradeoff_curve(chain: LayerChain, *, method: str = "auto") -> TradeoffCurve:
 
 
 def optimal_placement(chain: LayerChain, budget: pint.Quantity) -> PlacementCost:
-    """The placement of least recomputation whose peak activation memory is within ``budget``;
-    the least-memory placement when none is (check ``memory`` against the budget)."""
-    curve = tradeoff_curve(chain)
-    best = curve.best_within(budget)
-    return best if best is not None else curve.least_memory
+    """The placement of least recomputation whose peak activation memory is within ``budget``
+    (the least memory among equal recomputation); the least-memory placement when none is
+    (check ``memory`` against the budget).
+
+    Identical layers: the enumeration of :func:`tradeoff_curve`, one row picked. Otherwise the
+    branch and bound of :mod:`mlcost.checkpointing.segment_search`, pruned by the budget, without
+    the whole curve.
+    """
+    limit = float(magnitude_in(budget, "byte", "budget"))
+    if chain.is_uniform():
+        return placement_cost(chain, _uniform_best(chain, limit))
+    return placement_cost(chain, _placement_of(best_placement_codes(chain, limit)))
 
 
 def _pareto_costs(chain: LayerChain, costs: list[PlacementCost]) -> list[PlacementCost]:
-    """Pareto filter on (memory, recompute cost); sorted by recompute ascending."""
+    """Pareto filter on (memory, recompute cost); sorted by recompute ascending. Costs within a
+    relative 1e-12 are one cost (the same forwards summed in another order), the least memory
+    kept."""
 
     def objective(p: PlacementCost) -> float:
         if p.recompute_time is not None:
@@ -124,34 +137,68 @@ def _pareto_costs(chain: LayerChain, costs: list[PlacementCost]) -> list[Placeme
     for cost in ordered:
         memory = float(cost.memory.to("byte").magnitude)
         if memory < best_memory * (1 - 1e-12):
-            result.append(cost)
+            same = result and objective(cost) <= objective(result[-1]) * (1 + 1e-12)
+            if same:
+                result[-1] = cost
+            else:
+                result.append(cost)
             best_memory = memory
     return result
 
 
-def _uniform_frontier(chain: LayerChain) -> list[Placement]:
-    """Candidate placements of a chain of identical layers: all (n_k, n_s, g) combinations,
-    Pareto-filtered in one vectorized pass before placements are built."""
+def _uniform_rows(chain: LayerChain) -> dict[str, np.ndarray]:
+    """Every (n_k kept, n_s selective, n_r recomputed) count of a chain of identical layers with
+    its best segment count ``g`` and its memory and cost (the formula of :func:`tradeoff_curve`).
+
+    The cost ``n_s·t_sel + n_r·t`` does not depend on ``g``, so only the ``g`` of least memory,
+    ``argmin_g m·g·c + max(ceil(n_r/g)·a, a - a_sel if n_s > 0)``, can be on the curve (the
+    smallest such ``g`` on ties): one ``L x L`` table instead of an ``L^3`` grid."""
     big_l = chain.layers
     a, c = float(chain.saved[0]), float(chain.boundary[0])
     t = float(chain.cost()[0])
     a_sel = float(chain._selective("saved")[0])
     t_sel = float(chain.selective_cost()[0])
-    use_sel = chain.has_selective
-    n_k, n_s, g = np.meshgrid(
-        np.arange(big_l + 1),
-        np.arange(big_l + 1) if use_sel else np.zeros(1, dtype=int),
-        np.arange(big_l + 1),
-        indexing="ij",
-    )
-    n_k, n_s, g = n_k.ravel(), n_s.ravel(), g.ravel()
+    m = chain.in_flight
+    counts = np.arange(big_l + 1)
+    n_k, n_s = np.meshgrid(counts, counts if chain.has_selective else np.zeros(1, int),
+                           indexing="ij")  # fmt: skip
+    n_k, n_s = n_k.ravel(), n_s.ravel()
     n_r = big_l - n_k - n_s
-    valid = (n_r >= 0) & (((n_r == 0) & (g == 0)) | ((n_r > 0) & (g >= 1) & (g <= n_r)))
-    n_k, n_s, g, n_r = n_k[valid], n_s[valid], g[valid], n_r[valid]
-    longest = np.where(g > 0, -(-n_r // np.maximum(g, 1)), 0)
-    transient = np.maximum(longest * a, np.where(n_s > 0, a - a_sel, 0.0))
-    memory = chain.in_flight * (n_k * a + n_s * a_sel + g * c) + transient
+    n_k, n_s, n_r = n_k[n_r >= 0], n_s[n_r >= 0], n_r[n_r >= 0]
+    # segment table: rows n_r = 0..L, columns g = 1..L (g <= n_r), with and without selective
+    g_all = counts[1:]
+    longest = -(-counts[:, None] // g_all[None, :]) * a
+    allowed = g_all[None, :] <= counts[:, None]
+    best_g, best_part = [], []
+    for floor in (0.0, a - a_sel):
+        part = np.where(allowed, m * g_all[None, :] * c + np.maximum(longest, floor), np.inf)
+        pick = np.argmin(part, axis=1)
+        best_g.append(np.where(counts > 0, g_all[pick], 0))
+        best_part.append(np.where(counts > 0, part[counts, pick], floor))
+    selective = (n_s > 0).astype(int)
+    g = np.where(selective, best_g[1][n_r], best_g[0][n_r])
+    part = np.where(selective, best_part[1][n_r], best_part[0][n_r])
+    memory = m * (n_k * a + n_s * a_sel) + part
     cost = n_s * t_sel + n_r * t
+    return {"n_k": n_k, "n_s": n_s, "n_r": n_r, "g": g, "memory": memory, "cost": cost}
+
+
+def _uniform_placement(rows: dict[str, np.ndarray], row: int) -> Placement:
+    """The placement of one row of :func:`_uniform_rows`: ``g`` (nearly) equal recomputed
+    segments, then the selective layers, then the kept ones."""
+    states: list[str] = []
+    if rows["n_r"][row]:
+        for part in np.array_split(np.arange(rows["n_r"][row]), rows["g"][row]):
+            states += ["checkpoint"] + ["recompute"] * (len(part) - 1)
+    states += ["selective"] * int(rows["n_s"][row]) + ["keep"] * int(rows["n_k"][row])
+    return Placement(tuple(states))
+
+
+def _uniform_frontier(chain: LayerChain) -> list[Placement]:
+    """Candidate placements of a chain of identical layers: every count of :func:`_uniform_rows`,
+    Pareto-filtered in one vectorized pass before placements are built."""
+    rows = _uniform_rows(chain)
+    memory, cost = rows["memory"], rows["cost"]
     order = np.lexsort((memory, cost))
     keep_rows = []
     best = math.inf
@@ -159,118 +206,30 @@ def _uniform_frontier(chain: LayerChain) -> list[Placement]:
         if memory[row] < best * (1 - 1e-12):
             keep_rows.append(row)
             best = memory[row]
-    placements = []
-    for row in keep_rows:
-        states: list[str] = []
-        if n_r[row]:
-            for part in np.array_split(np.arange(n_r[row]), g[row]):
-                states += ["checkpoint"] + ["recompute"] * (len(part) - 1)
-        states += ["selective"] * int(n_s[row]) + ["keep"] * int(n_k[row])
-        placements.append(Placement(tuple(states)))
-    return placements
+    return [_uniform_placement(rows, row) for row in keep_rows]
+
+
+def _uniform_best(chain: LayerChain, limit: float) -> Placement:
+    """:func:`optimal_placement` on identical layers: the least cost within ``limit`` bytes (the
+    least memory among costs within a relative 1e-12), or the least memory (then cost)."""
+    rows = _uniform_rows(chain)
+    memory, cost = rows["memory"], rows["cost"]
+    fits = memory <= limit * (1 + 1e-12)
+    if fits.any():
+        tied = fits & (cost <= cost[fits].min() * (1 + 1e-12))
+        row = int(np.flatnonzero(tied)[np.argmin(memory[tied])])
+    else:
+        tied = memory <= memory.min() * (1 + 1e-12)
+        row = int(np.flatnonzero(tied)[np.argmin(cost[tied])])
+    return _uniform_placement(rows, row)
 
 
 def _general_frontier(chain: LayerChain) -> list[Placement]:
-    """The dynamic program: for each candidate transient cap ``S``, the Pareto set of (stored
-    bytes, cost) of every prefix, extended by keep, selective, or a segment of sum <= ``S``.
-    Each prefix's Pareto set is a set of numpy arrays (vectorized extension and filtering)."""
-    big_l = chain.layers
-    a, c, cost = chain.saved, chain.boundary, chain.cost()
-    a_sel, cost_sel = chain._selective("saved"), chain.selective_cost()
-    use_sel = chain.has_selective
-    delta = a - a_sel
-    prefix_a = np.concatenate([[0.0], np.cumsum(a)])
-    prefix_t = np.concatenate([[0.0], np.cumsum(cost)])
-    caps_set = {0.0}
-    for i in range(big_l):
-        caps_set.update((prefix_a[i + 1 :] - prefix_a[i]).tolist())
-    if use_sel:
-        caps_set.update(delta[delta > 0].tolist())
-    caps = sorted(caps_set)
-    m = chain.in_flight
-    # Per cap: the finalized fronts, each (stored, spent, parent position, parent index, kind);
-    # kind 0 keep, 1 selective, 2 segment from the parent position to here.
-    all_fronts: list[list[tuple[np.ndarray, ...]]] = []
-    finals = []
-    for cap_index, cap in enumerate(caps):
-        pending: list[list[tuple[np.ndarray, ...]]] = [[] for _ in range(big_l + 1)]
-        root = (np.zeros(1), np.zeros(1), np.full(1, -1), np.full(1, -1), np.full(1, -1))
-        pending[0].append(root)
-        fronts: list[tuple[np.ndarray, ...]] = []
-        for i in range(big_l + 1):
-            front = _pareto_arrays(pending[i])
-            fronts.append(front)
-            pending[i] = []
-            if i == big_l or front[0].size == 0:
-                continue
-            stored, spent = front[0], front[1]
-            size = stored.size
-            parents = np.arange(size)
-            here = np.full(size, i)
-            pending[i + 1].append((stored + m * a[i], spent, here, parents, np.zeros(size, int)))
-            if use_sel and 0 < delta[i] <= cap:
-                pending[i + 1].append(
-                    (stored + m * a_sel[i], spent + cost_sel[i], here, parents, np.ones(size, int))
-                )
-            with_input = stored + m * c[i]
-            for j in range(i + 1, big_l + 1):
-                if prefix_a[j] - prefix_a[i] > cap * (1 + 1e-12):
-                    break
-                pending[j].append(
-                    (
-                        with_input,
-                        spent + (prefix_t[j] - prefix_t[i]),
-                        here,
-                        parents,
-                        np.full(size, 2),
-                    )
-                )
-        all_fronts.append(fronts)
-        last = fronts[big_l]
-        finals.append(
-            (last[0] + cap, last[1], np.full(last[0].size, cap_index), np.arange(last[0].size))
-        )
-    memory = np.concatenate([f[0] for f in finals])
-    spent = np.concatenate([f[1] for f in finals])
-    cap_of = np.concatenate([f[2] for f in finals])
-    index_of = np.concatenate([f[3] for f in finals])
-    order = np.lexsort((memory, spent))
-    placements = []
-    best = math.inf
-    for row in order:
-        if memory[row] < best * (1 - 1e-12):
-            best = memory[row]
-            placements.append(_rebuild(all_fronts[cap_of[row]], int(index_of[row]), big_l))
-    return placements
+    """Candidate placements of any chain: the branch and bound over caps of
+    :mod:`mlcost.checkpointing.segment_search` (a superset of the Pareto points)."""
+    return [_placement_of(row) for row in pareto_placement_codes(chain)]
 
 
-def _pareto_arrays(pieces: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
-    """Concatenate candidate pieces and keep the (stored, spent) Pareto-optimal entries."""
-    if not pieces:
-        empty_f, empty_i = np.zeros(0), np.zeros(0, int)
-        return (empty_f, empty_f, empty_i, empty_i, empty_i)
-    columns = [np.concatenate([piece[k] for piece in pieces]) for k in range(5)]
-    order = np.lexsort((columns[1], columns[0]))
-    spent = columns[1][order]
-    running = np.minimum.accumulate(spent)
-    keep = np.concatenate([[True], spent[1:] < running[:-1]])
-    chosen = order[keep]
-    return tuple(column[chosen] for column in columns)
-
-
-def _rebuild(fronts: list[tuple[np.ndarray, ...]], index: int, layers: int) -> Placement:
-    states = [""] * layers
-    position = layers
-    while position > 0:
-        front = fronts[position]
-        parent_position = int(front[2][index])
-        parent_index = int(front[3][index])
-        kind = int(front[4][index])
-        if kind == 2:
-            states[parent_position] = "checkpoint"
-            for layer in range(parent_position + 1, position):
-                states[layer] = "recompute"
-        else:
-            states[parent_position] = "keep" if kind == 0 else "selective"
-        position, index = parent_position, parent_index
-    return Placement(tuple(states))
+def _placement_of(codes: np.ndarray) -> Placement:
+    """A placement from state codes (0 keep, 1 selective, 2 checkpoint, 3 recompute)."""
+    return Placement(tuple(STATES[int(code)] for code in codes))

@@ -35,12 +35,13 @@ the seed catalog) prices a checkpoint at a whole layer's activations ``A``:
 functions are :func:`chapter_checkpoint_memory` and :func:`chapter_recompute_forwards`.
 
 :func:`optimal_placement` finds the placement of least recomputation time within a memory budget
-exactly: for every candidate largest transient ``S`` a dynamic program over the chain keeps the
-Pareto set of (stored bytes, recompute time) of every prefix (Chen et al. 2016 section 4.2 solve
-the same problem by a search over a memory threshold; Griewank's revolve is the limit with no
-stored layers). Chains of identical layers (every dense transformer) are solved by enumerating
-the counts of kept, selective and recomputed layers and the number of segments, one vectorized
-call.
+exactly: for a candidate largest transient ``S`` a dynamic program over segments keeps the Pareto
+set of (stored bytes, recompute time) of every prefix (Chen et al. 2016 section 4.2 solve the
+same problem by a search over a memory threshold; Griewank's revolve is the limit with no stored
+layers), and a branch and bound over the candidates ``S`` skips those that cannot improve
+(:mod:`mlcost.checkpointing.segment_search`). Chains of identical layers (every dense
+transformer) are solved by enumerating the counts of kept, selective and recomputed layers and
+the number of segments, one vectorized call.
 """
 
 from __future__ import annotations
