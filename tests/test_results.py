@@ -70,6 +70,8 @@ EXAMPLES: dict[str, Callable[[], Result]] = {
     "Plan": _plan,
     "PlanStep": lambda: _plan().step_time(),
     "Figures": lambda: _plan().cost(),
+    "FineTuningFit": lambda: mlcost.finetuning_fit("gpt2", "a100-sxm4-40gb", CONFIG),
+    "ServePlan": lambda: mlcost.ServePlan("gpt2", gpu="h100-sxm5-80gb", prompt=256, output=64),
 }
 
 
