@@ -97,9 +97,12 @@ def all_placement_codes(layers: int, selective: bool) -> np.ndarray:
     return codes[valid]
 
 
-def exhaustive_frontier(chain: LayerChain, codes: np.ndarray) -> np.ndarray:
-    """(memory, cost) Pareto frontier of every placement, evaluated here independently of the
-    optimizer (the module docstring's formula: stored + max(segment sums, selective deltas))."""
+def placement_memory_and_cost(
+    chain: LayerChain, codes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Memory and recomputation cost of every placement (rows of state codes), evaluated here
+    independently of the optimizer (the module docstring's formula: stored + max(segment sums,
+    selective deltas); cost = recomputed forwards + selective parts)."""
     keep, sel, ckpt, rec = (codes == 0), (codes == 1), (codes == 2), (codes == 3)
     a, c = chain.saved, chain.boundary
     a_sel = chain.selective_saved if chain.selective_saved is not None else a
@@ -111,8 +114,12 @@ def exhaustive_frontier(chain: LayerChain, codes: np.ndarray) -> np.ndarray:
         running = np.where(ckpt[:, i], a[i], np.where(rec[:, i], running + a[i], 0.0))
         transient = np.maximum(transient, running)
         transient = np.maximum(transient, np.where(sel[:, i], a[i] - a_sel[i], 0.0))
-    memory = stored + transient
-    cost = (ckpt | rec) @ t + sel @ t_sel
+    return stored + transient, (ckpt | rec) @ t + sel @ t_sel
+
+
+def exhaustive_frontier(chain: LayerChain, codes: np.ndarray) -> np.ndarray:
+    """(memory, cost) Pareto frontier of every placement (:func:`placement_memory_and_cost`)."""
+    memory, cost = placement_memory_and_cost(chain, codes)
     order = np.lexsort((memory, cost))
     frontier = []
     best = np.inf

@@ -13,38 +13,14 @@ from mlcost.checkpointing import LayerChain, optimal_placement, placement_cost, 
 from mlcost.checkpointing.optimize import _pareto_costs
 from mlcost.units import Q_
 from tests.checkpointing.reference_dp import reference_frontier
+from tests.checkpointing.test_activations import all_placement_codes, placement_memory_and_cost
 
 KINDS = 4  # layer kinds of the structured chains (local/global attention, uneven stages)
 
 
-def all_codes(layers: int, selective: bool) -> np.ndarray:
-    """Every valid placement as state codes (0 keep, 1 selective, 2 checkpoint, 3 recompute):
-    a recompute must follow a checkpoint or a recompute."""
-    states = np.array([0, 2, 3] + ([1] if selective else []))
-    grid = np.indices((len(states),) * layers).reshape(layers, -1).T
-    codes = states[grid]
-    follows = np.concatenate([np.zeros((len(codes), 1), bool), codes[:, :-1] >= 2], axis=1)
-    return codes[np.all((codes != 3) | follows, axis=1)]
-
-
 def brute_force(chain: LayerChain, selective: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Memory and cost of every placement: m·(kept a + selective a_sel + checkpoint c) +
-    max(largest segment's saved sum, largest selective a - a_sel); cost = recomputed forwards +
-    selective parts."""
-    codes = all_codes(chain.layers, selective)
-    keep, sel, ckpt, rec = (codes == 0), (codes == 1), (codes == 2), (codes == 3)
-    a, c = chain.saved, chain.boundary
-    a_sel = chain.selective_saved if chain.selective_saved is not None else a
-    t = chain.forward_flops
-    t_sel = chain.selective_flops if chain.selective_flops is not None else 0 * t
-    stored = chain.in_flight * (keep @ a + sel @ a_sel + ckpt @ c)
-    transient = np.zeros(len(codes))
-    running = np.zeros(len(codes))
-    for i in range(chain.layers):
-        running = np.where(ckpt[:, i], a[i], np.where(rec[:, i], running + a[i], 0.0))
-        transient = np.maximum(transient, running)
-        transient = np.maximum(transient, np.where(sel[:, i], a[i] - a_sel[i], 0.0))
-    return stored + transient, (ckpt | rec) @ t + sel @ t_sel
+    """Memory and cost of every placement (the exhaustive oracle of test_activations)."""
+    return placement_memory_and_cost(chain, all_placement_codes(chain.layers, selective))
 
 
 def frontier(memory: np.ndarray, cost: np.ndarray) -> np.ndarray:
