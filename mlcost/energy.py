@@ -40,7 +40,7 @@ import pint
 
 from mlcost.assumptions import Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, magnitude_in, positive_magnitude
 
 Number = Any
 
@@ -191,16 +191,6 @@ class EnergyReport:
         )
 
 
-def _positive(value: Any, unit: str, field: str, *, allow_zero: bool = False) -> float:
-    """A finite magnitude in ``unit`` (> 0, or >= 0 with ``allow_zero``), else a one-line error."""
-    magnitude = float(magnitude_in(value, unit, field, bare=unit == "hour"))
-    ok = magnitude >= 0 if allow_zero else magnitude > 0
-    if not (ok and math.isfinite(magnitude)):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise MlcostError(f"{field}: got {value!r}, expected a finite value {bound} {unit}")
-    return magnitude
-
-
 def report_energy(
     gpu_hours: Any,
     power_per_gpu: Any,
@@ -228,8 +218,8 @@ def report_energy(
     :class:`mlcost.assumptions.Assumptions` unless given).
     """
     check_accounting(accounting)
-    hours = _positive(gpu_hours, "hour", "gpu_hours")
-    watts = _positive(power_per_gpu, "W", "power_per_gpu")
+    hours = positive_magnitude(gpu_hours, "hour", "gpu_hours", bare=True)
+    watts = positive_magnitude(power_per_gpu, "W", "power_per_gpu")
     check_pue(pue)
     grid = _intensity(intensity, "intensity")
     dynamic = energy(Q_(watts, "W"), Q_(hours, "hour"), pue=float(pue))
@@ -239,10 +229,10 @@ def report_energy(
             "for the idle infrastructure, or the report's idle energy)"
         )
     if idle_power_per_gpu is not None:
-        idle_w = _positive(idle_power_per_gpu, "W", "idle_power_per_gpu", allow_zero=True)
+        idle_w = positive_magnitude(idle_power_per_gpu, "W", "idle_power_per_gpu", allow_zero=True)
         idle = energy(Q_(idle_w, "W"), Q_(hours, "hour"), pue=float(pue))
     elif idle_energy is not None:
-        idle = Q_(_positive(idle_energy, "kWh", "idle_energy", allow_zero=True), "kWh")
+        idle = Q_(positive_magnitude(idle_energy, "kWh", "idle_energy", allow_zero=True), "kWh")
     else:
         idle = Q_(0.0, "kWh")
     used = (dynamic + idle).to("kWh")
@@ -259,18 +249,15 @@ def report_energy(
                 "a DGX/HGX node)"
             )
         a = assumptions or Assumptions()
-        per_gpu = (
-            Q_(_positive(embodied_per_gpu, "kgCO2e", "embodied_per_gpu", allow_zero=True), "kgCO2e")
-            if embodied_per_gpu is not None
-            else a.embodied_carbon_per_gpu
-        )
-        per_server = (
-            Q_(
-                _positive(embodied_per_server, "kgCO2e", "embodied_per_server", allow_zero=True),
-                "kgCO2e",
-            )
-            if embodied_per_server is not None
-            else a.embodied_carbon_per_server
+
+        def kilograms(value: Any, field: str, default: pint.Quantity) -> pint.Quantity:
+            if value is None:
+                return default
+            return Q_(positive_magnitude(value, "kgCO2e", field, allow_zero=True), "kgCO2e")
+
+        per_gpu = kilograms(embodied_per_gpu, "embodied_per_gpu", a.embodied_carbon_per_gpu)
+        per_server = kilograms(
+            embodied_per_server, "embodied_per_server", a.embodied_carbon_per_server
         )
         busy_life = a.gpu_lifetime * a.gpu_use_rate
         embodied_gpu = embodied_carbon(Q_(hours, "hour"), per_gpu, busy_life)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pint
 
-from mlcost.errors import UnitError
+from mlcost.errors import MlcostError, UnitError
 
 __all__ = [
     "Q_",
@@ -44,6 +44,7 @@ __all__ = [
     "format_quantity",
     "magnitude_in",
     "parse_quantity",
+    "positive_magnitude",
     "quantity_to_json",
     "ureg",
 ]
@@ -87,7 +88,9 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     parse = registry._parse_units_as_container
     memo: dict[tuple[str, bool, bool], Any] = {}
 
-    def parse_memoized(input_string: str, as_delta: bool = True, case_sensitive: bool = True):  # type: ignore[no-untyped-def]
+    def parse_memoized(
+        input_string: str, as_delta: bool = True, case_sensitive: bool = True
+    ) -> Any:
         key = (input_string, as_delta, case_sensitive)
         if key not in memo:
             memo[key] = parse(input_string, as_delta, case_sensitive)
@@ -199,6 +202,19 @@ def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> An
     quantity = parse_quantity(value, field=field)
     check_dimension(quantity, unit, field=field)
     return quantity.to(unit).magnitude
+
+
+def positive_magnitude(
+    value: Any, unit: str, field: str, *, allow_zero: bool = False, bare: bool = False
+) -> float:
+    """:func:`magnitude_in` of one value that must be finite and > 0 (>= 0 with
+    ``allow_zero``), else a one-line :class:`mlcost.errors.MlcostError` naming ``field``."""
+    magnitude = float(magnitude_in(value, unit, field, bare=bare))
+    in_range = magnitude >= 0 if allow_zero else magnitude > 0
+    if not (in_range and math.isfinite(magnitude)):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise MlcostError(f"{field}: got {value!r}, expected a finite value {bound} {unit}")
+    return magnitude
 
 
 def _magnitude_text(magnitude: float | int) -> str:

@@ -340,11 +340,18 @@ def goodput_over_gpus(
     write = np.asarray(state_bytes_per_gpu, dtype=np.float64) * n / write_bandwidth
     mtbf = mtbf_per_gpu_hours * 3600.0 / n
     blocking = np.zeros_like(write) if asynchronous else write
-    tau = _daly_seconds(blocking, mtbf)
-    restart = restart_seconds + write if asynchronous else restart_seconds
-    if asynchronous:
-        tau = np.maximum(tau, write)
+    tau, restart = _schedule(_daly_seconds(blocking, mtbf), write, restart_seconds, asynchronous)
     return _goodput_fraction(tau, blocking, mtbf, restart)
+
+
+def _schedule(interval: Number, write: Number, restart: Number, asynchronous: bool) -> tuple:
+    """The interval and effective restart (seconds) of a blocking or asynchronous checkpoint:
+    blocking, as given; asynchronous (CheckFreq, Mohan et al. 2021), the interval at least the
+    write (one write in flight) and the write added to the restart (a failure during the write
+    loses the previous interval too)."""
+    if not asynchronous:
+        return interval, restart
+    return np.maximum(interval, write), restart + write
 
 
 # ----- one run's plan ------------------------------------------------------------------------
@@ -517,22 +524,22 @@ def goodput_plan(
     write = checkpoint_write_time(
         state * gpus, bandwidth, writers=gpus, per_writer_bandwidth=per_writer_bandwidth
     )
-    if asynchronous:
-        if snapshot_bandwidth is None:
-            blocking = Q_(0.0, "s")
-        else:
-            blocking = checkpoint_write_time(state, snapshot_bandwidth)
-        effective_restart = (restart + write).to("minute")
-    else:
+    if not asynchronous:
         blocking = write
-        effective_restart = restart.to("minute")
+    elif snapshot_bandwidth is None:
+        blocking = Q_(0.0, "s")
+    else:
+        blocking = checkpoint_write_time(state, snapshot_bandwidth)
     young = young_interval(blocking, mtbf)
     daly = daly_interval(blocking, mtbf)
+    tau, restart_s = _schedule(
+        daly.to("s").magnitude, write.to("s").magnitude, restart.to("s").magnitude, asynchronous
+    )
+    effective_restart = Q_(restart_s, "s").to("minute")
     if interval is None:
-        chosen = daly
+        chosen = Q_(tau, "s").to("minute")
         rule = "Daly 2006 optimum"
-        if asynchronous and chosen.to("s").magnitude < write.to("s").magnitude:
-            chosen = write.to("minute")
+        if asynchronous and daly.to("s").magnitude < write.to("s").magnitude:
             rule = "the write time (one asynchronous write in flight at a time)"
     else:
         chosen = _check(interval, "s", "interval").to("minute")

@@ -200,7 +200,9 @@ def energy(
     ] = None,
     gpus_per_server: Annotated[
         int | None,
-        typer.Option(help="Add embodied CO2e of GPUs and servers (GPUs per server, e.g. 8)."),
+        typer.Option(
+            min=1, help="Add embodied CO2e of GPUs and servers (GPUs per server, e.g. 8)."
+        ),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -220,6 +222,8 @@ def energy(
         )
     if intensity is None and region is None:
         raise MlcostError("--intensity: give the report's grid intensity, or --region")
+    if idle_power is not None and idle_energy is not None:
+        raise MlcostError("--idle-energy: give --idle-power or --idle-energy, not both")
     report = report_energy(
         parse_count(gpu_hours, "--gpu-hours"), power, pue=pue,
         intensity=intensity if intensity is not None

@@ -290,17 +290,14 @@ def _goodput(run: Run, gpus: Array) -> Array:
         run.parameters, gpus, run.config.precision, run.config.optimizer
     )
     mtbf = run.mtbf_per_gpu if run.mtbf_per_gpu is not None else LLAMA3_MTBF_PER_GPU
-    return np.asarray(
-        goodput_over_gpus(
-            state.to("byte").magnitude,
-            gpus,
-            run.checkpoint.bandwidth(gpus, run.system.gpus_per_node),
-            mtbf_per_gpu_hours=float(mtbf.to("hour").magnitude),
-            restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude),
-            asynchronous=run.async_checkpoint,
-        ),
-        dtype=np.float64,
-    ) * np.ones(gpus.shape)
+    return goodput_over_gpus(
+        state.to("byte").magnitude,
+        gpus,
+        run.checkpoint.bandwidth(gpus, run.system.gpus_per_node),
+        mtbf_per_gpu_hours=float(mtbf.to("hour").magnitude),
+        restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude),
+        asynchronous=run.async_checkpoint,
+    )
 
 
 def evaluate_run(run: Run, x: Numbers) -> PlanArrays:

@@ -22,7 +22,7 @@ from mlcost.parallel.search import SearchResult, search
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, system
-from mlcost.units import magnitude_in
+from mlcost.units import magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class CheckpointTarget:
     def bandwidth(self, gpus: Any, gpus_per_node: int) -> Any:
         """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s; arrays welcome)."""
         if self.shared is not None:
-            return self.shared + 0.0 * np.asarray(gpus, dtype=np.float64)
+            return np.full(np.shape(gpus), self.shared)
         return float(self.per_node or 0.0) * np.ceil(np.asarray(gpus) / gpus_per_node)
 
 
@@ -446,17 +446,11 @@ def _report_mode(plan: Plan) -> dict[str, Any]:
         ),
     )
     if plan.idle_power is not None:
-        idle = float(magnitude_in(plan.idle_power, "W", "idle_power"))
-        if not (idle >= 0 and math.isfinite(idle)):
-            raise MlcostError(f"idle_power: got {plan.idle_power!r}, expected a power >= 0 W")
+        idle = positive_magnitude(plan.idle_power, "W", "idle_power", allow_zero=True)
         idle_source = "given"
     hours = None
     if plan.gpu_hours is not None:
-        hours = float(magnitude_in(plan.gpu_hours, "hour", "gpu_hours", bare=True))
-        if not (hours > 0 and math.isfinite(hours)):
-            raise MlcostError(
-                f"gpu_hours: got {plan.gpu_hours!r}, expected a finite number > 0, e.g. 1.46e6"
-            )
+        hours = positive_magnitude(plan.gpu_hours, "hour", "gpu_hours", bare=True)
     return {"idle_power_per_gpu": idle, "idle_source": idle_source, "gpu_hours": hours}
 
 

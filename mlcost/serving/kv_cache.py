@@ -46,15 +46,9 @@ Number = Any
 
 
 def attention_kind(model: TransformerSpec) -> str:
-    """The kind a model spec declares (``attention_kind``: ``mla`` for latent attention), else
-    ``mha`` (as many key-value heads as query heads),
-    ``mqa`` (one) or ``gqa`` (between)."""
-    declared = getattr(model, "attention_kind", None)
-    if isinstance(declared, str) and declared in CACHE_WIDTHS:
-        return declared
-    if model.kv_heads == model.num_attention_heads:
-        return "mha"
-    return "mqa" if model.kv_heads == 1 else "gqa"
+    """The attention kind of the spec (:attr:`mlcost.specs.TransformerSpec.attention_kind`:
+    ``mha``, ``gqa``, ``mqa`` or ``mla``), which keys :data:`CACHE_WIDTHS`."""
+    return model.attention_kind
 
 
 def _key_value_width(model: TransformerSpec, tensor_parallel: int) -> float:

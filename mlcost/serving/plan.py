@@ -487,8 +487,8 @@ class ServePlan(Result):
             Figure("KV cache per sequence", Q_(m["sequence"] / gb, "GB"),
                    "paged: block x ceil(cached tokens / block) per layer, windows capped",
                    f"{m['longest']:.0f} tokens, blocks of {m['block']:.0f}", kv_source),
-            Figure("memory for the KV cache", Q_(m["free"] / gb, "GB"),
-                   "memory x utilization - weights",
+            Figure("memory for the KV cache", Q_(max(m["free"], 0.0) / gb, "GB"),
+                   "max(0, memory x utilization - weights)",
                    f"{m['capacity'] / gb:.1f} GB x {self.assumptions.gpu_memory_utilization} - "
                    f"{m['weights'] / gb:.1f} GB", ASSUMPTION_SOURCES["gpu_memory_utilization"]),
             Figure("largest batch", Q_(m["max_batch"], "dimensionless"),

@@ -119,7 +119,7 @@ def _weights(
     when a token is sent to it: ``touched``, :func:`touched_expert_fraction`)."""
     if op.kind != OperatorKind.MATMUL or op.block != "layer":
         return op
-    share = touched if op.name.startswith("expert ") else 1.0
+    share = touched if op.gemm_group else 1.0  # a routed expert's GEMM (grouped per layer)
     return replace(
         op, bytes_read=op.m * op.k * act + op.k * op.n * per_parameter * share,
         format="" if fmt == "bf16" else fmt,
