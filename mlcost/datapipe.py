@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pint
 
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 
 Number = Any
 
@@ -31,7 +31,7 @@ def storage_throughput(
     best = (
         disk
         if network is None
-        else Q_(np.minimum(disk.to("GB/s").magnitude, network.to("GB/s").magnitude), "GB/s")
+        else Q_(np.minimum(in_unit(disk, "GB/s"), in_unit(network, "GB/s")), "GB/s")
     )
     return (best * access_factor).to("GB/s")
 
@@ -100,7 +100,7 @@ def pipelined_time(*stages: pint.Quantity) -> pint.Quantity:
     """``t_iteration = max(t_fetch, t_process, t_transfer)`` (the chapter's F-36): with
     prefetching the stages overlap, so the slowest sets the pace (their sum is the
     unoverlapped time). Arrays broadcast."""
-    seconds = np.maximum.reduce([np.asarray(s.to("s").magnitude, dtype=np.float64) for s in stages])
+    seconds = np.maximum.reduce([np.asarray(in_unit(s, "s"), dtype=np.float64) for s in stages])
     return Q_(seconds, "s")
 
 

@@ -31,7 +31,7 @@ from mlcost.layout import Layout
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
 
 Number = Any
@@ -172,16 +172,16 @@ class FlopsSummary(Result):
             ("GEMM FLOPs (fwd + bwd)", self.table.matmul_flops(), None),
             ("optimizer update", self.table.optimizer_flops, None),
         ]
-        exact = self.model_flops.to("flop").magnitude
+        exact = in_unit(self.model_flops, "flop")
         for name, value in self.estimates().items():
-            rows.append((name, value, value.to("flop").magnitude / exact - 1))
+            rows.append((name, value, in_unit(value, "flop") / exact - 1))
         return rows
 
     def to_frame(self) -> pd.DataFrame:
         """:meth:`rows` as a DataFrame (FLOPs in FLOP)."""
         return pd.DataFrame(
             [
-                {"quantity": name, "flops": value.to("flop").magnitude, "vs_exact": diff}
+                {"quantity": name, "flops": in_unit(value, "flop"), "vs_exact": diff}
                 for name, value, diff in self.rows()
             ]
         )

@@ -31,8 +31,10 @@ from typing import Any, Literal
 import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
+from mlcost.results import any_true
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
+from mlcost.units import in_unit
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
 
@@ -82,7 +84,7 @@ class Execution:
         """The software's per-op dispatch overhead in seconds (converted once)."""
         if self.software is None:
             return 0.0
-        return float(self.software.spec.dispatch_overhead.to("s").magnitude)
+        return float(in_unit(self.software.spec.dispatch_overhead, "s"))
 
 
 def _gemm_compute(op: Operator, ceilings: Ceilings, grouped: bool = False) -> Number:
@@ -91,7 +93,7 @@ def _gemm_compute(op: Operator, ceilings: Ceilings, grouped: bool = False) -> Nu
     ``gemm_group`` local experts of an MoE layer in one launch) fills the GPU's waves with the
     tiles of all its GEMMs together."""
     peak = ceilings.peak_flops
-    batch = op.gemm_batch if np.any(np.asarray(op.gemm_batch)) else 1
+    batch = op.gemm_batch if any_true(np.asarray(op.gemm_batch)) else 1
     if grouped:
         batch = op.gemm_group
     attention = op.kind == OperatorKind.ATTENTION
@@ -101,7 +103,7 @@ def _gemm_compute(op: Operator, ceilings: Ceilings, grouped: bool = False) -> Nu
         (op.backward_input_flops, "nt", (op.m, op.k, op.n)),
         (op.backward_weight_flops, "tn", (op.k, op.n, op.m)),
     ):
-        if not np.any(part):
+        if not any_true(part):
             continue
         shape = ceilings.gemm_wave_efficiency(rows, cols, batch) * ceilings.gemm_depth_efficiency(
             depth
@@ -143,7 +145,7 @@ def parameter_tensors(table: OperatorTable) -> float:
         sum(
             np.max(op.count) / micro
             for op in table.operators
-            if op.kind != OperatorKind.OPTIMIZER and np.any(np.asarray(op.parameters) > 0)
+            if op.kind != OperatorKind.OPTIMIZER and any_true(np.asarray(op.parameters) > 0)
         )
     )
 
@@ -157,7 +159,7 @@ def operator_time(
     bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
     moved = op.bytes_moved
     kernel = kernels.get(op.pattern) if op.role == OperatorRole.ATTENTION_CORE else None
-    host_ops: float = 1 + bool(np.any(op.backward_flops) or np.any(op.backward_bytes))
+    host_ops: float = 1 + (any_true(op.backward_flops) or any_true(op.backward_bytes))
     host_ops = host_ops + op.recompute_fraction
     if kernel is not None:
         first = op.kind == OperatorKind.ATTENTION and op.name.startswith("attention scores QK^T")
@@ -167,7 +169,7 @@ def operator_time(
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
         grouped = bool(
-            np.any(np.asarray(op.gemm_group))
+            any_true(np.asarray(op.gemm_group))
             and software is not None
             and software.spec.grouped_expert_gemm
         )

@@ -13,6 +13,7 @@ import numpy as np
 from mlcost.memory import MemoryBreakdown
 from mlcost.specs import Accelerator
 from mlcost.timing import StepTime
+from mlcost.units import in_unit
 
 if TYPE_CHECKING:
     from mlcost.checkpointing import TradeoffCurve
@@ -75,8 +76,8 @@ def roofline(
         lines.append(
             (
                 f"{step.ceilings.name} ({step.ceilings.format})",
-                step.ceilings.peak.to("TFLOP/s").magnitude,
-                step.ceilings.bandwidth.to("TB/s").magnitude,
+                in_unit(step.ceilings.peak, "TFLOP/s"),
+                in_unit(step.ceilings.bandwidth, "TB/s"),
             )
         )
     for gpu in gpus:
@@ -85,7 +86,7 @@ def roofline(
             (
                 f"{gpu.name} ({fmt})",
                 gpu.peak(fmt).to("TFLOP/s").magnitude,
-                gpu.memory_bandwidth.to("TB/s").magnitude,
+                in_unit(gpu.memory_bandwidth, "TB/s"),
             )
         )
     for index, (name, peak, bandwidth) in enumerate(lines):
@@ -107,7 +108,7 @@ def roofline(
             rotation=35, color="dimgray",
         )  # fmt: skip
     if step is not None:
-        total = float(np.sum(step.total.to("s").magnitude))
+        total = float(np.sum(in_unit(step.total, "s")))
         points = []
         for op, row in zip(step.table.operators, step.rows, strict=True):
             flops = float(np.sum(op.total_flops * op.count))
@@ -225,7 +226,7 @@ def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
     left = 0.0
     shown = 0
     for term in breakdown.terms:
-        value = float(np.max(term.value.to("GiB").magnitude))
+        value = float(np.max(in_unit(term.value, "GiB")))
         if value <= 0.005:  # nothing to see, and an empty legend entry
             continue
         ax.barh(
@@ -236,7 +237,7 @@ def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
         shown += 1
     total = left
     if breakdown.capacity is not None:
-        capacity = float(breakdown.capacity.to("GiB").magnitude)
+        capacity = float(in_unit(breakdown.capacity, "GiB"))
         ax.axvline(capacity, color="black", linestyle="--", lw=1)
         ax.text(
             capacity, 0.95, f"usable on {breakdown.gpu or 'GPU'}: {capacity:.1f} GiB ",

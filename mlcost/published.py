@@ -48,7 +48,7 @@ from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
 from mlcost.systems import system
 from mlcost.uncertainty import Band, band_from_errors
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
 
 TRAINING_FAMILIES = ("megatron-core-h100", "llm-foundry")
@@ -124,7 +124,7 @@ def _megatron_step(
         megatron_gpt(h, layers, heads, vocab, seq), TrainingConfig(sequence_length=seq),
         "dgx-h100", layout, implementation="megatron-core",
     )  # fmt: skip
-    seconds = step.total.to("s").magnitude
+    seconds = in_unit(step.total, "s")
     return layout, seconds, megatron_flops(global_batch, seq, layers, h, vocab) / seconds / gpus
 
 
@@ -173,7 +173,7 @@ def _llm_foundry(case: dict[str, Any]) -> Prediction:
         sequence_length=seq, precision="fp8" if "FP8" in c["gpu"] else "bf16-mixed"
     )
     step = multi_gpu_step_time(model, config, node, layout, implementation="fsdp")
-    seconds = step.total.to("s").magnitude
+    seconds = in_unit(step.total, "s")
     note = f"{node}, {layout.describe()}, {config.precision}, step {seconds:.3g} s"
     if model.parameter_count != c["params"]:
         note += f"; parameters {model.parameter_count:,} vs the table's {c['params']:,}"
@@ -229,7 +229,7 @@ def _mamf(case: dict[str, Any]) -> Prediction:
         shapes = 256 * np.arange(1, 81)  # a shape sweep as the measurement did: up to 20480
         m, n = np.meshgrid(shapes, shapes, indexing="ij")
         best = float(np.max(ceilings.compute_efficiency * ceilings.gemm_wave_efficiency(m, n)))
-        predicted = best * ceilings.peak.to("TFLOP/s").magnitude
+        predicted = best * in_unit(ceilings.peak, "TFLOP/s")
     return Prediction(
         case["id"], "hardware", case["quantity"], "TFLOP/s", float(case["value"]), predicted,
         anchor=True, note=f"{name or 'not in the catalog'}; the catalog's ceiling is this MAMF",
@@ -259,7 +259,7 @@ def _stream(case: dict[str, Any]) -> Prediction:
 def _busbw(target: Any, ranks: int, algorithm: str = "auto", size: float = 8 * 2**30) -> float:
     result = collective_time(target, "all-reduce", Q_(size, "byte"), ranks=ranks,
                              algorithm=algorithm)  # fmt: skip
-    return float(result.bus_bandwidth.to("GB/s").magnitude)
+    return float(in_unit(result.bus_bandwidth, "GB/s"))
 
 
 def _nccl(case: dict[str, Any]) -> list[Prediction]:
@@ -316,7 +316,7 @@ def _pcie(case: dict[str, Any]) -> list[Prediction]:
     for key, link in links.items():
         model = system("h100-sxm5-80gb").host_link
         from_catalog = default_catalog().link(link)
-        rate = from_catalog.per_direction.to("GB/s").magnitude
+        rate = in_unit(from_catalog.per_direction, "GB/s")
         fraction = model.efficiency if model is not None else 1.0
         out.append(
             Prediction(
@@ -358,11 +358,11 @@ def _patterson(case: dict[str, Any]) -> list[Prediction]:
     return [
         Prediction(
             f"{case['id']}.energy", "energy-reports", "training energy", "MWh",
-            float(value["energy_MWh"]), float(report.energy.to("MWh").magnitude), note=note,
+            float(value["energy_MWh"]), float(in_unit(report.energy, "MWh")), note=note,
         ),
         Prediction(
             f"{case['id']}.co2e", "energy-reports", "training CO2e", "tCO2e",
-            float(value["tCO2e"]), float(report.location_carbon.to("tCO2e").magnitude), note=note,
+            float(value["tCO2e"]), float(in_unit(report.location_carbon, "tCO2e")), note=note,
         ),
     ]  # fmt: skip
 
@@ -389,13 +389,13 @@ def _bloom(case: dict[str, Any]) -> list[Prediction]:
     embodied = report.embodied_carbon
     rows = [
         ("dynamic-energy", "dynamic energy", "kWh", value["dynamic_kWh"],
-         report.dynamic_energy.to("kWh").magnitude),
+         in_unit(report.dynamic_energy, "kWh")),
         ("dynamic-co2e", "dynamic CO2e", "tCO2e", value["dynamic_tCO2e"],
          (report.dynamic_energy * intensity).to("tCO2e").magnitude),
         ("embodied-co2e", "embodied CO2e", "tCO2e", value["embodied_tCO2e"],
-         math.nan if embodied is None else embodied.to("tCO2e").magnitude),
+         math.nan if embodied is None else in_unit(embodied, "tCO2e")),
         ("total-co2e", "life-cycle CO2e", "tCO2e", value["tCO2e"],
-         report.total_carbon.to("tCO2e").magnitude),
+         in_unit(report.total_carbon, "tCO2e")),
     ]  # fmt: skip
     return [
         Prediction(

@@ -30,7 +30,7 @@ import pint
 from mlcost.errors import MlcostError
 from mlcost.results import plain
 from mlcost.specs import Accelerator
-from mlcost.units import Q_, format_quantity
+from mlcost.units import Q_, format_quantity, in_unit
 
 Number = Any
 
@@ -128,22 +128,22 @@ class Ceilings:
     @cached_property
     def peak_flops(self) -> float:
         """``peak`` in FLOP/s."""
-        return float(self.peak.to("flop/s").magnitude)
+        return float(in_unit(self.peak, "flop/s"))
 
     @cached_property
     def vector_flops(self) -> float:
         """``vector_peak`` in FLOP/s."""
-        return float(self.vector_peak.to("flop/s").magnitude)
+        return float(in_unit(self.vector_peak, "flop/s"))
 
     @cached_property
     def bandwidth_bytes(self) -> float:
         """``bandwidth`` in byte/s."""
-        return float(self.bandwidth.to("byte/s").magnitude)
+        return float(in_unit(self.bandwidth, "byte/s"))
 
     @cached_property
     def launch_seconds(self) -> float:
         """``launch_overhead`` in seconds."""
-        return float(self.launch_overhead.to("s").magnitude)
+        return float(in_unit(self.launch_overhead, "s"))
 
     def __post_init__(self) -> None:
         for name in ("compute_efficiency", "memory_efficiency", "vector_efficiency"):

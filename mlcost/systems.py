@@ -29,7 +29,7 @@ from mlcost.errors import MlcostError
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Catalog, Cluster, Link, Node, Spec, Storage, default_catalog
 from mlcost.specs.hardware import CollectiveFit
-from mlcost.units import Q_, format_quantity
+from mlcost.units import Q_, format_quantity, in_unit
 
 #: Achievable share of a link's per-direction line rate that NCCL collectives reach (bus
 #: bandwidth at large messages over line rate). Sources:
@@ -94,12 +94,12 @@ class LinkModel:
     @cached_property
     def peak_bytes(self) -> float:
         """:attr:`peak` in byte/s, converted once."""
-        return float(self.peak.to("byte/s").magnitude)
+        return float(in_unit(self.peak, "byte/s"))
 
     @cached_property
     def latency_seconds(self) -> float:
         """:attr:`latency` in seconds, converted once."""
-        return float(self.latency.to("s").magnitude)
+        return float(in_unit(self.latency, "s"))
 
 
 def link_model(

@@ -38,12 +38,12 @@ from mlcost.operator_time import (
     operator_time,
     parameter_tensors,
 )
-from mlcost.results import Figure, Result
+from mlcost.results import Figure, Result, any_true
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
 from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.uncertainty import with_band
-from mlcost.units import Q_, format_quantity, magnitude_in
+from mlcost.units import Q_, format_quantity, in_unit, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
 
 Number = Any
@@ -191,16 +191,16 @@ class StepTime(Result):
 
     def mfu(self) -> Number:
         """Model FLOPs utilization of the predicted step (:func:`model_flops_utilization`)."""
-        flops = self.table.model_flops.to("flop").magnitude
+        flops = in_unit(self.table.model_flops, "flop")
         return model_flops_utilization(flops, self.seconds, 1, self._peak())
 
     def hfu(self) -> Number:
         """Hardware FLOPs utilization (recomputation counted)."""
-        flops = self.table.hardware_flops.to("flop").magnitude
+        flops = in_unit(self.table.hardware_flops, "flop")
         return model_flops_utilization(flops, self.seconds, 1, self._peak())
 
     def _peak(self) -> float:
-        return float(self.ceilings.peak.to("flop/s").magnitude)
+        return float(in_unit(self.ceilings.peak, "flop/s"))
 
     def title(self) -> str:
         return f"step time on {self.ceilings.name} ({self.mode}): {self.table.description}"
@@ -218,7 +218,7 @@ class StepTime(Result):
             f"{format_quantity(c.launch_overhead)} per kernel"
         )
         roofline = "Williams et al. 2009 (roofline); ceilings: " + c.source
-        flops = self.table.model_flops.to("flop").magnitude
+        flops = in_unit(self.table.model_flops, "flop")
         return [
             with_band(
                 Figure(
@@ -409,7 +409,7 @@ def iron_law(operations: Any, peak: Any, efficiency: Number = 1.0) -> IronLaw:
     flops = magnitude_in(operations, "flop", "operations")
     rate = magnitude_in(peak, "flop/s", "peak")
     eta = np.asarray(efficiency, dtype=np.float64)
-    if np.any(~np.isfinite(eta)) or np.any(eta <= 0) or np.any(eta > 1):
+    if any_true(~np.isfinite(eta)) or any_true(eta <= 0) or any_true(eta > 1):
         raise MlcostError(f"efficiency: got {efficiency!r}, expected a fraction in (0, 1]")
     return IronLaw(
         operations=Q_(flops, "flop"), peak=Q_(rate, "flop/s").to("TFLOP/s"), efficiency=efficiency

@@ -24,17 +24,18 @@ from mlcost.layout import Layout
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator
 from mlcost.timing import step_time
+from mlcost.units import in_unit
 from mlcost.workload import TrainingConfig
 
 
 def _single_operator_seconds(
     flops: float, moved: float, ceilings: Ceilings, layout: str = "nn"
 ) -> float:
-    peak = ceilings.peak.to("flop/s").magnitude
+    peak = in_unit(ceilings.peak, "flop/s")
     efficiency = float(ceilings.gemm_efficiency(flops, layout=layout)) if flops else 1.0
     compute = flops / (peak * efficiency) if flops else 0.0
-    memory = moved / (ceilings.bandwidth.to("B/s").magnitude * ceilings.memory_efficiency)
-    return max(compute, memory) + ceilings.launch_overhead.to("s").magnitude
+    memory = moved / (in_unit(ceilings.bandwidth, "B/s") * ceilings.memory_efficiency)
+    return max(compute, memory) + in_unit(ceilings.launch_overhead, "s")
 
 
 def _ceilings(accelerator: Accelerator, fmt: str, *, calibrated: bool) -> Ceilings:
@@ -69,7 +70,7 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
         layout = json.loads(row["params"]).get("layout", "nn")
         return _single_operator_seconds(float(row["flops"]), float(row["bytes"]), ceilings, layout)
     if family == "launch":
-        return float(ceilings.launch_overhead.to("s").magnitude)
+        return float(in_unit(ceilings.launch_overhead, "s"))
     if family == "e2e":
         from mlcost.bench.model import GPTConfig, spec_of
 

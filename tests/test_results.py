@@ -104,3 +104,17 @@ def test_every_result_speaks_the_vocabulary(name: str) -> None:
     # Strict JSON: quantities as {"value", "unit"}, no NaN or infinity.
     json.dumps(result.to_json(), allow_nan=False)
     assert "<table" in result._repr_html_()
+
+
+def test_any_true_agrees_with_numpy_any() -> None:
+    """``any_true`` answers as ``np.any`` does (numpy is the oracle) on Python scalars, numpy
+    scalars, NaN, booleans and arrays."""
+    import numpy as np
+
+    from mlcost.results import any_true
+
+    cases = [0, 1, 0.0, -2.5, float("nan"), True, False, np.float64(0.0), np.int64(3),
+             np.bool_(False), np.array([0.0, 0.0]), np.array([0, 1]), np.array([]),
+             np.array([[False], [True]])]  # fmt: skip
+    for value in cases:
+        assert any_true(value) == bool(np.any(value)), value

@@ -119,3 +119,25 @@ def test_the_unit_parse_memo_is_emptied_by_new_definitions() -> None:
         registry.Quantity(1, "widget/s")
     registry.define("widget = 2 * meter")
     assert registry.Quantity(1, "widget/s").to("m/s").magnitude == pytest.approx(2.0)
+
+
+def test_in_unit_equals_pints_conversion_and_never_aliases() -> None:
+    """``in_unit`` is ``quantity.to(unit).magnitude`` (pint's own conversion is the oracle),
+    with the array of a quantity already in ``unit`` copied, not shared."""
+    import numpy as np
+
+    from mlcost.units import in_unit
+
+    for quantity, unit in [
+        (Q_(3, "GiB"), "byte"),
+        (Q_(2.5, "byte"), "byte"),
+        (Q_(90, "minute"), "s"),
+        (Q_(1.5, "TFLOP/s"), "flop/s"),
+        (Q_(20, "degC"), "kelvin"),
+    ]:
+        assert in_unit(quantity, unit) == quantity.to(unit).magnitude
+    array = Q_(np.array([1.0, 2.0]), "s")
+    out = in_unit(array, "s")
+    out[0] = 99.0
+    assert array.magnitude[0] == 1.0
+    np.testing.assert_array_equal(in_unit(Q_(np.array([1.0, 2.0]), "hour"), "s"), [3600, 7200])

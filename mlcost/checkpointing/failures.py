@@ -35,9 +35,9 @@ import pint
 
 from mlcost.errors import MlcostError
 from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter, zero_model_state_bytes
-from mlcost.results import Figure, Result, json_value
+from mlcost.results import Figure, Result, any_true, json_value
 from mlcost.specs import Storage
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 
 Number = Any
 
@@ -61,7 +61,7 @@ DALY_RESTART_TIME = Q_(10, "minute")
 def _check(value: Any, unit: str, name: str) -> pint.Quantity:
     """``value`` as a quantity in ``unit`` (:func:`mlcost.units.magnitude_in`), not negative."""
     magnitude = magnitude_in(value, unit, name)
-    if np.any(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude)):
+    if any_true(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude)):
         raise MlcostError(f"{name}: got {value!r}, expected a finite value >= 0")
     return Q_(magnitude, unit)
 
@@ -125,7 +125,7 @@ def storage_write_bandwidth(storage: Storage, devices: Number = 1) -> pint.Quant
     """Aggregate sequential write bandwidth of ``devices`` copies of ``storage`` written in
     parallel (e.g. one NVMe drive per node times the nodes; 1 for a shared file system whose
     spec is already the aggregate). The datasheet's sequential write, an upper bound."""
-    if np.any(np.asarray(devices) < 1):
+    if any_true(np.asarray(devices) < 1):
         raise MlcostError(f"devices: got {devices!r}, expected a count >= 1")
     return (storage.sequential_write * devices).to("GB/s")
 
@@ -145,7 +145,7 @@ def checkpoint_write_time(
     if per_writer_bandwidth is not None:
         per = _check(per_writer_bandwidth, "byte/s", "per_writer_bandwidth").to("byte/s")
         rate = np.minimum(rate, writers * per.magnitude)
-    if np.any(np.asarray(rate) <= 0):
+    if any_true(np.asarray(rate) <= 0):
         raise MlcostError(f"bandwidth: got {bandwidth!r}, expected a bandwidth > 0")
     return Q_(size / rate, "s")
 
@@ -173,10 +173,10 @@ def system_mtbf(
     rate: Number = 0.0
     for mtbf, n in zip(mtbfs, counts, strict=True):
         hours = _check(mtbf, "hour", "component_mtbf").to("hour").magnitude
-        if np.any(np.asarray(hours) <= 0) or np.any(np.asarray(n) < 0):
+        if any_true(np.asarray(hours) <= 0) or any_true(np.asarray(n) < 0):
             raise MlcostError("component_mtbf/count: expected MTBF > 0 and counts >= 0")
         rate = rate + np.asarray(n) / hours
-    if np.any(np.asarray(rate) <= 0):
+    if any_true(np.asarray(rate) <= 0):
         raise MlcostError("count: expected at least one component")
     return Q_(1.0 / rate, "hour")
 
@@ -233,7 +233,7 @@ def lambert_w0(x: Number) -> Number:
     Halley's iteration from the branch-point series ``-1 + p - p^2/3 + 11·p^3/72``,
     ``p = sqrt(2·(e·x + 1))`` (Corless et al. 1996, "On the Lambert W function", eq. 4.22)."""
     x = np.asarray(x, dtype=float)
-    if np.any(x < -1 / np.e - 1e-15) or np.any(x > 0):
+    if any_true(x < -1 / np.e - 1e-15) or any_true(x > 0):
         raise MlcostError(f"x: got {x!r}, expected values in [-1/e, 0]")
     p = np.sqrt(np.maximum(2 * (np.e * x + 1), 0.0))
     w = np.where(x < -0.25, -1 + p - p**2 / 3 + 11 * p**3 / 72, x * (1 - x))
@@ -284,7 +284,7 @@ def goodput(
     delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
     m = _check(mtbf, "s", "mtbf").to("s").magnitude
     r = _check(restart_time, "s", "restart_time").to("s").magnitude
-    if np.any(np.asarray(tau) <= 0) or np.any(np.asarray(m) <= 0):
+    if any_true(np.asarray(tau) <= 0) or any_true(np.asarray(m) <= 0):
         raise MlcostError("interval/mtbf: expected values > 0")
     return _goodput_fraction(tau, delta, m, r)
 
@@ -533,18 +533,18 @@ def goodput_plan(
     young = young_interval(blocking, mtbf)
     daly = daly_interval(blocking, mtbf)
     tau, restart_s = _schedule(
-        daly.to("s").magnitude, write.to("s").magnitude, restart.to("s").magnitude, asynchronous
+        in_unit(daly, "s"), in_unit(write, "s"), in_unit(restart, "s"), asynchronous
     )
     effective_restart = Q_(restart_s, "s").to("minute")
     if interval is None:
         chosen = Q_(tau, "s").to("minute")
         rule = "Daly 2006 optimum"
-        if asynchronous and daly.to("s").magnitude < write.to("s").magnitude:
+        if asynchronous and in_unit(daly, "s") < in_unit(write, "s"):
             rule = "the write time (one asynchronous write in flight at a time)"
     else:
         chosen = _check(interval, "s", "interval").to("minute")
         rule = "given"
-        if np.any(np.asarray(chosen.to("s").magnitude) <= 0):
+        if any_true(np.asarray(in_unit(chosen, "s")) <= 0):
             raise MlcostError(f"interval: got {interval!r}, expected a time > 0")
     useful = goodput(chosen, blocking, mtbf, effective_restart)
     return GoodputPlan(

@@ -30,7 +30,7 @@ from mlcost.checkpointing.placement import (
 from mlcost.checkpointing.segment_search import best_placement_codes, pareto_placement_codes
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result
-from mlcost.units import magnitude_in
+from mlcost.units import in_unit, magnitude_in
 
 SOURCE = "exact Pareto set over the layer chain (mlcost.checkpointing.optimize; Chen et al. 2016)"
 
@@ -73,7 +73,7 @@ class TradeoffCurve(Result):
     def best_within(self, budget: pint.Quantity) -> PlacementCost | None:
         """The least-recompute point with memory within ``budget`` (None if none fits)."""
         limit = float(magnitude_in(budget, "byte", "budget"))
-        fitting = [p for p in self.points if p.memory.to("byte").magnitude <= limit * (1 + 1e-12)]
+        fitting = [p for p in self.points if in_unit(p.memory, "byte") <= limit * (1 + 1e-12)]
         return fitting[0] if fitting else None
 
     @property
@@ -128,14 +128,14 @@ def _pareto_costs(chain: LayerChain, costs: list[PlacementCost]) -> list[Placeme
 
     def objective(p: PlacementCost) -> float:
         if p.recompute_time is not None:
-            return float(p.recompute_time.to("s").magnitude)
-        return float(p.recompute_flops.to("flop").magnitude)
+            return float(in_unit(p.recompute_time, "s"))
+        return float(in_unit(p.recompute_flops, "flop"))
 
-    ordered = sorted(costs, key=lambda p: (objective(p), p.memory.to("byte").magnitude))
+    ordered = sorted(costs, key=lambda p: (objective(p), in_unit(p.memory, "byte")))
     result: list[PlacementCost] = []
     best_memory = math.inf
     for cost in ordered:
-        memory = float(cost.memory.to("byte").magnitude)
+        memory = float(in_unit(cost.memory, "byte"))
         if memory < best_memory * (1 - 1e-12):
             same = result and objective(cost) <= objective(result[-1]) * (1 + 1e-12)
             if same:

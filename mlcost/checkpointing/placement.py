@@ -54,7 +54,8 @@ import pint
 
 from mlcost.checkpointing.chapter import chapter_optimal_checkpoints
 from mlcost.errors import MlcostError
-from mlcost.units import Q_, magnitude_in
+from mlcost.results import any_true
+from mlcost.units import Q_, in_unit, magnitude_in
 
 Number = Any
 State = Literal["keep", "selective", "checkpoint", "recompute"]
@@ -91,7 +92,7 @@ class LayerChain:
             if value is not None and len(value) != length:
                 raise MlcostError(f"{name}: got {len(value)} values, expected one per layer")
         for name in ("saved", "boundary", "forward_flops"):
-            if np.any(np.asarray(getattr(self, name)) < 0):
+            if any_true(np.asarray(getattr(self, name)) < 0):
                 raise MlcostError(f"{name}: got a negative value, expected bytes/FLOPs >= 0")
         if self.in_flight < 1:
             raise MlcostError(f"in_flight: got {self.in_flight}, expected >= 1 micro-batch")
@@ -103,7 +104,9 @@ class LayerChain:
     @property
     def has_selective(self) -> bool:
         """True when some layer saves less under selective recomputation than kept in full."""
-        return self.selective_saved is not None and bool(np.any(self.selective_saved < self.saved))
+        return self.selective_saved is not None and bool(
+            any_true(self.selective_saved < self.saved)
+        )
 
     def cost(self) -> np.ndarray:
         """What the optimizer minimizes per layer: forward seconds, or FLOPs without a GPU."""
@@ -286,11 +289,11 @@ class PlacementCost:
     def to_dict(self) -> dict[str, Any]:
         return {
             "placement": str(self.placement),
-            "memory_GiB": self.memory.to("GiB").magnitude,
-            "recompute_flops": self.recompute_flops.to("flop").magnitude,
+            "memory_GiB": in_unit(self.memory, "GiB"),
+            "recompute_flops": in_unit(self.recompute_flops, "flop"),
             "recompute_ms": None
             if self.recompute_time is None
-            else self.recompute_time.to("ms").magnitude,
+            else in_unit(self.recompute_time, "ms"),
         }
 
 
@@ -311,7 +314,7 @@ def placement_cost(chain: LayerChain, placement: Placement) -> PlacementCost:
     transient = 0.0
     for start, stop in placement.segments():
         transient = max(transient, float(chain.saved[start:stop].sum()))
-    if np.any(sel):
+    if any_true(sel):
         transient = max(transient, float((chain.saved - sel_saved)[sel].max()))
     flops = chain.forward_flops[recomputed].sum() + chain._selective("flops")[sel].sum()
     time = None

@@ -31,7 +31,7 @@ from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Spec, TransformerSpec
 from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.timing import operator_times, step_time
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload import (
     Operator,
     OperatorKind,
@@ -256,7 +256,7 @@ class RecomputePlan(Result):
 
     @property
     def fits(self) -> bool:
-        return bool(self.memory.to("byte").magnitude <= self.capacity.to("byte").magnitude)
+        return bool(in_unit(self.memory, "byte") <= in_unit(self.capacity, "byte"))
 
     @property
     def recompute_overhead(self) -> float:

@@ -43,6 +43,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.results import any_true
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -133,7 +134,7 @@ def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Number, Number, Number
 def check_ranks(n: Number, what: str = "ranks") -> Number:
     """``n`` unchanged when every value is a count >= 1; else :class:`MlcostError`."""
     array = np.asarray(n)
-    if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or np.any(array < 1):
+    if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or any_true(array < 1):
         raise MlcostError(f"{what}: got {n!r}, expected a whole number of ranks >= 1")
     return n
 

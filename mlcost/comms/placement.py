@@ -36,10 +36,10 @@ from mlcost.comms.collectives import (
     tree_allreduce_seconds,
 )
 from mlcost.errors import MlcostError
-from mlcost.results import Figure, Result, plain
+from mlcost.results import Figure, Result, any_true, plain
 from mlcost.specs.hardware import CollectiveFit
 from mlcost.systems import System, SystemLike, system
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 
 Number = Any
 
@@ -79,7 +79,7 @@ def placement(
     else:
         inter_b = np.full_like(g, np.inf)
         inter_a = 0.0
-    if np.any((nodes > 1) & ~np.isfinite(inter_b)):
+    if any_true((nodes > 1) & ~np.isfinite(inter_b)):
         raise MlcostError(f"system: {system.name} has no inter-node link for a multi-node group")
     return GroupPlacement(n, per_node, nodes, intra_b, inter_b, intra_a, inter_a)
 
@@ -126,9 +126,9 @@ def group_links(
     if fit is not None:
         n_fit: np.ndarray = np.asarray(fit_world_size or n, dtype=np.float64)
         factor = np.asarray(bus_bandwidth_factor(collective, n_fit), dtype=np.float64)
-        b1 = fit.bandwidth.to("byte/s").magnitude * np.where(factor > 0, factor, 1.0)
+        b1 = in_unit(fit.bandwidth, "byte/s") * np.where(factor > 0, factor, 1.0)
         steps = 2 * (n_fit - 1) if collective == Collective.ALL_REDUCE else n_fit - 1
-        a1 = fit.alpha.to("s").magnitude / np.maximum(steps, 1.0)
+        a1 = in_unit(fit.alpha, "s") / np.maximum(steps, 1.0)
     single = nodes <= 1
     # flat schemes span nodes at the slowest tier: inter bandwidth for the group = the NIC share
     # of its k members per node, k x (NICs x NIC bw / g)
@@ -348,7 +348,7 @@ def collective_time(
     the group raises, or with ``strict=False`` takes infinitely long."""
     resolved = system(target, nodes=nodes)
     n = resolved.gpus if ranks is None else check_ranks(ranks)
-    if np.any(np.asarray(n) * np.asarray(stride) > resolved.gpus):
+    if any_true(np.asarray(n) * np.asarray(stride) > resolved.gpus):
         raise MlcostError(
             f"ranks: {n} ranks {stride} apart need more than the {resolved.gpus} GPUs of "
             f"{resolved.nodes} x {resolved.gpus_per_node}; raise --nodes"
@@ -399,8 +399,8 @@ def collective_table(
                 "algorithm": algorithm,
                 "ranks": int(result.ranks),
                 "nodes": int(result.nodes),
-                "bytes": float(result.size.to("byte").magnitude),
-                "time_ms": float(result.time.to("ms").magnitude),
+                "bytes": float(in_unit(result.size, "byte")),
+                "time_ms": float(in_unit(result.time, "ms")),
                 "algbw_GBps": float(result.algorithm_bandwidth.magnitude),
                 "busbw_GBps": float(result.bus_bandwidth.magnitude),
             }

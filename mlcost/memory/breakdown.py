@@ -46,11 +46,11 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
-from mlcost.results import Figure, Result, json_value, plain
+from mlcost.results import Figure, Result, any_true, json_value, plain
 from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
 from mlcost.specs.base import BytesOrZero, Model
 from mlcost.specs.catalog import as_accelerator, as_model
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig, operators
 
 Number = Any
@@ -204,7 +204,7 @@ def per_gpu_memory(
     terms[MemoryTerm.COMMUNICATION] = np.where(
         replicated_weights & (np.asarray(zero_stage) < 2), buckets, 0.0
     )
-    terms[MemoryTerm.CUDA_CONTEXT] = overheads.cuda_context.to("byte").magnitude
+    terms[MemoryTerm.CUDA_CONTEXT] = in_unit(overheads.cuda_context, "byte")
     full = {
         term: np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for term, v in terms.items()
     }
@@ -220,6 +220,8 @@ def per_gpu_memory(
 
 def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
     """``value`` (stages first) at the chosen stage of each candidate."""
+    if value.shape[0] == 1:  # one pipeline stage: no choice to make
+        return plain(value[0])
     picked = np.take_along_axis(value, np.expand_dims(stage, 0), axis=0)[0]
     return plain(picked)
 
@@ -239,7 +241,7 @@ class MemoryBreakdown(Result):
     @cached_property
     def total(self) -> pint.Quantity:
         """The sum of the terms in GiB (one conversion per term, computed once)."""
-        return Q_(sum(term.value.to("byte").magnitude for term in self.terms), "byte").to("GiB")
+        return Q_(sum(in_unit(term.value, "byte") for term in self.terms), "byte").to("GiB")
 
     def term(self, name: str | MemoryTerm) -> pint.Quantity:
         """The bytes of one term, by its :class:`MemoryTerm` or display name."""
@@ -257,14 +259,14 @@ class MemoryBreakdown(Result):
 
     def fits(self) -> Any:
         """True where the total is within the GPU's capacity (bytes compared with bytes)."""
-        return self.headroom.to("byte").magnitude >= 0
+        return in_unit(self.headroom, "byte") >= 0
 
     def why_not(self) -> str:
         """A sentence saying whether it fits, by how much, and the largest terms."""
         if self.capacity is None:
             return "no GPU given"
         headroom = self.headroom
-        biggest = sorted(self.terms, key=lambda t: -float(np.max(t.value.to("byte").magnitude)))
+        biggest = sorted(self.terms, key=lambda t: -float(np.max(in_unit(t.value, "byte"))))
         top = ", ".join(f"{t.name} {gib_text(t.value)}" for t in biggest[:3])
         if np.all(self.fits()):
             return (
@@ -289,8 +291,8 @@ class MemoryBreakdown(Result):
             [
                 {
                     "term": t.name,
-                    "GiB": t.value.to("GiB").magnitude,
-                    "GB": t.value.to("GB").magnitude,
+                    "GiB": in_unit(t.value, "GiB"),
+                    "GB": in_unit(t.value, "GB"),
                     "formula": t.formula,
                     "source": t.source,
                 }
@@ -327,7 +329,7 @@ class MemoryBreakdown(Result):
 
 def gib_text(quantity: Any) -> str:
     """``12.34 GiB`` (a range for arrays)."""
-    magnitude = quantity.to("GiB").magnitude
+    magnitude = in_unit(quantity, "GiB")
     if np.ndim(magnitude):
         return f"{np.min(magnitude):.2f}..{np.max(magnitude):.2f} GiB"
     return f"{magnitude:.2f} GiB"
@@ -389,7 +391,7 @@ def _convnet_parts(model: ConvNetSpec, config: TrainingConfig, layout: Layout) -
     zero = 0.0
     return ActivationParts(
         layers_split=zero,
-        layers_replicated=table.saved_bytes.to("byte").magnitude,
+        layers_replicated=in_unit(table.saved_bytes, "byte"),
         embedding=zero,
         head_split=zero,
         head_replicated=zero,
@@ -413,7 +415,7 @@ def _model_parts(
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
         layout.check_model(spec.num_layers, spec.num_attention_heads)
-        if np.any(np.asarray(sequence) % layout.cp):
+        if any_true(np.asarray(sequence) % layout.cp):
             raise MlcostError(
                 f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
             )

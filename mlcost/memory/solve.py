@@ -16,6 +16,7 @@ from mlcost.memory.breakdown import Overheads, memory_breakdown, per_gpu_memory
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.units import in_unit
 from mlcost.workload import TrainingConfig
 
 
@@ -137,7 +138,7 @@ def min_gpus(
         expert_parameters=float(spec.expert_parameter_count),
         expert_parallel=layout.ep,
     )
-    fits = memory.total <= accelerator.memory_available.to("byte").magnitude
+    fits = memory.total <= in_unit(accelerator.memory_available, "byte")
     if not np.any(fits):
         return 0
     return int(dp[fits].min()) * layout.model_parallel
@@ -153,7 +154,7 @@ def smallest_gpu(
     """The GPU of ``gpus`` with the least memory on which the step fits (``None`` if none);
     ``options`` are :func:`memory_breakdown`'s keywords (profile, overheads)."""
     spec = as_model(model)
-    for candidate in sorted(gpus, key=lambda g: g.memory_available.to("byte").magnitude):
+    for candidate in sorted(gpus, key=lambda g: in_unit(g.memory_available, "byte")):
         breakdown = memory_breakdown(spec, config, candidate, layout, **options)
         if bool(np.all(breakdown.fits())):
             return candidate

@@ -11,7 +11,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.results import Figure, Result, plain
+from mlcost.results import Figure, Result, any_true, plain
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -89,7 +89,7 @@ def pipeline_bubble_fraction(stages: Number, micro_batches: Number, virtual: Num
     p = np.asarray(stages, dtype=np.float64)
     m = np.asarray(micro_batches, dtype=np.float64)
     v = np.asarray(virtual, dtype=np.float64)
-    if np.any(m < 1) or np.any(p < 1) or np.any(v < 1):
+    if any_true(m < 1) or any_true(p < 1) or any_true(v < 1):
         raise MlcostError(
             f"pipeline_bubble_fraction: got p={stages!r}, m={micro_batches!r}, v={virtual!r}; "
             "expected counts >= 1"
@@ -103,7 +103,7 @@ def communication_tax_speedup(gpus: Number, communication_fraction: Number) -> N
     parallelized): equal to ``1 / (r + (1-r)/N)``."""
     n = np.asarray(gpus, dtype=np.float64)
     r = np.asarray(communication_fraction, dtype=np.float64)
-    if np.any(n < 1) or np.any((r < 0) | (r > 1)):
+    if any_true(n < 1) or any_true((r < 0) | (r > 1)):
         raise MlcostError(
             f"communication_tax_speedup: got N={gpus!r}, r={communication_fraction!r}; "
             "expected N >= 1 and 0 <= r <= 1"

@@ -56,7 +56,7 @@ from mlcost.timing import (
     time_to_train,
 )
 from mlcost.uncertainty import with_band
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
 
 Number = Any
@@ -103,8 +103,8 @@ def evaluate(
     exposed = np.zeros_like(compute)
     communication = np.zeros_like(compute)
     for term in terms:
-        exposed = exposed + term.exposed.to("s").magnitude
-        communication = communication + term.time.to("s").magnitude
+        exposed = exposed + in_unit(term.exposed, "s")
+        communication = communication + in_unit(term.time, "s")
     total = compute + bubble + exposed
     model_flops = parts.model_flops * m * degrees.dp
     return StepArrays(
@@ -165,16 +165,16 @@ class MultiGpuStep(Result):
         """Model FLOPs utilization (:func:`mlcost.timing.model_flops_utilization`)."""
         return float(
             model_flops_utilization(
-                self.model_flops.to("flop").magnitude,
-                self.total.to("s").magnitude,
+                in_unit(self.model_flops, "flop"),
+                in_unit(self.total, "s"),
                 self.gpus,
-                self.peak.to("flop/s").magnitude,
+                in_unit(self.peak, "flop/s"),
             )
         )
 
     @property
     def tokens_per_second(self) -> pint.Quantity:
-        return Q_(self.tokens_per_step / self.total.to("s").magnitude, "token/s")
+        return Q_(self.tokens_per_step / in_unit(self.total, "s"), "token/s")
 
     @property
     def terms(self) -> pd.DataFrame:
@@ -184,14 +184,14 @@ class MultiGpuStep(Result):
             {
                 "strategy": term.strategy,
                 "collective": term.label,
-                "bytes": float(term.bytes.to("byte").magnitude),
-                "message_bytes": float(term.message.to("byte").magnitude),
+                "bytes": float(in_unit(term.bytes, "byte")),
+                "message_bytes": float(in_unit(term.message, "byte")),
                 "calls": float(term.calls),
                 "ranks": int(term.ranks),
                 "link": str(term.link),
-                "time": float(term.time.to("s").magnitude),
-                "exposed": float(term.exposed.to("s").magnitude),
-                "hidden": float(term.hidden.to("s").magnitude),
+                "time": float(in_unit(term.time, "s")),
+                "exposed": float(in_unit(term.exposed, "s")),
+                "hidden": float(in_unit(term.hidden, "s")),
                 "formula": term.formula,
                 "source": term.source,
             }
@@ -286,8 +286,8 @@ class MultiGpuStep(Result):
     def to_frame(self) -> pd.DataFrame:
         """The step's parts in seconds (compute, bubble, each term's exposed share)."""
         rows = [
-            {"part": "compute", "seconds": float(self.compute.to("s").magnitude)},
-            {"part": "pipeline bubble", "seconds": float(self.bubble.to("s").magnitude)},
+            {"part": "compute", "seconds": float(in_unit(self.compute, "s"))},
+            {"part": "pipeline bubble", "seconds": float(in_unit(self.bubble, "s"))},
         ]
         for _, row in self.terms.iterrows():
             rows.append({"part": f"{row['strategy']} (exposed)", "seconds": row["exposed"]})

@@ -54,8 +54,9 @@ from mlcost.parallel.degrees import (
     ModelDims,
     ShardCompute,
 )
+from mlcost.results import any_true
 from mlcost.systems import System
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 
 Number = Any
 
@@ -232,7 +233,7 @@ def _gradient_sizes(c: _Terms) -> tuple[Any, Any, Any]:
     experts = c.dims.expert_parameters
     psi = (c.dims.parameters - experts + experts / d.ep) / (d.tp * d.pp)
     gradients = psi * c.dims.gradient_bytes
-    bucket = np.minimum(c.options.bucket.to("byte").magnitude, gradients)
+    bucket = np.minimum(in_unit(c.options.bucket, "byte"), gradients)
     return gradients, psi * c.dims.weight_bytes, bucket
 
 
@@ -365,14 +366,14 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     experts come from the model spec (:attr:`ModelDims.moe_layers` and its top-k)."""
     d, dims = c.degrees, c.dims
     if dims.moe_layers == 0:
-        if np.any(d.ep > 1):
+        if any_true(d.ep > 1):
             raise MlcostError(
                 "ep: expert parallelism needs a mixture-of-experts model (the spec has no "
                 "'moe'); use ep=1 or a model with experts such as mixtral-8x7b"
             )
         return []
     bad = np.asarray(dims.num_experts % np.asarray(d.ep)) != 0
-    if np.any(bad):
+    if any_true(bad):
         raise MlcostError(
             f"ep: got {np.asarray(d.ep)[bad].ravel()[0]}, expected a divisor of the "
             f"{dims.num_experts} experts per MoE layer"
@@ -441,15 +442,15 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     """``terms`` with their hidden time capped, all together, at ``window`` seconds of compute
     (communication only hides behind compute that exists): a surplus ``sum(hidden) - window``
     becomes exposed, each term taking its share of the hidden time."""
-    hidden = [t.hidden.to("s").magnitude for t in terms]
+    hidden = [in_unit(t.time, "s") - in_unit(t.exposed, "s") for t in terms]
     total = np.sum(hidden, axis=0) if hidden else 0.0
     surplus = np.maximum(total - np.asarray(window, dtype=np.float64), 0.0)
-    if not np.any(surplus > 0):
+    if not any_true(surplus > 0):
         return terms
     return [
         replace(
             term,
-            exposed=Q_(term.exposed.to("s").magnitude + surplus * _share(part, total), "s"),
+            exposed=Q_(in_unit(term.exposed, "s") + surplus * _share(part, total), "s"),
         )
         for term, part in zip(terms, hidden, strict=True)
     ]

@@ -60,7 +60,7 @@ from mlcost.specs import (
     Storage,
 )
 from mlcost.systems import System
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload import TrainingConfig
 
 
@@ -400,7 +400,7 @@ class Plan(Result):
             price_per_gpu_hour=Q_(v["price"], "USD/hour"),
             carbon_per_gpu_hour=carbon_per_hour,
         )
-        n, d = fit.compute_optimal(flops.to("flop").magnitude)
+        n, d = fit.compute_optimal(in_unit(flops, "flop"))
         source = f"{fit.source}; MFU and prices of this plan"
         return Figures(
             f"the compute-optimal model for the budget: {self.description}",

@@ -47,7 +47,7 @@ from mlcost.plan.resolve import Run
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 
 Array = np.ndarray
 
@@ -73,7 +73,7 @@ class Numbers:
             sequence_length=np.asarray([run.config.sequence_length]),
             gpus=np.asarray([run.gpus]),
             tokens=np.asarray([run.tokens], dtype=np.float64),
-            intensity=np.asarray([run.grid.carbon_intensity.to("gCO2e/kWh").magnitude]),
+            intensity=np.asarray([in_unit(run.grid.carbon_intensity, "gCO2e/kWh")]),
             pue=np.asarray([run.pue]),
             price=np.asarray([run.price]),
             electricity_price=np.asarray([run.electricity_price]),
@@ -254,7 +254,7 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
         host_link=run.system.host_link.peak if run.system.host_link is not None else None,
         token_id_bytes=a.token_id_bytes,
     )
-    seconds = {k: np.asarray(v.to("s").magnitude, dtype=np.float64) for k, v in stages.items()}
+    seconds = {k: np.asarray(in_unit(v, "s"), dtype=np.float64) for k, v in stages.items()}
     seconds["data"] = np.asarray(pipelined_time(*stages.values()).to("s").magnitude)
     return {k: np.broadcast_to(v, x.gpus.shape) for k, v in seconds.items()}
 
@@ -291,11 +291,11 @@ def _goodput(run: Run, gpus: Array) -> Array:
     )
     mtbf = run.mtbf_per_gpu if run.mtbf_per_gpu is not None else LLAMA3_MTBF_PER_GPU
     return goodput_over_gpus(
-        state.to("byte").magnitude,
+        in_unit(state, "byte"),
         gpus,
         run.checkpoint.bandwidth(gpus, run.system.gpus_per_node),
-        mtbf_per_gpu_hours=float(mtbf.to("hour").magnitude),
-        restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude),
+        mtbf_per_gpu_hours=float(in_unit(mtbf, "hour")),
+        restart_seconds=float(in_unit(DALY_RESTART_TIME, "s")),
         asynchronous=run.async_checkpoint,
     )
 
@@ -305,7 +305,7 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     degrees = _degrees(run, x)
     step = step_stage(run, x, degrees)
     memory = memory_stage(run, x, degrees) / 2**30
-    capacity = float(run.system.accelerator.memory_available.to("GiB").magnitude)
+    capacity = float(in_unit(run.system.accelerator.memory_available, "GiB"))
     data = data_stage(run, x, degrees)
     busy = step.compute_s + step.communication_s
     step_s = np.maximum(busy, data["data"])
@@ -377,9 +377,9 @@ def energy_stage(
     per_step = energy.energy(it_power + idle_power, Q_(step_s, "s"), pue=x.pue)
     ones = np.ones(x.gpus.shape)
     return {
-        "gpu_power_w": np.asarray(gpu_power.to("W").magnitude) * ones,
-        "it_power_w": np.asarray(it_power.to("W").magnitude) * ones,
-        "step_kwh": np.asarray(per_step.to("kWh").magnitude) * ones,
+        "gpu_power_w": np.asarray(in_unit(gpu_power, "W")) * ones,
+        "it_power_w": np.asarray(in_unit(it_power, "W")) * ones,
+        "step_kwh": np.asarray(in_unit(per_step, "kWh")) * ones,
         "dynamic_kwh": np.asarray(dynamic) * ones,
         "idle_kwh": np.asarray(idle) * ones,
         "energy_kwh": np.asarray(dynamic + idle) * ones,

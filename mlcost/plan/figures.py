@@ -14,7 +14,7 @@ from mlcost.results import Figure
 from mlcost.scaling import HOFFMANN
 from mlcost.timing import MFU_SOURCE
 from mlcost.uncertainty import with_band
-from mlcost.units import Q_, format_quantity
+from mlcost.units import Q_, format_quantity, in_unit
 
 Values = dict[str, Any]
 
@@ -250,7 +250,7 @@ def _power_figures(run: Run, v: Values) -> list[Figure]:
             ),
         ]
     a, g = run.assumptions, run.system.accelerator
-    tdp = g.tdp.to("W").magnitude if g.tdp is not None else float("nan")
+    tdp = in_unit(g.tdp, "W") if g.tdp is not None else float("nan")
     return [
         Figure(
             "GPU power",
@@ -275,7 +275,7 @@ def _power_figures(run: Run, v: Values) -> list[Figure]:
 def cost_figures(run: Run, v: Values) -> list[Figure]:
     """Rental, ownership, break-even."""
     a = run.assumptions
-    lifetime = a.gpu_lifetime.to("hour").magnitude
+    lifetime = in_unit(a.gpu_lifetime, "hour")
     return [
         Figure(
             "rental cost",

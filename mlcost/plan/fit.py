@@ -32,7 +32,7 @@ from mlcost.plan.resolve import Run, describe_layout_options
 from mlcost.results import Figure, Result
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_accelerator, as_model
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
 
 
@@ -184,7 +184,7 @@ class FineTuningFit(Result):
                 {
                     "method": row.tuning.describe(),
                     "trainable parameters": row.trainable_parameters,
-                    "GiB per GPU": row.memory.to("GiB").magnitude,
+                    "GiB per GPU": in_unit(row.memory, "GiB"),
                     "fits": row.fits,
                     f"largest micro-batch (s={self.sequence_length})": row.max_micro_batch_size,
                     f"longest sequence (b={self.micro_batch_size})": row.max_sequence_length,

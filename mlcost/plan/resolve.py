@@ -22,7 +22,7 @@ from mlcost.parallel.search import SearchResult, search
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, system
-from mlcost.units import magnitude_in, positive_magnitude
+from mlcost.units import in_unit, magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> t
                 f"price: {offer.name!r} prices {offer.accelerator}, but the plan runs on "
                 f"{gpu_names[0]}{hint}"
             )
-        return float(offer.price_per_gpu_hour.to("USD/hour").magnitude), _offer_source(offer)
+        return float(in_unit(offer.price_per_gpu_hour, "USD/hour")), _offer_source(offer)
     if price is not None:
         value = float(magnitude_in(price, "USD/hour", "price"))
         if not value >= 0 or not math.isfinite(value):
@@ -145,7 +145,7 @@ def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> t
         else "default: the newest offer for this GPU (no on-demand price; this one is "
         f"{chosen.offer_type})"
     )
-    return float(chosen.price_per_gpu_hour.to("USD/hour").magnitude), (
+    return float(in_unit(chosen.price_per_gpu_hour, "USD/hour")), (
         f"{_offer_source(chosen)}; {rule}; other offers: "
         + (", ".join(o.name for o in offers if o is not chosen) or "none")
     )
@@ -190,7 +190,7 @@ def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTar
     if isinstance(target, (str, Storage)):
         spec = target if isinstance(target, Storage) else catalog.storage(target)
         return CheckpointTarget(
-            shared=float(spec.sequential_write.to("byte/s").magnitude),
+            shared=float(in_unit(spec.sequential_write, "byte/s")),
             per_node=None,
             source=f"{spec.name} sequential write "
             f"({spec.source_of('sequential_write') or 'spec'}), shared by all GPUs",
@@ -205,7 +205,7 @@ def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTar
         return None
     return CheckpointTarget(
         shared=None,
-        per_node=float(per_node.to("byte/s").magnitude),
+        per_node=float(in_unit(per_node, "byte/s")),
         source=f"{resolved.drives_per_node} x {resolved.drive.name} per node, sequential write "
         f"({resolved.drive.source_of('sequential_write') or 'spec'}), every node writing its "
         "shards",
@@ -386,7 +386,7 @@ def _purchase(plan: Plan, resolved: System) -> dict[str, Any]:
     if gpu.list_price is None:
         return {"purchase": math.nan, "purchase_source": "no list price; pass purchase_price="}
     return {
-        "purchase": float(gpu.list_price.to("USD").magnitude),
+        "purchase": float(in_unit(gpu.list_price, "USD")),
         "purchase_source": gpu.source_of("list_price") or "spec",
     }
 
@@ -402,11 +402,11 @@ def region_electricity(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict
         return {"electricity_price": value, "electricity_source": "given"}
     if grid.electricity_price is not None:
         return {
-            "electricity_price": float(grid.electricity_price.to("USD/kWh").magnitude),
+            "electricity_price": float(in_unit(grid.electricity_price, "USD/kWh")),
             "electricity_source": grid.source_of("electricity_price") or grid.name,
         }
     return {
-        "electricity_price": float(assumptions.fallback_electricity_price.to("USD/kWh").magnitude),
+        "electricity_price": float(in_unit(assumptions.fallback_electricity_price, "USD/kWh")),
         "electricity_source": ASSUMPTION_SOURCES["fallback_electricity_price"],
     }
 
@@ -478,13 +478,13 @@ def resolve_power(plan: Plan, resolved: System) -> dict[str, Any]:
             raise MlcostError(f"accounting: {gpu.name} has no tdp in its spec; gpu-tdp needs one")
         return {
             "accounting": accounting,
-            "power_per_gpu": float(gpu.tdp.to("W").magnitude),
+            "power_per_gpu": float(in_unit(gpu.tdp, "W")),
             "power_source": f"{gpu.name} TDP ({gpu.source_of('tdp') or 'datasheet'})",
         }
     if accounting == "measured-node" and resolved.training_power_per_gpu is not None:
         return {
             "accounting": accounting,
-            "power_per_gpu": float(resolved.training_power_per_gpu.to("W").magnitude),
+            "power_per_gpu": float(in_unit(resolved.training_power_per_gpu, "W")),
             "power_source": resolved.training_power_source,
         }
     fallback = (

@@ -26,7 +26,7 @@ from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.plan.chain import Numbers, evaluate_run
 from mlcost.plan.resolve import Run, region_electricity, region_pue, resolve
 from mlcost.specs import Grid, Spec, default_catalog
-from mlcost.units import format_quantity, magnitude_in
+from mlcost.units import format_quantity, in_unit, magnitude_in
 
 if TYPE_CHECKING:
     from mlcost.plan import Plan
@@ -120,7 +120,7 @@ def _numbers(plan: Plan, run: Run, numeric: dict[str, list[Any]]) -> tuple[Numbe
     catalog = plan.catalog or default_catalog()
     grids = [r if isinstance(r, Grid) else catalog.grid(r) for r in numeric.get("region", [])]
     by_region = {
-        "intensity": [g.carbon_intensity.to("gCO2e/kWh").magnitude for g in grids],
+        "intensity": [in_unit(g.carbon_intensity, "gCO2e/kWh") for g in grids],
         "pue": [region_pue(plan, g, run.assumptions)["pue"] for g in grids],
         "electricity_price": [
             region_electricity(plan, g, run.assumptions)["electricity_price"] for g in grids

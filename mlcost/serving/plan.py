@@ -79,7 +79,7 @@ from mlcost.serving.workload import (
 from mlcost.specs import Accelerator, Catalog, Grid, ModelSpec, Node, TransformerSpec
 from mlcost.specs.catalog import as_model, default_catalog
 from mlcost.systems import System
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 
 #: What :meth:`ServePlan.sweep` varies.
 SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
@@ -258,13 +258,13 @@ class ServePlan(Result):
             table, model.parameter_count, self.weights, tensor_parallel=self.tp,
             group_size=self.group_size,
         )  # fmt: skip
-        return float(held.to("byte").magnitude)
+        return float(in_unit(held, "byte"))
 
     def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
         held = kv_cache_bytes(
             model, tokens, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
         )
-        return float(held.to("byte").magnitude)
+        return float(in_unit(held, "byte"))
 
     @cached_property
     def memory(self) -> dict[str, float]:
@@ -279,7 +279,7 @@ class ServePlan(Result):
         if draft is not None:
             weights += self._weight_bytes(draft)
             sequence += self._sequence_bytes(draft, longest, block)
-        capacity = float(self.accelerator.memory_available.to("byte").magnitude)
+        capacity = float(in_unit(self.accelerator.memory_available, "byte"))
         budget = capacity * a.gpu_memory_utilization
         free = budget - weights
         return {
@@ -417,7 +417,7 @@ class ServePlan(Result):
             )
             power = (gpu_power + self.resolved_system.host_power_per_gpu).to("W").magnitude
         v["utilization"], v["power_w"] = busy, float(power)
-        intensity = float(self.grid.carbon_intensity.to("gCO2e/kWh").magnitude)
+        intensity = float(in_unit(self.grid.carbon_intensity, "gCO2e/kWh"))
         # Embodied carbon of the GPU and of its share of the server (Luccioni et al. 2022,
         # section 4.1), as the training plans count it.
         embodied = (

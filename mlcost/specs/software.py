@@ -21,7 +21,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from mlcost.specs.base import Duration, FlopRate, PositiveInt, Spec
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 
 Direction = Literal["forward", "backward", "forward+backward"]
 OptimizerKernel = Literal["fused", "foreach", "for-loop"]
@@ -58,7 +58,7 @@ class KernelCurve(_Part):
     def _points(self) -> tuple[np.ndarray, np.ndarray]:
         """log2 of the sequence lengths and the throughputs in FLOP/s, converted once."""
         xs = np.log2(np.asarray(self.sequence, dtype=np.float64))
-        return xs, np.asarray([t.to("flop/s").magnitude for t in self.throughput])
+        return xs, np.asarray([in_unit(t, "flop/s") for t in self.throughput])
 
     def at(self, sequence: object) -> np.ndarray:
         """FLOP/s at ``sequence`` (interpolated in log sequence, flat beyond the measured ends)."""
