@@ -27,13 +27,9 @@ PEER = "llm-analysis==0.2.2"
 PEER_HOME = Path(__file__).resolve().parent / ".peer-venv"
 
 
-def _peer_train() -> Callable[..., Any] | None:
-    try:
-        from llm_analysis.analysis import train  # type: ignore[import-not-found]
-
-        return train  # type: ignore[no-any-return]
-    except ImportError:
-        pass
+def peer_python() -> Path | None:
+    """The Python of the peer's own environment (``benchmarks/.peer-venv``), created with
+    llm-analysis installed on first use; None (with the reason printed) where it cannot be."""
     python = PEER_HOME / "bin" / "python"
     if not python.exists():
         print(f"installing {PEER} into {PEER_HOME} ...", flush=True)
@@ -45,6 +41,19 @@ def _peer_train() -> Callable[..., Any] | None:
         except (OSError, subprocess.SubprocessError) as error:
             print(f"skipped: cannot install {PEER} ({error})")
             return None
+    return python
+
+
+def _peer_train() -> Callable[..., Any] | None:
+    try:
+        from llm_analysis.analysis import train  # type: ignore[import-not-found]
+
+        return train  # type: ignore[no-any-return]
+    except ImportError:
+        pass
+    python = peer_python()
+    if python is None:
+        return None
     site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         capture_output=True, text=True, check=True,

@@ -22,15 +22,17 @@ import datetime
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mlcost.bench.store import read_metadata, read_results_csv, results_path
 from mlcost.errors import MlcostError
 from mlcost.specs import Accelerator, spec_from_dict
 from mlcost.units import Q_, format_quantity
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def isotonic_increasing(values: list[float] | np.ndarray, weights: Any = None) -> np.ndarray:

@@ -10,14 +10,16 @@ prediction.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result
 from mlcost.timing import StepTime
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: What addresses each bottleneck (the chapter's optimization section; Micikevicius et al. 2018
 #: for mixed precision; Dao et al. 2022 for FlashAttention; Chen et al. 2016 for recomputation).
@@ -72,6 +74,8 @@ class Diagnosis(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per axis (index): share of step, verdict, techniques."""
+        import pandas as pd
+
         rows: list[dict[str, Any]] = [
             {
                 "axis": axis,

@@ -22,9 +22,8 @@ Closed forms reported beside the exact count, all vectorized over numpy arrays:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pint
 
 from mlcost.layout import Layout
@@ -33,6 +32,9 @@ from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Number = Any
 
@@ -179,6 +181,8 @@ class FlopsSummary(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """:meth:`rows` as a DataFrame (FLOPs in FLOP)."""
+        import pandas as pd
+
         return pd.DataFrame(
             [
                 {"quantity": name, "flops": in_unit(value, "flop"), "vs_exact": diff}

@@ -31,10 +31,9 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import yaml
 
 from mlcost.comms import collective_time, placement
@@ -50,6 +49,9 @@ from mlcost.systems import system
 from mlcost.uncertainty import Band, band_from_errors
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TRAINING_FAMILIES = ("megatron-core-h100", "llm-foundry")
 SOURCE = "mlcost/data/published.yaml (the validation set; each row's source in the file)"
@@ -467,6 +469,8 @@ class PublishedValidation(Result):
 
     @property
     def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame(
             [
                 {

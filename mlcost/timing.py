@@ -21,10 +21,9 @@ token budget are :func:`training_time`. The Iron Law of training, ``T = O / (R_p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
@@ -45,6 +44,9 @@ from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.uncertainty import with_band
 from mlcost.units import Q_, format_quantity, in_unit, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Number = Any
 Mode = Literal["roofline", "no-overlap"]
@@ -249,6 +251,8 @@ class StepTime(Result):
 
     def by_kind(self) -> pd.DataFrame:
         """Seconds per step by operator kind, with the bottleneck of each kind."""
+        import pandas as pd
+
         records: dict[str, dict[str, float]] = {}
         for row in self.rows:
             entry = records.setdefault(
@@ -265,6 +269,8 @@ class StepTime(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per operator: compute, memory, launch and total seconds per step, bound."""
+        import pandas as pd
+
         return pd.DataFrame(
             [
                 {

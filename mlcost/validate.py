@@ -14,10 +14,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mlcost.bench.store import read_results_csv
 from mlcost.layout import Layout
@@ -26,6 +25,9 @@ from mlcost.specs import Accelerator
 from mlcost.timing import step_time
 from mlcost.units import in_unit
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _single_operator_seconds(
@@ -98,6 +100,8 @@ def validate(
     results_directory: str | Path, before: Accelerator, after: Accelerator | None = None
 ) -> pd.DataFrame:
     """One row per measurement: measured, predicted before and after, and the errors."""
+    import pandas as pd
+
     results = read_results_csv(results_directory)
     rows = []
     for _, row in results[results["status"] == "ok"].iterrows():
@@ -123,6 +127,7 @@ def validate(
 
 def summary(report: pd.DataFrame) -> pd.DataFrame:
     """Median and worst absolute error per benchmark family, before and after."""
+    import pandas as pd
 
     def stats(column: str) -> pd.DataFrame:
         grouped = report.assign(absolute=report[column].abs()).groupby("family")["absolute"]

@@ -6,13 +6,15 @@ per-layer costs is :mod:`mlcost.checkpointing.placement`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.units import Q_
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Number = Any
 
@@ -47,6 +49,8 @@ def chapter_strategy_table(layers: int, activation: pint.Quantity | float = 1.0)
     gives ``L·A + A`` and 0 forwards; it holds when a checkpoint (a layer input) is small next to
     ``A``: memory ``L·c + A ~ A``, every layer recomputed but the last.
     """
+    import pandas as pd
+
     k = int(chapter_optimal_checkpoints(layers))
     unit = activation if isinstance(activation, pint.Quantity) else Q_(activation, "")
     rows = [

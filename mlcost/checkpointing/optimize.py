@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.checkpointing.placement import (
@@ -31,6 +30,9 @@ from mlcost.checkpointing.segment_search import best_placement_codes, pareto_pla
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result
 from mlcost.units import in_unit, magnitude_in
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SOURCE = "exact Pareto set over the layer chain (mlcost.checkpointing.optimize; Chen et al. 2016)"
 
@@ -64,6 +66,8 @@ class TradeoffCurve(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per Pareto point: memory (GiB), recomputed FLOPs and ms, placement."""
+        import pandas as pd
+
         return pd.DataFrame([p.to_dict() for p in self.points])
 
     def to_json(self) -> dict[str, Any]:

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.comms.bandwidth import algorithm_bandwidth, bus_bandwidth, bus_bandwidth_factor
@@ -40,6 +39,9 @@ from mlcost.results import Figure, Result, any_true, plain
 from mlcost.specs.hardware import CollectiveFit
 from mlcost.systems import System, SystemLike, system
 from mlcost.units import Q_, in_unit, magnitude_in
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Number = Any
 
@@ -384,6 +386,8 @@ def collective_table(
 ) -> pd.DataFrame:
     """Every algorithm for one collective that can run on this group (an in-network reduction
     needs a switch that offers it), as nccl-tests would print it: time, algbw, busbw."""
+    import pandas as pd
+
     names = algorithms_for(collective)
     algorithms = [*names, "auto"] if len(names) > 1 else ["auto"]
     rows = []

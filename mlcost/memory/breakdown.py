@@ -28,10 +28,9 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 from pydantic import Field
 
@@ -52,6 +51,9 @@ from mlcost.specs.base import BytesOrZero, Model
 from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig, operators
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Number = Any
 
@@ -287,6 +289,8 @@ class MemoryBreakdown(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per term: GiB, GB, formula, source."""
+        import pandas as pd
+
         return pd.DataFrame(
             [
                 {

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mlcost.errors import MlcostError
 from mlcost.implementation import SoftwareLike
@@ -25,6 +24,9 @@ from mlcost.systems import SystemLike, system
 from mlcost.timing import Mode
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,8 @@ def scaling_curve(
     ``comm_fraction`` column is the exposed communication share of the step, and ``implied_r``
     the chapter's ``r`` that reproduces the model's speedup.
     """
+    import pandas as pd
+
     if kind not in ("strong", "weak"):
         raise MlcostError(f"kind: got {kind!r}, expected 'strong' or 'weak'")
     spec = as_model(model)

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
@@ -52,6 +51,9 @@ from mlcost.systems import System, SystemLike, system
 from mlcost.timing import Mode
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RECOMPUTE_CODES = ("none", "selective", "full")
 
@@ -403,6 +405,8 @@ def _frame(
     tokens: int,
 ) -> pd.DataFrame:
     """One row per candidate: degrees, memory against capacity, step time and its parts."""
+    import pandas as pd
+
     capacity = resolved.accelerator.memory_available.to("byte").magnitude
     return pd.DataFrame(
         {

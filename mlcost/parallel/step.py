@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
@@ -58,6 +57,9 @@ from mlcost.timing import (
 from mlcost.uncertainty import with_band
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Number = Any
 
@@ -180,6 +182,8 @@ class MultiGpuStep(Result):
     def terms(self) -> pd.DataFrame:
         """One row per active communication term: strategy, collective, bytes, link, time,
         exposed, hidden (seconds per step), and its formula and source."""
+        import pandas as pd
+
         rows = [
             {
                 "strategy": term.strategy,
@@ -285,6 +289,8 @@ class MultiGpuStep(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """The step's parts in seconds (compute, bubble, each term's exposed share)."""
+        import pandas as pd
+
         rows = [
             {"part": "compute", "seconds": float(in_unit(self.compute, "s"))},
             {"part": "pipeline bubble", "seconds": float(in_unit(self.bubble, "s"))},

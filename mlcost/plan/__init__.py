@@ -29,10 +29,9 @@ from collections.abc import Iterable
 from dataclasses import KW_ONLY, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost import scaling
@@ -62,6 +61,9 @@ from mlcost.specs import (
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class ComputeOptimalWarning(UserWarning):

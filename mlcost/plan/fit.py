@@ -13,8 +13,8 @@ LoRA and QLoRA fits on a GPU, and at which micro-batch and sequence length.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError
@@ -34,6 +34,9 @@ from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,8 @@ class FineTuningFit(Result):
     def to_frame(self) -> pd.DataFrame:
         """One row per method: trainable parameters, GiB per GPU, fits, largest micro-batch
         and longest sequence that fit."""
+        import pandas as pd
+
         return pd.DataFrame(
             [
                 {

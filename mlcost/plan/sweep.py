@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.errors import MlcostError, UnknownNameError
@@ -29,6 +28,8 @@ from mlcost.specs import Grid, Spec, default_catalog
 from mlcost.units import format_quantity, in_unit, magnitude_in
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from mlcost.plan import Plan
 
 #: Axes that change the operator table, the device or the layout's structure.
@@ -181,6 +182,8 @@ def _problems(run: Run, numbers: Numbers, frame: pd.DataFrame) -> np.ndarray:
 def _group_frame(
     plan: Plan, base: Run, setting: dict[str, Any], numeric: dict[str, list[Any]]
 ) -> pd.DataFrame:
+    import pandas as pd
+
     run = _group_plan(plan, base, setting)
     numbers, labels = _numbers(plan, run, numeric)
     frame = pd.DataFrame(evaluate_run(run, numbers).columns())
@@ -199,6 +202,8 @@ def _unsupported_rows(
     setting: dict[str, Any], numeric: dict[str, list[Any]], problem: str
 ) -> pd.DataFrame:
     """Rows for a combination that cannot run, with the reason (other columns empty)."""
+    import pandas as pd
+
     product = list(itertools.product(*numeric.values())) if numeric else [()]
     frame = pd.DataFrame(
         [[label(v) for v in row] for row in product], columns=list(numeric), dtype=object
@@ -247,6 +252,8 @@ def check_axis(name: str, values: list[Any]) -> None:
 
 def sweep(plan: Plan, base: Run, axes: dict[str, Iterable[Any]]) -> pd.DataFrame:
     """Every combination of ``axes``, one row each (module docstring)."""
+    import pandas as pd
+
     known = STRUCTURAL_AXES + NUMERIC_AXES
     for name in axes:
         if name not in known:

@@ -40,10 +40,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost import energy
@@ -80,6 +79,9 @@ from mlcost.specs import Accelerator, Catalog, Grid, ModelSpec, Node, Transforme
 from mlcost.specs.catalog import as_model, default_catalog
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: What :meth:`ServePlan.sweep` varies.
 SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
@@ -584,6 +586,8 @@ class ServePlan(Result):
     def sweep(self, **axes: Iterable[Any]) -> pd.DataFrame:
         """Every combination of the given axes (:data:`SWEEP_AXES`), one row each; a combination
         that cannot run (does not fit, bad degree) says why in ``problem``."""
+        import pandas as pd
+
         for name in axes:
             if name not in SWEEP_AXES:
                 raise MlcostError(

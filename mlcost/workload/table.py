@@ -16,14 +16,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pint
 
 from mlcost.results import Figure, Result
 from mlcost.units import Q_
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Forward FLOPs per element of the non-GEMM operators. A convention, stated so it can be
 #: checked and changed: LayerNorm 7 (mean, centre, square, variance sum, scale by 1/sigma, gamma,
@@ -333,6 +335,8 @@ class OperatorTable(Result):
 
         Units: ``*_flops`` in FLOP, ``*bytes*`` in bytes, ``parameters`` in params.
         """
+        import pandas as pd
+
         rows = []
         for op in self.operators:
             row = {name: _scalar(getattr(op, name)) for name in COLUMNS}

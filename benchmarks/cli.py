@@ -1,0 +1,84 @@
+"""Whole-process time of the command line against llm-analysis 0.2.2's (issue 17): paired runs,
+interleaved, medians: ``python benchmarks/cli.py [--repeats 7]``.
+
+Each repeat runs, one after the other, ``mlcost --version`` (target 0.3 s), ``mlcost memory
+llama-2-7b``, ``mlcost plan`` (the default job: Llama-2-7B on one DGX H100, layout searched)
+and llm-analysis's command line for the comparable answer (``python -m llm_analysis.analysis
+train`` on Llama-2-7B, seq 4096, 8x H100, ZeRO-1: memory, step time and time to train in one
+call). Each mlcost command is compared with the peer run of the same repeat; the script prints
+the medians and the median of the paired ratios. The peer runs from its own environment
+(``benchmarks/.peer-venv``, installed on first use; see ``peers.py``). Run on an otherwise idle
+machine: whole-process times move with the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from peers import peer_python
+
+ROOT = Path(__file__).resolve().parent.parent
+MLCOST = str(Path(sys.executable).with_name("mlcost"))
+VERSION_TARGET_S = 0.3  # issue 17
+COMMANDS = {
+    "mlcost --version": [MLCOST, "--version"],
+    "mlcost memory llama-2-7b": [MLCOST, "memory", "llama-2-7b"],
+    "mlcost plan": [MLCOST, "plan"],
+}
+PEER_ARGS = [
+    "-m", "llm_analysis.analysis", "train", "--model_name", "NousResearch_Llama-2-7b-hf",
+    "--gpu_name", "h100-sxm-80gb", "--dtype_name", "w16a16e16", "--seq_len", "4096",
+    "--batch_size_per_gpu", "1", "--total_num_gpus", "8", "--ds_zero", "1",
+    "--total_num_tokens", "2000000000000", "--global_batch_size", "1024",
+    "--log_level", "ERROR",
+]  # fmt: skip
+
+
+def _seconds(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    python = peer_python()
+    if python is None:
+        return
+    peer = [str(python), *PEER_ARGS]
+    for command in (*COMMANDS.values(), peer):  # warm: file caches, pint's registry cache
+        _seconds(command)
+    ours: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    ratios: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    theirs: list[float] = []
+    for _ in range(args.repeats):
+        peer_s = _seconds(peer)
+        theirs.append(peer_s)
+        for name, command in COMMANDS.items():
+            seconds = _seconds(command)
+            ours[name].append(seconds)
+            ratios[name].append(seconds / peer_s)
+    peer_median = statistics.median(theirs)
+    print(f"{args.repeats} interleaved repeats, medians; peer: llm-analysis train command line")
+    print(f"{'command':28s} {'mlcost':>9s} {'peer':>9s} {'paired ratio':>13s}")
+    for name in COMMANDS:
+        print(
+            f"{name:28s} {statistics.median(ours[name]):8.2f}s {peer_median:8.2f}s "
+            f"{statistics.median(ratios[name]):12.2f}x"
+        )
+    version = statistics.median(ours["mlcost --version"])
+    print(
+        f"mlcost --version: {version:.3f} s against the {VERSION_TARGET_S} s target "
+        f"(ratio {version / VERSION_TARGET_S:.2f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
