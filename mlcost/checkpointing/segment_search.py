@@ -217,7 +217,11 @@ def segment_program(
             candidates[2, at : at + size] = window[2]
             candidates[3, at : at + size] = 2.0
             at += size
-        mask = (candidates[0] <= stored_limit) & (candidates[1] <= cost_limit)
+        # The cost limit with its tolerance: a placement tying the best cost (its forwards
+        # summed in another order) must survive to be compared on memory.
+        mask = (candidates[0] <= stored_limit) & (
+            candidates[1] <= cost_limit * (1 + COST_TOLERANCE)
+        )
         if bounded and bounds is not None:
             rest_stored, rest_cost = bounds[j]
             room = (stored_limit - candidates[0]) * (1 + MEMORY_TOLERANCE) + 1e-300
