@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: a virtual environment, the package with its dev extra
-# (torch pinned to the CPU build 2.13.0 in pyproject.toml), then pytest, ruff and mypy.
+# (torch pinned to the CPU build 2.13.0 in pyproject.toml), then pytest, ruff and mypy. pytest runs
+# one worker per CPU (pytest-xdist), each test file on one worker, so a file's fixtures (the CPU
+# calibration, the runtime-only environment) are built once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
-.venv/bin/python -m pytest
+.venv/bin/python -m pytest -n logical --dist loadfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy

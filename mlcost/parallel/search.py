@@ -150,17 +150,38 @@ def candidate_degrees(
     return result
 
 
+def _code(*keys: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
+    """One mixed-radix code per row of equal-length non-negative integer ``keys``, and the
+    radices (each key's largest value + 1)."""
+    columns = [np.asarray(k, dtype=np.int64) for k in keys]
+    radices = tuple(int(c.max()) + 1 for c in columns)
+    return np.ravel_multi_index(columns, radices), radices
+
+
+def _distinct(*keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique`` of the rows of non-negative integer ``keys`` with ``return_inverse``: the
+    distinct key tuples (one column each, in ascending code order) and each row's index into
+    them, by counting (``np.bincount`` of the row codes) in O(rows + codes), not by sorting the
+    rows (a sort of a million rows is most of a search's time otherwise)."""
+    code, radices = _code(*keys)
+    present = np.bincount(code) > 0
+    distinct = np.flatnonzero(present)
+    position = np.cumsum(present) - 1
+    return np.stack(np.unravel_index(distinct, radices)), position[code]
+
+
 def _groups(*keys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     """Rows grouped by equal non-negative integer ``keys``: the distinct key tuples (one column
-    each) and the row indices of each group. One mixed-radix code and a stable sort instead of
-    ``np.unique(axis=...)`` and a boolean mask per group (both O(rows) per group)."""
-    columns = [np.asarray(k, dtype=np.int64) for k in keys]
-    code = np.ravel_multi_index(columns, tuple(int(c.max()) + 1 for c in columns))
+    each) and the row indices of each group (ascending). One mixed-radix code and a stable sort
+    of it instead of ``np.unique(axis=...)`` and a boolean mask per group (both O(rows) per
+    group); the groups start where the sorted code changes."""
+    code, radices = _code(*keys)
     order = np.argsort(code, kind="stable")
-    distinct, starts = np.unique(code[order], return_index=True)
-    members = np.split(order, starts[1:])
-    values = np.stack(np.unravel_index(distinct, tuple(int(c.max()) + 1 for c in columns)))
-    return values, members
+    ordered = code[order]
+    starts = np.flatnonzero(np.diff(ordered)) + 1
+    members = np.split(order, starts)
+    distinct = ordered[np.concatenate(([0], starts))]
+    return np.stack(np.unravel_index(distinct, radices)), members
 
 
 def _select(parts: ActivationParts, index: np.ndarray, shape: tuple[int, ...]) -> ActivationParts:
@@ -222,7 +243,7 @@ def _memory_bytes(
     )
     # The saved activations depend on the recomputation, the sequence (cp) and the micro-batch,
     # not on the pipeline split: one operator table per (recompute, cp) over every micro-batch.
-    mbs = np.unique(cand["mb"])
+    (mbs,), mb_index = _distinct(cand["mb"])
     per_mode: dict[tuple[int, int], ActivationParts] = {}
     groups, rows = _groups(cand["recompute"], cand["cp"], cand["pp"], cand["v"])
     for g, members in enumerate(rows):
@@ -233,7 +254,7 @@ def _memory_bytes(
                 model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs,
                 config.sequence_length // cp,
             )  # fmt: skip
-        parts = _select(per_mode[rc, cp], np.searchsorted(mbs, cand["mb"][members]), mbs.shape)
+        parts = _select(per_mode[rc, cp], mb_index[members], mbs.shape)
         memory = per_gpu_memory(
             parts,
             parameters=float(model.parameter_count),
@@ -268,10 +289,8 @@ def _compute_parts(
     """The compute parts of every candidate: one vectorized step time per recomputation mode
     and expert-parallel degree (which sets the shape of the expert GEMMs) over every micro-batch
     size, picked per candidate."""
-    mbs, mb_index = np.unique(cand["mb"], return_inverse=True)
-    mb_index = np.asarray(mb_index).ravel()
-    pairs = np.stack([cand["recompute"], cand["ep"]])
-    codes, row = np.unique(pairs, axis=1, return_inverse=True)
+    (mbs,), mb_index = _distinct(cand["mb"])
+    codes, row = _distinct(cand["recompute"], cand["ep"])
     per_code = [
         compute_parts(
             model,
@@ -284,7 +303,6 @@ def _compute_parts(
         )
         for code, ep in codes.T
     ]
-    row = np.asarray(row).ravel()
     columns = {
         f.name: np.stack([getattr(p, f.name) for p in per_code])[row, mb_index]
         for f in fields(ComputeParts)
@@ -395,7 +413,7 @@ def _degrees(cand: dict[str, np.ndarray], layers: int) -> Degrees:
     )  # fmt: skip
 
 
-def _frame(
+def _columns(
     cand: dict[str, np.ndarray],
     used: np.ndarray,
     result: Any,
@@ -403,25 +421,40 @@ def _frame(
     resolved: System,
     *,
     tokens: int,
-) -> pd.DataFrame:
-    """One row per candidate: degrees, memory against capacity, step time and its parts."""
+) -> dict[str, Any]:
+    """The columns of the result, one value per candidate: degrees, memory against capacity,
+    step time and its parts (the capacity is one number for all)."""
+    capacity = resolved.accelerator.memory_available.to("byte").magnitude
+    return {
+        "gpus": used, "nodes": np.ceil(used / resolved.gpus_per_node).astype(np.int64),
+        "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"], "ep": cand["ep"],
+        "cp": cand["cp"], "micro_batch": cand["mb"], "micro_batches": cand["m"],
+        "zero": cand["zero"], "sequence_parallel": cand["sp"], "tp_overlap": cand["tpo"],
+        "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
+        "memory_GiB": memory / 2**30, "capacity_GiB": capacity / 2**30,
+        "fits": memory <= capacity, "step_s": result.total, "compute_s": result.compute,
+        "bubble_s": result.bubble, "exposed_comm_s": result.exposed,
+        "total_comm_s": result.communication, "mfu": result.mfu,
+        "tokens_per_s": tokens / result.total, "gpu_s_per_token": used * result.total / tokens,
+    }  # fmt: skip
+
+
+def _ranked(columns: dict[str, Any], key: str, keep_unfit: bool, top: int | None) -> pd.DataFrame:
+    """The rows kept (all, or those that fit), ordered by ``key`` then GPUs then memory (a
+    stable lexicographic sort, ``np.lexsort``), the first ``top``; only those rows are copied
+    into the frame."""
     import pandas as pd
 
-    capacity = resolved.accelerator.memory_available.to("byte").magnitude
-    return pd.DataFrame(
-        {
-            "gpus": used, "nodes": np.ceil(used / resolved.gpus_per_node).astype(np.int64),
-            "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"], "ep": cand["ep"],
-            "cp": cand["cp"], "micro_batch": cand["mb"], "micro_batches": cand["m"],
-            "zero": cand["zero"], "sequence_parallel": cand["sp"], "tp_overlap": cand["tpo"],
-            "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
-            "memory_GiB": memory / 2**30, "capacity_GiB": capacity / 2**30,
-            "fits": memory <= capacity, "step_s": result.total, "compute_s": result.compute,
-            "bubble_s": result.bubble, "exposed_comm_s": result.exposed,
-            "total_comm_s": result.communication, "mfu": result.mfu,
-            "tokens_per_s": tokens / result.total, "gpu_s_per_token": used * result.total / tokens,
-        }
-    )  # fmt: skip
+    rows = np.arange(columns["fits"].size) if keep_unfit else np.flatnonzero(columns["fits"])
+    order = rows[
+        np.lexsort((columns["memory_GiB"][rows], columns["gpus"][rows], columns[key][rows]))
+    ]
+    if top is not None:
+        order = order[: max(top, 0)]
+    taken = {name: v if np.ndim(v) == 0 else np.asarray(v)[order] for name, v in columns.items()}
+    # copy=False: the taken columns are the frame's own, so pandas need not consolidate them
+    # into two-dimensional blocks (another copy of every column).
+    return pd.DataFrame(taken, index=pd.RangeIndex(order.size), copy=False)
 
 
 def search(
@@ -481,20 +514,16 @@ def search(
         software=software,
     )  # fmt: skip
     memory = _memory_bytes(spec, config, cand, profile, overheads or Overheads())
-    frame = _frame(
+    columns = _columns(
         cand, degrees.gpus, result, memory, resolved,
         tokens=global_batch_size * config.sequence_length,
     )  # fmt: skip
     if price_per_gpu_hour is not None:
         price = magnitude_in(price_per_gpu_hour, "USD/hour", "price_per_gpu_hour")
-        frame["usd_per_step"] = degrees.gpus * result.total / 3600 * price
-    fitting = int(np.count_nonzero(frame["fits"].to_numpy()))
-    if not keep_unfit:
-        frame = frame[frame["fits"].to_numpy()]
+        columns["usd_per_step"] = degrees.gpus * result.total / 3600 * price
+    fitting = int(np.count_nonzero(columns["fits"]))
     key = "step_s" if rank_by == "time" else "gpu_s_per_token"
-    frame = frame.sort_values([key, "gpus", "memory_GiB"], kind="stable").reset_index(drop=True)
-    if top is not None:
-        frame = frame.head(top)
+    frame = _ranked(columns, key, keep_unfit, top)
     return SearchResult(
         frame=frame,
         model=spec.name,

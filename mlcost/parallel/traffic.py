@@ -38,6 +38,7 @@ weights), and ZeRO shards over the same ``d·c``. Each strategy is one function 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -62,9 +63,13 @@ Number = Any
 
 
 def _share(numerator: Any, denominator: Any) -> Any:
-    denominator = np.asarray(denominator, dtype=np.float64)
-    safe = np.where(denominator > 0, denominator, 1.0)
-    return np.where(denominator > 0, numerator / safe, 0.0)
+    """``numerator / denominator`` where the denominator is positive, else 0 (one division,
+    written into zeros only where it is defined)."""
+    numerator, denominator = np.broadcast_arrays(
+        np.asarray(numerator, dtype=np.float64), np.asarray(denominator, dtype=np.float64)
+    )
+    out = np.zeros(numerator.shape)
+    return np.divide(numerator, denominator, out=out, where=denominator > 0)
 
 
 #: The links a group's collective crosses, by code (the last: an inactive term).
@@ -443,7 +448,7 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     (communication only hides behind compute that exists): a surplus ``sum(hidden) - window``
     becomes exposed, each term taking its share of the hidden time."""
     hidden = [in_unit(t.time, "s") - in_unit(t.exposed, "s") for t in terms]
-    total = np.sum(hidden, axis=0) if hidden else 0.0
+    total = functools.reduce(np.add, hidden) if hidden else 0.0  # no stacked copy of the terms
     surplus = np.maximum(total - np.asarray(window, dtype=np.float64), 0.0)
     if not any_true(surplus > 0):
         return terms

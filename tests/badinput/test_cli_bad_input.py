@@ -27,15 +27,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def runtime_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A virtual environment with mlcost and its runtime dependencies only."""
+    """A virtual environment with mlcost and its runtime dependencies only. It gets no pip of
+    its own: the test environment's pip installs into it (``pip --python``, pip >= 22.3) without
+    compiling bytecode ahead (each module is compiled on its first import instead), about a
+    fifth of the time of ``ensurepip`` plus a compiled install."""
     home = tmp_path_factory.mktemp("runtime-env")
-    venv.EnvBuilder(with_pip=True).create(home)
+    venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
-        check=True,
-        timeout=900,
-    )
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+         "--no-compile", "--disable-pip-version-check", str(ROOT)],
+        check=True, timeout=900,
+    )  # fmt: skip
     return python
 
 

@@ -1,0 +1,70 @@
+"""The search's grouping and ranking helpers against numpy and pandas themselves: ``_distinct``
+equals ``np.unique(..., axis=1, return_inverse=True)``, ``_groups`` the rows of each distinct
+key found by a mask, and ``_ranked`` pandas' stable ``sort_values`` on the same keys."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from mlcost.parallel.search import _distinct, _groups, _ranked
+
+KEYS = st.integers(1, 3).flatmap(
+    lambda count: st.integers(1, 60).flatmap(
+        lambda rows: st.lists(
+            arrays(np.int64, rows, elements=st.integers(0, 9)), min_size=count, max_size=count
+        )
+    )
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(KEYS)
+def test_distinct_equals_numpy_unique(keys: list[np.ndarray]) -> None:
+    values, inverse = _distinct(*keys)
+    expected, expected_inverse = np.unique(np.stack(keys), axis=1, return_inverse=True)
+    assert np.array_equal(values, expected)
+    assert np.array_equal(inverse, np.ravel(expected_inverse))
+
+
+@settings(max_examples=200, deadline=None)
+@given(KEYS)
+def test_groups_are_the_rows_of_each_distinct_key(keys: list[np.ndarray]) -> None:
+    values, members = _groups(*keys)
+    stacked = np.stack(keys)
+    assert np.array_equal(values, np.unique(stacked, axis=1))
+    for g, rows in enumerate(members):
+        mask = np.all(stacked == values[:, g : g + 1], axis=0)
+        assert np.array_equal(rows, np.flatnonzero(mask))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 50).flatmap(
+        lambda n: st.tuples(
+            arrays(np.float64, n, elements=st.sampled_from([0.5, 1.0, 2.0, np.inf])),
+            arrays(np.int64, n, elements=st.integers(1, 4)),
+            arrays(np.float64, n, elements=st.sampled_from([1.0, 3.0, 7.0])),
+            arrays(np.bool_, n),
+        )
+    ),
+    st.booleans(),
+    st.one_of(st.none(), st.integers(0, 10)),
+)
+def test_ranking_equals_pandas_stable_sort(
+    columns: tuple[np.ndarray, ...], keep_unfit: bool, top: int | None
+) -> None:
+    step, gpus, memory, fits = columns
+    data = {"step_s": step, "gpus": gpus, "memory_GiB": memory, "fits": fits, "capacity": 5.0}
+    frame = pd.DataFrame({k: v for k, v in data.items()})
+    if not keep_unfit:
+        frame = frame[frame["fits"].to_numpy()]
+    expected = frame.sort_values(["step_s", "gpus", "memory_GiB"], kind="stable")
+    expected = expected.reset_index(drop=True)
+    if top is not None:
+        expected = expected.head(top)
+    ranked = _ranked(data, "step_s", keep_unfit, top)
+    pd.testing.assert_frame_equal(ranked, expected, check_exact=True)
