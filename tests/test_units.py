@@ -141,3 +141,55 @@ def test_in_unit_equals_pints_conversion_and_never_aliases() -> None:
     out[0] = 99.0
     assert array.magnitude[0] == 1.0
     np.testing.assert_array_equal(in_unit(Q_(np.array([1.0, 2.0]), "hour"), "s"), [3600, 7200])
+
+
+def _catalog_texts() -> list[str]:
+    """Every string value of the built-in catalog's YAML files that pint reads as a quantity
+    with a unit (the texts ``parse_quantity`` reads on every catalog load)."""
+    import yaml
+
+    from mlcost.specs.catalog import default_catalog_dir
+
+    found: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str) and node[:1].isdigit():
+            try:
+                parsed = ureg.parse_expression(node)
+            except Exception:
+                return
+            if isinstance(parsed, pint.Quantity) and not parsed.dimensionless:
+                found.add(node)
+
+    for file in default_catalog_dir().rglob("*.yaml"):
+        walk(yaml.safe_load(file.read_text()))
+    return sorted(found)
+
+
+def _same_as_pint(text: str) -> None:
+    ours, pints = parse_quantity(text), ureg.parse_expression(text)
+    assert type(ours.magnitude) is type(pints.magnitude), text  # int stays int, as in pint
+    assert ours.magnitude == pints.magnitude and ours.units == pints.units, text
+
+
+def test_catalog_quantities_parse_as_pint_parses_them() -> None:
+    # Oracle: pint's own expression evaluator, on every quantity text of the catalog (the form
+    # parse_quantity reads without it) and on forms it leaves to pint.
+    texts = _catalog_texts()
+    assert len(texts) > 200
+    for text in [*texts, "2 * 80 GB", "80GB", "1.5e-3 s", ".5 ms", "-3 W", "3 TB/s/W", "inf W"]:
+        _same_as_pint(text)
+
+
+@given(
+    st.one_of(st.integers(0, 10**12), st.floats(0, 1e20, allow_nan=False)),
+    st.sampled_from(["GB", "GiB", "TB/s", "W", "gCO2e/kWh", "USD/hour", "TFLOP/s", "us", "param"]),
+)
+def test_number_and_unit_texts_parse_as_pint_parses_them(number: float, unit: str) -> None:
+    _same_as_pint(f"{number!r} {unit}")
