@@ -141,6 +141,10 @@ class ShardCompute:
     layer_gemm: np.ndarray | float = 0.0
 
 
+#: The links a group's collective crosses, by code (the last: an inactive term).
+LINK_NAMES = np.asarray(["intra-node", "inter-node", "intra+inter", "none"], dtype=object)
+
+
 @dataclass(frozen=True)
 class CommTerm:
     """One communication term of a step, per GPU: what is sent, how often, over which link,
@@ -152,11 +156,18 @@ class CommTerm:
     message: pint.Quantity  # bytes per call (whole array for reduce-scatter/all-gather)
     calls: Number  # per optimizer step
     ranks: Number
-    link: Any  # "intra-node", "inter-node" or "intra+inter" (array in sweeps)
+    link_code: Any  # index into LINK_NAMES (array in sweeps); ``link`` names it
     time: pint.Quantity  # all calls of a step
     exposed: pint.Quantity
     formula: str
     source: str
+
+    @property
+    def link(self) -> Any:
+        """The links the collective crosses: "intra-node", "inter-node", "intra+inter", or
+        "none" for an inactive term (:data:`LINK_NAMES`; an array in sweeps), named on demand
+        (a search's million candidates never need the names)."""
+        return LINK_NAMES[np.asarray(self.link_code)]
 
     @property
     def hidden(self) -> pint.Quantity:

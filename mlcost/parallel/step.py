@@ -384,7 +384,7 @@ def multi_gpu_step_time(
             message=Q_(_item(t.message.magnitude), "byte"),
             calls=_item(t.calls),
             ranks=_item(t.ranks),
-            link=_item(t.link),
+            link_code=_item(t.link_code),
             time=Q_(_item(t.time.magnitude), "s"),
             exposed=Q_(_item(t.exposed.magnitude), "s"),
             formula=t.formula,

@@ -72,15 +72,13 @@ def _share(numerator: Any, denominator: Any) -> Any:
     return np.divide(numerator, denominator, out=out, where=denominator > 0)
 
 
-#: The links a group's collective crosses, by code (the last: an inactive term).
-LINK_NAMES = np.asarray(["intra-node", "inter-node", "intra+inter", "none"], dtype=object)
-
-
 def _link_code(where: GroupPlacement) -> Any:
-    """0 inside one node, 1 one GPU per node (inter-node only), 2 both (:data:`LINK_NAMES`)."""
-    single = np.asarray(where.nodes) <= 1
-    only_inter = np.asarray(where.per_node) <= 1
-    return np.where(single, 0, np.where(only_inter, 1, 2))
+    """0 inside one node, 1 one GPU per node (inter-node only), 2 both
+    (:data:`mlcost.parallel.degrees.LINK_NAMES`): ``spans x (1 + shares)`` with ``spans`` the
+    group crossing nodes and ``shares`` more than one of its GPUs on a node."""
+    spans = np.asarray(where.nodes) > 1
+    shares = np.asarray(where.per_node) > 1
+    return spans * (1 + shares)
 
 
 @dataclass(frozen=True)
@@ -132,7 +130,7 @@ class _Terms:
             message=Q_(np.where(active, message, 0.0), "byte"),
             calls=np.where(active, calls, 0),
             ranks=ranks,
-            link=LINK_NAMES[np.where(active, _link_code(where), 3)],
+            link_code=np.where(active, _link_code(where), 3),
             time=Q_(total, "s"),
             exposed=Q_(exposed, "s"),
             formula=formula,

@@ -68,3 +68,23 @@ def test_ranking_equals_pandas_stable_sort(
         expected = expected.head(top)
     ranked = _ranked(data, "step_s", keep_unfit, top)
     pd.testing.assert_frame_equal(ranked, expected, check_exact=True)
+
+
+def test_link_names_of_groups_by_hand() -> None:
+    # A group inside one node crosses NVLink only; one GPU per node crosses the network only;
+    # several GPUs on each of several nodes cross both; an inactive term crosses none.
+    from mlcost.comms.placement import GroupPlacement
+    from mlcost.parallel.degrees import LINK_NAMES, CommTerm
+    from mlcost.parallel.traffic import _link_code
+    from mlcost.units import Q_
+
+    nodes = np.asarray([1, 1, 4, 4, 16])
+    per_node = np.asarray([8, 1, 1, 8, 2])
+    where = GroupPlacement(nodes * per_node, per_node, nodes, 1.0, 1.0, 0.0, 0.0)
+    expected = ["intra-node", "intra-node", "inter-node", "intra+inter", "intra+inter"]
+    assert list(LINK_NAMES[_link_code(where)]) == expected
+    term = CommTerm(
+        strategy="s", collective="all_reduce", label="l", message=Q_(1.0, "byte"), calls=1,
+        ranks=8, link_code=3, time=Q_(0.0, "s"), exposed=Q_(0.0, "s"), formula="", source="",
+    )  # fmt: skip
+    assert term.link == "none"
