@@ -430,7 +430,7 @@ def _columns(
         "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"], "ep": cand["ep"],
         "cp": cand["cp"], "micro_batch": cand["mb"], "micro_batches": cand["m"],
         "zero": cand["zero"], "sequence_parallel": cand["sp"], "tp_overlap": cand["tpo"],
-        "recompute": np.asarray(RECOMPUTE_CODES)[cand["recompute"]],
+        "recompute": cand["recompute"],  # codes; named in the frame (_ranked)
         "memory_GiB": memory / 2**30, "capacity_GiB": capacity / 2**30,
         "fits": memory <= capacity, "step_s": result.total, "compute_s": result.compute,
         "bubble_s": result.bubble, "exposed_comm_s": result.exposed,
@@ -439,19 +439,37 @@ def _columns(
     }  # fmt: skip
 
 
+def _lexsorted(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.ndarray:
+    """``np.lexsort((third, second, first))``: a stable sort by ``first``, ties broken by
+    ``second`` then ``third`` (NaN last and tied with NaN, as numpy sorts). One stable sort of
+    ``first``, then a lexsort of the tied rows only (a few percent of a search's rows), about
+    a third of the time of three full stable sorts."""
+    order = np.argsort(first, kind="stable")
+    ordered = first[order]
+    same = (ordered[1:] == ordered[:-1]) | (np.isnan(ordered[1:]) & np.isnan(ordered[:-1]))
+    if not same.any():
+        return order
+    tied = np.flatnonzero(np.concatenate((same, [False])) | np.concatenate(([False], same)))
+    run = np.cumsum(np.concatenate(([True], ~same)))[tied]
+    members = order[tied]
+    order[tied] = members[np.lexsort((third[members], second[members], run))]
+    return order
+
+
 def _ranked(columns: dict[str, Any], key: str, keep_unfit: bool, top: int | None) -> pd.DataFrame:
     """The rows kept (all, or those that fit), ordered by ``key`` then GPUs then memory (a
     stable lexicographic sort, ``np.lexsort``), the first ``top``; only those rows are copied
-    into the frame."""
+    into the frame, the recomputation codes as their names (taken from a three-name array:
+    a seventh of the time of converting a million strings)."""
     import pandas as pd
 
     rows = np.arange(columns["fits"].size) if keep_unfit else np.flatnonzero(columns["fits"])
-    order = rows[
-        np.lexsort((columns["memory_GiB"][rows], columns["gpus"][rows], columns[key][rows]))
-    ]
+    order = rows[_lexsorted(columns[key][rows], columns["gpus"][rows], columns["memory_GiB"][rows])]
     if top is not None:
         order = order[: max(top, 0)]
     taken = {name: v if np.ndim(v) == 0 else np.asarray(v)[order] for name, v in columns.items()}
+    if "recompute" in taken:  # codes to names, typed as pandas types a column of names
+        taken["recompute"] = pd.Series(RECOMPUTE_CODES).array.take(taken["recompute"])
     # copy=False: the taken columns are the frame's own, so pandas need not consolidate them
     # into two-dimensional blocks (another copy of every column).
     return pd.DataFrame(taken, index=pd.RangeIndex(order.size), copy=False)

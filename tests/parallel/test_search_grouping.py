@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from mlcost.parallel.search import _distinct, _groups, _ranked
+from mlcost.parallel.search import _distinct, _groups, _lexsorted, _ranked
 
 KEYS = st.integers(1, 3).flatmap(
     lambda count: st.integers(1, 60).flatmap(
@@ -45,9 +45,9 @@ def test_groups_are_the_rows_of_each_distinct_key(keys: list[np.ndarray]) -> Non
 @given(
     st.integers(1, 50).flatmap(
         lambda n: st.tuples(
-            arrays(np.float64, n, elements=st.sampled_from([0.5, 1.0, 2.0, np.inf])),
+            arrays(np.float64, n, elements=st.sampled_from([0.5, 1.0, 2.0, np.inf, np.nan])),
             arrays(np.int64, n, elements=st.integers(1, 4)),
-            arrays(np.float64, n, elements=st.sampled_from([1.0, 3.0, 7.0])),
+            arrays(np.float64, n, elements=st.sampled_from([1.0, 3.0, 7.0, np.nan])),
             arrays(np.bool_, n),
         )
     ),
@@ -58,8 +58,11 @@ def test_ranking_equals_pandas_stable_sort(
     columns: tuple[np.ndarray, ...], keep_unfit: bool, top: int | None
 ) -> None:
     step, gpus, memory, fits = columns
-    data = {"step_s": step, "gpus": gpus, "memory_GiB": memory, "fits": fits, "capacity": 5.0}
-    frame = pd.DataFrame({k: v for k, v in data.items()})
+    codes = np.arange(step.size) % 3
+    data = {"step_s": step, "gpus": gpus, "memory_GiB": memory, "fits": fits, "capacity": 5.0,
+            "recompute": codes}  # fmt: skip
+    names = np.asarray(["none", "selective", "full"])[codes]
+    frame = pd.DataFrame({**data, "recompute": names})
     if not keep_unfit:
         frame = frame[frame["fits"].to_numpy()]
     expected = frame.sort_values(["step_s", "gpus", "memory_GiB"], kind="stable")
@@ -88,3 +91,18 @@ def test_link_names_of_groups_by_hand() -> None:
         ranks=8, link_code=3, time=Q_(0.0, "s"), exposed=Q_(0.0, "s"), formula="", source="",
     )  # fmt: skip
     assert term.link == "none"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 80).flatmap(
+        lambda n: st.tuples(
+            arrays(np.float64, n, elements=st.sampled_from([0.0, -0.0, 1.0, 2.5, np.inf, np.nan])),
+            arrays(np.int64, n, elements=st.integers(0, 3)),
+            arrays(np.float64, n, elements=st.sampled_from([1.0, 2.0, np.nan])),
+        )
+    )
+)
+def test_lexsorted_equals_numpy_lexsort(keys: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    first, second, third = keys
+    assert np.array_equal(_lexsorted(first, second, third), np.lexsort((third, second, first)))
