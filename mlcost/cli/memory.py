@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -30,9 +30,11 @@ from mlcost.memory import (
     min_gpus,
     smallest_gpu,
 )
-from mlcost.plan.fit import FineTuningFit, finetuning_fit
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec, default_catalog
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:  # the plan modules load only for ``mlcost fit`` (start-up of ``mlcost memory``)
+    from mlcost.plan.fit import FineTuningFit
 
 ProfileOption = Annotated[str, typer.Option(help="pytorch (eager, HF layout) | megatron")]
 
@@ -160,6 +162,8 @@ def _finetuning_rows(
     """Full / LoRA / QLoRA on the GPU (decoder transformers; ``None`` for other models)."""
     if not isinstance(spec, TransformerSpec) or spec.architecture != "decoder":
         return None
+    from mlcost.plan.fit import finetuning_fit
+
     return finetuning_fit(spec, accelerator, config, layout, profile=profile)
 
 
