@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -101,6 +101,26 @@ class _Terms:
     def tokens(self) -> Any:
         """Tokens of one micro-batch on one GPU (context parallelism splits the sequence)."""
         return self.degrees.micro_batch * self.dims.sequence / self.degrees.cp
+
+    def at(self, index: np.ndarray) -> _Terms:
+        """The same terms for the candidates at ``index`` only."""
+        size = np.size(self.degrees.dp)
+
+        def rows(value: Any) -> Any:
+            array = np.asarray(value)
+            return array[index] if array.ndim == 1 and array.shape[0] == size else value
+
+        def taken(columns: Any) -> Any:
+            return replace(
+                columns, **{f.name: rows(getattr(columns, f.name)) for f in fields(columns)}
+            )
+
+        return replace(
+            self,
+            degrees=taken(self.degrees),
+            compute=taken(self.compute),
+            gpus_per_node=rows(self.gpus_per_node),
+        )
 
     def seconds(self, collective: Collective, size: Any, ranks: Any, stride: Any) -> tuple:
         where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
@@ -411,14 +431,57 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     ]
 
 
+def _scattered(term: CommTerm, index: np.ndarray, size: int) -> CommTerm:
+    """``term``, computed for the candidates at ``index``, over all ``size`` candidates: the
+    others get an inactive term (no message, calls, time or link; one rank), as the builders
+    record a term whose group has one rank."""
+
+    def spread(value: Any, fill: Any) -> np.ndarray:
+        value = np.asarray(value)
+        out = np.full(size, fill, dtype=np.result_type(value, np.asarray(fill)))
+        out[index] = value
+        return out
+
+    return replace(
+        term,
+        message=Q_(spread(in_unit(term.message, "byte"), 0.0), "byte"),
+        calls=spread(term.calls, 0),
+        ranks=spread(term.ranks, 1),
+        link_code=spread(term.link_code, 3),
+        time=Q_(spread(in_unit(term.time, "s"), 0.0), "s"),
+        exposed=Q_(spread(in_unit(term.exposed, "s"), 0.0), "s"),
+    )
+
+
+def _where_zero(
+    stages: tuple[int, ...], builder: Callable[[_Terms], list[CommTerm]]
+) -> Callable[[_Terms], list[CommTerm]]:
+    """``builder`` evaluated only for the candidates whose ZeRO stage is in ``stages`` (the
+    others have none of its communication), so a search computes each data-parallel strategy's
+    collectives for its own candidates, not for all of them."""
+
+    def build(c: _Terms) -> list[CommTerm]:
+        chosen = np.isin(np.asarray(c.degrees.zero), stages)
+        if chosen.ndim != 1 or chosen.all():
+            return builder(c)
+        index = np.flatnonzero(chosen)
+        # With no candidate chosen, one candidate gives the terms' names; all are then inactive.
+        terms = builder(c.at(index if index.size else np.arange(1)))
+        return [_scattered(t, index, chosen.size) for t in terms]
+
+    build.__name__ = builder.__name__
+    build.__doc__ = builder.__doc__
+    return build
+
+
 #: The strategies, in the order their terms are reported.
 STRATEGIES: tuple[Callable[[_Terms], list[CommTerm]], ...] = (
     tensor_parallel_terms,
     context_parallel_terms,
     pipeline_terms,
-    data_parallel_terms,
-    zero_staged_terms,
-    zero3_terms,
+    _where_zero((0,), data_parallel_terms),
+    _where_zero((1, 2), zero_staged_terms),
+    _where_zero((3,), zero3_terms),
     expert_parallel_terms,
 )
 

@@ -182,11 +182,28 @@ def test_search_agrees_with_the_one_layout_path(gpt2xl) -> None:
     assert result.candidates == len(result.frame)
     rng = np.random.default_rng(0)
     gpu = mlcost.accelerator("h100-sxm5-80gb")
-    for index in rng.choice(len(result.frame), 8, replace=False):
+    # Two rows of each ZeRO stage: the search evaluates each data-parallel strategy only for
+    # the candidates of its stages, the one-layout path for its one layout.
+    zero = result.frame["zero"].to_numpy()
+    chosen = [rng.choice(np.flatnonzero(zero == stage), 2, replace=False) for stage in range(4)]
+    for index in np.concatenate(chosen):
         row = result.frame.iloc[int(index)]
         layout = result.layout(int(index))
         step = multi_gpu_step_time(gpt2xl, CONFIG, "dgx-h100", layout, nodes=2)
         assert row.step_s == pytest.approx(step.total.to("s").magnitude, rel=EXACT)
+        exposed = step.exposed_communication.to("s").magnitude
+        assert row.exposed_comm_s == pytest.approx(exposed, rel=EXACT, abs=1e-15)
+        total = step.total_communication.to("s").magnitude
+        assert row.total_comm_s == pytest.approx(total, rel=EXACT, abs=1e-15)
+        # A data-parallel strategy of another ZeRO stage sends nothing and takes no time.
+        stages = {"data parallel": (0,), "ZeRO-1/2 gradients": (1, 2),
+                  "ZeRO-1/2 parameters": (1, 2), "ZeRO-3 parameters": (3,),
+                  "ZeRO-3 gradients": (3,)}  # fmt: skip
+        for term in step.communication:
+            if layout.zero_stage not in stages.get(term.strategy, (layout.zero_stage,)):
+                assert term.time.magnitude == 0 and term.exposed.magnitude == 0, term
+                assert term.calls == 0 and term.message.magnitude == 0, term
+                assert term.ranks == 1 and term.link == "none", term
         memory = memory_breakdown(gpt2xl, CONFIG, gpu, layout)
         assert row.memory_GiB == pytest.approx(memory.total.to("GiB").magnitude, rel=EXACT)
 
