@@ -462,7 +462,7 @@ def _where_zero(
 
     def build(c: _Terms) -> list[CommTerm]:
         chosen = np.isin(np.asarray(c.degrees.zero), stages)
-        if chosen.ndim != 1 or chosen.all():
+        if chosen.ndim != 1 or chosen.size == 1 or chosen.all():  # nothing to save
             return builder(c)
         index = np.flatnonzero(chosen)
         # With no candidate chosen, one candidate gives the terms' names; all are then inactive.
