@@ -147,6 +147,13 @@ def candidate_degrees(
     )
     result = {key: value[valid] for key, value in out.items()}
     result["m"] = m[valid]
+    if result["m"].size == 0:
+        raise MlcostError(
+            f"search: no layout of the {gpus} GPUs satisfies the rules with these options "
+            f"(micro-batches {mb.tolist()} for a global batch of {global_batch_size}, virtual "
+            f"stages {v.tolist()}, pipeline degrees {pp.tolist()}); widen the SearchSpace, e.g. "
+            "micro_batch_sizes=None or virtual_stages=(1, 2)"
+        )
     return result
 
 

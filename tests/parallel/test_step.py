@@ -236,3 +236,10 @@ def test_search_rejects_bad_input(gpt2xl) -> None:
         search(gpt2xl, "dgx-h100", 64, space=SearchSpace(recompute=("sometimes",)))
     with pytest.raises(MlcostError, match="model"):
         search(mlcost.model("resnet-50"), "dgx-h100", 64)
+    # Nothing left once the rules apply: interleaving without pipeline parallelism, or a
+    # micro-batch that divides no replica's share of the batch (was a numpy traceback).
+    space = SearchSpace(virtual_stages=(2,), pipeline_parallel=(1,))
+    with pytest.raises(MlcostError, match=r"no layout .* satisfies the rules"):
+        search(gpt2xl, "dgx-h100", 64, space=space)
+    with pytest.raises(MlcostError, match=r"no layout .* satisfies the rules"):
+        search(gpt2xl, "dgx-h100", 8, space=SearchSpace(micro_batch_sizes=(3,)))
