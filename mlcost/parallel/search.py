@@ -219,6 +219,12 @@ def with_expert_parallel(
     row, e = (a.ravel() for a in np.meshgrid(np.arange(size), degrees, indexing="ij"))
     keep = cand["dp"][row] % e == 0
     row, e = row[keep], e[keep]
+    if row.size == 0:
+        raise MlcostError(
+            f"expert_parallel: no degree among {degrees.tolist()} divides the data-parallel "
+            f"degree of any candidate (data-parallel degrees {np.unique(cand['dp']).tolist()}); "
+            "include 1, or leave expert_parallel=None"
+        )
     return {**{key: value[row] for key, value in cand.items()}, "ep": e}
 
 

@@ -102,6 +102,11 @@ def test_search_tries_expert_parallel_degrees() -> None:
     assert result.layout(0).ep == int(frame.iloc[0]["ep"])
     dense = search("llama-2-7b", "dgx-h100", 64, config=TrainingConfig(sequence_length=2048))
     assert set(dense.frame["ep"]) == {1}
+    # Eight GPUs as d = 1 x t = 8 only: no expert-parallel degree of 2 divides d = 1.
+    only = SearchSpace(tensor_parallel=(8,), pipeline_parallel=(1,), context_parallel=(1,),
+                       expert_parallel=(2,))  # fmt: skip
+    with pytest.raises(MlcostError, match="expert_parallel: no degree among"):
+        search("mixtral-8x7b", "dgx-h100", 8, config=CONFIG, nodes=1, space=only)
 
 
 def test_plan_of_an_moe_run_end_to_end() -> None:
