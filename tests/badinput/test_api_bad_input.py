@@ -323,3 +323,41 @@ def test_sweep_arrays_are_checked_element_by_element() -> None:
     frame = plan.sweep(sequence_length=np.array([512, 4096]))
     assert frame["problem"].iloc[0] == ""
     assert "positions" in frame["problem"].iloc[1]
+
+
+def _subset(options: list[Any]) -> st.SearchStrategy[tuple[Any, ...]]:
+    return st.lists(st.sampled_from(options), min_size=1, max_size=len(options), unique=True).map(
+        tuple
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.builds(
+        mlcost.parallel.SearchSpace,
+        tensor_parallel=_subset([1, 2, 3, 4, 8, 16]),
+        pipeline_parallel=st.one_of(st.none(), _subset([1, 2, 3, 5, 7, 100])),
+        context_parallel=_subset([1, 2, 3, 4, 8]),
+        micro_batch_sizes=st.one_of(st.none(), _subset([1, 2, 3, 5, 7, 64])),
+        zero_stages=_subset([0, 1, 2, 3]),
+        virtual_stages=_subset([1, 2, 3, 5]),
+        sequence_parallel=_subset([False, True]),
+        tp_overlap=_subset([False, True]),
+        expert_parallel=st.one_of(st.none(), _subset([1, 2, 3, 8])),
+    ),
+    st.sampled_from(["gpt2", "mixtral-8x7b"]),
+    st.sampled_from([1, 3, 7, 8, 64]),
+    st.integers(1, 2),
+)
+def test_search_spaces_give_layouts_or_one_line_errors(
+    space: Any, model: str, global_batch: int, nodes: int
+) -> None:
+    # Any combination of options, including ones the rules leave empty (interleaving without
+    # pipeline stages, a micro-batch dividing no replica's batch, expert degrees dividing no
+    # data-parallel degree): ranked layouts or mlcost's own one-line error.
+    config = TrainingConfig(sequence_length=512)
+    options = {"config": config, "nodes": nodes, "space": space, "use_all_gpus": False,
+               "keep_unfit": True, "top": 5}  # fmt: skip
+    found = _answer(lambda: mlcost.parallel.search(model, "dgx-h100", global_batch, **options))
+    if found is not None:
+        assert len(found.frame) <= 5 and np.isfinite(found.frame["memory_GiB"]).all()
