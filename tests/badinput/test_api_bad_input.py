@@ -361,3 +361,5 @@ def test_search_spaces_give_layouts_or_one_line_errors(
     found = _answer(lambda: mlcost.parallel.search(model, "dgx-h100", global_batch, **options))
     if found is not None:
         assert len(found.frame) <= 5 and np.isfinite(found.frame["memory_GiB"]).all()
+        step = found.frame["step_s"].to_numpy()
+        assert np.isfinite(step).all() and (step > 0).all()
