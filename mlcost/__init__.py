@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -61,10 +60,19 @@ if TYPE_CHECKING:
     from mlcost.units import Q_, ureg
     from mlcost.workload import TrainingConfig, operators
 
-try:
-    __version__ = version("mlcost")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+    __version__: str
+
+
+def _version() -> str:
+    """The installed package's version (``importlib.metadata``, imported only when asked:
+    about 0.02 s that no other command needs)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mlcost")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0+unknown"
+
 
 #: Public names imported on first use: name -> module (none shares its name with a module of
 #: the package, whose import would otherwise replace it).
@@ -105,6 +113,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     if not name.startswith("_") and importlib.util.find_spec(f"mlcost.{name}") is not None:

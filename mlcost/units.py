@@ -26,9 +26,15 @@ Examples::
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
+import os
+import pickle
 import re
+import tempfile
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,13 +72,64 @@ def _new_registry() -> pint.UnitRegistry:
         return pint.UnitRegistry(cache_folder=None, **options)
 
 
-def _build_registry() -> pint.UnitRegistry:
+#: The one change mlcost makes to pint's own definitions (see :func:`_build_registry`).
+_BIT = "bit = [information]"
+
+
+def _derived_units_file(registry: pint.UnitRegistry) -> Path | None:
+    """Where the derived units after :data:`_BIT` are kept between processes: beside pint's
+    own cache, named by what they depend on (pint's version and this module's redefinition),
+    so a pint upgrade or another redefinition never reads a stale file."""
+    folder = registry.cache_folder
+    if folder is None:
+        return None
+    key = hashlib.sha256(f"{pint.__version__}\n{_BIT}".encode()).hexdigest()[:20]
+    return Path(folder) / f"mlcost-derived-units-{key}.pickle"
+
+
+def _restore_derived_units(registry: pint.UnitRegistry, path: Path | None) -> bool:
+    """Put back the derived units :func:`_save_derived_units` kept (pint's ``_build_cache``
+    result: 0.002 s instead of 0.05 s to rebuild); ``False`` when there is none to read."""
+    if path is None:
+        return False
+    try:
+        with path.open("rb") as file:
+            cache = pickle.load(file)  # the user's own cache folder, as pint's own pickles are
+    except Exception:  # missing, unreadable or from another pint: rebuild instead
+        return False
+    if type(cache) is not type(registry._cache):
+        return False
+    registry._cache = cache
+    registry._caches[()] = cache  # the context facet's copy (pint's ``_build_cache`` sets both)
+    return True
+
+
+def _save_derived_units(registry: pint.UnitRegistry, path: Path | None) -> None:
+    """Keep the derived units for the next process, written atomically; best effort."""
+    if path is None:
+        return
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as file:
+            pickle.dump(registry._cache, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.chmod(file.name, 0o644)
+        os.replace(file.name, path)
+    except OSError:
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(file.name)
+
+
+def _build_registry(*, reuse_derived_units: bool = True) -> pint.UnitRegistry:
     registry = _new_registry()
     # pint defines ``bit = []`` (dimensionless), which would let a bare number pass for bytes
     # and "80 GiB + 3" succeed. Information gets its own dimension; byte = 8 bit and every
     # prefixed byte unit follow, so bytes only mix with bytes.
-    registry.define("bit = [information]")
-    registry._build_cache()  # re-derive the units already built on the old ``bit``
+    registry.define(_BIT)
+    # Re-derive the units already built on the old ``bit``, or read them back from an earlier
+    # process: the same derivation from the same definitions (pint's version is in the name).
+    path = _derived_units_file(registry) if reuse_derived_units else None
+    if not _restore_derived_units(registry, path):
+        registry._build_cache()
+        _save_derived_units(registry, path)
     definitions = resources.files("mlcost").joinpath("units.txt")
     with resources.as_file(definitions) as path:
         registry.load_definitions(str(path))

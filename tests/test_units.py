@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import pickle
+from pathlib import Path
 
 import numpy as np
 import pint
@@ -193,3 +195,48 @@ def test_catalog_quantities_parse_as_pint_parses_them() -> None:
 )
 def test_number_and_unit_texts_parse_as_pint_parses_them(number: float, unit: str) -> None:
     _same_as_pint(f"{number!r} {unit}")
+
+
+def test_derived_units_read_back_equal_pints_own_derivation(tmp_path: Path) -> None:
+    """The units derived after mlcost's ``bit`` redefinition, kept by one process and read back
+    by the next, equal what pint derives afresh; a broken or foreign file is not used."""
+    from mlcost import units
+
+    fresh = units._new_registry()
+    fresh.define(units._BIT)
+    fresh._build_cache()  # the oracle: pint's own derivation, in this process
+    kept = tmp_path / "derived.pickle"
+    units._save_derived_units(fresh, kept)
+    assert kept.stat().st_mode & 0o777 == 0o644
+    assert not list(tmp_path.glob("*.tmp"))
+
+    restored = units._new_registry()
+    restored.define(units._BIT)
+    assert units._restore_derived_units(restored, kept)
+    assert restored._cache == fresh._cache
+    assert restored._caches[()] is restored._cache
+    assert restored.Quantity(1, "GiB").to("bit").magnitude == 8 * 2**30
+    with pytest.raises(pint.DimensionalityError):
+        restored.Quantity(1, "byte").to("dimensionless")
+
+    kept.write_bytes(b"not a pickle")
+    assert not units._restore_derived_units(restored, kept)
+    kept.write_bytes(pickle.dumps({"root_units": {}}))
+    assert not units._restore_derived_units(restored, kept)
+    assert not units._restore_derived_units(restored, tmp_path / "missing.pickle")
+
+
+def test_registry_with_and_without_kept_units_converts_alike() -> None:
+    """The registry as mlcost builds it, with the kept derived units or without, converts the
+    catalog's units identically."""
+    from mlcost import units
+
+    rebuilt = units._build_registry(reuse_derived_units=False)
+    for text in ("80 GiB", "3.35 TB/s", "989.4 TFLOP/s", "400 Gbit/s", "350 gCO2e/kWh", "2 USD/h"):
+        here, there = ureg(text), rebuilt(text)
+        assert here.magnitude == there.magnitude
+        assert str(here.units) == str(there.units)
+        assert here.to_base_units().magnitude == pytest.approx(
+            there.to_base_units().magnitude, rel=1e-15
+        )
+        assert str(here.dimensionality) == str(there.dimensionality)

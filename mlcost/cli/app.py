@@ -20,7 +20,6 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from mlcost import __version__
 from mlcost.errors import MlcostError
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
@@ -49,6 +48,8 @@ COMMANDS: dict[str, tuple[str, str, bool]] = {  # name: (module, attribute, is a
 
 def _version_callback(value: bool) -> None:
     if value:
+        from mlcost import __version__  # importlib.metadata only when asked
+
         typer.echo(f"mlcost {__version__}")
         raise typer.Exit()
 
