@@ -24,6 +24,7 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
@@ -31,10 +32,9 @@ from typing import Any, Literal
 import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
-from mlcost.results import any_true
+from mlcost.results import any_true, maximum, plain
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
-from mlcost.units import in_unit
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
 
@@ -82,35 +82,86 @@ class Execution:
     @cached_property
     def dispatch(self) -> float:
         """The software's per-op dispatch overhead in seconds (converted once)."""
-        if self.software is None:
-            return 0.0
-        return float(in_unit(self.software.spec.dispatch_overhead, "s"))
+        return 0.0 if self.software is None else self.software.spec.dispatch_seconds
 
 
 def _gemm_compute(op: Operator, ceilings: Ceilings, grouped: bool = False) -> Number:
-    """Each pass on its own output tiles and depth: forward ``[m x k]·[k x n]``, input gradient
-    ``[m x n]·[n x k]``, weight gradient ``[k x m]·[m x n]``. A grouped GEMM (``grouped``, the
-    ``gemm_group`` local experts of an MoE layer in one launch) fills the GPU's waves with the
-    tiles of all its GEMMs together."""
+    """The compute seconds of one GEMM row (:func:`gemm_compute`)."""
+    return gemm_compute((op,), ceilings, (grouped,))[0]
+
+
+def _column(values: list[Any], shape: tuple[int, ...]) -> np.ndarray:
+    """One field of several rows as a float64 array ``(rows, *shape)``."""
+    if not shape:
+        return np.array(values, dtype=np.float64)
+    column = np.empty((len(values), *shape), dtype=np.float64)
+    for i, value in enumerate(values):
+        column[i] = value  # broadcast and converted as np.asarray(value, np.float64) would be
+    return column
+
+
+def gemm_compute(
+    ops: Sequence[Operator], ceilings: Ceilings, grouped: Sequence[bool]
+) -> list[Number]:
+    """The compute seconds of GEMM rows, all evaluated at once: each pass on its own output
+    tiles and depth: forward ``[m x k]·[k x n]``, input gradient ``[m x n]·[n x k]``, weight
+    gradient ``[k x m]·[m x n]``, ``F / (peak · eta · w · d)`` (``eta`` the size curve of the
+    pass's layout, ``w`` the wave and ``d`` the depth efficiency); a pass without FLOPs costs
+    nothing. A grouped GEMM (``grouped``, the ``gemm_group`` local experts of an MoE layer in
+    one launch) fills the GPU's waves with the tiles of all its GEMMs together.
+
+    Element by element the same arithmetic as one row at a time (so the same numbers, to the
+    last bit); a row's result has the shape of its own fields (a number, or the sweep's)."""
     peak = ceilings.peak_flops
-    batch = op.gemm_batch if any_true(np.asarray(op.gemm_batch)) else 1
-    if grouped:
-        batch = op.gemm_group
-    attention = op.kind == OperatorKind.ATTENTION
-    compute: Number = 0.0
-    for part, layout, (rows, cols, depth) in (
-        (op.forward_flops + op.recompute_flops, "nn", (op.m, op.n, op.k)),
-        (op.backward_input_flops, "nt", (op.m, op.k, op.n)),
-        (op.backward_weight_flops, "tn", (op.k, op.n, op.m)),
+    batches = [
+        op.gemm_group if group else (op.gemm_batch if any_true(np.asarray(op.gemm_batch)) else 1)
+        for op, group in zip(ops, grouped, strict=True)
+    ]
+    passes = [
+        [op.forward_flops + op.recompute_flops for op in ops],
+        [op.backward_input_flops for op in ops],
+        [op.backward_weight_flops for op in ops],
+    ]
+    fields = [
+        (op.m, op.n, op.k, op.forward_flops, batch) for op, batch in zip(ops, batches, strict=True)
+    ]
+    if all(type(x) in (int, float) for row in (*fields, *passes) for x in row):
+        own: list[tuple[int, ...]] = [()] * len(ops)  # numbers only: no sweep
+    else:
+        own = [
+            np.broadcast_shapes(*map(np.shape, row), *(np.shape(part[i]) for part in passes))
+            for i, row in enumerate(fields)
+        ]
+    shape = np.broadcast_shapes(*own)
+    m, n, k = (_column([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
+    batch = _column(batches, shape)
+    flops = _column([op.forward_flops for op in ops], shape)
+    attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
+    compute: Any = 0.0
+    for part, layout, (rows, cols, depth) in zip(
+        passes, ("nn", "nt", "tn"), ((m, n, k), (m, k, n), (k, n, m)), strict=True
     ):
-        if not any_true(part):
+        active = np.array([any_true(x) for x in part])
+        if not active.any():
             continue
-        shape = ceilings.gemm_wave_efficiency(rows, cols, batch) * ceilings.gemm_depth_efficiency(
-            depth
-        )
-        efficiency = ceilings.gemm_efficiency(op.forward_flops, attention=attention, layout=layout)
-        compute = compute + part / (peak * efficiency * shape)
-    return compute
+        shape_efficiency = ceilings.gemm_wave_efficiency(
+            rows, cols, batch
+        ) * ceilings.gemm_depth_efficiency(depth)
+        efficiency = ceilings.gemm_efficiency(flops, layout=layout)
+        if attention.any() and ceilings.attention_curve:
+            at = ceilings.gemm_efficiency(flops, attention=True, layout=layout)
+            efficiency = np.where(attention.reshape((-1,) + (1,) * len(shape)), at, efficiency)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            seconds = _column(part, shape) / (peak * efficiency * shape_efficiency)
+        compute = compute + np.where(active.reshape((-1,) + (1,) * len(shape)), seconds, 0.0)
+    compute = np.broadcast_to(np.asarray(compute, dtype=np.float64), (len(ops), *shape))
+    out: list[Number] = []
+    for i, row_shape in enumerate(own):
+        if row_shape == shape:
+            out.append(plain(compute[i]) if not shape else compute[i].copy())
+        else:  # a row narrower than the others' sweep: its own evaluation
+            out.append(gemm_compute((ops[i],), ceilings, (grouped[i],))[0])
+    return out
 
 
 def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Number, Kernel]]:
@@ -150,10 +201,51 @@ def parameter_tensors(table: OperatorTable) -> float:
     )
 
 
+def _grouped(op: Operator, software: Software | None) -> bool:
+    """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM)."""
+    return bool(
+        any_true(np.asarray(op.gemm_group))
+        and software is not None
+        and software.spec.grouped_expert_gemm
+    )
+
+
+def _uses_kernel(op: Operator, kernels: dict[str, tuple[Number, Kernel]]) -> bool:
+    return op.role == OperatorRole.ATTENTION_CORE and op.pattern in kernels
+
+
+def operator_rows(
+    ops: Sequence[Operator],
+    ex: Execution,
+    kernels: dict[str, tuple[Number, Kernel]],
+    tensors: float,
+) -> tuple[OperatorTime, ...]:
+    """The time of every operator row (module docstring), the GEMM rows of each format
+    evaluated together (:func:`gemm_compute`)."""
+    gemms: dict[int, Number] = {}
+    by_ceilings: dict[int, list[int]] = {}
+    for i, op in enumerate(ops):
+        if op.is_matmul and not _uses_kernel(op, kernels):
+            by_ceilings.setdefault(id(ex.of(op)), []).append(i)
+    for indices in by_ceilings.values():
+        group = [ops[i] for i in indices]
+        seconds = gemm_compute(group, ex.of(group[0]), [_grouped(op, ex.software) for op in group])
+        gemms.update(zip(indices, seconds, strict=True))
+    return tuple(
+        operator_time(op, ex, kernels, tensors, gemm=gemms.get(i)) for i, op in enumerate(ops)
+    )  # fmt: skip
+
+
 def operator_time(
-    op: Operator, ex: Execution, kernels: dict[str, tuple[Number, Kernel]], tensors: float
+    op: Operator,
+    ex: Execution,
+    kernels: dict[str, tuple[Number, Kernel]],
+    tensors: float,
+    *,
+    gemm: Number | None = None,
 ) -> OperatorTime:
-    """The time of one operator row per step (module docstring)."""
+    """The time of one operator row per step (module docstring); ``gemm``: its GEMM compute
+    seconds when already evaluated (:func:`operator_rows`)."""
     ceilings = ex.of(op)
     software = ex.software
     bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
@@ -168,12 +260,9 @@ def operator_time(
     elif software is not None and software.spec.fused_elementwise and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
-        grouped = bool(
-            any_true(np.asarray(op.gemm_group))
-            and software is not None
-            and software.spec.grouped_expert_gemm
-        )
-        compute, memory = _gemm_compute(op, ceilings, grouped), moved / bandwidth
+        grouped = _grouped(op, software)
+        compute = _gemm_compute(op, ceilings, grouped) if gemm is None else gemm
+        memory = moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
     else:
@@ -190,10 +279,10 @@ def operator_time(
             forward = loss.forward_bytes * (1 + op.recompute_fraction)
             memory = logits * (forward + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
-    body = np.maximum(compute, memory) if ex.mode == "roofline" else compute + memory
+    body = maximum(compute, memory) if ex.mode == "roofline" else compute + memory
     gaps = host_ops * ceilings.launch_seconds
     gpu = body + gaps
-    total = np.maximum(gpu, host_ops * ex.dispatch)
+    total = maximum(gpu, host_ops * ex.dispatch)
     return OperatorTime(
         name=op.name, kind=op.kind, compute=compute * op.count, memory=memory * op.count,
         launch=(total - body) * op.count, total=total * op.count, gaps=gaps * op.count,
@@ -210,6 +299,8 @@ __all__ = [
     "Execution",
     "OperatorTime",
     "attention_kernels",
+    "gemm_compute",
+    "operator_rows",
     "operator_time",
     "parameter_tensors",
 ]

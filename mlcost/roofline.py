@@ -141,6 +141,11 @@ class Ceilings:
         return float(in_unit(self.bandwidth, "byte/s"))
 
     @cached_property
+    def _kind_efficiencies(self) -> dict[str, float]:
+        """``kind_efficiency`` as a mapping (built once)."""
+        return dict(self.kind_efficiency)
+
+    @cached_property
     def launch_seconds(self) -> float:
         """``launch_overhead`` in seconds."""
         return float(in_unit(self.launch_overhead, "s"))
@@ -223,7 +228,7 @@ class Ceilings:
             values = [e for _, e in self.optimizer_curve]
             x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
             return plain(np.asarray(np.interp(x, sizes, values)))
-        return dict(self.kind_efficiency).get(kind, self.vector_efficiency)
+        return self._kind_efficiencies.get(kind, self.vector_efficiency)
 
     @property
     def ridge_point(self) -> pint.Quantity:

@@ -34,7 +34,7 @@ from mlcost.operator_time import (
     Execution,
     OperatorTime,
     attention_kernels,
-    operator_time,
+    operator_rows,
     parameter_tensors,
 )
 from mlcost.results import Figure, Result, any_true
@@ -317,8 +317,11 @@ def operator_times(
         mode=mode,
     )  # fmt: skip
     kernels = attention_kernels(table, ex)
-    tensors = parameter_tensors(table)
-    rows = tuple(operator_time(op, ex, kernels, tensors) for op in table.operators)
+    # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor
+    # otherwise, so the count is not needed).
+    per_tensor = software is not None and software.spec.optimizer_ops_per_tensor
+    tensors = parameter_tensors(table) if per_tensor else 0.0
+    rows = operator_rows(table.operators, ex, kernels, tensors)
     details: dict[str, Any] = {}
     if software is not None:
         details["implementation"] = software.describe()

@@ -118,3 +118,20 @@ def test_any_true_agrees_with_numpy_any() -> None:
              np.array([[False], [True]])]  # fmt: skip
     for value in cases:
         assert any_true(value) == bool(np.any(value)), value
+
+
+def test_maximum_agrees_with_numpy_maximum() -> None:
+    """``maximum`` answers as ``np.maximum`` does (numpy is the oracle): Python and numpy
+    numbers, NaN on either side (propagated), infinities, and arrays broadcast."""
+    import itertools
+
+    import numpy as np
+
+    from mlcost.results import maximum
+
+    values = [0, 3, -2, 0.0, -0.0, 2.5, float("nan"), float("inf"), np.float64(1.5), np.int64(4),
+              np.array([1.0, float("nan"), 5.0]), np.array([[2], [7]])]  # fmt: skip
+    for left, right in itertools.product(values, repeat=2):
+        got, expected = maximum(left, right), np.maximum(left, right)
+        np.testing.assert_array_equal(got, expected, err_msg=f"{left!r}, {right!r}")
+        assert np.shape(got) == np.shape(expected)

@@ -226,3 +226,75 @@ def test_ceilings_memo_follows_a_copied_spec() -> None:
     slower = gpu.model_copy(update={"memory_bandwidth": mlcost.Q_(1, "TB/s")})
     assert Ceilings.from_accelerator(slower).bandwidth_bytes == 1e12
     assert Ceilings.from_accelerator(copy.deepcopy(gpu)).bandwidth_bytes == 3.35e12
+
+
+def _gemm_seconds_by_hand(op, ceilings, grouped: bool):  # type: ignore[no-untyped-def]
+    """One GEMM row from its definition, pass by pass: ``F / (peak · eta · w · d)``, forward
+    ``[m x k]·[k x n]`` (with its recomputation), input gradient ``[m x n]·[n x k]``, weight
+    gradient ``[k x m]·[m x n]``; a grouped launch fills the waves with ``gemm_group`` GEMMs."""
+    from mlcost.workload import OperatorKind
+
+    batch = op.gemm_group if grouped else (op.gemm_batch if np.any(op.gemm_batch) else 1)
+    attention = op.kind == OperatorKind.ATTENTION
+    seconds = 0.0
+    for part, layout, (rows, cols, depth) in (
+        (op.forward_flops + op.recompute_flops, "nn", (op.m, op.n, op.k)),
+        (op.backward_input_flops, "nt", (op.m, op.k, op.n)),
+        (op.backward_weight_flops, "tn", (op.k, op.n, op.m)),
+    ):
+        if not np.any(part):
+            continue
+        eta = ceilings.gemm_efficiency(op.forward_flops, attention=attention, layout=layout)
+        shape = ceilings.gemm_wave_efficiency(rows, cols, batch) * ceilings.gemm_depth_efficiency(
+            depth
+        )
+        seconds = seconds + part / (ceilings.peak_flops * eta * shape)
+    return seconds
+
+
+def test_gemm_rows_evaluated_together_equal_each_row_by_hand() -> None:
+    """``gemm_compute`` evaluates all GEMM rows of one format at once (the scalar step's fast
+    path); the oracle is each row's formula written out above, to the last bit: a plain table,
+    a micro-batch sweep, rows of different widths together, the FP8 recipe's two formats, an
+    MoE layer's grouped experts, and measured size and attention curves."""
+    import dataclasses
+
+    from mlcost.operator_time import gemm_compute
+
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    llama, moe = mlcost.model("llama-2-7b"), mlcost.model("mixtral-8x7b")
+    plain_table = operators(llama, TrainingConfig(sequence_length=1024))
+    sweep = operators(
+        llama, TrainingConfig(sequence_length=1024), micro_batch_size=np.array([1, 3, 8])
+    )
+    fp8 = operators(llama, TrainingConfig(precision="fp8", sequence_length=512))
+    experts = operators(moe, TrainingConfig(sequence_length=512))
+    bf16 = Ceilings.from_accelerator(gpu, "bf16")
+    curves = dataclasses.replace(
+        bf16,
+        gemm_curve=((1e6, 0.2), (1e9, 0.6), (1e12, 0.75)),
+        gemm_curve_nt=((1e6, 0.15), (1e12, 0.7)),
+        attention_curve=((1e6, 0.1), (1e11, 0.5)),
+    )
+    cases = [
+        (plain_table.operators, bf16, False),
+        (sweep.operators, bf16, False),
+        (plain_table.operators + sweep.operators, bf16, False),  # numbers beside the sweep's arrays
+        (
+            [op for op in fp8.operators if op.format == ""],
+            Ceilings.from_accelerator(gpu, "fp8"),
+            False,
+        ),
+        ([op for op in fp8.operators if op.format == "bf16"], bf16, False),
+        (experts.operators, bf16, True),
+        (plain_table.operators, curves, False),
+    ]
+    for ops, ceilings, grouped in cases:
+        gemms = [op for op in ops if op.is_matmul]
+        flags = [grouped and bool(np.any(op.gemm_group)) for op in gemms]
+        assert any(flags) == grouped and len(gemms) > 1
+        together = gemm_compute(gemms, ceilings, flags)
+        for op, flag, seconds in zip(gemms, flags, together, strict=True):
+            expected = _gemm_seconds_by_hand(op, ceilings, flag)
+            assert np.shape(seconds) == np.shape(expected), op.name
+            np.testing.assert_array_equal(seconds, expected, err_msg=op.name)

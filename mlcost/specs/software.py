@@ -153,6 +153,12 @@ class Implementation(Spec):
         """(kind, name) of the catalog items this profile names."""
         return [("kernel", name) for name in self.attention_kernels]
 
+    @cached_property
+    def dispatch_seconds(self) -> float:
+        """``dispatch_overhead`` in seconds, converted once per profile (the step-time hot
+        path reads it on every call)."""
+        return float(in_unit(self.dispatch_overhead, "s"))
+
 
 __all__ = [
     "CrossEntropyKernels",
