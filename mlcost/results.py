@@ -80,6 +80,17 @@ def any_true(value: Any) -> bool:
     return bool(np.count_nonzero(value))
 
 
+def broadcast_shape(*values: Any) -> tuple[int, ...]:
+    """``np.broadcast_shapes`` of the values' shapes, numbers (Python or numpy scalars) taken as
+    ``()`` without numpy converting each one (~1.5 us apiece on the scalar paths)."""
+    shapes = [
+        value.shape if isinstance(value, np.ndarray) else np.shape(value)
+        for value in values
+        if not isinstance(value, int | float | np.generic)
+    ]
+    return np.broadcast_shapes(*shapes) if shapes else ()
+
+
 def maximum(left: Any, right: Any) -> Any:
     """``np.maximum(left, right)`` for the hot paths: two Python numbers, neither NaN, answer
     directly with the larger (numpy's ufunc costs ~1 us per call on numbers); anything else

@@ -135,3 +135,20 @@ def test_maximum_agrees_with_numpy_maximum() -> None:
         got, expected = maximum(left, right), np.maximum(left, right)
         np.testing.assert_array_equal(got, expected, err_msg=f"{left!r}, {right!r}")
         assert np.shape(got) == np.shape(expected)
+
+
+def test_broadcast_shape_agrees_with_numpy() -> None:
+    """``broadcast_shape`` equals ``np.broadcast_shapes`` of ``np.shape`` of each value (numpy
+    the oracle): numbers, numpy scalars, booleans, lists, arrays, and shapes that do not
+    broadcast (the same error)."""
+    import numpy as np
+    import pytest
+
+    from mlcost.results import broadcast_shape
+
+    cases = [(), (1.0, 2, True), (np.float64(3.0), np.int64(2)), (1.0, np.arange(3)),
+             ([1, 2, 3], 4.0), (np.ones((2, 1)), np.ones(3), 5), (np.array(7.0), 1)]  # fmt: skip
+    for values in cases:
+        assert broadcast_shape(*values) == np.broadcast_shapes(*map(np.shape, values)), values
+    with pytest.raises(ValueError):
+        broadcast_shape(np.ones(2), np.ones(3))

@@ -145,6 +145,34 @@ def test_in_unit_equals_pints_conversion_and_never_aliases() -> None:
     np.testing.assert_array_equal(in_unit(Q_(np.array([1.0, 2.0]), "hour"), "s"), [3600, 7200])
 
 
+def test_known_factors_convert_as_pint_does() -> None:
+    """The first conversion of a pair of units goes through pint, later ones multiply by the
+    factor pint cached then (``_known_factor``): each equals ``quantity.to(unit).magnitude``
+    (pint the oracle) to the bit and in type, for numbers, integers and arrays; offset units
+    (degC) always take pint's path; a wrong dimension is still a one-line UnitError."""
+    import numpy as np
+
+    from mlcost.units import in_unit, magnitude_in
+
+    cases = [
+        (Q_(7, "MiB/ms"), "GB/s"),
+        (Q_(0.3, "PFLOP"), "TFLOP"),
+        (Q_(np.array([1.5, 2.25]), "kWh"), "MJ"),
+        (Q_(3, "gCO2e/kWh"), "kgCO2e/MWh"),
+        (Q_(21.5, "degC"), "kelvin"),
+        (Q_(300.0, "kelvin"), "degC"),
+    ]
+    for quantity, unit in cases:
+        expected = quantity.to(unit).magnitude
+        for _ in range(2):  # the first call may fill pint's cache; the second reads it
+            for got in (in_unit(quantity, unit), magnitude_in(quantity, unit, "x")):
+                np.testing.assert_array_equal(got, expected)
+                assert type(got) is type(expected), (quantity, unit)
+    for _ in range(2):
+        with pytest.raises(UnitError, match="speed"):
+            magnitude_in(Q_(7, "MiB"), "GB/s", "speed")
+
+
 def _catalog_texts() -> list[str]:
     """Every string value of the built-in catalog's YAML files that pint reads as a quantity
     with a unit (the texts ``parse_quantity`` reads on every catalog load)."""

@@ -25,7 +25,14 @@ from mlcost.checkpointing.placement import (
 )
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
-from mlcost.memory import MemoryTerm, Overheads, gib_text, in_flight_micro_batches, memory_breakdown
+from mlcost.memory import (
+    DEFAULT_OVERHEADS,
+    MemoryTerm,
+    Overheads,
+    gib_text,
+    in_flight_micro_batches,
+    memory_breakdown,
+)
 from mlcost.results import Figure, Result, json_value
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Spec, TransformerSpec
@@ -383,7 +390,7 @@ def cheapest_recompute(
     accelerator = as_accelerator(gpu)
     if not isinstance(spec, TransformerSpec):
         raise MlcostError(f"model: {spec.name!r} is a {spec.KIND}, expected a transformer")
-    overheads = overheads or Overheads()
+    overheads = overheads or DEFAULT_OVERHEADS
     plain_layout = (layout or Layout()).model_copy(
         update={"recompute": "none", "recompute_every": None}
     )

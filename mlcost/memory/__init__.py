@@ -18,6 +18,7 @@ from mlcost.memory.activations import (
     megatron_activation_bytes_per_layer,
 )
 from mlcost.memory.breakdown import (
+    DEFAULT_OVERHEADS,
     MemoryBreakdown,
     Overheads,
     StageMemory,
@@ -31,6 +32,7 @@ from mlcost.memory.states import model_state_bytes_per_parameter, zero_model_sta
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 
 __all__ = [
+    "DEFAULT_OVERHEADS",
     "MODEL_STATES",
     "PROFILES",
     "ActivationParts",

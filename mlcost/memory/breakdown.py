@@ -45,7 +45,7 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
-from mlcost.results import Figure, Result, any_true, json_value, plain
+from mlcost.results import Figure, Result, any_true, broadcast_shape, json_value, plain
 from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
 from mlcost.specs.base import BytesOrZero, Model
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -79,6 +79,22 @@ class Overheads(Model):
     communication_bucket: BytesOrZero = Q_(25, "MB")
     buckets_in_flight: int = Field(default=2, ge=0)
     fragmentation: float = Field(default=0.05, ge=0.0, lt=1.0)
+
+    @cached_property
+    def context_bytes(self) -> float:
+        """``cuda_context`` in bytes, converted once per instance (the composition reads it on
+        every call)."""
+        return float(in_unit(self.cuda_context, "byte"))
+
+    @cached_property
+    def bucket_bytes(self) -> float:
+        """The buckets in flight in bytes, ``communication_bucket x buckets_in_flight``,
+        converted once per instance."""
+        return float(in_unit(self.communication_bucket * self.buckets_in_flight, "byte"))
+
+
+#: The defaults (an immutable instance, so its converted values are computed once).
+DEFAULT_OVERHEADS = Overheads()
 
 
 # ----- the composition (plain numbers, vectorized) ---------------------------------------------
@@ -170,7 +186,7 @@ def per_gpu_memory(
         sequence_parallel,
         micro_batches,
     )
-    candidates = np.broadcast_shapes(*(np.shape(x) for x in inputs))
+    candidates = broadcast_shape(*inputs)
     p = len(stage_layers)
     shape = (p, *candidates)
     column = (p,) + (1,) * len(candidates)
@@ -212,12 +228,12 @@ def per_gpu_memory(
         terms[MemoryTerm.TRANSIENT] = 2 * logits
     if dequantized_weight:  # QLoRA: one linear's weight in the compute format at a time
         terms[MemoryTerm.DEQUANTIZED] = dequantized_weight / t
-    buckets = (overheads.communication_bucket * overheads.buckets_in_flight).to("byte").magnitude
+    buckets = overheads.bucket_bytes
     replicated_weights = np.asarray(weight_replicas) > 1
     terms[MemoryTerm.COMMUNICATION] = np.where(
         replicated_weights & (np.asarray(zero_stage) < 2), buckets, 0.0
     )
-    terms[MemoryTerm.CUDA_CONTEXT] = in_unit(overheads.cuda_context, "byte")
+    terms[MemoryTerm.CUDA_CONTEXT] = overheads.context_bytes
     full = {
         term: np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for term, v in terms.items()
     }
@@ -242,18 +258,33 @@ def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
 @dataclass(frozen=True)
 class MemoryBreakdown(Result):
     """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
-    against an optional GPU's usable capacity."""
+    against an optional GPU's usable capacity.
 
-    terms: tuple[Figure, ...]
+    Held as each term's bytes (plain numbers, arrays in sweeps) and its formula and source; the
+    figures (quantities) are built on first use."""
+
+    term_bytes: dict[MemoryTerm, Number]
+    formulas: dict[MemoryTerm, tuple[str, str]]
     capacity: pint.Quantity | None = None
     gpu: str | None = None
     description: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
+    def terms(self) -> tuple[Figure, ...]:
+        """One :class:`Figure` per term, keyed by its :class:`MemoryTerm`."""
+        figures = []
+        for term, value in self.term_bytes.items():
+            formula, source = self.formulas[term]
+            figures.append(
+                Figure(term.value, Q_(value, "byte"), formula, "", source, key=term.value)
+            )
+        return tuple(figures)
+
+    @cached_property
     def total(self) -> pint.Quantity:
-        """The sum of the terms in GiB (one conversion per term, computed once)."""
-        return Q_(sum(in_unit(term.value, "byte") for term in self.terms), "byte").to("GiB")
+        """The sum of the terms in GiB (computed once)."""
+        return Q_(sum(self.term_bytes.values()), "byte").to("GiB")
 
     def term(self, name: str | MemoryTerm) -> pint.Quantity:
         """The bytes of one term, by its :class:`MemoryTerm` or display name."""
@@ -433,10 +464,11 @@ def _model_parts(
             raise MlcostError(
                 f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
             )
+        # A plain number stays one (numpy scalars make every formula of the table slower).
+        per_gpu = sequence if isinstance(sequence, int | np.ndarray) else np.asarray(sequence)
         parts = activation_parts(
-            spec, config, layout, profile, batch, np.asarray(sequence) // layout.cp,
-            mini_sequences,
-        )  # fmt: skip
+            spec, config, layout, profile, batch, per_gpu // layout.cp, mini_sequences
+        )
         return parts, spec.num_layers, layout.stage_layer_counts(spec.num_layers)
     if isinstance(spec, ConvNetSpec):
         if layout.model_parallel > 1 or swept is not None:
@@ -472,7 +504,7 @@ def memory_breakdown(
     accelerator = None if gpu is None else as_accelerator(gpu)
     config = config or TrainingConfig()
     layout = layout or Layout()
-    overheads = overheads or Overheads()
+    overheads = overheads or DEFAULT_OVERHEADS
     batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
     sequence = config.sequence_length if sequence_length is None else sequence_length
     parts, layers, stages = _model_parts(
@@ -526,15 +558,13 @@ def memory_breakdown(
         "largest linear weight of a layer x compute-format bytes / t",
         "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
     )
-    terms = tuple(
-        Figure(
-            term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value
-        )
-        for term, value in memory.terms.items()
-        if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
-    )
     return MemoryBreakdown(
-        terms=terms,
+        term_bytes={
+            term: value
+            for term, value in memory.terms.items()
+            if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
+        },
+        formulas=formulas,
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,
         description=f"{spec.name}, b={batch}, s={sequence}, {config.precision}, "

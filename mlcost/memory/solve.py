@@ -12,7 +12,7 @@ from mlcost.errors import MlcostError
 from mlcost.finetune import dequantized_weight_bytes
 from mlcost.layout import Layout
 from mlcost.memory.activations import Profile, activation_parts
-from mlcost.memory.breakdown import Overheads, memory_breakdown, per_gpu_memory
+from mlcost.memory.breakdown import DEFAULT_OVERHEADS, Overheads, memory_breakdown, per_gpu_memory
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -106,7 +106,7 @@ def min_gpus(
     accelerator = as_accelerator(gpu)
     layout = layout or Layout(zero_stage=3)
     layout.check_model(spec.num_layers, spec.num_attention_heads, config.sequence_length)
-    overheads = overheads or Overheads()
+    overheads = overheads or DEFAULT_OVERHEADS
     parts = activation_parts(
         spec,
         config,

@@ -8,7 +8,7 @@ model), and one communication term of a step (:class:`CommTerm`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,8 @@ import pint
 from mlcost.comms import Collective, bus_bandwidth_factor
 from mlcost.implementation import Software
 from mlcost.layout import Layout
-from mlcost.memory import Overheads
+from mlcost.memory import DEFAULT_OVERHEADS
+from mlcost.units import Q_
 
 Number = Any
 
@@ -34,7 +35,7 @@ class CommOptions:
     (``Layout.tp_overlap``)."""
 
     overlap: bool = True
-    bucket: pint.Quantity = field(default_factory=lambda: Overheads().communication_bucket)
+    bucket: pint.Quantity = DEFAULT_OVERHEADS.communication_bucket
     overlap_grad_reduce: bool = True
     overlap_param_gather: bool = False
     backward_prefetch: str = "pre"
@@ -148,17 +149,21 @@ LINK_NAMES = np.asarray(["intra-node", "inter-node", "intra+inter", "none"], dty
 @dataclass(frozen=True)
 class CommTerm:
     """One communication term of a step, per GPU: what is sent, how often, over which link,
-    how long it takes in all, and how much of that is exposed (not hidden behind compute)."""
+    how long it takes in all, and how much of that is exposed (not hidden behind compute).
+
+    Stored as plain magnitudes (bytes and seconds; arrays in a search) so the evaluator adds
+    them without unit conversions; ``message``, ``time``, ``exposed`` and the derived
+    quantities are pint quantities built when asked."""
 
     strategy: str
     collective: Collective
     label: str  # how the collective is shown, e.g. "all-reduce (reduce-scatter + ... with SP)"
-    message: pint.Quantity  # bytes per call (whole array for reduce-scatter/all-gather)
+    message_bytes: Number  # bytes per call (whole array for reduce-scatter/all-gather)
     calls: Number  # per optimizer step
     ranks: Number
     link_code: Any  # index into LINK_NAMES (array in sweeps); ``link`` names it
-    time: pint.Quantity  # all calls of a step
-    exposed: pint.Quantity
+    time_seconds: Number  # all calls of a step
+    exposed_seconds: Number
     formula: str
     source: str
 
@@ -170,20 +175,35 @@ class CommTerm:
         return LINK_NAMES[np.asarray(self.link_code)]
 
     @property
+    def message(self) -> pint.Quantity:
+        """Bytes per call (the whole array for reduce-scatter and all-gather)."""
+        return Q_(self.message_bytes, "byte")
+
+    @property
+    def time(self) -> pint.Quantity:
+        """Seconds of all the term's calls in one step."""
+        return Q_(self.time_seconds, "s")
+
+    @property
+    def exposed(self) -> pint.Quantity:
+        """Seconds of ``time`` not hidden behind compute."""
+        return Q_(self.exposed_seconds, "s")
+
+    @property
     def hidden(self) -> pint.Quantity:
-        return (self.time - self.exposed).to("s")
+        return Q_(self.time_seconds - self.exposed_seconds, "s")
 
     @property
     def bytes(self) -> pint.Quantity:
         """Bytes moved by the calls of one step (message x calls)."""
-        return (self.message * self.calls).to("byte")
+        return Q_(self.message_bytes * self.calls, "byte")
 
     @property
     def sent(self) -> pint.Quantity:
         """Bytes each GPU sends per step: message x calls x the nccl-tests bus factor (what a
         ring puts on each GPU's link)."""
         factor = bus_bandwidth_factor(self.collective, np.maximum(np.asarray(self.ranks), 1))
-        return (self.message * self.calls * factor).to("byte")
+        return Q_(self.message_bytes * self.calls * factor, "byte")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from mlcost.finetune import dequantized_weight_bytes
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
-from mlcost.memory import Overheads, Profile, activation_parts, per_gpu_memory
+from mlcost.memory import DEFAULT_OVERHEADS, Overheads, Profile, activation_parts, per_gpu_memory
 from mlcost.memory.activations import ActivationParts
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims
@@ -544,7 +544,7 @@ def search(
         gpus_per_node=np.minimum(resolved.gpus_per_node, degrees.gpus), options=options,
         software=software,
     )  # fmt: skip
-    memory = _memory_bytes(spec, config, cand, profile, overheads or Overheads())
+    memory = _memory_bytes(spec, config, cand, profile, overheads or DEFAULT_OVERHEADS)
     columns = _columns(
         cand, degrees.gpus, result, memory, resolved,
         tokens=global_batch_size * config.sequence_length,

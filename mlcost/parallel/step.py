@@ -105,8 +105,8 @@ def evaluate(
     exposed = np.zeros_like(compute)
     communication = np.zeros_like(compute)
     for term in terms:
-        exposed = exposed + in_unit(term.exposed, "s")
-        communication = communication + in_unit(term.time, "s")
+        exposed = exposed + term.exposed_seconds
+        communication = communication + term.time_seconds
     total = compute + bubble + exposed
     model_flops = parts.model_flops * m * degrees.dp
     return StepArrays(
@@ -188,14 +188,14 @@ class MultiGpuStep(Result):
             {
                 "strategy": term.strategy,
                 "collective": term.label,
-                "bytes": float(in_unit(term.bytes, "byte")),
-                "message_bytes": float(in_unit(term.message, "byte")),
+                "bytes": float(term.message_bytes * term.calls),
+                "message_bytes": float(term.message_bytes),
                 "calls": float(term.calls),
                 "ranks": int(term.ranks),
                 "link": str(term.link),
-                "time": float(in_unit(term.time, "s")),
-                "exposed": float(in_unit(term.exposed, "s")),
-                "hidden": float(in_unit(term.hidden, "s")),
+                "time": float(term.time_seconds),
+                "exposed": float(term.exposed_seconds),
+                "hidden": float(term.time_seconds - term.exposed_seconds),
                 "formula": term.formula,
                 "source": term.source,
             }
@@ -381,12 +381,12 @@ def multi_gpu_step_time(
             strategy=t.strategy,
             collective=t.collective,
             label=t.label,
-            message=Q_(_item(t.message.magnitude), "byte"),
+            message_bytes=_item(t.message_bytes),
             calls=_item(t.calls),
             ranks=_item(t.ranks),
             link_code=_item(t.link_code),
-            time=Q_(_item(t.time.magnitude), "s"),
-            exposed=Q_(_item(t.exposed.magnitude), "s"),
+            time_seconds=_item(t.time_seconds),
+            exposed_seconds=_item(t.exposed_seconds),
             formula=t.formula,
             source=t.source,
         )

@@ -57,7 +57,7 @@ from mlcost.parallel.degrees import (
 )
 from mlcost.results import any_true
 from mlcost.systems import System
-from mlcost.units import Q_, in_unit
+from mlcost.units import in_unit
 
 Number = Any
 
@@ -147,12 +147,12 @@ class _Terms:
             strategy=strategy,
             collective=collective,
             label=label,
-            message=Q_(np.where(active, message, 0.0), "byte"),
+            message_bytes=np.where(active, message, 0.0),
             calls=np.where(active, calls, 0),
             ranks=ranks,
             link_code=np.where(active, _link_code(where), 3),
-            time=Q_(total, "s"),
-            exposed=Q_(exposed, "s"),
+            time_seconds=total,
+            exposed_seconds=exposed,
             formula=formula,
             source=source,
         )
@@ -444,12 +444,12 @@ def _scattered(term: CommTerm, index: np.ndarray, size: int) -> CommTerm:
 
     return replace(
         term,
-        message=Q_(spread(in_unit(term.message, "byte"), 0.0), "byte"),
+        message_bytes=spread(term.message_bytes, 0.0),
         calls=spread(term.calls, 0),
         ranks=spread(term.ranks, 1),
         link_code=spread(term.link_code, 3),
-        time=Q_(spread(in_unit(term.time, "s"), 0.0), "s"),
-        exposed=Q_(spread(in_unit(term.exposed, "s"), 0.0), "s"),
+        time_seconds=spread(term.time_seconds, 0.0),
+        exposed_seconds=spread(term.exposed_seconds, 0.0),
     )
 
 
@@ -508,7 +508,7 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     """``terms`` with their hidden time capped, all together, at ``window`` seconds of compute
     (communication only hides behind compute that exists): a surplus ``sum(hidden) - window``
     becomes exposed, each term taking its share of the hidden time."""
-    hidden = [in_unit(t.time, "s") - in_unit(t.exposed, "s") for t in terms]
+    hidden = [t.time_seconds - t.exposed_seconds for t in terms]
     total = functools.reduce(np.add, hidden) if hidden else 0.0  # no stacked copy of the terms
     surplus = np.maximum(total - np.asarray(window, dtype=np.float64), 0.0)
     if not any_true(surplus > 0):
@@ -516,7 +516,7 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     return [
         replace(
             term,
-            exposed=Q_(in_unit(term.exposed, "s") + surplus * _share(part, total), "s"),
+            exposed_seconds=term.exposed_seconds + surplus * _share(part, total),
         )
         for term, part in zip(terms, hidden, strict=True)
     ]

@@ -38,7 +38,7 @@ from mlcost.datapipe import data_stage_times, pipelined_time
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes, trainable_parameters
 from mlcost.memory import activation_parts, per_gpu_memory
-from mlcost.memory.breakdown import Overheads, _convnet_parts
+from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
@@ -222,7 +222,7 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
             sequence_parallel=layout.sequence_parallel,
             micro_batches=layout.micro_batches,
             offload=layout.offload,
-            overheads=Overheads(),
+            overheads=DEFAULT_OVERHEADS,
             head_term=isinstance(model, TransformerSpec),
             dequantized_weight=dequantized_weight_bytes(
                 model, config.finetune, config.policy.stored_weight

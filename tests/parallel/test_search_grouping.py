@@ -79,7 +79,6 @@ def test_link_names_of_groups_by_hand() -> None:
     from mlcost.comms.placement import GroupPlacement
     from mlcost.parallel.degrees import LINK_NAMES, CommTerm
     from mlcost.parallel.traffic import _link_code
-    from mlcost.units import Q_
 
     nodes = np.asarray([1, 1, 4, 4, 16])
     per_node = np.asarray([8, 1, 1, 8, 2])
@@ -87,8 +86,8 @@ def test_link_names_of_groups_by_hand() -> None:
     expected = ["intra-node", "intra-node", "inter-node", "intra+inter", "intra+inter"]
     assert list(LINK_NAMES[_link_code(where)]) == expected
     term = CommTerm(
-        strategy="s", collective="all_reduce", label="l", message=Q_(1.0, "byte"), calls=1,
-        ranks=8, link_code=3, time=Q_(0.0, "s"), exposed=Q_(0.0, "s"), formula="", source="",
+        strategy="s", collective="all_reduce", label="l", message_bytes=1.0, calls=1,
+        ranks=8, link_code=3, time_seconds=0.0, exposed_seconds=0.0, formula="", source="",
     )  # fmt: skip
     assert term.link == "none"
 
