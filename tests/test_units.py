@@ -162,12 +162,16 @@ def test_known_factors_convert_as_pint_does() -> None:
         (Q_(21.5, "degC"), "kelvin"),
         (Q_(300.0, "kelvin"), "degC"),
     ]
+    pints_to = pint.UnitRegistry.Quantity.to  # pint's own method, past mlcost's override
     for quantity, unit in cases:
-        expected = quantity.to(unit).magnitude
+        expected = pints_to(quantity, unit)
         for _ in range(2):  # the first call may fill pint's cache; the second reads it
-            for got in (in_unit(quantity, unit), magnitude_in(quantity, unit, "x")):
-                np.testing.assert_array_equal(got, expected)
-                assert type(got) is type(expected), (quantity, unit)
+            converted = quantity.to(unit)
+            assert converted.units == expected.units
+            for got in (converted.magnitude, quantity.m_as(unit), in_unit(quantity, unit),
+                        magnitude_in(quantity, unit, "x")):  # fmt: skip
+                np.testing.assert_array_equal(got, expected.magnitude)
+                assert type(got) is type(expected.magnitude), (quantity, unit)
     for _ in range(2):
         with pytest.raises(UnitError, match="speed"):
             magnitude_in(Q_(7, "MiB"), "GB/s", "speed")
