@@ -72,7 +72,14 @@ def _known_factor(src: Any, dst: Any, magnitude: Any) -> float | None:
 class _Quantity(pint.UnitRegistry.Quantity):
     """pint's quantity, whose ``to`` (and so ``m_as``) multiplies by the factor pint cached
     when it first converted the same pair of units (:func:`_known_factor`) instead of walking
-    pint's conversion facets again (~20 us a call, the largest cost of a plan's figures)."""
+    pint's conversion facets again (~20 us a call, the largest cost of a plan's figures), and
+    whose constructor reads a unit text through the registry's memoized parse (the container
+    pint's ``parse_units`` would build a :class:`pint.Unit` around, at a third of the cost)."""
+
+    def __new__(cls, value: Any, units: Any = None) -> Any:
+        if type(units) is str:
+            units = cls._REGISTRY._parse_units_as_container(units)
+        return super().__new__(cls, value, units)
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
         if isinstance(other, str) and not contexts and not ctx_kwargs:

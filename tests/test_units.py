@@ -272,3 +272,15 @@ def test_registry_with_and_without_kept_units_converts_alike() -> None:
             there.to_base_units().magnitude, rel=1e-15
         )
         assert str(here.dimensionality) == str(there.dimensionality)
+
+
+def test_unit_texts_build_the_units_pint_builds() -> None:
+    """``Q_(value, text)`` reads the text through the memoized parse; pint's own constructor
+    (the oracle) gives the same units and magnitude, offset and dimensionless units included."""
+    pints_new = pint.UnitRegistry.Quantity.__new__  # pint's own, past mlcost's override
+    for text in ["byte", "GB/s", "MiB", "gCO2e/kWh", "TFLOP/s", "degC", "", "USD/hour", "W"]:
+        for value in (1.5, 3, np.array([1.0, 2.0])):
+            ours, pints = Q_(value, text), pints_new(type(Q_(1, "s")), value, text)
+            assert ours._units == pints._units, text
+            np.testing.assert_array_equal(ours.magnitude, pints.magnitude)
+            assert type(ours.magnitude) is type(pints.magnitude)

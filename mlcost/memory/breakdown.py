@@ -258,33 +258,18 @@ def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
 @dataclass(frozen=True)
 class MemoryBreakdown(Result):
     """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
-    against an optional GPU's usable capacity.
+    against an optional GPU's usable capacity."""
 
-    Held as each term's bytes (plain numbers, arrays in sweeps) and its formula and source; the
-    figures (quantities) are built on first use."""
-
-    term_bytes: dict[MemoryTerm, Number]
-    formulas: dict[MemoryTerm, tuple[str, str]]
+    terms: tuple[Figure, ...]
     capacity: pint.Quantity | None = None
     gpu: str | None = None
     description: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
-    def terms(self) -> tuple[Figure, ...]:
-        """One :class:`Figure` per term, keyed by its :class:`MemoryTerm`."""
-        figures = []
-        for term, value in self.term_bytes.items():
-            formula, source = self.formulas[term]
-            figures.append(
-                Figure(term.value, Q_(value, "byte"), formula, "", source, key=term.value)
-            )
-        return tuple(figures)
-
-    @cached_property
     def total(self) -> pint.Quantity:
-        """The sum of the terms in GiB (computed once)."""
-        return Q_(sum(self.term_bytes.values()), "byte").to("GiB")
+        """The sum of the terms in GiB (one conversion per term, computed once)."""
+        return Q_(sum(in_unit(term.value, "byte") for term in self.terms), "byte").to("GiB")
 
     def term(self, name: str | MemoryTerm) -> pint.Quantity:
         """The bytes of one term, by its :class:`MemoryTerm` or display name."""
@@ -558,13 +543,15 @@ def memory_breakdown(
         "largest linear weight of a layer x compute-format bytes / t",
         "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
     )
+    terms = tuple(
+        Figure(
+            term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value
+        )
+        for term, value in memory.terms.items()
+        if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
+    )
     return MemoryBreakdown(
-        term_bytes={
-            term: value
-            for term, value in memory.terms.items()
-            if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
-        },
-        formulas=formulas,
+        terms=terms,
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,
         description=f"{spec.name}, b={batch}, s={sequence}, {config.precision}, "
