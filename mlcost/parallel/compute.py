@@ -95,8 +95,10 @@ def compute_parts(
     single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
     transformer = isinstance(model, TransformerSpec)
     if transformer:
+        # One size: the step of plain numbers (the same arithmetic, without numpy per value).
+        batch = int(sizes[0]) if sizes.size == 1 else sizes
         step = step_time(
-            model, config, gpu, single, mode=mode, micro_batch_size=sizes,
+            model, config, gpu, single, mode=mode, micro_batch_size=batch,
             implementation=software,
         )  # fmt: skip
     else:
@@ -104,18 +106,17 @@ def compute_parts(
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
         one = single.model_copy(update={"micro_batch_size": int(sizes[0])})
         step = step_time(model, config, gpu, one, mode=mode, implementation=software)
-    zeros = np.zeros(sizes.shape, dtype=np.float64)
-    totals = {f.name: zeros.copy() for f in fields(ComputeParts) if f.name not in ("peak",)}
+    totals: dict[str, Any] = {
+        f.name: 0.0 for f in fields(ComputeParts) if f.name not in ("peak", "micro_batch_size")
+    }
     for op, row in zip(step.table.operators, step.rows, strict=True):
-        total = np.broadcast_to(np.asarray(row.total, dtype=np.float64), sizes.shape)
+        total = row.total
         if op.kind == OperatorKind.OPTIMIZER:
-            totals["optimizer"] += total - np.asarray(row.launch, dtype=np.float64)
-            totals["optimizer_gaps"] += np.asarray(row.gaps, dtype=np.float64)
-            totals["optimizer_host"] += np.asarray(row.host, dtype=np.float64)
+            totals["optimizer"] += total - row.launch
+            totals["optimizer_gaps"] += row.gaps
+            totals["optimizer_host"] += row.host
             continue
-        flops = np.asarray(op.total_flops, dtype=np.float64)
-        backward = np.asarray(op.backward_flops + op.recompute_flops, dtype=np.float64)
-        share = np.where(flops > 0, backward / np.where(flops > 0, flops, 1.0), 2 / 3)
+        share = _backward_share(op.total_flops, op.backward_flops + op.recompute_flops)
         block = op.block if transformer else "layer"
         group = _GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")
         totals[group] += total
@@ -124,11 +125,23 @@ def compute_parts(
             totals["attention"] += total
         if op.kind == OperatorKind.MATMUL and block == "layer":
             totals["layers_gemm"] += total
-    totals["micro_batch_size"] = sizes
-    totals["model_flops"] = np.broadcast_to(
-        np.asarray(step.table.model_flops.to("flop").magnitude, dtype=np.float64), sizes.shape
-    ).copy()
-    return ComputeParts(peak=float(step.ceilings.peak.to("flop/s").magnitude), **totals)
+    totals["model_flops"] = step.table.model_flops.to("flop").magnitude
+    arrays = {
+        name: np.broadcast_to(np.asarray(value, dtype=np.float64), sizes.shape).copy()
+        for name, value in totals.items()
+    }
+    arrays["micro_batch_size"] = sizes
+    return ComputeParts(peak=float(step.ceilings.peak.to("flop/s").magnitude), **arrays)
+
+
+def _backward_share(flops: Number, backward: Number) -> Number:
+    """An operator's backward (and recomputed) FLOPs over all its FLOPs, 2/3 for an operator
+    without FLOPs (numbers, or arrays over micro-batch sizes)."""
+    if type(flops) in (int, float) and type(backward) in (int, float):
+        return float(backward) / float(flops) if flops > 0 else 2 / 3
+    total = np.asarray(flops, dtype=np.float64)
+    part = np.asarray(backward, dtype=np.float64)
+    return np.where(total > 0, part / np.where(total > 0, total, 1.0), 2 / 3)
 
 
 def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCompute:
