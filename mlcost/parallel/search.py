@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -326,10 +327,13 @@ def _compute_parts(
 
 @dataclass(frozen=True)
 class SearchResult(Result):
-    """The ranked layouts (:func:`search`): ``frame`` has one row per candidate kept, best first;
-    ``layouts()`` turns rows back into :class:`mlcost.layout.Layout` s."""
+    """The ranked layouts (:func:`search`): one row per candidate kept, best first, as columns
+    (``rows``: plain arrays, the recomputation as codes into :data:`RECOMPUTE_CODES`) and as a
+    pandas ``frame`` built on first use; ``layouts()`` turns rows back into
+    :class:`mlcost.layout.Layout` s."""
 
-    frame: pd.DataFrame
+    rows: dict[str, Any]
+    kept: int
     model: str
     system: System
     global_batch_size: int
@@ -337,38 +341,50 @@ class SearchResult(Result):
     fitting: int
     rank_by: str
 
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """The rows as a DataFrame (:func:`_frame`)."""
+        return _frame(self.rows, self.kept)
+
+    def _value(self, name: str, index: int) -> Any:
+        value = self.rows[name]
+        return value if np.ndim(value) == 0 else value[index]
+
     def __len__(self) -> int:
-        return len(self.frame)
+        return self.kept
 
     @property
     def empty(self) -> bool:
-        return self.frame.empty
+        return self.kept == 0
 
     def layout(self, index: int = 0) -> Layout:
         """The layout of row ``index`` (0: the best)."""
-        if index >= len(self.frame):
+        if index >= self.kept:
             raise MlcostError(
                 f"search: no candidate {index}; {self.fitting} of {self.candidates} fit"
             )
-        row = self.frame.iloc[index]
+
+        def at(name: str) -> Any:
+            return self._value(name, index)
+
         return Layout(
-            dp=int(row.dp),
-            tp=int(row.tp),
-            pp=int(row.pp),
-            cp=int(row.cp),
-            ep=int(row.ep),
-            virtual_stages=int(row.v),
-            micro_batch_size=int(row.micro_batch),
+            dp=int(at("dp")),
+            tp=int(at("tp")),
+            pp=int(at("pp")),
+            cp=int(at("cp")),
+            ep=int(at("ep")),
+            virtual_stages=int(at("v")),
+            micro_batch_size=int(at("micro_batch")),
             global_batch_size=self.global_batch_size,
-            zero_stage=int(row.zero),
-            sequence_parallel=bool(row.sequence_parallel),
-            tp_overlap=bool(row.tp_overlap),
-            recompute=str(row.recompute),
+            zero_stage=int(at("zero")),
+            sequence_parallel=bool(at("sequence_parallel")),
+            tp_overlap=bool(at("tp_overlap")),
+            recompute=str(RECOMPUTE_CODES[int(at("recompute"))]),
         )
 
     def layouts(self, top: int | None = None) -> list[Layout]:
         """The layouts of the rows, best first (the first ``top``)."""
-        count = len(self.frame) if top is None else min(top, len(self.frame))
+        count = self.kept if top is None else min(top, self.kept)
         return [self.layout(i) for i in range(count)]
 
     def title(self) -> str:
@@ -378,19 +394,23 @@ class SearchResult(Result):
         )
 
     def figures(self) -> list[Figure]:
-        if self.frame.empty:
+        if self.empty:
             return [Figure("best layout", "none fits", "", "", "mlcost.parallel.search")]
-        best = self.frame.iloc[0]
+        step, mfu = float(self._value("step_s", 0)), float(self._value("mfu", 0))
+        memory, capacity = (
+            float(self._value("memory_GiB", 0)),
+            float(self._value("capacity_GiB", 0)),
+        )
         return [
             Figure(
                 "best layout",
                 self.layout(0).describe(),
                 f"lowest {self.rank_by}",
-                f"step {best.step_s:.4g} s, {best.memory_GiB:.4g} of {best.capacity_GiB:.4g} GiB",
+                f"step {step:.4g} s, {memory:.4g} of {capacity:.4g} GiB",
                 "mlcost.parallel.search (memory: mlcost.memory; step: mlcost.parallel.step)",
             ),
-            Figure("step time", Q_(best.step_s, "s"), "compute + bubble + exposed communication"),
-            Figure("MFU", Q_(best.mfu, "").to("percent"), "model FLOPs / (step x GPUs x peak)"),
+            Figure("step time", Q_(step, "s"), "compute + bubble + exposed communication"),
+            Figure("MFU", Q_(mfu, "").to("percent"), "model FLOPs / (step x GPUs x peak)"),
         ]
 
     def to_frame(self) -> pd.DataFrame:
@@ -469,23 +489,31 @@ def _lexsorted(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.n
     return order
 
 
-def _ranked(columns: dict[str, Any], key: str, keep_unfit: bool, top: int | None) -> pd.DataFrame:
+def _ranked(
+    columns: dict[str, Any], key: str, keep_unfit: bool, top: int | None
+) -> tuple[dict[str, Any], int]:
     """The rows kept (all, or those that fit), ordered by ``key`` then GPUs then memory (a
-    stable lexicographic sort, ``np.lexsort``), the first ``top``; only those rows are copied
-    into the frame, the recomputation codes as their names (taken from a three-name array:
-    a seventh of the time of converting a million strings)."""
-    import pandas as pd
-
+    stable lexicographic sort, ``np.lexsort``), the first ``top``: only those rows copied out
+    of each column, and their count."""
     rows = np.arange(columns["fits"].size) if keep_unfit else np.flatnonzero(columns["fits"])
     order = rows[_lexsorted(columns[key][rows], columns["gpus"][rows], columns["memory_GiB"][rows])]
     if top is not None:
         order = order[: max(top, 0)]
     taken = {name: v if np.ndim(v) == 0 else np.asarray(v)[order] for name, v in columns.items()}
-    if "recompute" in taken:  # codes to names, typed as pandas types a column of names
-        taken["recompute"] = pd.Series(RECOMPUTE_CODES).array.take(taken["recompute"])
-    # copy=False: the taken columns are the frame's own, so pandas need not consolidate them
-    # into two-dimensional blocks (another copy of every column).
-    return pd.DataFrame(taken, index=pd.RangeIndex(order.size), copy=False)
+    return taken, int(order.size)
+
+
+def _frame(rows: dict[str, Any], kept: int) -> pd.DataFrame:
+    """``kept`` ranked rows as a DataFrame, the recomputation codes as their names (taken from
+    a three-name array: a seventh of the time of converting a million strings)."""
+    import pandas as pd
+
+    columns = dict(rows)
+    if "recompute" in columns:  # codes to names, typed as pandas types a column of names
+        columns["recompute"] = pd.Series(RECOMPUTE_CODES).array.take(columns["recompute"])
+    # copy=False: the columns are the frame's own, so pandas need not consolidate them into
+    # two-dimensional blocks (another copy of every column).
+    return pd.DataFrame(columns, index=pd.RangeIndex(kept), copy=False)
 
 
 def search(
@@ -554,9 +582,10 @@ def search(
         columns["usd_per_step"] = degrees.gpus * result.total / 3600 * price
     fitting = int(np.count_nonzero(columns["fits"]))
     key = "step_s" if rank_by == "time" else "gpu_s_per_token"
-    frame = _ranked(columns, key, keep_unfit, top)
+    rows, kept = _ranked(columns, key, keep_unfit, top)
     return SearchResult(
-        frame=frame,
+        rows=rows,
+        kept=kept,
         model=spec.name,
         system=resolved,
         global_batch_size=int(global_batch_size),

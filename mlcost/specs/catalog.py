@@ -8,6 +8,7 @@ files with :meth:`Catalog.with_files` or load one with :func:`load_spec`.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -157,43 +158,124 @@ def default_catalog_dir() -> Path:
     return package_root.parent / "specs"
 
 
-class Catalog:
-    """An immutable set of specs, looked up by name or alias, case-insensitively."""
+def _read_files(
+    files: Iterable[Path], *, require_sources: bool, group: str | None = None
+) -> tuple[list[Spec], dict[str, str], list[str]]:
+    """The specs of ``files``, the file each came from, and the problems found (a file that
+    does not load, a number without a source with ``require_sources``, a spec filed under a
+    ``group`` folder its kind does not belong to)."""
+    specs, origins, problems = [], {}, []
+    for file in files:
+        try:
+            spec = load_spec(file)
+        except SpecError as error:
+            problems.append(str(error))
+            continue
+        if require_sources and (missing := spec.unsourced_paths()):
+            problems.append(f"{file}: numbers without a source: {', '.join(missing)}")
+        if group is not None and spec.KIND not in GROUPS[group]:
+            problems.append(
+                f"{file}: {_article(spec.KIND)} {spec.KIND} filed under {group}/; expected "
+                f"{' or '.join(GROUPS[group])} there"
+            )
+        specs.append(spec)
+        origins[spec.name.lower()] = str(file)
+    return specs, origins, problems
 
-    def __init__(self, specs: Iterable[Spec], origins: Mapping[str, str] | None = None) -> None:
+
+class Catalog:
+    """An immutable set of specs, looked up by name or alias, case-insensitively.
+
+    A catalog read with ``lazy=True`` (:meth:`from_directory`; the built-in one) reads a group's
+    folder (``models/``, ``accelerators/``, ...) when a lookup first needs that group, with the
+    same checks as reading all at once: a command about one model reads a fifth of the files.
+    What it holds never changes; only when it is read."""
+
+    def __init__(
+        self,
+        specs: Iterable[Spec],
+        origins: Mapping[str, str] | None = None,
+        *,
+        pending: Mapping[str, Iterable[Path]] | None = None,
+        root: str | None = None,
+        require_sources: bool = True,
+    ) -> None:
         self._specs: dict[str, Spec] = {}
         self._aliases: dict[str, set[str]] = {}
         self._origins = dict(origins or {})
+        self._pending = {group: tuple(files) for group, files in (pending or {}).items()}
+        self._failed: dict[str, SpecError] = {}
+        self._root = root
+        self._require_sources = require_sources
+        self._lock = threading.RLock()
+        self._add(specs)
+
+    def _add(self, specs: Iterable[Spec]) -> None:
+        """Add ``specs`` (new dictionaries swapped in whole, so a lookup running meanwhile
+        sees the catalog before or after, never half of it)."""
+        found = dict(self._specs)
+        aliases = {alias: set(keys) for alias, keys in self._aliases.items()}
         duplicates = []
         for spec in specs:
             key = spec.name.lower()
-            if key in self._specs:
+            if key in found:
                 duplicates.append(spec.name)
-            self._specs[key] = spec
+            found[key] = spec
             for alias in spec.aliases:
-                self._aliases.setdefault(alias.lower(), set()).add(key)
+                aliases.setdefault(alias.lower(), set()).add(key)
         if duplicates:
-            raise SpecError([f"name {n!r} is defined twice" for n in duplicates])
+            raise SpecError([f"name {n!r} is defined twice" for n in duplicates], source=self._root)
+        self._specs, self._aliases = found, aliases
+
+    def _ensure(self, kinds: Iterable[str] | None = None) -> None:
+        """Read the groups not read yet that hold any of ``kinds`` (all of them for None)."""
+        if not self._pending and not self._failed:
+            return
+        wanted = None if kinds is None else set(kinds)
+        with self._lock:
+            for group in [*self._failed, *self._pending]:
+                if wanted is None or wanted & set(GROUPS[group]):
+                    self._read_group(group)
+
+    def _read_group(self, group: str) -> None:
+        if group in self._failed:  # the same error each time the group is needed
+            raise self._failed[group]
+        files = self._pending.pop(group, None)
+        if files is None:  # read already (or being read: a reference back into it)
+            return
+        try:
+            specs, origins, problems = _read_files(
+                files, require_sources=self._require_sources, group=group
+            )
+            if problems:
+                raise SpecError(problems, source=self._root)
+            self._add(specs)
+            self._origins = {**self._origins, **origins}
+            if dangling := self._dangling(specs):
+                raise SpecError(dangling, source=self._root)
+        except SpecError as error:
+            self._failed[group] = error
+            raise
 
     # ----- construction -----------------------------------------------------------------
     @classmethod
-    def from_directory(cls, directory: str | Path, *, require_sources: bool = True) -> Catalog:
+    def from_directory(
+        cls, directory: str | Path, *, require_sources: bool = True, lazy: bool = False
+    ) -> Catalog:
         """Load every ``*.yaml`` below ``directory``. With ``require_sources`` (the built-in
-        catalog), a number without a source is an error."""
+        catalog), a number without a source is an error. With ``lazy``, where every file lies
+        in a group's folder (``models/llama-2-7b.yaml``), each group is read on first need."""
         root = Path(directory)
         if not root.is_dir():
             raise SpecError([f"catalog folder not found: {root}"])
-        specs, origins, problems = [], {}, []
-        for file in sorted(root.rglob("*.yaml")):
-            try:
-                spec = load_spec(file)
-            except SpecError as error:
-                problems.append(str(error))
-                continue
-            if require_sources and (missing := spec.unsourced_paths()):
-                problems.append(f"{file}: numbers without a source: {', '.join(missing)}")
-            specs.append(spec)
-            origins[spec.name.lower()] = str(file)
+        files = sorted(root.rglob("*.yaml"))
+        groups: dict[str, list[Path]] = {}
+        for file in files:
+            parts = file.relative_to(root).parts
+            groups.setdefault(parts[0] if len(parts) == 2 else "", []).append(file)
+        if lazy and set(groups) <= set(GROUPS):
+            return cls((), pending=groups, root=str(root), require_sources=require_sources)
+        specs, origins, problems = _read_files(files, require_sources=require_sources)
         if problems:
             raise SpecError(problems, source=str(root))
         catalog = cls(specs, origins)
@@ -203,6 +285,7 @@ class Catalog:
 
     def with_specs(self, *specs: Spec) -> Catalog:
         """A new catalog with ``specs`` added (replacing same-named entries)."""
+        self._ensure()
         merged = {s.name.lower(): s for s in self._specs.values()}
         merged.update({s.name.lower(): s for s in specs})
         return Catalog(merged.values(), self._origins)
@@ -222,6 +305,7 @@ class Catalog:
         wanted = tuple(kinds) if kinds is not None else tuple(SPEC_TYPES)
         what = "/".join(wanted) if kinds is not None else "spec"
         key = name.strip().lower()
+        self._ensure(wanted)
         spec = self._specs.get(key)
         if spec is not None and spec.KIND in wanted:
             return spec
@@ -230,6 +314,8 @@ class Catalog:
             return self._specs[candidates[0]]
         if candidates:
             raise AmbiguousNameError(what, name, [self._specs[n].name for n in candidates])
+        self._ensure()  # not found: the message names a spec of another kind, or the choices
+        spec = self._specs.get(key)
         other = spec or next((self._specs[n] for n in self._aliases.get(key, ())), None)
         if other is not None:
             raise SpecError(
@@ -311,6 +397,7 @@ class Catalog:
     def element_bytes(self, compute_format: str) -> float:
         """Bytes per element of the operands of a compute format (``fp8`` -> 1, ``tf32`` -> 4,
         stored as FP32): the storage size of the catalog's numeric formats computing in it."""
+        self._ensure(GROUPS["formats"])
         sizes = {
             s.storage_bits / 8
             for s in self._specs.values()
@@ -334,6 +421,7 @@ class Catalog:
         names = {gpu.name}
         if gpu.measured is not None and gpu.measured.based_on:
             names.add(gpu.measured.based_on)
+        self._ensure(GROUPS["systems"])
         nodes = [s for s in self._specs.values() if isinstance(s, Node)]
         for node in sorted(nodes, key=lambda n: n.name):
             if node.accelerator in names:
@@ -346,6 +434,7 @@ class Catalog:
     def prices_for(self, accelerator: str) -> list[Price]:
         """Cloud price entries for an accelerator, newest first."""
         name = self.accelerator(accelerator).name
+        self._ensure(GROUPS["prices"])
         prices = [s for s in self._specs.values() if isinstance(s, Price) and s.accelerator == name]
         return sorted(prices, key=lambda p: p.date, reverse=True)
 
@@ -358,6 +447,7 @@ class Catalog:
             if key not in GROUPS:
                 raise UnknownNameError("group", group, GROUPS)
             kinds = GROUPS[key]
+        self._ensure(kinds)
         return sorted((s for s in self._specs.values() if s.KIND in kinds), key=lambda s: s.name)
 
     def names(self, group: str | None = None) -> list[str]:
@@ -365,18 +455,25 @@ class Catalog:
 
     def origin(self, name: str) -> str | None:
         """The file a spec was loaded from, if any."""
+        self._ensure()
         return self._origins.get(name.lower())
 
     def __contains__(self, name: object) -> bool:
+        self._ensure()
         return isinstance(name, str) and name.lower() in self._specs
 
     def __len__(self) -> int:
+        self._ensure()
         return len(self._specs)
 
     def dangling_references(self) -> list[str]:
         """Problems with names that nodes, clusters and prices refer to."""
+        self._ensure()
+        return self._dangling(self._specs.values())
+
+    def _dangling(self, specs: Iterable[Spec]) -> list[str]:
         problems = []
-        for spec in self._specs.values():
+        for spec in specs:
             refs = getattr(spec, "references_to", None)
             if refs is None:
                 continue
@@ -390,8 +487,8 @@ class Catalog:
 
 @functools.lru_cache(maxsize=1)
 def default_catalog() -> Catalog:
-    """The built-in catalog (read once; immutable)."""
-    return Catalog.from_directory(default_catalog_dir())
+    """The built-in catalog (immutable; each group's folder read once, on first need)."""
+    return Catalog.from_directory(default_catalog_dir(), lazy=True)
 
 
 def as_model(

@@ -189,6 +189,11 @@ def test_search_agrees_with_the_one_layout_path(gpt2xl) -> None:
     for index in np.concatenate(chosen):
         row = result.frame.iloc[int(index)]
         layout = result.layout(int(index))
+        # The layout read from the columns is the one the frame's row (pandas) names.
+        assert (layout.dp, layout.tp, layout.pp, layout.zero_stage, layout.micro_batch_size,
+                layout.recompute, layout.sequence_parallel) == (
+            row.dp, row.tp, row.pp, row.zero, row.micro_batch, row.recompute,
+            row.sequence_parallel)  # fmt: skip
         step = multi_gpu_step_time(gpt2xl, CONFIG, "dgx-h100", layout, nodes=2)
         assert row.step_s == pytest.approx(step.total.to("s").magnitude, rel=EXACT)
         exposed = step.exposed_communication.to("s").magnitude

@@ -5,6 +5,8 @@ Spot-check values are typed here from the cited documents, not read from the cat
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mlcost.errors import AmbiguousNameError, MlcostError, SpecError, UnknownNameError
@@ -16,6 +18,7 @@ from mlcost.specs import (
     default_catalog_dir,
     load_spec,
 )
+from mlcost.specs.catalog import GROUPS
 
 REQUIRED = {
     "accelerators": [
@@ -294,3 +297,83 @@ def test_grids_have_years_and_plausible_intensity(catalog: Catalog) -> None:
         # Every national grid lies between hydro/nuclear-heavy (~20) and coal-heavy (~1000).
         assert 10 < intensity < 1100, grid.name
         assert 2015 <= grid.year <= 2026  # type: ignore[attr-defined]
+
+
+# ----- reading the catalog group by group ------------------------------------------------------
+def _lookups(catalog: Catalog) -> list[object]:
+    """What a user asks a catalog, each answer or the error it raises (type and message)."""
+    questions = [
+        lambda: catalog.model("Llama2-7B").name,
+        lambda: catalog.accelerator("a100"),
+        lambda: catalog.accelerator("llama-2-7b"),
+        lambda: catalog.accelerator("h100-sxm-80gb"),
+        lambda: catalog.get("dgx-h100").name,
+        lambda: catalog.element_bytes("fp8"),
+        lambda: (catalog.standard_node("h100-sxm5-80gb") or catalog).name,
+        lambda: [p.name for p in catalog.prices_for("h100-sxm5-80gb")],
+        lambda: catalog.names("grids"),
+        lambda: catalog.origin("gpt2"),
+        lambda: ("mistral-7b" in catalog, len(catalog), catalog.dangling_references()),
+    ]
+    answers: list[object] = []
+    for question in questions:
+        try:
+            answers.append(question())
+        except MlcostError as error:
+            answers.append((type(error).__name__, str(error)))
+    return answers
+
+
+def test_a_lazy_catalog_answers_as_one_read_at_once() -> None:
+    """The built-in catalog read group by group gives every answer (and every error) the
+    catalog read all at once gives (the oracle), reading only the groups a lookup needs."""
+    root = default_catalog_dir()
+    lazy = Catalog.from_directory(root, lazy=True)
+    assert lazy.model("llama-2-7b").name == "llama-2-7b"
+    assert set(lazy._pending) == set(GROUPS) - {"models"}  # one group read, the rest waiting
+    assert _lookups(Catalog.from_directory(root, lazy=True)) == _lookups(
+        Catalog.from_directory(root)
+    )
+
+
+def _group_catalog(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+GPU = (
+    "kind: accelerator\nname: {name}\nvendor: Acme\nmemory_capacity: 24 GiB\n"
+    "memory_bandwidth: 1 TB/s\ntdp: 300 W\npeak_compute: [{{format: bf16, dense: 100 TFLOP/s}}]\n"
+)
+
+
+def test_a_lazy_catalog_raises_a_groups_problems_whenever_it_is_needed(tmp_path: Path) -> None:
+    """A broken file, a spec filed under another kind's folder or a name defined twice is the
+    one-line SpecError reading all at once gives, raised each time its group is needed; the
+    other groups still answer."""
+    root = _group_catalog(
+        tmp_path,
+        {
+            "accelerators/good-gpu.yaml": GPU.format(name="good-gpu"),
+            "models/not-a-model.yaml": GPU.format(name="not-a-model"),
+            "grids/broken.yaml": "kind: grid\nname: [unclosed\n",
+        },
+    )
+    lazy = Catalog.from_directory(root, lazy=True, require_sources=False)
+    assert lazy.accelerator("good-gpu").vendor == "Acme"
+    for _ in range(2):
+        with pytest.raises(SpecError, match="an accelerator filed under models/"):
+            lazy.model("gpt2")
+        with pytest.raises(SpecError, match="not valid YAML"):
+            lazy.items("grids")
+    with pytest.raises(SpecError, match="not valid YAML"):  # read all at once: the same error
+        Catalog.from_directory(root, require_sources=False)
+    twice = _group_catalog(
+        tmp_path / "twice",
+        {"accelerators/x.yaml": GPU.format(name="x"), "accelerators/y.yaml": GPU.format(name="x")},
+    )
+    with pytest.raises(SpecError, match="'x' is defined twice"):
+        Catalog.from_directory(twice, lazy=True, require_sources=False).names()
