@@ -55,7 +55,7 @@ from mlcost.parallel.degrees import (
     ModelDims,
     ShardCompute,
 )
-from mlcost.results import any_true
+from mlcost.results import any_true, broadcast_shape
 from mlcost.systems import System
 from mlcost.units import in_unit
 
@@ -123,7 +123,13 @@ class _Terms:
         )
 
     def seconds(self, collective: Collective, size: Any, ranks: Any, stride: Any) -> tuple:
+        """Seconds of one ``collective`` of ``size`` bytes over groups of ``ranks`` GPUs
+        ``stride`` apart, and the groups' placement. Groups of one rank everywhere (a
+        parallelism the candidates do not use) skip the algorithms: every term built on them
+        is inactive, recorded with no time (:meth:`term`)."""
         where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
+        if not any_true(np.asarray(ranks) > 1):
+            return np.zeros(broadcast_shape(size, where.ranks)), where
         return collective_seconds(self.system, collective, size, where), where
 
     def term(
