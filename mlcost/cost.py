@@ -14,14 +14,49 @@ from typing import Any
 
 import pint
 
-from mlcost.units import Q_
+from mlcost.units import Q_, in_unit
 
 Number = Any  # a count, or a numpy array of counts
 
 
+#: Hours in pint's ``month`` (a twelfth of a Julian year: 730.5 h), the month of
+#: :func:`break_even_months`.
+HOURS_PER_MONTH = float(Q_(1, "month").to("hour").magnitude)
+
+
+def rental_usd(gpu_hours: Number, usd_per_gpu_hour: Number) -> Number:
+    """``GPU-hours × USD per GPU-hour`` in USD (plain numbers or arrays)."""
+    return gpu_hours * usd_per_gpu_hour
+
+
+def ownership_usd(
+    gpus: Number,
+    purchase_usd: Number,
+    used_hours: Number,
+    lifetime_hours: Number,
+    energy_kwh: Number = 0.0,
+    usd_per_kwh: Number = 0.0,
+) -> Number:
+    """Purchase amortized over the lifetime for the hours used, plus electricity, in USD."""
+    return gpus * purchase_usd * (used_hours / lifetime_hours) + energy_kwh * usd_per_kwh
+
+
+def break_even_run_count(purchase_usd: Number, rental_usd_per_run: Number) -> Number:
+    """How many runs' rental equal the purchase price (:func:`break_even_runs`)."""
+    return purchase_usd / rental_usd_per_run
+
+
+def break_even_month_count(
+    purchase_usd: Number, gpus: Number, usd_per_gpu_hour: Number, utilization: float = 1.0
+) -> Number:
+    """Months of steady use whose rental equals the purchase price (:func:`break_even_months`)."""
+    return purchase_usd / (gpus * usd_per_gpu_hour * HOURS_PER_MONTH * utilization)
+
+
 def rental_cost(gpu_hours: pint.Quantity, price_per_gpu_hour: pint.Quantity) -> pint.Quantity:
     """``GPU-hours × USD per GPU-hour``."""
-    return (gpu_hours * price_per_gpu_hour).to("USD")
+    return Q_(rental_usd(in_unit(gpu_hours, "hour"), in_unit(price_per_gpu_hour, "USD/hour")),
+              "USD")  # fmt: skip
 
 
 def ownership_cost(
@@ -34,10 +69,12 @@ def ownership_cost(
     electricity_price: pint.Quantity | None = None,
 ) -> pint.Quantity:
     """Purchase amortized over ``lifetime`` for ``used_for``, plus electricity if given."""
-    amortized = gpus * purchase_price * (used_for / lifetime).to("dimensionless")
+    kwh: Number = 0.0
+    usd_per_kwh: Number = 0.0
     if energy_used is not None and electricity_price is not None:
-        amortized = amortized + energy_used * electricity_price
-    return amortized.to("USD")
+        kwh, usd_per_kwh = in_unit(energy_used, "kWh"), in_unit(electricity_price, "USD/kWh")
+    hours = in_unit(used_for, "hour"), in_unit(lifetime, "hour")
+    return Q_(ownership_usd(gpus, in_unit(purchase_price, "USD"), *hours, kwh, usd_per_kwh), "USD")
 
 
 def electricity_cost(
@@ -45,12 +82,13 @@ def electricity_cost(
 ) -> pint.Quantity:
     """``E · PUE · price per kWh`` (the textbook chapter's F-64 uses USD 0.10/kWh; pass ``pue``
     only when ``energy_used`` is IT energy, not facility energy)."""
-    return (energy_used * pue * price).to("USD")
+    return Q_(in_unit(energy_used, "kWh") * pue * in_unit(price, "USD/kWh"), "USD")
 
 
 def break_even_runs(purchase: pint.Quantity, rental_per_run: pint.Quantity) -> pint.Quantity:
     """How many runs' rental equal the purchase price."""
-    return (purchase / rental_per_run).to("dimensionless")
+    runs = break_even_run_count(in_unit(purchase, "USD"), in_unit(rental_per_run, "USD"))
+    return Q_(runs, "dimensionless")
 
 
 def break_even_months(
@@ -61,5 +99,7 @@ def break_even_months(
 ) -> pint.Quantity:
     """Months of steady use (at ``utilization``) whose rental equals the purchase price (a month
     is pint's ``month``, a twelfth of a Julian year: 730.5 h)."""
-    monthly = gpus * price_per_gpu_hour * Q_(1, "month") * utilization
-    return (purchase / monthly).to("dimensionless")
+    months = break_even_month_count(
+        in_unit(purchase, "USD"), gpus, in_unit(price_per_gpu_hour, "USD/hour"), utilization
+    )
+    return Q_(months, "dimensionless")

@@ -40,9 +40,37 @@ import pint
 
 from mlcost.assumptions import Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
-from mlcost.units import Q_, magnitude_in, positive_magnitude
+from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 
 Number = Any
+
+
+#: Joules in a kilowatt-hour (1 kWh = 1000 W x 3600 s) and grams in a tonne: the two constants
+#: of the magnitude forms below (``kWh`` and ``tCO2e`` in :mod:`mlcost.units`).
+JOULES_PER_KWH = 3.6e6
+GRAMS_PER_TONNE = 1e6
+
+
+def accelerator_watts(utilization: Number, tdp_w: Number, idle_fraction: float) -> Number:
+    """``P_idle + (TDP - P_idle)·u`` in W with ``P_idle = idle_fraction · TDP`` (plain numbers
+    or arrays; :func:`accelerator_power` takes quantities)."""
+    idle = tdp_w * idle_fraction
+    return idle + (tdp_w - idle) * utilization
+
+
+def energy_kwh(watts: Number, seconds: Number, pue: Number = 1.0) -> Number:
+    """Facility energy ``P · t · PUE`` in kWh from W and s (:func:`energy` takes quantities)."""
+    return watts * seconds * pue / JOULES_PER_KWH
+
+
+def operational_tonnes(kwh: Number, grams_per_kwh: Number) -> Number:
+    """``E · I`` in tCO2e from kWh and gCO2e/kWh (:func:`operational_carbon`)."""
+    return kwh * grams_per_kwh / GRAMS_PER_TONNE
+
+
+def embodied_tonnes(gpu_hours: Number, per_device_t: Number, lifetime_hours: Number) -> Number:
+    """``per_device · GPU-hours / lifetime`` in tCO2e (:func:`embodied_carbon`)."""
+    return per_device_t * (gpu_hours / lifetime_hours)
 
 
 def accelerator_power(
@@ -52,8 +80,7 @@ def accelerator_power(
     ``Assumptions.gpu_idle_fraction``): a linear model between idle and TDP."""
     if idle_fraction is None:
         idle_fraction = Assumptions().gpu_idle_fraction
-    idle = tdp * idle_fraction
-    return (idle + (tdp - idle) * utilization).to("W")
+    return Q_(accelerator_watts(utilization, in_unit(tdp, "W"), idle_fraction), "W")
 
 
 def cluster_power(
@@ -71,20 +98,26 @@ def cluster_power(
 
 
 def energy(power: pint.Quantity, duration: pint.Quantity, *, pue: Number = 1.0) -> pint.Quantity:
-    """Facility energy ``P · t · PUE`` in kWh."""
-    return (power * duration * pue).to("kWh")
+    """Facility energy ``P · t · PUE`` in kWh (:func:`energy_kwh`)."""
+    return Q_(energy_kwh(in_unit(power, "W"), in_unit(duration, "s"), pue), "kWh")
 
 
 def operational_carbon(energy_used: pint.Quantity, intensity: pint.Quantity) -> pint.Quantity:
     """``E · I`` in tCO2e (intensity in gCO2e/kWh, e.g. from a catalog grid region)."""
-    return (energy_used * intensity).to("tCO2e")
+    return Q_(operational_tonnes(in_unit(energy_used, "kWh"), in_unit(intensity, "gCO2e/kWh")),
+              "tCO2e")  # fmt: skip
 
 
 def embodied_carbon(
     gpu_hours: pint.Quantity, per_device: pint.Quantity, lifetime: pint.Quantity
 ) -> pint.Quantity:
     """Embodied emissions charged to a run: ``per_device · GPU-hours / lifetime``."""
-    return (per_device * (gpu_hours / lifetime).to("dimensionless")).to("tCO2e")
+    return Q_(
+        embodied_tonnes(
+            in_unit(gpu_hours, "hour"), in_unit(per_device, "tCO2e"), in_unit(lifetime, "hour")
+        ),
+        "tCO2e",
+    )
 
 
 #: The accounting conventions, with what each counts per GPU-hour.

@@ -152,3 +152,25 @@ def test_bloom_embodied_gpu_share_through_plan_defaults() -> None:
     busy_life = a.gpu_lifetime * a.gpu_use_rate
     share = embodied_carbon(Q_(1_082_990, "hour"), a.embodied_carbon_per_gpu, busy_life)
     assert share.to("tCO2e").magnitude == pytest.approx(3.64, rel=0.01)
+
+
+def test_magnitude_forms_equal_the_quantity_forms_by_hand() -> None:
+    """The plain-number forms the plan's chain uses (W, s, kWh, hours, USD, tCO2e) agree with
+    hand values and with the quantity forms: 1 kW for 1 h = 1 kWh; 1,000 kWh at 400 gCO2e/kWh
+    = 0.4 t; a 150 kgCO2e GPU for 1,000 of its 43,800 lifetime hours = 3.42 kg; a pint month is
+    365.25 x 24 / 12 = 730.5 h, so 8 GPUs at 2 USD/h cost 11,688 USD a month."""
+    from mlcost import cost, energy
+
+    assert energy.energy_kwh(1000.0, 3600.0) == pytest.approx(1.0, rel=1e-15)
+    assert energy.energy(Q_(1, "kW"), Q_(1, "hour"), pue=1.5).m_as("kWh") == pytest.approx(1.5)
+    assert energy.operational_tonnes(1000.0, 400.0) == pytest.approx(0.4, rel=1e-15)
+    assert energy.embodied_tonnes(1000.0, 0.150, 43_800.0) == pytest.approx(0.150 / 43.8)
+    assert cost.HOURS_PER_MONTH == 730.5
+    months = cost.break_even_months(Q_(11_688, "USD"), 8, Q_(2, "USD/hour"))
+    assert months.m_as("") == pytest.approx(1.0, rel=1e-15)
+    assert cost.break_even_month_count(11_688.0, 8, 2.0) == pytest.approx(1.0, rel=1e-15)
+    assert cost.ownership_usd(8, 30_000.0, 100.0, 1000.0, 50.0, 0.1) == pytest.approx(24_005.0)
+    owned = cost.ownership_cost(8, Q_(30_000, "USD"), used_for=Q_(100, "hour"),
+                                lifetime=Q_(1000, "hour"), energy_used=Q_(50, "kWh"),
+                                electricity_price=Q_(0.1, "USD/kWh"))  # fmt: skip
+    assert owned.m_as("USD") == pytest.approx(24_005.0)

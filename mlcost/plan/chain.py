@@ -196,12 +196,15 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
         mask = x.sequence_length == length
         config = run.config.model_copy(update={"sequence_length": int(length)})
         if isinstance(model, TransformerSpec):
+            batch = x.micro_batch_size[mask]
+            one = np.unique(batch)
             parts = activation_parts(
                 model,
                 config,
                 layout,
                 "pytorch",
-                x.micro_batch_size[mask],
+                # One size: the table of plain numbers (the same arithmetic, without numpy).
+                int(one[0]) if one.size == 1 else batch,
                 int(length) // layout.cp,
             )
             layers, stages = model.num_layers, layout.stage_layer_counts(model.num_layers)
@@ -359,27 +362,27 @@ def energy_stage(
     """GPU power at the busy share, IT power with the host's share, facility energy per step and
     per run (:mod:`mlcost.energy`)."""
     if run.power_per_gpu is not None:  # a fixed convention: measured node, system, TDP
-        gpu_power = Q_(run.power_per_gpu * np.ones(np.shape(utilization)), "W")
-        it_power = energy.cluster_power(x.gpus, gpu_power)
+        gpu_w = run.power_per_gpu * np.ones(np.shape(utilization))
+        it_w = x.gpus * gpu_w
     else:
         tdp = run.system.accelerator.tdp
         if tdp is None:
             raise MlcostError(
                 f"Plan: {run.system.accelerator.name} has no tdp in its spec; energy needs one"
             )
-        gpu_power = energy.accelerator_power(
-            utilization, tdp, idle_fraction=run.assumptions.gpu_idle_fraction
+        gpu_w = energy.accelerator_watts(
+            utilization, in_unit(tdp, "W"), run.assumptions.gpu_idle_fraction
         )
-        it_power = energy.cluster_power(x.gpus, gpu_power) + run.system.host_power_per_gpu * x.gpus
-    dynamic = energy.energy(it_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
-    idle_power = Q_(run.idle_power_per_gpu * x.gpus, "W")
-    idle = energy.energy(idle_power, Q_(wall_s, "s"), pue=x.pue).to("kWh").magnitude
-    per_step = energy.energy(it_power + idle_power, Q_(step_s, "s"), pue=x.pue)
+        it_w = x.gpus * gpu_w + in_unit(run.system.host_power_per_gpu, "W") * x.gpus
+    dynamic = energy.energy_kwh(it_w, wall_s, x.pue)
+    idle_w = run.idle_power_per_gpu * x.gpus
+    idle = energy.energy_kwh(idle_w, wall_s, x.pue)
+    per_step = energy.energy_kwh(it_w + idle_w, step_s, x.pue)
     ones = np.ones(x.gpus.shape)
     return {
-        "gpu_power_w": np.asarray(in_unit(gpu_power, "W")) * ones,
-        "it_power_w": np.asarray(in_unit(it_power, "W")) * ones,
-        "step_kwh": np.asarray(in_unit(per_step, "kWh")) * ones,
+        "gpu_power_w": np.asarray(gpu_w) * ones,
+        "it_power_w": np.asarray(it_w) * ones,
+        "step_kwh": np.asarray(per_step) * ones,
         "dynamic_kwh": np.asarray(dynamic) * ones,
         "idle_kwh": np.asarray(idle) * ones,
         "energy_kwh": np.asarray(dynamic + idle) * ones,
@@ -392,30 +395,21 @@ def cost_stage(
     """Rental, purchase, electricity, ownership for this run, and the rent-vs-buy break-even
     (:mod:`mlcost.cost`; amortization over lifetime x use rate, Luccioni et al. 2022)."""
     a = run.assumptions
-    hours = Q_(gpu_hours, "hour")
-    used = Q_(energy_kwh, "kWh")
-    electricity_price = Q_(np.asarray(x.electricity_price, dtype=np.float64), "USD/kWh")
-    each = Q_(run.purchase, "USD")
-    rental = cost.rental_cost(hours, Q_(x.price, "USD/hour")).magnitude
-    purchase = (each * x.gpus).to("USD").magnitude
-    ownership = cost.ownership_cost(
-        x.gpus,
-        each,
-        used_for=Q_(wall_s, "s"),
-        lifetime=a.gpu_lifetime * a.gpu_use_rate,
-        energy_used=used,
-        electricity_price=electricity_price,
-    ).magnitude
+    usd_per_kwh = np.asarray(x.electricity_price, dtype=np.float64)
+    rental = cost.rental_usd(gpu_hours, x.price)
+    purchase = run.purchase * x.gpus
+    ownership = cost.ownership_usd(
+        x.gpus, run.purchase, wall_s / 3600.0, in_unit(a.gpu_lifetime, "hour") * a.gpu_use_rate,
+        energy_kwh, usd_per_kwh,
+    )  # fmt: skip
     with np.errstate(divide="ignore", invalid="ignore"):
-        runs = cost.break_even_runs(Q_(purchase, "USD"), Q_(rental, "USD")).magnitude
-        months = cost.break_even_months(
-            Q_(purchase, "USD"), x.gpus, Q_(x.price, "USD/hour"), a.gpu_use_rate
-        ).magnitude
+        runs = cost.break_even_run_count(purchase, rental)
+        months = cost.break_even_month_count(purchase, x.gpus, x.price, a.gpu_use_rate)
     ones = np.ones(x.gpus.shape)
     return {
         "rental_usd": np.asarray(rental) * ones,
         "purchase_usd": np.asarray(purchase) * ones,
-        "electricity_usd": np.asarray(cost.electricity_cost(used, electricity_price).magnitude),
+        "electricity_usd": np.asarray(energy_kwh * usd_per_kwh),
         "ownership_usd": np.asarray(ownership) * ones,
         "break_even_runs": np.asarray(runs) * ones,
         "break_even_months": np.asarray(months) * ones,
@@ -428,15 +422,12 @@ def carbon_stage(run: Run, x: Numbers, gpu_hours: Array, energy_kwh: Array) -> d
     section 4.1), reported apart and summed; and ``N / N_opt`` (Hoffmann et al. 2022)."""
     a = run.assumptions
     embodied_each = run.system.accelerator.embodied_carbon or a.embodied_carbon_per_gpu
-    operational = energy.operational_carbon(
-        Q_(energy_kwh, "kWh"), Q_(np.asarray(x.intensity, dtype=np.float64), "gCO2e/kWh")
-    ).magnitude
-    busy_life = a.gpu_lifetime * a.gpu_use_rate
-    embodied_gpu = energy.embodied_carbon(Q_(gpu_hours, "hour"), embodied_each, busy_life).magnitude
-    server_share = a.embodied_carbon_per_server / run.system.gpus_per_node
-    embodied_server = energy.embodied_carbon(
-        Q_(gpu_hours, "hour"), server_share, busy_life
-    ).magnitude
+    intensity = np.asarray(x.intensity, dtype=np.float64)
+    operational = energy.operational_tonnes(energy_kwh, intensity)
+    busy_life = in_unit(a.gpu_lifetime, "hour") * a.gpu_use_rate
+    embodied_gpu = energy.embodied_tonnes(gpu_hours, in_unit(embodied_each, "tCO2e"), busy_life)
+    server_share = in_unit(a.embodied_carbon_per_server, "tCO2e") / run.system.gpus_per_node
+    embodied_server = energy.embodied_tonnes(gpu_hours, server_share, busy_life)
     embodied = np.asarray(embodied_gpu) + np.asarray(embodied_server)
     return {
         "operational_t": np.asarray(operational),
