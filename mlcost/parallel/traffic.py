@@ -468,12 +468,17 @@ def _where_zero(
 
     def build(c: _Terms) -> list[CommTerm]:
         chosen = np.isin(np.asarray(c.degrees.zero), stages)
-        if chosen.ndim != 1 or chosen.size == 1 or chosen.all():  # nothing to save
+        if chosen.ndim != 1 or chosen.all():  # nothing to save
             return builder(c)
         index = np.flatnonzero(chosen)
-        # With no candidate chosen, one candidate gives the terms' names; all are then inactive.
-        terms = builder(c.at(index if index.size else np.arange(1)))
-        return [_scattered(t, index, chosen.size) for t in terms]
+        if index.size:
+            return [_scattered(t, index, chosen.size) for t in builder(c.at(index))]
+        # No candidate sends these: one candidate, its data-parallel group made one rank (so no
+        # collective is evaluated), gives the terms' names; every term is inactive.
+        one = c.at(np.arange(1))
+        ones = np.ones_like(one.degrees.dp)
+        alone = replace(one, degrees=replace(one.degrees, dp=ones, cp=ones))
+        return [_scattered(t, index, chosen.size) for t in builder(alone)]
 
     build.__name__ = builder.__name__
     build.__doc__ = builder.__doc__
