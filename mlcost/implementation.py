@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mlcost.errors import MlcostError
-from mlcost.specs import Catalog, Implementation, Kernel, KernelCurve, default_catalog
+from mlcost.specs import Catalog, Implementation, Kernel, KernelCurve, Spec, default_catalog
 
 Number = Any
 
@@ -66,13 +66,12 @@ def implementation(target: SoftwareLike = None, catalog: Catalog | None = None) 
     if isinstance(target, Software):
         return target
     catalog = catalog or default_catalog()
-    if target is None:
-        target = DEFAULT_IMPLEMENTATION
-    spec = (
-        target
-        if isinstance(target, Implementation)
-        else catalog.resolve(target, ("implementation",))
-    )
+    if target is None:  # the catalog's entry (never a file of that name in the working folder)
+        spec: Spec = catalog.implementation(DEFAULT_IMPLEMENTATION)
+    elif isinstance(target, Implementation):
+        spec = target
+    else:
+        spec = catalog.resolve(target, ("implementation",))
     if not isinstance(spec, Implementation):
         raise MlcostError(f"implementation: got {target!r}, expected an implementation profile")
     kernels = tuple(catalog.kernel(name) for name in spec.attention_kernels)

@@ -114,7 +114,7 @@ def gemm_compute(
     last bit); a row's result has the shape of its own fields (a number, or the sweep's)."""
     peak = ceilings.peak_flops
     batches = [
-        op.gemm_group if group else (op.gemm_batch if any_true(np.asarray(op.gemm_batch)) else 1)
+        op.gemm_group if group else (op.gemm_batch if any_true(op.gemm_batch) else 1)
         for op, group in zip(ops, grouped, strict=True)
     ]
     passes = [
@@ -196,7 +196,7 @@ def parameter_tensors(table: OperatorTable) -> float:
         sum(
             np.max(op.count) / micro
             for op in table.operators
-            if op.kind != OperatorKind.OPTIMIZER and any_true(np.asarray(op.parameters) > 0)
+            if op.kind != OperatorKind.OPTIMIZER and any_true(op.parameters > 0)
         )
     )
 
@@ -204,7 +204,7 @@ def parameter_tensors(table: OperatorTable) -> float:
 def _grouped(op: Operator, software: Software | None) -> bool:
     """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM)."""
     return bool(
-        any_true(np.asarray(op.gemm_group))
+        any_true(op.gemm_group)
         and software is not None
         and software.spec.grouped_expert_gemm
     )

@@ -5,12 +5,15 @@ wave and depth counts, the FlashAttention papers' throughput, Transformer Engine
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import mlcost
 from mlcost import Q_, Layout, TrainingConfig
 from mlcost.comms import collective_time
+from mlcost.errors import MlcostError
 from mlcost.implementation import attention_kernel_seconds, implementation
 from mlcost.roofline import Ceilings
 from mlcost.timing import step_time
@@ -191,3 +194,17 @@ def test_the_loss_moves_what_the_implementation_passes_over_the_logits(
     logits = 1024 * 50257
     expected = logits * bytes_per_logit / bandwidth
     assert frame.loc["cross-entropy loss", "memory_s"] == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_default_implementation_is_the_catalogs_whatever_the_working_folder_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``implementation(None)`` is the catalog's default profile: a file of the same name in
+    the working folder (which a name given explicitly may resolve to) is not read."""
+    from mlcost.implementation import DEFAULT_IMPLEMENTATION
+
+    (tmp_path / DEFAULT_IMPLEMENTATION).write_text("kind: implementation\nname: [not yaml\n")
+    monkeypatch.chdir(tmp_path)
+    assert implementation(None).spec.name == DEFAULT_IMPLEMENTATION
+    with pytest.raises(MlcostError):  # named explicitly, the path is what it reads
+        implementation(DEFAULT_IMPLEMENTATION)
