@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import pint
+from pint.util import UnitsContainer
 
 from mlcost.errors import MlcostError, UnitError
 
@@ -69,6 +70,10 @@ def _known_factor(src: Any, dst: Any, magnitude: Any) -> float | None:
     return factor if isinstance(factor, int | float) else None
 
 
+#: Magnitudes pint stores as given (no conversion, no check that can fail).
+_PLAIN_MAGNITUDES = frozenset({float, int, np.float64, np.int64, np.ndarray})
+
+
 class _Quantity(pint.UnitRegistry.Quantity):
     """pint's quantity, whose ``to`` (and so ``m_as``) multiplies by the factor pint cached
     when it first converted the same pair of units (:func:`_known_factor`) instead of walking
@@ -79,6 +84,18 @@ class _Quantity(pint.UnitRegistry.Quantity):
     def __new__(cls, value: Any, units: Any = None) -> Any:
         if type(units) is str:
             units = cls._REGISTRY._parse_units_as_container(units)
+        registry = cls._REGISTRY
+        if (
+            type(value) in _PLAIN_MAGNITUDES
+            and isinstance(units, UnitsContainer)
+            and not (registry.force_ndarray or registry.force_ndarray_like)
+        ):
+            # What pint's constructor does for these inputs, without its checks for types
+            # that cannot occur here (upcast arrays, lists, measurements, strings).
+            quantity = object.__new__(cls)
+            quantity._magnitude = value
+            quantity._units = units
+            return quantity
         return super().__new__(cls, value, units)
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:

@@ -278,9 +278,17 @@ def test_unit_texts_build_the_units_pint_builds() -> None:
     """``Q_(value, text)`` reads the text through the memoized parse; pint's own constructor
     (the oracle) gives the same units and magnitude, offset and dimensionless units included."""
     pints_new = pint.UnitRegistry.Quantity.__new__  # pint's own, past mlcost's override
+    cls = type(Q_(1, "s"))
+    values = (1.5, 3, np.float64(2.5), np.int64(7), np.array([1.0, 2.0]), [1, 2], (3.0,))
     for text in ["byte", "GB/s", "MiB", "gCO2e/kWh", "TFLOP/s", "degC", "", "USD/hour", "W"]:
-        for value in (1.5, 3, np.array([1.0, 2.0])):
-            ours, pints = Q_(value, text), pints_new(type(Q_(1, "s")), value, text)
-            assert ours._units == pints._units, text
-            np.testing.assert_array_equal(ours.magnitude, pints.magnitude)
-            assert type(ours.magnitude) is type(pints.magnitude)
+        for units in (text, ureg._parse_units_as_container(text)):  # text, or pint's container
+            for value in values:
+                ours, pints = Q_(value, units), pints_new(cls, value, units)
+                assert ours._units == pints._units, text
+                np.testing.assert_array_equal(ours.magnitude, pints.magnitude)
+                assert type(ours.magnitude) is type(pints.magnitude)
+    for bad in (True, None, {"a": 1}):  # pint refuses these; so does mlcost's constructor
+        with pytest.raises(TypeError):
+            pints_new(cls, bad, "s")
+        with pytest.raises(TypeError):
+            Q_(bad, "s")
