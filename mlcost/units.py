@@ -9,6 +9,10 @@ CO2-equivalent). With them, ``Q_("1 flop") + Q_("1 USD")`` raises, and
 ``bit`` (and so ``byte``) is a dimension of its own, ``[information]``: pint's default makes it
 dimensionless, which would let a bare number pass for bytes.
 
+The registry is pint's with its quantity class extended for speed (:class:`_Quantity`): a
+conversion pint has done once reuses the factor pint computed, and unit texts are parsed once;
+the tests hold every result to pint's own.
+
 Byte prefixes: decimal prefixes are decimal (``GB`` = 1e9 byte, pint's SI prefixes) and binary
 prefixes binary (``GiB`` = 2**30 byte, IEC 80000-13). pint keeps them apart exactly, so GB and GiB
 are never mixed silently: converting between them is an explicit ``.to()``.
@@ -58,15 +62,16 @@ __all__ = [
 ]
 
 
-def _known_factor(src: Any, dst: Any, magnitude: Any) -> float | None:
-    """pint's own factor from the units ``src`` to ``dst`` where pint has computed it before
-    (its conversion-factor cache, which holds only multiplicative units of one dimension), no
-    context is active and the magnitude is a plain number or array; else None, and the
-    conversion goes through pint's full path (which fills the cache). ``magnitude * factor`` is
-    then what pint's conversion returns, to the bit, at a twentieth of its cost."""
-    if ureg._active_ctx or not isinstance(magnitude, int | float | np.number | np.ndarray):
+def _known_factor(registry: pint.UnitRegistry, src: Any, dst: Any, magnitude: Any) -> float | None:
+    """``registry``'s own factor from the units ``src`` to ``dst`` where pint has computed it
+    before (its conversion-factor cache, which holds only multiplicative units of one
+    dimension), no context is active and the magnitude is a plain number or array; else None,
+    and the conversion goes through pint's full path (which fills the cache).
+    ``magnitude * factor`` is then what pint's conversion returns, to the bit, at a twentieth
+    of its cost."""
+    if registry._active_ctx or not isinstance(magnitude, int | float | np.number | np.ndarray):
         return None
-    factor = ureg._cache.conversion_factor.get((src, dst))
+    factor = registry._cache.conversion_factor.get((src, dst))
     return factor if isinstance(factor, int | float) else None
 
 
@@ -103,7 +108,7 @@ class _Quantity(pint.UnitRegistry.Quantity):
             dst = self._REGISTRY._parse_units_as_container(other)
             if self._units == dst:  # pint's conversion returns the magnitude itself
                 return self.__class__(self._magnitude, dst)
-            factor = _known_factor(self._units, dst, self._magnitude)
+            factor = _known_factor(self._REGISTRY, self._units, dst, self._magnitude)
             if factor is not None:
                 return self.__class__(self._magnitude * factor, dst)
         return super().to(other, *contexts, **ctx_kwargs)
@@ -242,7 +247,7 @@ def in_unit(quantity: pint.Quantity, unit: str) -> Any:
     magnitude = quantity._magnitude
     if quantity._units == dst:
         return magnitude.copy() if isinstance(magnitude, np.ndarray) else magnitude
-    factor = _known_factor(quantity._units, dst, magnitude)
+    factor = _known_factor(ureg, quantity._units, dst, magnitude)
     if factor is not None:
         return magnitude * factor
     return quantity.m_as(unit)
@@ -370,7 +375,7 @@ def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> An
         dst = ureg._parse_units_as_container(unit)
         if value._units == dst:
             return value._magnitude
-        factor = _known_factor(value._units, dst, value._magnitude)
+        factor = _known_factor(ureg, value._units, dst, value._magnitude)
         if factor is not None:
             return value._magnitude * factor
     quantity = parse_quantity(value, field=field)
