@@ -204,9 +204,7 @@ def parameter_tensors(table: OperatorTable) -> float:
 def _grouped(op: Operator, software: Software | None) -> bool:
     """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM)."""
     return bool(
-        any_true(op.gemm_group)
-        and software is not None
-        and software.spec.grouped_expert_gemm
+        any_true(op.gemm_group) and software is not None and software.spec.grouped_expert_gemm
     )
 
 
