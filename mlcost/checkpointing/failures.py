@@ -26,6 +26,7 @@ Sources:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,7 +62,11 @@ DALY_RESTART_TIME = Q_(10, "minute")
 def _check(value: Any, unit: str, name: str) -> pint.Quantity:
     """``value`` as a quantity in ``unit`` (:func:`mlcost.units.magnitude_in`), not negative."""
     magnitude = magnitude_in(value, unit, name)
-    if any_true(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude)):
+    if type(magnitude) in (int, float):  # one number: no numpy round trip
+        bad = not (magnitude >= 0 and math.isfinite(magnitude))
+    else:
+        bad = any_true(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude))
+    if bad:
         raise MlcostError(f"{name}: got {value!r}, expected a finite value >= 0")
     return Q_(magnitude, unit)
 
