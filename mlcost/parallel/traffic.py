@@ -132,6 +132,15 @@ class _Terms:
             return np.zeros(broadcast_shape(size, where.ranks)), where
         return collective_seconds(self.system, collective, size, where), where
 
+    def seconds_of(
+        self, collective: Collective, sizes: tuple[Any, ...], ranks: Any, stride: Any
+    ) -> tuple[list[Any], Any]:
+        """:meth:`seconds` of several message sizes on the same groups, evaluated in one call
+        (the sizes stacked on a leading axis: the same arithmetic element by element)."""
+        stacked = np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in sizes)))
+        times, where = self.seconds(collective, stacked, ranks, stride)
+        return list(np.broadcast_to(times, (len(sizes), *np.shape(times)[1:]))), where
+
     def term(
         self,
         strategy: str,
@@ -280,8 +289,9 @@ def data_parallel_terms(c: _Terms) -> list[CommTerm]:
     d = c.degrees
     replicas = d.dp * d.cp
     gradients, _, bucket = _gradient_sizes(c)
-    ar, where = c.seconds(Collective.ALL_REDUCE, gradients, replicas, d.tp)
-    ar_bucket, _ = c.seconds(Collective.ALL_REDUCE, bucket, replicas, d.tp)
+    (ar, ar_bucket), where = c.seconds_of(
+        Collective.ALL_REDUCE, (gradients, bucket), replicas, d.tp
+    )
     plain = d.zero == 0
     return [
         c.term(
@@ -309,15 +319,15 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     m = d.micro_batches.astype(np.float64)
     replicas = d.dp * d.cp
     gradients, weights, bucket = _gradient_sizes(c)
-    rs, where = c.seconds(Collective.REDUCE_SCATTER, gradients, replicas, d.tp)
-    rs_bucket, _ = c.seconds(Collective.REDUCE_SCATTER, bucket, replicas, d.tp)
-    ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp)
+    (rs, rs_bucket), where = c.seconds_of(
+        Collective.REDUCE_SCATTER, (gradients, bucket), replicas, d.tp
+    )
+    (ag, ag_bucket), _ = c.seconds_of(Collective.ALL_GATHER, (weights, bucket), replicas, d.tp)
     staged = (d.zero == 1) | (d.zero == 2)
     rs_calls = np.where(d.zero == 2, m, 1)
     rs_exposed = _overlapped(c, rs, rs_bucket, c.compute.backward * c.keep)
     # The updated shards' all-gather: exposed after the optimizer step, or hidden behind the next
     # step's first forward but for one bucket (Megatron's --overlap-param-gather).
-    ag_bucket, _ = c.seconds(Collective.ALL_GATHER, bucket, replicas, d.tp)
     gather_hides = c.keep > 0 and c.options.overlap_param_gather
     ag_exposed = np.where(gather_hides, np.maximum(ag_bucket, ag - c.compute.forward), ag)
     return [
@@ -474,11 +484,13 @@ def _where_zero(
         if index.size:
             return [_scattered(t, index, chosen.size) for t in builder(c.at(index))]
         # No candidate sends these: one candidate, its data-parallel group made one rank (so no
-        # collective is evaluated), gives the terms' names; every term is inactive.
-        one = c.at(np.arange(1))
+        # collective is evaluated), gives the terms' names; every term is inactive (and for a
+        # single candidate, that candidate's terms are those inactive terms already).
+        one = c.at(np.arange(1)) if chosen.size > 1 else c
         ones = np.ones_like(one.degrees.dp)
         alone = replace(one, degrees=replace(one.degrees, dp=ones, cp=ones))
-        return [_scattered(t, index, chosen.size) for t in builder(alone)]
+        terms = builder(alone)
+        return terms if chosen.size == 1 else [_scattered(t, index, chosen.size) for t in terms]
 
     build.__name__ = builder.__name__
     build.__doc__ = builder.__doc__
