@@ -280,7 +280,11 @@ class Plan(Result):
 
     def _subset(self, title: str, names: tuple[str, ...]) -> Figures:
         self.require_fit()
-        chosen = tuple(f for f in self.figures() if f.name in names)
+        built = self.__dict__.get("_figures")  # every figure, when already built
+        if built is None:
+            failures = self.goodput() if self.fits else None
+            built = plan_figures(self.run, self._values, failures, wanted=frozenset(names))
+        chosen = tuple(f for f in built if f.name in names)
         return Figures(f"{title}: {self.description}", chosen)
 
     def train(self) -> Figures:

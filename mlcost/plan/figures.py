@@ -4,6 +4,7 @@ memory, its layout and why, and no time, energy, cost or CO2e."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mlcost.assumptions import ASSUMPTION_SOURCES
@@ -366,8 +367,12 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
     ]
 
 
-def plan_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figure]:
-    """Every figure of a plan; a plan that does not fit stops after its memory."""
+def plan_figures(
+    run: Run, v: Values, failures: GoodputPlan | None, *, wanted: frozenset[str] | None = None
+) -> list[Figure]:
+    """Every figure of a plan (or, with ``wanted``, the stages in order until every wanted
+    figure is built: ``Plan.train()`` needs no energy, cost or CO2e); a plan that does not fit
+    stops after its memory."""
     figures = run_figures(run, v)
     if not v["fits"]:
         figures.append(
@@ -380,13 +385,18 @@ def plan_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figu
             )
         )
         return figures
-    computed = [
-        *step_figures(run, v),
-        *time_figures(run, v, failures),
-        *energy_figures(run, v),
-        *cost_figures(run, v),
-        *carbon_figures(run, v),
-    ]
+    stages: tuple[Callable[[], list[Figure]], ...] = (
+        lambda: step_figures(run, v),
+        lambda: time_figures(run, v, failures),
+        lambda: energy_figures(run, v),
+        lambda: cost_figures(run, v),
+        lambda: carbon_figures(run, v),
+    )
+    computed: list[Figure] = []
+    for stage in stages:
+        if wanted is not None and wanted <= {f.name for f in (*figures, *computed)}:
+            break
+        computed.extend(stage())
     if run.sustained is not None or run.gpu_hours is not None:
         # napkin mode (the user's throughput) or report mode (published GPU-hours): no band
         return [*figures, *computed]

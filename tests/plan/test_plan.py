@@ -384,3 +384,24 @@ def test_without_a_batch_the_plan_steps_4m_tokens_as_llama_2_did() -> None:
     plan = Plan("llama-2-7b", gpu="h100-sxm5-80gb", gpus=8, tokens=2e12)
     assert plan.run.layout.global_batch == 2048
     assert plan.run.layout.gpus == 8
+
+
+def test_each_answer_shows_the_figures_the_whole_plan_shows() -> None:
+    """``train()``, ``energy()``, ``cost()`` and ``carbon()`` build only the stages they need;
+    their figures equal (value, formula, numbers, source, band) those of the whole plan's
+    ``figures()`` (the oracle), whether asked before or after it."""
+
+    def plan() -> Plan:
+        return Plan("llama-2-7b", system="dgx-h100", gpus=16, tokens=2e11)
+
+    answers = ("train", "energy", "cost", "carbon")
+    first = {name: getattr(plan(), name)().entries for name in answers}
+    whole = plan()
+    everything = {f.name: f for f in whole.figures()}
+    for name in answers:
+        for figure in first[name]:
+            assert repr(figure) == repr(everything[figure.name]), figure.name
+        assert [f.name for f in first[name]] == [f.name for f in getattr(whole, name)().entries], (
+            name
+        )
+    assert len(first["train"]) == 8 and len(first["carbon"]) == 5
