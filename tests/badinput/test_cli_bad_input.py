@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -34,9 +35,16 @@ def runtime_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("runtime-env")
     venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"
+    # Built from a copy of what the wheel is made of, so the build's own folders (build/,
+    # *.egg-info) are never written into the checkout, where two test workers could collide.
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for name in ("mlcost", "specs"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--no-compile", "--disable-pip-version-check", str(ROOT)],
+         "--no-compile", "--disable-pip-version-check", str(source)],
         check=True, timeout=900,
     )  # fmt: skip
     return python
