@@ -125,6 +125,8 @@ def evaluate(
 # ----- one layout -------------------------------------------------------------------------------
 def _item(value: Any) -> Any:
     """The single value of a one-candidate array (a plain Python value)."""
+    if type(value) is np.ndarray and value.size == 1:
+        return value.item()  # the same value as below, without the reshape
     first = np.asarray(value).reshape(-1)[0]
     return first.item() if isinstance(first, np.generic) else first
 
