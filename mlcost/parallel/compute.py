@@ -126,12 +126,16 @@ def compute_parts(
         if op.kind == OperatorKind.MATMUL and block == "layer":
             totals["layers_gemm"] += total
     totals["model_flops"] = step.table.model_flops.to("flop").magnitude
-    arrays = {
-        name: np.broadcast_to(np.asarray(value, dtype=np.float64), sizes.shape).copy()
-        for name, value in totals.items()
-    }
+    arrays = {name: _column(value, sizes.shape) for name, value in totals.items()}
     arrays["micro_batch_size"] = sizes
     return ComputeParts(peak=float(step.ceilings.peak.to("flop/s").magnitude), **arrays)
+
+
+def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` (a number, or an array over the sizes) as a float64 array of ``shape``."""
+    if type(value) in (int, float) and shape == (1,):
+        return np.array([value], dtype=np.float64)
+    return np.broadcast_to(np.asarray(value, dtype=np.float64), shape).copy()
 
 
 def _backward_share(flops: Number, backward: Number) -> Number:

@@ -477,7 +477,8 @@ def _where_zero(
     collectives for its own candidates, not for all of them."""
 
     def build(c: _Terms) -> list[CommTerm]:
-        chosen = np.isin(np.asarray(c.degrees.zero), stages)
+        zero = np.asarray(c.degrees.zero)
+        chosen = functools.reduce(np.logical_or, [zero == stage for stage in stages])
         if chosen.ndim != 1 or chosen.all():  # nothing to save
             return builder(c)
         index = np.flatnonzero(chosen)
