@@ -125,11 +125,14 @@ class _Terms:
     def seconds(self, collective: Collective, size: Any, ranks: Any, stride: Any) -> tuple:
         """Seconds of one ``collective`` of ``size`` bytes over groups of ``ranks`` GPUs
         ``stride`` apart, and the groups' placement. Groups of one rank everywhere (a
-        parallelism the candidates do not use) skip the algorithms: every term built on them
-        is inactive, recorded with no time (:meth:`term`)."""
+        parallelism the candidates do not use) skip the placement and the algorithms: every
+        term built on them is inactive, recorded with no time and no link (:meth:`term`)."""
+        n = np.asarray(ranks, dtype=np.float64)
+        if not any_true(n > 1):  # one GPU on one node: nothing crosses a link
+            one = np.ones_like(n)
+            alone = GroupPlacement(n, one, one, np.inf, np.inf, 0.0, 0.0)
+            return np.zeros(broadcast_shape(size, n)), alone
         where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
-        if not any_true(np.asarray(ranks) > 1):
-            return np.zeros(broadcast_shape(size, where.ranks)), where
         return collective_seconds(self.system, collective, size, where), where
 
     def seconds_of(
