@@ -38,7 +38,13 @@ def ownership_usd(
     usd_per_kwh: Number = 0.0,
 ) -> Number:
     """Purchase amortized over the lifetime for the hours used, plus electricity, in USD."""
-    return gpus * purchase_usd * (used_hours / lifetime_hours) + energy_kwh * usd_per_kwh
+    amortized = gpus * purchase_usd * (used_hours / lifetime_hours)
+    return amortized + electricity_usd(energy_kwh, usd_per_kwh)
+
+
+def electricity_usd(energy_kwh: Number, usd_per_kwh: Number, pue: float = 1.0) -> Number:
+    """``E · PUE · price per kWh`` in USD (:func:`electricity_cost`)."""
+    return energy_kwh * pue * usd_per_kwh
 
 
 def break_even_run_count(purchase_usd: Number, rental_usd_per_run: Number) -> Number:
@@ -82,7 +88,7 @@ def electricity_cost(
 ) -> pint.Quantity:
     """``E · PUE · price per kWh`` (the textbook chapter's F-64 uses USD 0.10/kWh; pass ``pue``
     only when ``energy_used`` is IT energy, not facility energy)."""
-    return Q_(in_unit(energy_used, "kWh") * pue * in_unit(price, "USD/kWh"), "USD")
+    return Q_(electricity_usd(in_unit(energy_used, "kWh"), in_unit(price, "USD/kWh"), pue), "USD")
 
 
 def break_even_runs(purchase: pint.Quantity, rental_per_run: pint.Quantity) -> pint.Quantity:

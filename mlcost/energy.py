@@ -45,10 +45,10 @@ from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 Number = Any
 
 
-#: Joules in a kilowatt-hour (1 kWh = 1000 W x 3600 s) and grams in a tonne: the two constants
-#: of the magnitude forms below (``kWh`` and ``tCO2e`` in :mod:`mlcost.units`).
-JOULES_PER_KWH = 3.6e6
-GRAMS_PER_TONNE = 1e6
+#: Joules in a kilowatt-hour (1000 W x 3600 s) and grams in a tonne, as the unit registry
+#: defines ``kWh`` and ``tCO2e``: the two constants of the magnitude forms below.
+JOULES_PER_KWH = float(Q_(1, "kWh").to("J").magnitude)
+GRAMS_PER_TONNE = float(Q_(1, "tCO2e").to("gCO2e").magnitude)
 
 
 def accelerator_watts(utilization: Number, tdp_w: Number, idle_fraction: float) -> Number:

@@ -190,14 +190,14 @@ class MultiGpuStep(Result):
             {
                 "strategy": term.strategy,
                 "collective": term.label,
-                "bytes": float(term.message_bytes * term.calls),
+                "bytes": float(term.bytes.magnitude),
                 "message_bytes": float(term.message_bytes),
                 "calls": float(term.calls),
                 "ranks": int(term.ranks),
                 "link": str(term.link),
                 "time": float(term.time_seconds),
                 "exposed": float(term.exposed_seconds),
-                "hidden": float(term.time_seconds - term.exposed_seconds),
+                "hidden": float(term.hidden.magnitude),
                 "formula": term.formula,
                 "source": term.source,
             }

@@ -409,7 +409,7 @@ def cost_stage(
     return {
         "rental_usd": np.asarray(rental) * ones,
         "purchase_usd": np.asarray(purchase) * ones,
-        "electricity_usd": np.asarray(energy_kwh * usd_per_kwh),
+        "electricity_usd": np.asarray(cost.electricity_usd(energy_kwh, usd_per_kwh)),
         "ownership_usd": np.asarray(ownership) * ones,
         "break_even_runs": np.asarray(runs) * ones,
         "break_even_months": np.asarray(months) * ones,
