@@ -32,6 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
+from mlcost.records import quick_init
 from mlcost.results import any_true, maximum, plain
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
@@ -42,6 +43,7 @@ Number = Any
 Mode = Literal["roofline", "no-overlap"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class OperatorTime:
     """Time of one operator row per step, split into its parts (seconds, arrays in sweeps)."""
@@ -61,6 +63,7 @@ class OperatorTime:
         return np.where(np.asarray(self.compute) >= np.asarray(self.memory), "compute", "memory")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Execution:
     """What an operator's time depends on besides the operator: the ceilings of each format the

@@ -29,9 +29,11 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     import pandas as pd
 
+from mlcost.records import quick_init
 from mlcost.units import quantity_to_json
 
 
+@quick_init
 @dataclass(frozen=True)
 class Figure:
     """One number with its derivation: ``value`` (a quantity), ``formula``, the numbers

@@ -35,6 +35,7 @@ from mlcost.comms.collectives import (
     tree_allreduce_seconds,
 )
 from mlcost.errors import MlcostError
+from mlcost.records import quick_init
 from mlcost.results import Figure, Result, any_true, plain
 from mlcost.specs.hardware import CollectiveFit
 from mlcost.systems import System, SystemLike, system
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 Number = Any
 
 
+@quick_init
 @dataclass(frozen=True)
 class GroupPlacement:
     """Where a communication group sits: ``ranks`` members, ``per_node`` of them on each node

@@ -18,11 +18,13 @@ from mlcost.comms import Collective, bus_bandwidth_factor
 from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import DEFAULT_OVERHEADS
+from mlcost.records import quick_init
 from mlcost.units import Q_
 
 Number = Any
 
 
+@quick_init
 @dataclass(frozen=True)
 class CommOptions:
     """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
@@ -62,6 +64,7 @@ def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
     return counts[0], counts[-1], middle
 
 
+@quick_init
 @dataclass(frozen=True)
 class Degrees:
     """Layout parameters as numpy arrays (one element per candidate; broadcastable), with the
@@ -127,6 +130,7 @@ class Degrees:
         return np.maximum(np.maximum(self.first_layers, self.last_layers), self.middle_layers)
 
 
+@quick_init
 @dataclass(frozen=True)
 class ShardCompute:
     """Compute seconds on one GPU (arrays): one micro-batch on the slowest pipeline stage, its
@@ -146,6 +150,7 @@ class ShardCompute:
 LINK_NAMES = np.asarray(["intra-node", "inter-node", "intra+inter", "none"], dtype=object)
 
 
+@quick_init
 @dataclass(frozen=True)
 class CommTerm:
     """One communication term of a step, per GPU: what is sent, how often, over which link,
@@ -206,6 +211,7 @@ class CommTerm:
         return Q_(self.message_bytes * self.calls * factor, "byte")
 
 
+@quick_init
 @dataclass(frozen=True)
 class ModelDims:
     """The model numbers the traffic depends on."""

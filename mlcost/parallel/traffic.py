@@ -55,6 +55,7 @@ from mlcost.parallel.degrees import (
     ModelDims,
     ShardCompute,
 )
+from mlcost.records import quick_init
 from mlcost.results import any_true, broadcast_shape
 from mlcost.systems import System
 from mlcost.units import in_unit
@@ -81,6 +82,7 @@ def _link_code(where: GroupPlacement) -> Any:
     return spans * (1 + shares)
 
 
+@quick_init
 @dataclass(frozen=True)
 class _Terms:
     """What every strategy's term builder needs, and how a term is recorded."""

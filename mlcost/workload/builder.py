@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mlcost.records import quick_init
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
@@ -95,6 +96,7 @@ def attention_layers(
     return [("", model.num_layers, {} if window is None else {"window": window})]
 
 
+@quick_init
 @dataclass(frozen=True)
 class StepBuilder:
     """What every block builder needs: the model, the per-GPU numerics and the micro-batch

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
+from mlcost.records import quick_init
 from mlcost.results import Figure, Result
 from mlcost.units import Q_
 
@@ -110,6 +111,7 @@ class OperatorRole(str, Enum):
         return self.value
 
 
+@quick_init
 @dataclass(frozen=True)
 class Operator:
     """One kind of operation in a training step. Per-execution figures; ``count`` per step.
