@@ -84,6 +84,96 @@ def _link_code(where: GroupPlacement) -> Any:
 
 @quick_init
 @dataclass(frozen=True)
+class TermSpec:
+    """What a communication term is, whatever the candidates: its strategy, collective, how
+    it is shown, its formula and source, and whether its calls are counted in whole numbers
+    (the type its call count has, so an inactive term carries the same type as an active one)."""
+
+    strategy: str
+    collective: Collective
+    label: str
+    formula: str
+    source: str
+    whole_calls: bool = False
+
+
+TENSOR_PARALLEL = TermSpec(
+    "tensor parallel",
+    Collective.ALL_REDUCE,
+    "all-reduce (reduce-scatter + all-gather with SP)",
+    "m x L/p x (2 fwd + 2 bwd [+2 recompute]) x collective(b·s/c·h·e) over t ranks; "
+    "with tp_overlap, what outlasts the layers' GEMMs",
+    "Shoeybi et al. 2019, section 3, Fig. 4; Korthikanti et al. 2022, section 4.2.2; "
+    "Transformer Engine userbuffers (--tp-comm-overlap)",
+)
+CONTEXT_PARALLEL = TermSpec(
+    "context parallel",
+    Collective.POINT_TO_POINT,
+    "point-to-point (ring)",
+    "m x L/p x (c-1) x 3 passes x p2p(2·b·s/c·kv·e / t); hidden behind attention compute",
+    "Liu et al. 2023 (Ring Attention), section 3; Megatron-LM context parallelism",
+)
+PIPELINE_PARALLEL = TermSpec(
+    "pipeline parallel",
+    Collective.POINT_TO_POINT,
+    "point-to-point",
+    "2 x m x v sends of b·s/c·h·e / t (scatter/gather); 2(p-1)·v on the fill/drain path",
+    "Narayanan et al. 2021, sections 2.2 and 4.1",
+    whole_calls=True,
+)
+DATA_PARALLEL = TermSpec(
+    "data parallel",
+    Collective.ALL_REDUCE,
+    "all-reduce",
+    "all-reduce(Psi·e_g) once per step over d·c ranks; all but the last 25 MB bucket "
+    "hides behind the last micro-batch's backward",
+    "Li et al. 2020 (PyTorch DDP), section 3.2.3; Patarasuk and Yuan 2009",
+    whole_calls=True,
+)
+ZERO_GRADIENTS = TermSpec(
+    "ZeRO-1/2 gradients",
+    Collective.REDUCE_SCATTER,
+    "reduce-scatter",
+    "reduce-scatter(Psi·e_g) once per step (ZeRO-1) or per micro-batch (ZeRO-2), "
+    "overlapped with backward",
+    "Rajbhandari et al. 2020, sections 5.2 and 7.2.1",
+)
+ZERO_PARAMETERS = TermSpec(
+    "ZeRO-1/2 parameters",
+    Collective.ALL_GATHER,
+    "all-gather",
+    "all-gather(Psi·e_w) of the updated shards after the optimizer step (exposed, or "
+    "behind the next first forward with overlap_param_gather)",
+    "Rajbhandari et al. 2020, section 7.2.1",
+    whole_calls=True,
+)
+ZERO3_PARAMETERS = TermSpec(
+    "ZeRO-3 parameters",
+    Collective.ALL_GATHER,
+    "all-gather",
+    "2 x m x all-gather(Psi·e_w): before each forward and each backward, prefetched "
+    "layer by layer (one layer's gather is exposed)",
+    "Rajbhandari et al. 2020, sections 5.3 and 7.2.2",
+)
+ZERO3_GRADIENTS = TermSpec(
+    "ZeRO-3 gradients",
+    Collective.REDUCE_SCATTER,
+    "reduce-scatter",
+    "m x reduce-scatter(Psi·e_g), overlapped with backward",
+    "Rajbhandari et al. 2020, sections 5.3 and 7.2.2",
+)
+EXPERT_PARALLEL = TermSpec(
+    "expert parallel",
+    Collective.ALL_TO_ALL,
+    "all-to-all",
+    "m x MoE layers/p x (2 fwd + 2 bwd [+2 recompute]) x all-to-all(b·s/c·k·h·e) over "
+    "e ranks; exposed unless the software overlaps it",
+    "Lepikhin et al. 2021 (GShard), section 3.2; Fedus et al. 2022 (Switch), section 2",
+)
+
+
+@quick_init
+@dataclass(frozen=True)
 class _Terms:
     """What every strategy's term builder needs, and how a term is recorded."""
 
@@ -146,35 +236,56 @@ class _Terms:
         times, where = self.seconds(collective, stacked, ranks, stride)
         return list(np.broadcast_to(times, (len(sizes), *np.shape(times)[1:]))), where
 
+    def unused(self, ranks: Any) -> bool:
+        """Whether every candidate's group has one rank (a parallelism none of them uses)."""
+        return not any_true(np.asarray(ranks) > 1)
+
+    def inactive(self, spec: TermSpec, ranks: Any) -> CommTerm:
+        """``spec``'s term where no candidate's group has more than one rank: no message, calls,
+        time or link, what :meth:`term` records for such groups, without evaluating the
+        strategy's formulas (a single layout leaves most strategies unused)."""
+        shape = broadcast_shape(ranks, self.degrees.dp)
+        return CommTerm(
+            strategy=spec.strategy,
+            collective=spec.collective,
+            label=spec.label,
+            message_bytes=np.zeros(shape),
+            calls=np.zeros(shape, dtype=np.int64 if spec.whole_calls else np.float64),
+            ranks=ranks,
+            link_code=np.full(shape, 3),
+            time_seconds=np.zeros(shape),
+            exposed_seconds=np.zeros(shape),
+            formula=spec.formula,
+            source=spec.source,
+        )
+
     def term(
         self,
-        strategy: str,
-        collective: Collective,
-        label: str,
+        spec: TermSpec,
         message: Any,
         calls: Any,
         ranks: Any,
         where: GroupPlacement,
         total: Any,
         exposed: Any,
-        formula: str,
-        source: str,
     ) -> CommTerm:
+        """``spec``'s term: the values of the candidates whose group has more than one rank,
+        nothing (no message, calls, time or link) for the others."""
         active = np.asarray(ranks) > 1
         total = np.where(active, total, 0.0)
         exposed = np.clip(np.where(active, exposed, 0.0), 0.0, total)
         return CommTerm(
-            strategy=strategy,
-            collective=collective,
-            label=label,
+            strategy=spec.strategy,
+            collective=spec.collective,
+            label=spec.label,
             message_bytes=np.where(active, message, 0.0),
             calls=np.where(active, calls, 0),
             ranks=ranks,
             link_code=np.where(active, _link_code(where), 3),
             time_seconds=total,
             exposed_seconds=exposed,
-            formula=formula,
-            source=source,
+            formula=spec.formula,
+            source=spec.source,
         )
 
 
@@ -183,6 +294,8 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
     1), all-reduce or reduce-scatter + all-gather with SP (Shoeybi et al. 2019, section 3,
     Fig. 4; Korthikanti et al. 2022, section 4.2.2)."""
     d = c.degrees
+    if c.unused(d.tp):
+        return [c.inactive(TENSOR_PARALLEL, d.tp)]
     activation = c.tokens * c.dims.hidden * c.dims.activation_bytes
     calls = d.micro_batches * d.stage_layers * (4 + 2 * d.recompute_fraction)
     ar, where = c.seconds(Collective.ALL_REDUCE, activation, d.tp, 1)
@@ -195,50 +308,23 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
     window = d.micro_batches * c.compute.layer_gemm * c.keep
     overlapped = np.asarray(d.tp_overlap, dtype=bool) & (c.keep > 0)
     exposed = np.where(overlapped, np.maximum(0.0, total - window), total)
-    return [
-        c.term(
-            "tensor parallel",
-            Collective.ALL_REDUCE,
-            "all-reduce (reduce-scatter + all-gather with SP)",
-            activation,
-            calls,
-            d.tp,
-            where,
-            total,
-            exposed,
-            "m x L/p x (2 fwd + 2 bwd [+2 recompute]) x collective(b·s/c·h·e) over t ranks; "
-            "with tp_overlap, what outlasts the layers' GEMMs",
-            "Shoeybi et al. 2019, section 3, Fig. 4; Korthikanti et al. 2022, section 4.2.2; "
-            "Transformer Engine userbuffers (--tp-comm-overlap)",
-        )
-    ]
+    return [c.term(TENSOR_PARALLEL, activation, calls, d.tp, where, total, exposed)]
 
 
 def context_parallel_terms(c: _Terms) -> list[CommTerm]:
     """Ring attention: K,V blocks circulate, ``c-1`` steps per pass, forward KV, backward KV +
     dKV and the recomputed forward; hidden behind the attention compute (Liu et al. 2023)."""
     d = c.degrees
+    if c.unused(d.cp):
+        return [c.inactive(CONTEXT_PARALLEL, d.cp)]
     kv_block = 2 * c.tokens * c.dims.kv_width * c.dims.activation_bytes / d.tp
     passes = 3 + d.recompute_fraction
     calls = d.micro_batches * d.stage_layers * (d.cp - 1) * passes
     p2p, where = c.seconds(Collective.POINT_TO_POINT, kv_block, d.cp, d.tp)
     total = calls * p2p
     window = d.micro_batches * c.compute.attention * c.keep
-    return [
-        c.term(
-            "context parallel",
-            Collective.POINT_TO_POINT,
-            "point-to-point (ring)",
-            kv_block,
-            calls,
-            d.cp,
-            where,
-            total,
-            np.maximum(0.0, total - window),
-            "m x L/p x (c-1) x 3 passes x p2p(2·b·s/c·kv·e / t); hidden behind attention compute",
-            "Liu et al. 2023 (Ring Attention), section 3; Megatron-LM context parallelism",
-        )
-    ]
+    exposed = np.maximum(0.0, total - window)
+    return [c.term(CONTEXT_PARALLEL, kv_block, calls, d.cp, where, total, exposed)]
 
 
 def pipeline_terms(c: _Terms) -> list[CommTerm]:
@@ -246,26 +332,15 @@ def pipeline_terms(c: _Terms) -> list[CommTerm]:
     each (scatter/gather); the ``2(p-1)·v`` sends of fill and drain are exposed (Narayanan et
     al. 2021, sections 2.2 and 4.1)."""
     d = c.degrees
+    if c.unused(d.pp):
+        return [c.inactive(PIPELINE_PARALLEL, d.pp)]
     boundary = c.tokens * c.dims.hidden * c.dims.activation_bytes / d.tp
     calls = 2 * d.micro_batches * d.virtual
     p2p, where = c.seconds(Collective.POINT_TO_POINT, boundary, d.pp, d.tp * d.cp * d.dp)
     total = calls * p2p
     critical = 2 * (d.pp - 1) * d.virtual * p2p
-    return [
-        c.term(
-            "pipeline parallel",
-            Collective.POINT_TO_POINT,
-            "point-to-point",
-            boundary,
-            calls,
-            d.pp,
-            where,
-            total,
-            np.where(c.keep > 0, np.minimum(total, critical), total),
-            "2 x m x v sends of b·s/c·h·e / t (scatter/gather); 2(p-1)·v on the fill/drain path",
-            "Narayanan et al. 2021, sections 2.2 and 4.1",
-        )
-    ]
+    exposed = np.where(c.keep > 0, np.minimum(total, critical), total)
+    return [c.term(PIPELINE_PARALLEL, boundary, calls, d.pp, where, total, exposed)]
 
 
 def _gradient_sizes(c: _Terms) -> tuple[Any, Any, Any]:
@@ -293,27 +368,16 @@ def data_parallel_terms(c: _Terms) -> list[CommTerm]:
     al. 2020, PyTorch DDP, section 3.2.3; Patarasuk and Yuan 2009)."""
     d = c.degrees
     replicas = d.dp * d.cp
+    plain = d.zero == 0
+    ranks = np.where(plain, replicas, 1)
+    if c.unused(ranks):
+        return [c.inactive(DATA_PARALLEL, ranks)]
     gradients, _, bucket = _gradient_sizes(c)
     (ar, ar_bucket), where = c.seconds_of(
         Collective.ALL_REDUCE, (gradients, bucket), replicas, d.tp
     )
-    plain = d.zero == 0
-    return [
-        c.term(
-            "data parallel",
-            Collective.ALL_REDUCE,
-            "all-reduce",
-            gradients,
-            np.where(plain, 1, 0),
-            np.where(plain, replicas, 1),
-            where,
-            ar,
-            _overlapped(c, ar, ar_bucket, c.compute.backward * c.keep),
-            "all-reduce(Psi·e_g) once per step over d·c ranks; all but the last 25 MB bucket "
-            "hides behind the last micro-batch's backward",
-            "Li et al. 2020 (PyTorch DDP), section 3.2.3; Patarasuk and Yuan 2009",
-        )
-    ]
+    exposed = _overlapped(c, ar, ar_bucket, c.compute.backward * c.keep)
+    return [c.term(DATA_PARALLEL, gradients, np.where(plain, 1, 0), ranks, where, ar, exposed)]
 
 
 def zero_staged_terms(c: _Terms) -> list[CommTerm]:
@@ -321,14 +385,17 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     (ZeRO-2), overlapped with backward, and an exposed all-gather of the updated shards
     (Rajbhandari et al. 2020, sections 5.2 and 7.2.1)."""
     d = c.degrees
-    m = d.micro_batches.astype(np.float64)
     replicas = d.dp * d.cp
+    staged = (d.zero == 1) | (d.zero == 2)
+    ranks = np.where(staged, replicas, 1)
+    if c.unused(ranks):
+        return [c.inactive(ZERO_GRADIENTS, ranks), c.inactive(ZERO_PARAMETERS, ranks)]
+    m = d.micro_batches.astype(np.float64)
     gradients, weights, bucket = _gradient_sizes(c)
     (rs, rs_bucket), where = c.seconds_of(
         Collective.REDUCE_SCATTER, (gradients, bucket), replicas, d.tp
     )
     (ag, ag_bucket), _ = c.seconds_of(Collective.ALL_GATHER, (weights, bucket), replicas, d.tp)
-    staged = (d.zero == 1) | (d.zero == 2)
     rs_calls = np.where(d.zero == 2, m, 1)
     rs_exposed = _overlapped(c, rs, rs_bucket, c.compute.backward * c.keep)
     # The updated shards' all-gather: exposed after the optimizer step, or hidden behind the next
@@ -337,20 +404,10 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     ag_exposed = np.where(gather_hides, np.maximum(ag_bucket, ag - c.compute.forward), ag)
     return [
         c.term(
-            "ZeRO-1/2 gradients", Collective.REDUCE_SCATTER, "reduce-scatter", gradients,
-            np.where(staged, rs_calls, 0), np.where(staged, replicas, 1), where, rs_calls * rs,
-            rs_calls * rs_exposed,
-            "reduce-scatter(Psi·e_g) once per step (ZeRO-1) or per micro-batch (ZeRO-2), "
-            "overlapped with backward",
-            "Rajbhandari et al. 2020, sections 5.2 and 7.2.1",
+            ZERO_GRADIENTS, gradients, np.where(staged, rs_calls, 0), ranks, where,
+            rs_calls * rs, rs_calls * rs_exposed,
         ),
-        c.term(
-            "ZeRO-1/2 parameters", Collective.ALL_GATHER, "all-gather", weights,
-            np.where(staged, 1, 0), np.where(staged, replicas, 1), where, ag, ag_exposed,
-            "all-gather(Psi·e_w) of the updated shards after the optimizer step (exposed, or "
-            "behind the next first forward with overlap_param_gather)",
-            "Rajbhandari et al. 2020, section 7.2.1",
-        ),
+        c.term(ZERO_PARAMETERS, weights, np.where(staged, 1, 0), ranks, where, ag, ag_exposed),
     ]  # fmt: skip
 
 
@@ -359,12 +416,15 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
     backward, prefetched layer by layer (one layer's gather exposed), and a reduce-scatter of
     the gradients overlapped with backward (Rajbhandari et al. 2020, sections 5.3 and 7.2.2)."""
     d = c.degrees
-    m = d.micro_batches.astype(np.float64)
     replicas = d.dp * d.cp
+    full = d.zero == 3
+    ranks = np.where(full, replicas, 1)
+    if c.unused(ranks):
+        return [c.inactive(ZERO3_PARAMETERS, ranks), c.inactive(ZERO3_GRADIENTS, ranks)]
+    m = d.micro_batches.astype(np.float64)
     gradients, weights, _ = _gradient_sizes(c)
     rs, where = c.seconds(Collective.REDUCE_SCATTER, gradients, replicas, d.tp)
     ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp)
-    full = d.zero == 3
     layer_share = 1.0 / d.stage_layers
     forward_exposed = np.where(
         c.keep > 0, np.maximum(ag * layer_share, ag - c.compute.forward * c.keep), ag
@@ -380,21 +440,14 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
         # waited for; only the reduce-scatters hide behind the backward.
         reduce_exposed = np.maximum(rs * layer_share, rs - c.compute.backward * c.keep)
         backward_exposed = np.where(c.keep > 0, ag + reduce_exposed, backward_comm)
-    source = "Rajbhandari et al. 2020, sections 5.3 and 7.2.2"
     return [
         c.term(
-            "ZeRO-3 parameters", Collective.ALL_GATHER, "all-gather", weights,
-            np.where(full, 2 * m, 0), np.where(full, replicas, 1), where, 2 * m * ag,
+            ZERO3_PARAMETERS, weights, np.where(full, 2 * m, 0), ranks, where, 2 * m * ag,
             m * (forward_exposed + _share(backward_exposed * ag, backward_comm)),
-            "2 x m x all-gather(Psi·e_w): before each forward and each backward, prefetched "
-            "layer by layer (one layer's gather is exposed)",
-            source,
         ),
         c.term(
-            "ZeRO-3 gradients", Collective.REDUCE_SCATTER, "reduce-scatter", gradients,
-            np.where(full, m, 0), np.where(full, replicas, 1), where, m * rs,
+            ZERO3_GRADIENTS, gradients, np.where(full, m, 0), ranks, where, m * rs,
             m * _share(backward_exposed * rs, backward_comm),
-            "m x reduce-scatter(Psi·e_g), overlapped with backward", source,
         ),
     ]  # fmt: skip
 
@@ -422,6 +475,8 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
             f"ep: got {np.asarray(d.ep)[bad].ravel()[0]}, expected a divisor of the "
             f"{dims.num_experts} experts per MoE layer"
         )
+    if c.unused(d.ep):
+        return [c.inactive(EXPERT_PARALLEL, d.ep)]
     sp = d.sequence_parallel.astype(bool)
     routed = (
         c.tokens / np.where(sp, d.tp, 1) * dims.experts_per_token * dims.hidden
@@ -434,22 +489,7 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     hides = c.keep > 0 and c.options.overlap_expert_alltoall
     exposed = np.where(hides, np.maximum(0.0, total - d.micro_batches * c.compute.micro_batch),
                        total)  # fmt: skip
-    return [
-        c.term(
-            "expert parallel",
-            Collective.ALL_TO_ALL,
-            "all-to-all",
-            routed,
-            calls,
-            d.ep,
-            where,
-            total,
-            exposed,
-            "m x MoE layers/p x (2 fwd + 2 bwd [+2 recompute]) x all-to-all(b·s/c·k·h·e) over "
-            "e ranks; exposed unless the software overlaps it",
-            "Lepikhin et al. 2021 (GShard), section 3.2; Fedus et al. 2022 (Switch), section 2",
-        )
-    ]
+    return [c.term(EXPERT_PARALLEL, routed, calls, d.ep, where, total, exposed)]
 
 
 def _scattered(term: CommTerm, index: np.ndarray, size: int) -> CommTerm:
@@ -484,19 +524,12 @@ def _where_zero(
     def build(c: _Terms) -> list[CommTerm]:
         zero = np.asarray(c.degrees.zero)
         chosen = functools.reduce(np.logical_or, [zero == stage for stage in stages])
-        if chosen.ndim != 1 or chosen.all():  # nothing to save
+        if chosen.ndim != 1 or chosen.all() or not chosen.any():
+            # Nothing to save: every candidate sends these, or none does (and the builder
+            # records its terms inactive without evaluating them).
             return builder(c)
         index = np.flatnonzero(chosen)
-        if index.size:
-            return [_scattered(t, index, chosen.size) for t in builder(c.at(index))]
-        # No candidate sends these: one candidate, its data-parallel group made one rank (so no
-        # collective is evaluated), gives the terms' names; every term is inactive (and for a
-        # single candidate, that candidate's terms are those inactive terms already).
-        one = c.at(np.arange(1)) if chosen.size > 1 else c
-        ones = np.ones_like(one.degrees.dp)
-        alone = replace(one, degrees=replace(one.degrees, dp=ones, cp=ones))
-        terms = builder(alone)
-        return terms if chosen.size == 1 else [_scattered(t, index, chosen.size) for t in terms]
+        return [_scattered(t, index, chosen.size) for t in builder(c.at(index))]
 
     build.__name__ = builder.__name__
     build.__doc__ = builder.__doc__
