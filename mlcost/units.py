@@ -39,7 +39,7 @@ import re
 import tempfile
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pint
@@ -84,7 +84,9 @@ class _Quantity(pint.UnitRegistry.Quantity):
     when it first converted the same pair of units (:func:`_known_factor`) instead of walking
     pint's conversion facets again (~20 us a call, the largest cost of a plan's figures), and
     whose constructor reads a unit text through the registry's memoized parse (the container
-    pint's ``parse_units`` would build a :class:`pint.Unit` around, at a third of the cost)."""
+    pint's ``parse_units`` would build a :class:`pint.Unit` around, at a third of the cost), and
+    whose ``*`` and ``/`` by a plain int or float (a figure's band, a share, a count) scale the
+    magnitude as pint does without its general operand checks (:meth:`_plain_scale`)."""
 
     def __new__(cls, value: Any, units: Any = None) -> Any:
         if type(units) is str:
@@ -102,6 +104,36 @@ class _Quantity(pint.UnitRegistry.Quantity):
             quantity._units = units
             return quantity
         return super().__new__(cls, value, units)
+
+    def _plain_scale(self, other: Any) -> bool:
+        """Whether ``self * other`` or ``self / other`` is pint's plain-number case: ``other``
+        an int or a float, a plain magnitude, and units with no offset (degC), which pint
+        answers with the magnitudes multiplied (or divided) and the units kept."""
+        if type(other) not in (int, float) or type(self._magnitude) not in _PLAIN_MAGNITUDES:
+            return False
+        memo = cast(dict[Any, bool], self._REGISTRY._mlcost_multiplicative)
+        known = memo.get(self._units)
+        if known is None:
+            known = memo[self._units] = not self._get_non_multiplicative_units()
+        return bool(known)
+
+    def __mul__(self, other: Any) -> Any:
+        if self._plain_scale(other):
+            return self.__class__(self._magnitude * other, self._units)
+        return super().__mul__(other)  # type: ignore[no-untyped-call]
+
+    def __rmul__(self, other: Any) -> Any:
+        if self._plain_scale(other):
+            return self.__class__(self._magnitude * other, self._units)
+        return super().__rmul__(other)  # type: ignore[no-untyped-call]
+
+    def __truediv__(self, other: Any) -> Any:
+        if self._plain_scale(other):
+            magnitude = self._magnitude
+            if isinstance(magnitude, int):  # pint divides ints as its non_int_type (float)
+                magnitude, other = float(magnitude), float(other)
+            return self.__class__(magnitude / other, self._units)
+        return super().__truediv__(other)  # type: ignore[no-untyped-call]
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
         if isinstance(other, str) and not contexts and not ctx_kwargs:
@@ -205,10 +237,14 @@ def _build_registry(*, reuse_derived_units: bool = True) -> pint.UnitRegistry:
 def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     """Remember parsed unit expressions: pint caches a parse only when the string is itself a
     unit name, so every ``.to("byte/s")`` re-parses ``"byte/s"`` (about a quarter of a plan's
-    time). The parse depends only on the definitions, so the memo is emptied by ``define`` and
+    time); and which unit containers have no offset unit (the quantity's fast ``*`` and ``/``).
+    Both depend only on the definitions, so the memos are emptied by ``define`` and
     ``load_definitions``."""
     parse = registry._parse_units_as_container
     memo: dict[tuple[str, bool, bool], Any] = {}
+    # Whether a unit container has no offset unit (:meth:`_Quantity._plain_scale`), by container.
+    multiplicative: dict[Any, bool] = {}
+    registry._mlcost_multiplicative = multiplicative  # type: ignore[attr-defined]
 
     def parse_memoized(
         input_string: str, as_delta: bool = True, case_sensitive: bool = True
@@ -221,6 +257,7 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     def forgetting(method: Any) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             memo.clear()
+            multiplicative.clear()
             return method(*args, **kwargs)
 
         return wrapper

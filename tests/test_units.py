@@ -292,3 +292,42 @@ def test_unit_texts_build_the_units_pint_builds() -> None:
             pints_new(cls, bad, "s")
         with pytest.raises(TypeError):
             Q_(bad, "s")
+
+
+def test_scaling_by_a_plain_number_is_pints_own() -> None:
+    """``q * x``, ``x * q`` and ``q / x`` for a plain int or float take a fast path; pint's own
+    operators (the oracle, past mlcost's override) give the same magnitude, type and units,
+    offset units (which pint treats apart) and pint's errors included."""
+    pints = pint.UnitRegistry.Quantity
+    magnitudes = (3, 2.5, np.float64(1.5), np.int64(7), np.array([1.0, 2.0]), np.array([1, 2]))
+    units = ("s", "byte/s", "GiB", "USD/kWh", "dimensionless", "percent", "degC", "kelvin")
+    for unit in units:
+        for magnitude in magnitudes:
+            quantity = Q_(magnitude, unit)
+            for other in (2, 0.5, -3, 1e300, 10**20, True, np.float64(2.0)):
+                for ours, theirs in (
+                    (lambda q, x: q * x, pints.__mul__),
+                    (lambda q, x: x * q, pints.__rmul__),
+                    (lambda q, x: q / x, pints.__truediv__),
+                ):
+                    try:
+                        expected = theirs(quantity, other)
+                    except Exception as error:  # pint refuses: so must the fast path
+                        with pytest.raises(type(error)):
+                            ours(quantity, other)
+                        continue
+                    if expected is NotImplemented:  # pint declines (a bool): the operator fails
+                        with pytest.raises(TypeError):
+                            ours(quantity, other)
+                        continue
+                    got = ours(quantity, other)
+                    assert got._units == expected._units, (unit, magnitude, other)
+                    np.testing.assert_array_equal(got.magnitude, expected.magnitude)
+                    assert type(got.magnitude) is type(expected.magnitude)
+                    if isinstance(got.magnitude, np.ndarray):
+                        assert got.magnitude.dtype == expected.magnitude.dtype
+    with pytest.raises(ZeroDivisionError):
+        Q_(1.0, "s") / 0
+    # Division of whole numbers is in floats, as pint's non_int_type makes it: 2**54 + 3 is
+    # converted (to 2**54 + 4) before dividing, which differs from dividing exactly and rounding.
+    assert (Q_(2**54 + 3, "byte") / 3).magnitude == float(2**54 + 3) / 3.0 != (2**54 + 3) / 3

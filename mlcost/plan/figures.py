@@ -370,9 +370,9 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
 def plan_figures(
     run: Run, v: Values, failures: GoodputPlan | None, *, wanted: frozenset[str] | None = None
 ) -> list[Figure]:
-    """Every figure of a plan (or, with ``wanted``, the stages in order until every wanted
-    figure is built: ``Plan.train()`` needs no energy, cost or CO2e); a plan that does not fit
-    stops after its memory."""
+    """Every figure of a plan (or, with ``wanted``, those figures only, built by the stages in
+    order until every one is there: ``Plan.train()`` needs no energy, cost or CO2e); a plan that
+    does not fit stops after its memory."""
     figures = run_figures(run, v)
     if not v["fits"]:
         figures.append(
@@ -397,6 +397,9 @@ def plan_figures(
         if wanted is not None and wanted <= {f.name for f in (*figures, *computed)}:
             break
         computed.extend(stage())
+    if wanted is not None:
+        figures = [f for f in figures if f.name in wanted]
+        computed = [f for f in computed if f.name in wanted]
     if run.sustained is not None or run.gpu_hours is not None:
         # napkin mode (the user's throughput) or report mode (published GPU-hours): no band
         return [*figures, *computed]
