@@ -30,7 +30,7 @@ from mlcost.specs import (
     TransformerSpec,
     default_catalog,
 )
-from mlcost.units import format_quantity
+from mlcost.units import format_quantity, unit_text
 
 #: Formats whose weight bytes ``describe`` lists for a model.
 WEIGHT_FORMATS = ("fp32", "bf16", "fp8-e4m3", "int4")
@@ -74,7 +74,7 @@ class SpecDescription(Result):
         records = []
         for row in self.rows:
             if isinstance(row.value, pint.Quantity):
-                value, unit = row.value.magnitude, f"{row.value.units:~D}"
+                value, unit = row.value.magnitude, unit_text(row.value)
             elif isinstance(row.value, BaseModel):
                 value, unit = item_text(row.value), ""
             else:
@@ -151,7 +151,7 @@ def spec_value_text(value: Any) -> str:
         return (
             format_quantity(value)
             if not isinstance(value.magnitude, float)
-            else (f"{value.magnitude:,.6g} {value.units:~D}")
+            else (f"{value.magnitude:,.6g} {unit_text(value)}")
         )
     if isinstance(value, BaseModel):
         return item_text(value)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from mlcost.records import quick_init
-from mlcost.units import quantity_to_json
+from mlcost.units import quantity_to_json, unit_text
 
 
 @quick_init
@@ -122,7 +122,7 @@ def value_text(value: Any) -> str:
         magnitude = value.magnitude
         if np.ndim(magnitude):
             low, high = np.nanmin(magnitude), np.nanmax(magnitude)
-            return f"{low:.4g}..{high:.4g} {value.units:~P}"
+            return f"{low:.4g}..{high:.4g} {unit_text(value, '~P')}"
         if isinstance(magnitude, float) and math.isnan(magnitude):
             return "unknown"
         if value.dimensionless and str(value.units) == "percent":
@@ -130,10 +130,10 @@ def value_text(value: Any) -> str:
         if isinstance(magnitude, (int, np.integer)) or (
             isinstance(magnitude, float) and magnitude.is_integer() and abs(magnitude) < 1e6
         ):
-            return f"{int(magnitude):,} {value.units:~P}".strip()
+            return f"{int(magnitude):,} {unit_text(value, '~P')}".strip()
         if abs(magnitude) < 1e6:
-            return f"{magnitude:,.4g} {value.units:~P}".strip()
-        return f"{magnitude:.4g} {value.units:~P}".strip()
+            return f"{magnitude:,.4g} {unit_text(value, '~P')}".strip()
+        return f"{magnitude:.4g} {unit_text(value, '~P')}".strip()
     if isinstance(value, float):
         return "unknown" if math.isnan(value) else f"{value:.4g}"
     return str(value)
@@ -201,7 +201,7 @@ class Result:
         for figure in self.figures():
             value = figure.value
             magnitude = value.magnitude if isinstance(value, pint.Quantity) else value
-            unit = f"{value.units:~P}" if isinstance(value, pint.Quantity) else ""
+            unit = unit_text(value, "~P") if isinstance(value, pint.Quantity) else ""
             rows.append(
                 {
                     "quantity": figure.name,

@@ -58,6 +58,7 @@ __all__ = [
     "parse_quantity",
     "positive_magnitude",
     "quantity_to_json",
+    "unit_text",
     "ureg",
 ]
 
@@ -237,14 +238,17 @@ def _build_registry(*, reuse_derived_units: bool = True) -> pint.UnitRegistry:
 def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     """Remember parsed unit expressions: pint caches a parse only when the string is itself a
     unit name, so every ``.to("byte/s")`` re-parses ``"byte/s"`` (about a quarter of a plan's
-    time); and which unit containers have no offset unit (the quantity's fast ``*`` and ``/``).
-    Both depend only on the definitions, so the memos are emptied by ``define`` and
-    ``load_definitions``."""
+    time); which unit containers have no offset unit (the quantity's fast ``*`` and ``/``); and
+    how a unit is written (:func:`unit_text`). All depend only on the definitions (and the text
+    on the format asked for), so the memos are emptied by ``define`` and ``load_definitions``."""
     parse = registry._parse_units_as_container
     memo: dict[tuple[str, bool, bool], Any] = {}
     # Whether a unit container has no offset unit (:meth:`_Quantity._plain_scale`), by container.
     multiplicative: dict[Any, bool] = {}
     registry._mlcost_multiplicative = multiplicative  # type: ignore[attr-defined]
+    # How pint writes a unit in a format (:func:`unit_text`), by container and format.
+    texts: dict[tuple[Any, str, str], str] = {}
+    registry._mlcost_unit_texts = texts  # type: ignore[attr-defined]
 
     def parse_memoized(
         input_string: str, as_delta: bool = True, case_sensitive: bool = True
@@ -258,6 +262,7 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             memo.clear()
             multiplicative.clear()
+            texts.clear()
             return method(*args, **kwargs)
 
         return wrapper
@@ -442,6 +447,19 @@ def _magnitude_text(magnitude: float | int) -> str:
     return repr(number)
 
 
+def unit_text(quantity: pint.Quantity, spec: str = "~D") -> str:
+    """``f"{quantity.units:{spec}}"``: pint's own text for the quantity's unit in format
+    ``spec`` (``~D`` parseable, ``~P`` pretty), remembered per unit and format (pint takes about
+    9 us to write a unit; a plan's figures and every JSON value write dozens)."""
+    registry = quantity._REGISTRY
+    key = (quantity._units, spec, registry.formatter.default_format)
+    texts = cast(dict[tuple[Any, str, str], str], registry._mlcost_unit_texts)
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = format(quantity.units, spec)
+    return text
+
+
 def format_quantity(quantity: pint.Quantity) -> str:
     """Exact, parseable text for a scalar quantity: ``'80 GiB'``, ``'3.35 TB / s'``.
 
@@ -450,17 +468,17 @@ def format_quantity(quantity: pint.Quantity) -> str:
     """
     magnitude = quantity.magnitude
     if isinstance(magnitude, np.ndarray):
-        return f"{magnitude!r} {quantity.units:~D}"
-    unit_text = f"{quantity.units:~D}"
+        return f"{magnitude!r} {unit_text(quantity)}"
+    unit = unit_text(quantity)
     text = _magnitude_text(magnitude)
-    return f"{text} {unit_text}".strip() if unit_text else text
+    return f"{text} {unit}".strip() if unit else text
 
 
 def quantity_to_json(quantity: pint.Quantity) -> dict[str, Any]:
     """The documented JSON form of a quantity: ``{"value": <number>, "unit": "<pint unit>"}``;
     whole floats as integers, NaN and infinities as ``None`` (JSON has no number for them),
     arrays as lists."""
-    return {"value": _json_number(quantity.magnitude), "unit": f"{quantity.units:~D}"}
+    return {"value": _json_number(quantity.magnitude), "unit": unit_text(quantity)}
 
 
 def _json_number(magnitude: Any) -> Any:

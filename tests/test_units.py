@@ -331,3 +331,24 @@ def test_scaling_by_a_plain_number_is_pints_own() -> None:
     # Division of whole numbers is in floats, as pint's non_int_type makes it: 2**54 + 3 is
     # converted (to 2**54 + 4) before dividing, which differs from dividing exactly and rounding.
     assert (Q_(2**54 + 3, "byte") / 3).magnitude == float(2**54 + 3) / 3.0 != (2**54 + 3) / 3
+
+
+def test_unit_text_is_pints_own_formatting() -> None:
+    """``unit_text`` remembers pint's text for a unit in a format; the oracle is pint's own
+    ``format(quantity.units, spec)``, asked every time, for the units mlcost writes (compound,
+    prefixed, offset, dimensionless, custom), in both formats it uses."""
+    from mlcost.units import format_quantity, quantity_to_json, unit_text
+
+    texts = ("byte", "GB/s", "MiB", "gCO2e/kWh", "TFLOP/s", "degC", "", "USD/hour", "W",
+             "percent", "token/s", "kWh", "flop", "tCO2e", "second ** 2")  # fmt: skip
+    for text in texts:
+        for magnitude in (1.5, 3, np.array([1.0, 2.0])):
+            quantity = Q_(magnitude, text)
+            for spec in ("~D", "~P", "~C", "D"):
+                for _ in range(2):  # the first call fills the memo; the second reads it
+                    assert unit_text(quantity, spec) == format(quantity.units, spec), (text, spec)
+            if np.ndim(magnitude) == 0:
+                pint_text = f"{quantity.units:~D}"
+                expected = f"{magnitude} {pint_text}".strip() if pint_text else f"{magnitude}"
+                assert format_quantity(quantity) == expected
+            assert quantity_to_json(quantity)["unit"] == f"{quantity.units:~D}"
