@@ -86,8 +86,9 @@ class _Quantity(pint.UnitRegistry.Quantity):
     pint's conversion facets again (~20 us a call, the largest cost of a plan's figures), and
     whose constructor reads a unit text through the registry's memoized parse (the container
     pint's ``parse_units`` would build a :class:`pint.Unit` around, at a third of the cost), and
-    whose ``*`` and ``/`` by a plain int or float (a figure's band, a share, a count) scale the
-    magnitude as pint does without its general operand checks (:meth:`_plain_scale`)."""
+    whose ``*`` and ``/`` by a plain int or float (a figure's band, a share, a count) or by
+    another quantity compute magnitudes and units as pint does without its general operand
+    checks (:meth:`_plain_scale`, :meth:`_plain_pair`; offset units go through pint)."""
 
     def __new__(cls, value: Any, units: Any = None) -> Any:
         if type(units) is str:
@@ -106,11 +107,10 @@ class _Quantity(pint.UnitRegistry.Quantity):
             return quantity
         return super().__new__(cls, value, units)
 
-    def _plain_scale(self, other: Any) -> bool:
-        """Whether ``self * other`` or ``self / other`` is pint's plain-number case: ``other``
-        an int or a float, a plain magnitude, and units with no offset (degC), which pint
-        answers with the magnitudes multiplied (or divided) and the units kept."""
-        if type(other) not in (int, float) or type(self._magnitude) not in _PLAIN_MAGNITUDES:
+    def _multiplicative(self) -> bool:
+        """Whether pint multiplies and divides this quantity as plain numbers: a plain magnitude,
+        units with no offset (degC), and no automatic reduction of dimensions."""
+        if type(self._magnitude) not in _PLAIN_MAGNITUDES or self._REGISTRY.auto_reduce_dimensions:
             return False
         memo = cast(dict[Any, bool], self._REGISTRY._mlcost_multiplicative)
         known = memo.get(self._units)
@@ -118,9 +118,22 @@ class _Quantity(pint.UnitRegistry.Quantity):
             known = memo[self._units] = not self._get_non_multiplicative_units()
         return bool(known)
 
+    def _plain_scale(self, other: Any) -> bool:
+        """Whether ``self * other`` or ``self / other`` is pint's plain-number case: ``other``
+        an int or a float, which pint answers with the magnitudes multiplied (or divided) and
+        the units kept."""
+        return type(other) in (int, float) and self._multiplicative()
+
+    def _plain_pair(self, other: Any) -> bool:
+        """Whether ``self * other`` or ``self / other`` is pint's case of two quantities of this
+        registry without offset units: magnitudes and units multiplied (or divided)."""
+        return type(other) is type(self) and self._multiplicative() and other._multiplicative()
+
     def __mul__(self, other: Any) -> Any:
         if self._plain_scale(other):
             return self.__class__(self._magnitude * other, self._units)
+        if self._plain_pair(other):
+            return self.__class__(self._magnitude * other._magnitude, self._units * other._units)
         return super().__mul__(other)  # type: ignore[no-untyped-call]
 
     def __rmul__(self, other: Any) -> Any:
@@ -134,6 +147,12 @@ class _Quantity(pint.UnitRegistry.Quantity):
             if isinstance(magnitude, int):  # pint divides ints as its non_int_type (float)
                 magnitude, other = float(magnitude), float(other)
             return self.__class__(magnitude / other, self._units)
+        if self._plain_pair(other):
+            top, bottom = self._magnitude, other._magnitude
+            if isinstance(top, int) or isinstance(bottom, int):  # as pint: ints as floats
+                top = float(top) if isinstance(top, int) else top
+                bottom = float(bottom) if isinstance(bottom, int) else bottom
+            return self.__class__(top / bottom, self._units / other._units)
         return super().__truediv__(other)  # type: ignore[no-untyped-call]
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:

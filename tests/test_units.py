@@ -333,6 +333,37 @@ def test_scaling_by_a_plain_number_is_pints_own() -> None:
     assert (Q_(2**54 + 3, "byte") / 3).magnitude == float(2**54 + 3) / 3.0 != (2**54 + 3) / 3
 
 
+def test_products_and_quotients_of_quantities_are_pints_own() -> None:
+    """``q1 * q2`` and ``q1 / q2`` of two quantities take a fast path where neither has an offset
+    unit; pint's own operators (the oracle) give the same magnitude, type and units, and where
+    pint refuses (offset units), so does mlcost."""
+    pints = pint.UnitRegistry.Quantity
+    magnitudes = (3, 2.5, np.float64(1.5), np.int64(7), np.array([1.0, 2.0]), np.array([4, 6]))
+    units = ("s", "byte/s", "GiB", "USD/kWh", "dimensionless", "percent", "degC", "kelvin", "W")
+    quantities = [Q_(m, u) for u in units for m in magnitudes]
+    for left in quantities:
+        for right in quantities[::5]:
+            for ours, theirs in (
+                (lambda a, b: a * b, pints.__mul__),
+                (lambda a, b: a / b, pints.__truediv__),
+            ):
+                try:
+                    expected = theirs(left, right)
+                except Exception as error:
+                    with pytest.raises(type(error)):
+                        ours(left, right)
+                    continue
+                got = ours(left, right)
+                assert got._units == expected._units, (left, right)
+                np.testing.assert_array_equal(got.magnitude, expected.magnitude)
+                assert type(got.magnitude) is type(expected.magnitude)
+                if isinstance(got.magnitude, np.ndarray):
+                    assert got.magnitude.dtype == expected.magnitude.dtype
+    # Whole numbers divide as floats (pint's non_int_type): 2**54 + 3 becomes 2**54 + 4 first.
+    quotient = Q_(2**54 + 3, "byte") / Q_(3, "s")
+    assert quotient.magnitude == float(2**54 + 3) / 3.0 != (2**54 + 3) / 3
+
+
 def test_unit_text_is_pints_own_formatting() -> None:
     """``unit_text`` remembers pint's text for a unit in a format; the oracle is pint's own
     ``format(quantity.units, spec)``, asked every time, for the units mlcost writes (compound,
