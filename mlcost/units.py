@@ -88,7 +88,8 @@ class _Quantity(pint.UnitRegistry.Quantity):
     pint's ``parse_units`` would build a :class:`pint.Unit` around, at a third of the cost), and
     whose ``*`` and ``/`` by a plain int or float (a figure's band, a share, a count) or by
     another quantity compute magnitudes and units as pint does without its general operand
-    checks (:meth:`_plain_scale`, :meth:`_plain_pair`; offset units go through pint)."""
+    checks (:meth:`_plain_scale`, :meth:`_plain_pair`; offset units go through pint), and whose
+    ``+`` and ``-`` of two quantities in the same units add the magnitudes (:meth:`_same_units`)."""
 
     def __new__(cls, value: Any, units: Any = None) -> Any:
         if type(units) is str:
@@ -128,6 +129,26 @@ class _Quantity(pint.UnitRegistry.Quantity):
         """Whether ``self * other`` or ``self / other`` is pint's case of two quantities of this
         registry without offset units: magnitudes and units multiplied (or divided)."""
         return type(other) is type(self) and self._multiplicative() and other._multiplicative()
+
+    def _same_units(self, other: Any) -> bool:
+        """Whether ``self + other`` or ``self - other`` is pint's case of two quantities of this
+        registry in the same units without offset: the magnitudes added (or subtracted)."""
+        return (
+            type(other) is type(self)
+            and self._units == other._units
+            and self._multiplicative()
+            and other._multiplicative()
+        )
+
+    def __add__(self, other: Any) -> Any:
+        if self._same_units(other):
+            return self.__class__(self._magnitude + other._magnitude, self._units)
+        return super().__add__(other)  # type: ignore[no-untyped-call]
+
+    def __sub__(self, other: Any) -> Any:
+        if self._same_units(other):
+            return self.__class__(self._magnitude - other._magnitude, self._units)
+        return super().__sub__(other)  # type: ignore[no-untyped-call]
 
     def __mul__(self, other: Any) -> Any:
         if self._plain_scale(other):

@@ -334,18 +334,21 @@ def test_scaling_by_a_plain_number_is_pints_own() -> None:
 
 
 def test_products_and_quotients_of_quantities_are_pints_own() -> None:
-    """``q1 * q2`` and ``q1 / q2`` of two quantities take a fast path where neither has an offset
-    unit; pint's own operators (the oracle) give the same magnitude, type and units, and where
-    pint refuses (offset units), so does mlcost."""
+    """``q1 * q2``, ``q1 / q2`` (and ``+``, ``-`` in the same units) of two quantities take a
+    fast path where neither has an offset unit; pint's own operators (the oracle) give the same
+    magnitude, type and units, and where pint refuses (offset units, other dimensions), so does
+    mlcost."""
     pints = pint.UnitRegistry.Quantity
     magnitudes = (3, 2.5, np.float64(1.5), np.int64(7), np.array([1.0, 2.0]), np.array([4, 6]))
     units = ("s", "byte/s", "GiB", "USD/kWh", "dimensionless", "percent", "degC", "kelvin", "W")
     quantities = [Q_(m, u) for u in units for m in magnitudes]
     for left in quantities:
-        for right in quantities[::5]:
+        for right in [*quantities[::5], *(Q_(m, left.units) for m in magnitudes)]:
             for ours, theirs in (
                 (lambda a, b: a * b, pints.__mul__),
                 (lambda a, b: a / b, pints.__truediv__),
+                (lambda a, b: a + b, pints.__add__),
+                (lambda a, b: a - b, pints.__sub__),
             ):
                 try:
                     expected = theirs(left, right)
