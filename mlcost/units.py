@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import math
+import operator
 import os
 import pickle
 import re
@@ -89,7 +90,8 @@ class _Quantity(pint.UnitRegistry.Quantity):
     whose ``*`` and ``/`` by a plain int or float (a figure's band, a share, a count) or by
     another quantity compute magnitudes and units as pint does without its general operand
     checks (:meth:`_plain_scale`, :meth:`_plain_pair`; offset units go through pint), and whose
-    ``+`` and ``-`` of two quantities in the same units add the magnitudes (:meth:`_same_units`)."""
+    ``+`` and ``-`` of two quantities combine the magnitudes in the left one's units
+    (:meth:`_added`)."""
 
     def __new__(cls, value: Any, units: Any = None) -> Any:
         if type(units) is str:
@@ -130,25 +132,28 @@ class _Quantity(pint.UnitRegistry.Quantity):
         registry without offset units: magnitudes and units multiplied (or divided)."""
         return type(other) is type(self) and self._multiplicative() and other._multiplicative()
 
-    def _same_units(self, other: Any) -> bool:
-        """Whether ``self + other`` or ``self - other`` is pint's case of two quantities of this
-        registry in the same units without offset: the magnitudes added (or subtracted)."""
-        return (
-            type(other) is type(self)
-            and self._units == other._units
-            and self._multiplicative()
-            and other._multiplicative()
-        )
+    def _added(self, other: Any, op: Any) -> Any:
+        """``op(self, other)`` for ``+`` and ``-`` as pint computes it where both are quantities
+        of this registry without offset units: the magnitudes combined in ``self``'s units,
+        ``other`` converted first when its units differ; None where pint's own path is needed
+        (offset or delta units, other dimensions, which pint refuses)."""
+        if type(other) is not type(self) or not (
+            self._multiplicative() and other._multiplicative()
+        ):
+            return None
+        if self._units == other._units:
+            return self.__class__(op(self._magnitude, other._magnitude), self._units)
+        if self._get_delta_units() or self.dimensionality != other.dimensionality:
+            return None
+        return self.__class__(op(self._magnitude, other.to(self._units)._magnitude), self._units)
 
     def __add__(self, other: Any) -> Any:
-        if self._same_units(other):
-            return self.__class__(self._magnitude + other._magnitude, self._units)
-        return super().__add__(other)  # type: ignore[no-untyped-call]
+        added = self._added(other, operator.add)
+        return added if added is not None else super().__add__(other)  # type: ignore[no-untyped-call]
 
     def __sub__(self, other: Any) -> Any:
-        if self._same_units(other):
-            return self.__class__(self._magnitude - other._magnitude, self._units)
-        return super().__sub__(other)  # type: ignore[no-untyped-call]
+        added = self._added(other, operator.sub)
+        return added if added is not None else super().__sub__(other)  # type: ignore[no-untyped-call]
 
     def __mul__(self, other: Any) -> Any:
         if self._plain_scale(other):
@@ -177,8 +182,13 @@ class _Quantity(pint.UnitRegistry.Quantity):
         return super().__truediv__(other)  # type: ignore[no-untyped-call]
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
-        if isinstance(other, str) and not contexts and not ctx_kwargs:
-            dst = self._REGISTRY._parse_units_as_container(other)
+        if isinstance(other, str | UnitsContainer) and not contexts and not ctx_kwargs:
+            # A unit text, or pint's own container (what pint passes converting an operand).
+            dst = (
+                other
+                if isinstance(other, UnitsContainer)
+                else self._REGISTRY._parse_units_as_container(other)
+            )
             if self._units == dst:  # pint's conversion returns the magnitude itself
                 return self.__class__(self._magnitude, dst)
             factor = _known_factor(self._REGISTRY, self._units, dst, self._magnitude)

@@ -168,6 +168,11 @@ def test_known_factors_convert_as_pint_does() -> None:
         for _ in range(2):  # the first call may fill pint's cache; the second reads it
             converted = quantity.to(unit)
             assert converted.units == expected.units
+            # pint's own container (what pint passes when it converts an operand)
+            container = quantity.to(ureg._parse_units_as_container(unit))
+            assert container._units == expected._units
+            np.testing.assert_array_equal(container.magnitude, expected.magnitude)
+            assert type(container.magnitude) is type(expected.magnitude)
             for got in (converted.magnitude, quantity.m_as(unit), in_unit(quantity, unit),
                         magnitude_in(quantity, unit, "x")):  # fmt: skip
                 np.testing.assert_array_equal(got, expected.magnitude)
@@ -362,6 +367,28 @@ def test_products_and_quotients_of_quantities_are_pints_own() -> None:
                 assert type(got.magnitude) is type(expected.magnitude)
                 if isinstance(got.magnitude, np.ndarray):
                     assert got.magnitude.dtype == expected.magnitude.dtype
+    # Other units of the same dimension (converted first), and pint's delta units.
+    pairs = [
+        (Q_(8.4, "kW"), Q_(700, "W")), (Q_(1.5, "GB"), Q_(3, "MiB")),
+        (Q_(np.array([1.0, 2.0]), "s"), Q_(250, "ms")), (Q_(3, "byte"), Q_(2, "kbyte")),
+        (Q_(2.0, "delta_degC"), Q_(3.0, "kelvin")), (Q_(3.0, "kelvin"), Q_(2.0, "delta_degC")),
+        (Q_(1.0, "hour"), Q_(5, "GB")),
+    ]  # fmt: skip
+    for left, right in pairs:
+        for ours, theirs in (
+            (lambda a, b: a + b, pints.__add__),
+            (lambda a, b: a - b, pints.__sub__),
+        ):
+            try:
+                expected = theirs(left, right)
+            except Exception as error:
+                with pytest.raises(type(error)):
+                    ours(left, right)
+                continue
+            got = ours(left, right)
+            assert got._units == expected._units, (left, right)
+            np.testing.assert_array_equal(got.magnitude, expected.magnitude)
+            assert type(got.magnitude) is type(expected.magnitude)
     # Whole numbers divide as floats (pint's non_int_type): 2**54 + 3 becomes 2**54 + 4 first.
     quotient = Q_(2**54 + 3, "byte") / Q_(3, "s")
     assert quotient.magnitude == float(2**54 + 3) / 3.0 != (2**54 + 3) / 3
