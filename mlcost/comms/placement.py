@@ -182,6 +182,12 @@ def _tree(collective: Collective, size: Any, g: GroupLinks) -> Any:
 
 
 def _hierarchical(collective: Collective, size: Any, g: GroupLinks) -> Any:
+    """Two tiers where the group spans nodes, the flat ring where it stays in one (so groups
+    that all stay in one node are the ring, without evaluating the two-level scheme)."""
+    if not any_true(~np.asarray(g.single, dtype=bool)):
+        ring = _ring(collective, size, g)
+        if np.shape(ring) == np.broadcast_shapes(np.shape(g.single), np.shape(ring)):
+            return np.where(g.single, ring, 0.0)  # np.where's own result: a fresh float array
     local = ring_half_seconds(size, g.k, g.b1, g.a1)
     if collective == Collective.ALL_REDUCE:
         two_level = 2 * local + ring_allreduce_seconds(size / g.k, g.nodes, g.b2, g.a2)
