@@ -126,7 +126,7 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
 
 
 def time_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figure]:
-    """Steps, goodput, wall clock, GPU-hours, MFU."""
+    """Steps, goodput, wall clock, GPU-hours, MFU, and the distance from compute-optimal."""
     lay = run.layout
     steps = Figure(
         "steps",
@@ -146,7 +146,7 @@ def time_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figu
             ),
             Figure("GPU-hours", Q_(v["gpu_hours"], "hour"), "published", "-", "given (gpu_hours=)"),
         ]
-        return [steps, *given]
+        return [steps, *given, optimality_figure(run, v)]
     return [
         steps,
         goodput_figure(run, v, failures),
@@ -172,7 +172,21 @@ def time_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figu
             f"{run.gpus} x {run.peak:.4g} FLOP/s)",
             MFU_SOURCE,
         ),
+        optimality_figure(run, v),
     ]
+
+
+def optimality_figure(run: Run, v: Values) -> Figure:
+    """The distance from compute-optimal, ``N / N_opt`` at the run's own budget (Hoffmann et al.
+    2022)."""
+    n = run.parameters
+    return Figure(
+        "N / N_opt",
+        Q_(v["n_over_n_opt"], "dimensionless"),
+        "N / N_opt(C = 6·N·D), N_opt = G·(C/6)^(beta/(alpha+beta))",
+        f"{n:.4g} / N_opt(6 x {n:.4g} x {v['tokens']:.4g})",
+        HOFFMANN.source,
+    )
 
 
 def goodput_figure(run: Run, v: Values, detail: GoodputPlan | None) -> Figure:
@@ -308,7 +322,7 @@ def cost_figures(run: Run, v: Values) -> list[Figure]:
 
 
 def carbon_figures(run: Run, v: Values) -> list[Figure]:
-    """Operational and embodied CO2e, and the distance from compute-optimal."""
+    """Operational and embodied CO2e."""
     a, grid = run.assumptions, run.grid
     embodied = run.system.accelerator.embodied_carbon or a.embodied_carbon_per_gpu
     embodied_source = (
@@ -316,7 +330,6 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
         if run.system.accelerator.embodied_carbon is not None
         else ASSUMPTION_SOURCES["embodied_carbon_per_gpu"]
     )
-    n = run.parameters
     return [
         Figure(
             "operational CO2e",
@@ -356,13 +369,6 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
             "operational CO2e + embodied CO2e",
             f"{v['operational_t']:.4g} t + {v['embodied_t']:.4g} t",
             "sum of the rows above",
-        ),
-        Figure(
-            "N / N_opt",
-            Q_(v["n_over_n_opt"], "dimensionless"),
-            "N / N_opt(C = 6·N·D), N_opt = G·(C/6)^(beta/(alpha+beta))",
-            f"{n:.4g} / N_opt(6 x {n:.4g} x {v['tokens']:.4g})",
-            HOFFMANN.source,
         ),
     ]
 
