@@ -61,6 +61,11 @@ DALY_RESTART_TIME = Q_(10, "minute")
 
 def _check(value: Any, unit: str, name: str) -> pint.Quantity:
     """``value`` as a quantity in ``unit`` (:func:`mlcost.units.magnitude_in`), not negative."""
+    return Q_(_magnitude(value, unit, name), unit)
+
+
+def _magnitude(value: Any, unit: str, name: str) -> Any:
+    """The magnitude of :func:`_check`'s quantity (a number, or an array)."""
     magnitude = magnitude_in(value, unit, name)
     if type(magnitude) in (int, float):  # one number: no numpy round trip
         bad = not (magnitude >= 0 and math.isfinite(magnitude))
@@ -68,7 +73,7 @@ def _check(value: Any, unit: str, name: str) -> pint.Quantity:
         bad = any_true(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude))
     if bad:
         raise MlcostError(f"{name}: got {value!r}, expected a finite value >= 0")
-    return Q_(magnitude, unit)
+    return magnitude
 
 
 # ----- checkpoint size and write time --------------------------------------------------------
@@ -145,8 +150,8 @@ def checkpoint_write_time(
     """``delta = S / min(B_storage, n_writers · B_writer)``: the checkpoint of ``S`` bytes written
     by ``writers`` ranks in parallel, limited by the storage's aggregate bandwidth and, when
     given, by each writer's own (its NIC or its PCIe path). Perfect striping assumed."""
-    size = _check(checkpoint, "byte", "checkpoint").to("byte").magnitude
-    rate = _check(bandwidth, "byte/s", "bandwidth").to("byte/s").magnitude
+    size = _magnitude(checkpoint, "byte", "checkpoint")
+    rate = _magnitude(bandwidth, "byte/s", "bandwidth")
     if per_writer_bandwidth is not None:
         per = _check(per_writer_bandwidth, "byte/s", "per_writer_bandwidth").to("byte/s")
         rate = np.minimum(rate, writers * per.magnitude)
@@ -177,7 +182,7 @@ def system_mtbf(
             )
     rate: Number = 0.0
     for mtbf, n in zip(mtbfs, counts, strict=True):
-        hours = _check(mtbf, "hour", "component_mtbf").to("hour").magnitude
+        hours = _magnitude(mtbf, "hour", "component_mtbf")
         if any_true(np.asarray(hours) <= 0) or any_true(np.asarray(n) < 0):
             raise MlcostError("component_mtbf/count: expected MTBF > 0 and counts >= 0")
         rate = rate + np.asarray(n) / hours
@@ -219,8 +224,8 @@ def _goodput_fraction(tau: Number, delta: Number, m: Number, r: Number) -> Numbe
 def young_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
     """Young 1974: ``tau = sqrt(2·delta·M)``, the first-order optimum compute time between
     checkpoints (assumes ``delta << M``; the restart time does not enter)."""
-    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
-    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
+    m = _magnitude(mtbf, "s", "mtbf")
     return Q_(_young_seconds(delta, m), "s").to("minute")
 
 
@@ -228,8 +233,8 @@ def daly_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Q
     """Daly 2006, eq. 37: ``tau = sqrt(2·delta·M)·[1 + (1/3)·sqrt(delta/(2M)) + (1/9)·(delta/(2M))]
     - delta`` for ``delta < 2M``, else ``tau = M``. The perturbation solution of his complete
     model (:func:`expected_wall_time`); the restart time does not change the optimum."""
-    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
-    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
+    m = _magnitude(mtbf, "s", "mtbf")
     return Q_(_daly_seconds(delta, m), "s").to("minute")
 
 
@@ -256,8 +261,8 @@ def optimal_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pin
     gives ``e^x (x - delta/M - 1) = -1`` with ``x = (tau + delta)/M``, so
     ``tau = M·(1 + W0(-e^(-(1 + delta/M))))``. Expanding ``W0`` near ``-1/e`` recovers Young's
     ``sqrt(2·delta·M)`` and Daly's ``- 2·delta/3`` correction."""
-    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
-    m = _check(mtbf, "s", "mtbf").to("s").magnitude
+    delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
+    m = _magnitude(mtbf, "s", "mtbf")
     w = lambert_w0(-np.exp(-(1 + delta / m)))
     return Q_(m * (1 + w), "s").to("minute")
 
@@ -273,7 +278,7 @@ def expected_wall_time(
     """Daly 2006's complete model: ``T_w = M·e^(R/M)·(e^((tau+delta)/M) - 1)·T_s/tau`` (exponential
     failures, failures possible during checkpoints and restarts, ``T_s`` a whole number of
     intervals)."""
-    t_s = _check(solve_time, "s", "solve_time").to("s").magnitude
+    t_s = _magnitude(solve_time, "s", "solve_time")
     return Q_(t_s / goodput(interval, checkpoint_time, mtbf, restart_time), "s").to("hour")
 
 
@@ -285,10 +290,10 @@ def goodput(
 ) -> Number:
     """Useful fraction of wall time, ``T_s/T_w = tau / (M·e^(R/M)·(e^((tau+delta)/M) - 1))``
     (Daly 2006's complete model, :func:`expected_wall_time`)."""
-    tau = _check(interval, "s", "interval").to("s").magnitude
-    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
-    m = _check(mtbf, "s", "mtbf").to("s").magnitude
-    r = _check(restart_time, "s", "restart_time").to("s").magnitude
+    tau = _magnitude(interval, "s", "interval")
+    delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
+    m = _magnitude(mtbf, "s", "mtbf")
+    r = _magnitude(restart_time, "s", "restart_time")
     if any_true(np.asarray(tau) <= 0) or any_true(np.asarray(m) <= 0):
         raise MlcostError("interval/mtbf: expected values > 0")
     return _goodput_fraction(tau, delta, m, r)
@@ -315,10 +320,10 @@ def waste_breakdown(
     """The first-order parts of the waste per unit of useful work (Young 1974; Daly 2006's
     first-order model): checkpoints ``delta/tau``, lost work ``(tau + delta)/(2M)`` (half a period
     per failure), restarts ``R/M``."""
-    tau = _check(interval, "s", "interval").to("s").magnitude
-    delta = _check(checkpoint_time, "s", "checkpoint_time").to("s").magnitude
-    m = _check(mtbf, "s", "mtbf").to("s").magnitude
-    r = _check(restart_time, "s", "restart_time").to("s").magnitude
+    tau = _magnitude(interval, "s", "interval")
+    delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
+    m = _magnitude(mtbf, "s", "mtbf")
+    r = _magnitude(restart_time, "s", "restart_time")
     return {
         "checkpoint writes": delta / tau,
         "lost work": (tau + delta) / (2 * m),
@@ -524,7 +529,7 @@ def goodput_plan(
         sources["mtbf"] = (
             "Dubey et al. 2024 (Llama 3) section 3.3.4: 54 d x 16,384 GPUs / 419 interruptions"
         )
-    _check(mtbf_per_gpu, "hour", "mtbf_per_gpu")
+    _magnitude(mtbf_per_gpu, "hour", "mtbf_per_gpu")
     mtbf = system_mtbf(mtbf_per_gpu, gpus)
     write = checkpoint_write_time(
         state * gpus, bandwidth, writers=gpus, per_writer_bandwidth=per_writer_bandwidth
