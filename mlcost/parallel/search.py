@@ -327,13 +327,14 @@ def _compute_parts(
 
 @dataclass(frozen=True)
 class SearchResult(Result):
-    """The ranked layouts (:func:`search`): one row per candidate kept, best first, as columns
-    (``rows``: plain arrays, the recomputation as codes into :data:`RECOMPUTE_CODES`) and as a
-    pandas ``frame`` built on first use; ``layouts()`` turns rows back into
-    :class:`mlcost.layout.Layout` s."""
+    """The ranked layouts (:func:`search`): one row per candidate kept, best first. ``columns``
+    holds every candidate evaluated (plain arrays, the recomputation as codes into
+    :data:`RECOMPUTE_CODES`) and ``order`` the kept ones' indices, best first; ``rows`` (the
+    kept rows in that order) and the pandas ``frame`` are built on first use, so reading the
+    best layouts (``layout()``, ``layouts(top)``) never copies a million rows of every column."""
 
-    rows: dict[str, Any]
-    kept: int
+    columns: dict[str, Any]
+    order: np.ndarray
     model: str
     system: System
     global_batch_size: int
@@ -341,14 +342,24 @@ class SearchResult(Result):
     fitting: int
     rank_by: str
 
+    @property
+    def kept(self) -> int:
+        """The number of rows kept."""
+        return int(self.order.size)
+
+    @cached_property
+    def rows(self) -> dict[str, Any]:
+        """The kept rows, best first, column by column (:func:`_taken`)."""
+        return _taken(self.columns, self.order)
+
     @cached_property
     def frame(self) -> pd.DataFrame:
         """The rows as a DataFrame (:func:`_frame`)."""
         return _frame(self.rows, self.kept)
 
     def _value(self, name: str, index: int) -> Any:
-        value = self.rows[name]
-        return value if np.ndim(value) == 0 else value[index]
+        value = self.columns[name]
+        return value if np.ndim(value) == 0 else value[self.order[index]]
 
     def __len__(self) -> int:
         return self.kept
@@ -489,18 +500,20 @@ def _lexsorted(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.n
     return order
 
 
-def _ranked(
-    columns: dict[str, Any], key: str, keep_unfit: bool, top: int | None
-) -> tuple[dict[str, Any], int]:
+def _ranked(columns: dict[str, Any], key: str, keep_unfit: bool, top: int | None) -> np.ndarray:
     """The rows kept (all, or those that fit), ordered by ``key`` then GPUs then memory (a
-    stable lexicographic sort, ``np.lexsort``), the first ``top``: only those rows copied out
-    of each column, and their count."""
+    stable lexicographic sort, ``np.lexsort``), the first ``top``: their indices into
+    ``columns``."""
     rows = np.arange(columns["fits"].size) if keep_unfit else np.flatnonzero(columns["fits"])
     order = rows[_lexsorted(columns[key][rows], columns["gpus"][rows], columns["memory_GiB"][rows])]
     if top is not None:
         order = order[: max(top, 0)]
-    taken = {name: v if np.ndim(v) == 0 else np.asarray(v)[order] for name, v in columns.items()}
-    return taken, int(order.size)
+    return order
+
+
+def _taken(columns: dict[str, Any], order: np.ndarray) -> dict[str, Any]:
+    """The rows at ``order`` of every column (a number common to all rows stays one)."""
+    return {name: v if np.ndim(v) == 0 else np.asarray(v)[order] for name, v in columns.items()}
 
 
 def _frame(rows: dict[str, Any], kept: int) -> pd.DataFrame:
@@ -582,10 +595,9 @@ def search(
         columns["usd_per_step"] = degrees.gpus * result.total / 3600 * price
     fitting = int(np.count_nonzero(columns["fits"]))
     key = "step_s" if rank_by == "time" else "gpu_s_per_token"
-    rows, kept = _ranked(columns, key, keep_unfit, top)
     return SearchResult(
-        rows=rows,
-        kept=kept,
+        columns=columns,
+        order=_ranked(columns, key, keep_unfit, top),
         model=spec.name,
         system=resolved,
         global_batch_size=int(global_batch_size),

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from mlcost.parallel.search import _distinct, _frame, _groups, _lexsorted, _ranked
+from mlcost.parallel.search import _distinct, _frame, _groups, _lexsorted, _ranked, _taken
 
 KEYS = st.integers(1, 3).flatmap(
     lambda count: st.integers(1, 60).flatmap(
@@ -69,7 +69,8 @@ def test_ranking_equals_pandas_stable_sort(
     expected = expected.reset_index(drop=True)
     if top is not None:
         expected = expected.head(top)
-    ranked = _frame(*_ranked(data, "step_s", keep_unfit, top))
+    order = _ranked(data, "step_s", keep_unfit, top)
+    ranked = _frame(_taken(data, order), order.size)
     pd.testing.assert_frame_equal(ranked, expected, check_exact=True)
 
 
