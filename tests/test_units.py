@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import pickle
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pint
@@ -299,6 +300,29 @@ def test_unit_texts_build_the_units_pint_builds() -> None:
             Q_(bad, "s")
 
 
+def _same_as_pints(ours: Any, theirs: Any, left: Any, right: Any) -> None:
+    """``ours(left, right)`` (mlcost's operator) against ``theirs(left, right)`` (pint's own
+    method, past mlcost's override): the same magnitude, type, dtype and units, or the same
+    refusal (an exception, or pint declining with NotImplemented, which makes the operator
+    fail)."""
+    try:
+        expected = theirs(left, right)
+    except Exception as error:  # pint refuses: so must the fast path
+        with pytest.raises(type(error)):
+            ours(left, right)
+        return
+    if expected is NotImplemented:  # pint declines (a bool): the operator fails
+        with pytest.raises(TypeError):
+            ours(left, right)
+        return
+    got = ours(left, right)
+    assert got._units == expected._units, (left, right)
+    np.testing.assert_array_equal(got.magnitude, expected.magnitude)
+    assert type(got.magnitude) is type(expected.magnitude), (left, right)
+    if isinstance(got.magnitude, np.ndarray):
+        assert got.magnitude.dtype == expected.magnitude.dtype
+
+
 def test_scaling_by_a_plain_number_is_pints_own() -> None:
     """``q * x``, ``x * q`` and ``q / x`` for a plain int or float take a fast path; pint's own
     operators (the oracle, past mlcost's override) give the same magnitude, type and units,
@@ -306,31 +330,16 @@ def test_scaling_by_a_plain_number_is_pints_own() -> None:
     pints = pint.UnitRegistry.Quantity
     magnitudes = (3, 2.5, np.float64(1.5), np.int64(7), np.array([1.0, 2.0]), np.array([1, 2]))
     units = ("s", "byte/s", "GiB", "USD/kWh", "dimensionless", "percent", "degC", "kelvin")
+    operators = (
+        (lambda q, x: q * x, pints.__mul__),
+        (lambda q, x: x * q, pints.__rmul__),
+        (lambda q, x: q / x, pints.__truediv__),
+    )
     for unit in units:
         for magnitude in magnitudes:
-            quantity = Q_(magnitude, unit)
             for other in (2, 0.5, -3, 1e300, 10**20, True, np.float64(2.0)):
-                for ours, theirs in (
-                    (lambda q, x: q * x, pints.__mul__),
-                    (lambda q, x: x * q, pints.__rmul__),
-                    (lambda q, x: q / x, pints.__truediv__),
-                ):
-                    try:
-                        expected = theirs(quantity, other)
-                    except Exception as error:  # pint refuses: so must the fast path
-                        with pytest.raises(type(error)):
-                            ours(quantity, other)
-                        continue
-                    if expected is NotImplemented:  # pint declines (a bool): the operator fails
-                        with pytest.raises(TypeError):
-                            ours(quantity, other)
-                        continue
-                    got = ours(quantity, other)
-                    assert got._units == expected._units, (unit, magnitude, other)
-                    np.testing.assert_array_equal(got.magnitude, expected.magnitude)
-                    assert type(got.magnitude) is type(expected.magnitude)
-                    if isinstance(got.magnitude, np.ndarray):
-                        assert got.magnitude.dtype == expected.magnitude.dtype
+                for ours, theirs in operators:
+                    _same_as_pints(ours, theirs, Q_(magnitude, unit), other)
     with pytest.raises(ZeroDivisionError):
         Q_(1.0, "s") / 0
     # Division of whole numbers is in floats, as pint's non_int_type makes it: 2**54 + 3 is
@@ -339,34 +348,19 @@ def test_scaling_by_a_plain_number_is_pints_own() -> None:
 
 
 def test_products_and_quotients_of_quantities_are_pints_own() -> None:
-    """``q1 * q2``, ``q1 / q2`` (and ``+``, ``-`` in the same units) of two quantities take a
-    fast path where neither has an offset unit; pint's own operators (the oracle) give the same
-    magnitude, type and units, and where pint refuses (offset units, other dimensions), so does
-    mlcost."""
+    """``q1 * q2``, ``q1 / q2``, ``q1 + q2`` and ``q1 - q2`` of two quantities take a fast path
+    where neither has an offset unit; pint's own operators (the oracle) give the same magnitude,
+    type and units, and where pint refuses (offset units, other dimensions), so does mlcost."""
     pints = pint.UnitRegistry.Quantity
     magnitudes = (3, 2.5, np.float64(1.5), np.int64(7), np.array([1.0, 2.0]), np.array([4, 6]))
     units = ("s", "byte/s", "GiB", "USD/kWh", "dimensionless", "percent", "degC", "kelvin", "W")
+    sums = ((lambda a, b: a + b, pints.__add__), (lambda a, b: a - b, pints.__sub__))
+    operators = ((lambda a, b: a * b, pints.__mul__), (lambda a, b: a / b, pints.__truediv__))
     quantities = [Q_(m, u) for u in units for m in magnitudes]
     for left in quantities:
         for right in [*quantities[::5], *(Q_(m, left.units) for m in magnitudes)]:
-            for ours, theirs in (
-                (lambda a, b: a * b, pints.__mul__),
-                (lambda a, b: a / b, pints.__truediv__),
-                (lambda a, b: a + b, pints.__add__),
-                (lambda a, b: a - b, pints.__sub__),
-            ):
-                try:
-                    expected = theirs(left, right)
-                except Exception as error:
-                    with pytest.raises(type(error)):
-                        ours(left, right)
-                    continue
-                got = ours(left, right)
-                assert got._units == expected._units, (left, right)
-                np.testing.assert_array_equal(got.magnitude, expected.magnitude)
-                assert type(got.magnitude) is type(expected.magnitude)
-                if isinstance(got.magnitude, np.ndarray):
-                    assert got.magnitude.dtype == expected.magnitude.dtype
+            for ours, theirs in (*operators, *sums):
+                _same_as_pints(ours, theirs, left, right)
     # Other units of the same dimension (converted first), and pint's delta units.
     pairs = [
         (Q_(8.4, "kW"), Q_(700, "W")), (Q_(1.5, "GB"), Q_(3, "MiB")),
@@ -375,20 +369,8 @@ def test_products_and_quotients_of_quantities_are_pints_own() -> None:
         (Q_(1.0, "hour"), Q_(5, "GB")),
     ]  # fmt: skip
     for left, right in pairs:
-        for ours, theirs in (
-            (lambda a, b: a + b, pints.__add__),
-            (lambda a, b: a - b, pints.__sub__),
-        ):
-            try:
-                expected = theirs(left, right)
-            except Exception as error:
-                with pytest.raises(type(error)):
-                    ours(left, right)
-                continue
-            got = ours(left, right)
-            assert got._units == expected._units, (left, right)
-            np.testing.assert_array_equal(got.magnitude, expected.magnitude)
-            assert type(got.magnitude) is type(expected.magnitude)
+        for ours, theirs in sums:
+            _same_as_pints(ours, theirs, left, right)
     # Whole numbers divide as floats (pint's non_int_type): 2**54 + 3 becomes 2**54 + 4 first.
     quotient = Q_(2**54 + 3, "byte") / Q_(3, "s")
     assert quotient.magnitude == float(2**54 + 3) / 3.0 != (2**54 + 3) / 3
