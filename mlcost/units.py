@@ -502,8 +502,12 @@ def unit_text(quantity: pint.Quantity, spec: str = "~D") -> str:
     ``spec`` (``~D`` parseable, ``~P`` pretty), remembered per unit and format (pint takes about
     9 us to write a unit; a plan's figures and every JSON value write dozens)."""
     registry = quantity._REGISTRY
+    texts = cast(
+        dict[tuple[Any, str, str], str] | None, getattr(registry, "_mlcost_unit_texts", None)
+    )
+    if texts is None:  # a quantity of another registry: pint writes it
+        return format(quantity.units, spec)
     key = (quantity._units, spec, registry.formatter.default_format)
-    texts = cast(dict[tuple[Any, str, str], str], registry._mlcost_unit_texts)
     text = texts.get(key)
     if text is None:
         text = texts[key] = format(quantity.units, spec)

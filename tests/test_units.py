@@ -395,3 +395,5 @@ def test_unit_text_is_pints_own_formatting() -> None:
                 expected = f"{magnitude} {pint_text}".strip() if pint_text else f"{magnitude}"
                 assert format_quantity(quantity) == expected
             assert quantity_to_json(quantity)["unit"] == f"{quantity.units:~D}"
+    foreign = pint.UnitRegistry().Quantity(3, "meter/second")  # another registry: pint writes it
+    assert unit_text(foreign) == format(foreign.units, "~D") == "m / s"
