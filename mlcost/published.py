@@ -289,11 +289,17 @@ def _nccl(case: dict[str, Any]) -> list[Prediction]:
         rows.append((f"{cid}.off", "all-reduce busbw, 8x H200, NVLS off",
                      value["8_nvls_off"], _busbw("dgx-h200", 8, "ring")))  # fmt: skip
     anchors = {f"{cid}.ring", f"{cid}.nvls"} if cid.endswith("8xh100") else {cid}
+    fitted = (
+        "the link's achievable fractions are fitted to nccl-tests issues #149 (A100) and #212 "
+        "(H100)"
+    )
+    nvls = (
+        "NVLS: S(n+1)/n per GPU through the switch ports, their rate from nccl-tests issue "
+        "#212's 8x H100 algbw"
+    )
     return [
         Prediction(i, "hardware", q, "GB/s", float(m), p, anchor=i in anchors or
-                   cid.endswith("8xa100"),
-                   note="the link's achievable fractions are fitted to nccl-tests issues #149 "
-                   "(A100) and #212 (H100)")
+                   cid.endswith("8xa100"), note=nvls if "(NVLS)" in q else fitted)
         for i, q, m, p in rows
     ]  # fmt: skip
 

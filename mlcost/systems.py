@@ -78,7 +78,7 @@ class LinkModel:
     efficiency: float
     latency: pint.Quantity
     source: str = ""
-    reduction_efficiency: float | None = None  # in-network all-reduce algbw / line rate
+    reduction_efficiency: float | None = None  # NVLS switch-port rate / line rate (Link)
     reduction_min_ranks: int = 2
 
     @property
@@ -138,8 +138,8 @@ def link_model(
         source=source,
         reduction_efficiency=(
             None
-            if link.in_network_bandwidth is None
-            else float((link.in_network_bandwidth / link.per_direction).to("").magnitude)
+            if link.in_network_port_rate is None
+            else float((link.in_network_port_rate / link.per_direction).to("").magnitude)
         ),
         reduction_min_ranks=link.in_network_min_ranks or 2,
     )

@@ -78,6 +78,36 @@ def test_nvls_bus_bandwidth_on_8_h100() -> None:
     assert ring.bus_bandwidth.to("GB/s").magnitude == pytest.approx(370, rel=0.01)
 
 
+@pytest.mark.parametrize(
+    ("ranks", "measured"), [(5, 414.2), (6, 435.6), (7, 460.0), (8, 473.1)]
+)  # fmt: skip
+def test_nvls_bandwidth_grows_with_the_gpu_count_as_its_traffic_says(
+    ranks: int, measured: float
+) -> None:
+    # NCCL's NVLS all-reduce (src/device/all_reduce.h): each GPU's buffer is read once by the
+    # switch for the reduction and its reduced 1/n chunk stored to every GPU, so per GPU and
+    # direction S + S/n cross its switch ports: algbw(n) = B·n/(n+1). B from the one measured
+    # point, 8x H100 algbw 275 GB/s (nccl-tests issue #212): B = 275·9/8. busbw = algbw·2(n-1)/n.
+    port = 275 * 9 / 8
+    expected = port * ranks / (ranks + 1) * 2 * (ranks - 1) / ranks
+    big = Q_(8, "GiB")
+    busbw = collective_time("dgx-h200", "all-reduce", big, ranks=ranks).bus_bandwidth
+    assert busbw.to("GB/s").magnitude == pytest.approx(expected, rel=0.005)
+    # Bekman, ml-engineering network/README.md SHARP table: 8x H200, 8 GiB, NVLS from 5 GPUs on.
+    assert busbw.to("GB/s").magnitude == pytest.approx(measured, rel=0.02)
+
+
+def test_in_network_bandwidth_needs_the_gpu_count_it_was_measured_on() -> None:
+    text = (
+        "kind: link\nname: my-switch\nfamily: nvlink\nbandwidth_per_direction: 450 GB/s\n"
+        "in_network_bandwidth: 275 GB/s\n"
+    )
+    with pytest.raises(MlcostError, match="in_network_ranks: missing"):
+        mlcost.specs.load_spec_text(text)
+    link = mlcost.specs.load_spec_text(text + "in_network_ranks: 8\n")
+    assert link.in_network_port_rate.to("GB/s").magnitude == pytest.approx(275 * 9 / 8)
+
+
 def test_nccl_picks_nvls_from_five_gpus_and_never_without_nvlink_sharp() -> None:
     # ml-engineering network/README.md (8x H200): the ring at 4 GPUs, NVLS from 5; A100's
     # NVSwitch 2 has no in-network reduction.

@@ -104,7 +104,7 @@ class GroupLinks:
     a2: Number
     flat_b: Number
     flat_a: Number
-    nvls_b: Number = 0.0  # in-network all-reduce bandwidth of the node (0: none)
+    nvls_b: Number = 0.0  # NVLS switch-port rate per GPU and direction (0: none)
     nvls_min: int = 2
 
 
@@ -211,13 +211,15 @@ def _direct(collective: Collective, size: Any, g: GroupLinks) -> Any:
 
 
 def _nvls(collective: Collective, size: Any, g: GroupLinks) -> Any:
-    """In-network all-reduce inside one node (NVLink SHARP): every GPU sends its data to the
-    switches once and receives the reduced result once, ``alpha + S / B_nvls``, ``B_nvls`` the
-    link's measured in-network algorithm bandwidth; from ``nvls_min`` GPUs on, as NCCL selects
-    it (infinite elsewhere, so ``auto`` keeps the ring)."""
+    """In-network all-reduce inside one node (NVLink SHARP): per GPU and direction the switch
+    moves ``S + S/n`` (the whole buffer read for the reduction, the reduced ``1/n`` chunk stored
+    to all; :attr:`mlcost.specs.Link.in_network_port_rate`), so ``alpha + S·(n+1)/n / B_port``,
+    ``B_port`` the switch-port rate derived from the link's measured algorithm bandwidth; from
+    ``nvls_min`` GPUs on, as NCCL selects it (infinite elsewhere, so ``auto`` keeps the ring)."""
     usable = g.single & (g.n >= g.nvls_min) & (np.asarray(g.nvls_b) > 0)
     rate = np.where(np.asarray(g.nvls_b) > 0, g.nvls_b, 1.0)
-    return np.where(usable, g.a1 + size / rate, np.inf)
+    n = np.maximum(g.n, 1)
+    return np.where(usable, g.a1 + size * (n + 1) / n / rate, np.inf)
 
 
 _REDUCTIONS = frozenset({Collective.ALL_REDUCE, Collective.REDUCE_SCATTER, Collective.ALL_GATHER})
@@ -240,8 +242,8 @@ register_algorithm(
         "nvls",
         frozenset({Collective.ALL_REDUCE}),
         _nvls,
-        "NVLink SHARP in-network reduction (NCCL NVLS): nccl-tests issue #212 (8x H100, algbw 275 "
-        "GB/s); NCCL src/transport/nvls.cc",
+        "NVLink SHARP in-network reduction (NCCL NVLS, src/device/all_reduce.h): S + S/n per GPU "
+        "and direction; nccl-tests issue #212 (8x H100, algbw 275 GB/s)",
     )
 )
 register_algorithm(

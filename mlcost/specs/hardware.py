@@ -226,8 +226,9 @@ class Link(Spec):
     ``collective_bandwidth``: the bus bandwidth NCCL's ring collectives reach on this link, where
     measured (else its family's share of the line rate). ``in_network_bandwidth``: where the
     switches reduce in the network (NVLink SHARP, "NVLS", on NVSwitch 3 and later), the all-reduce
-    algorithm bandwidth measured, used from ``in_network_min_ranks`` GPUs on (below them NCCL
-    keeps the ring)."""
+    algorithm bandwidth measured on ``in_network_ranks`` GPUs, used from ``in_network_min_ranks``
+    GPUs on (below them NCCL keeps the ring); :attr:`in_network_port_rate` turns it into the
+    rate of a GPU's switch ports, which holds for every GPU count."""
 
     KIND: ClassVar[str] = "link"
     kind: Literal["link"] = "link"
@@ -240,6 +241,7 @@ class Link(Spec):
     scope: str | None = None
     collective_bandwidth: ByteRate | None = None
     in_network_bandwidth: ByteRate | None = None
+    in_network_ranks: int | None = Field(default=None, ge=2)
     in_network_min_ranks: int | None = Field(default=None, ge=2)
 
     @model_validator(mode="after")
@@ -256,7 +258,31 @@ class Link(Spec):
                     "bandwidth_both_directions: expected twice bandwidth_per_direction "
                     f"(full duplex), got {ratio:g} times"
                 )
+        if self.in_network_bandwidth is not None and self.in_network_ranks is None:
+            raise ValueError(
+                "in_network_ranks: missing; give the GPU count in_network_bandwidth was measured "
+                "on (e.g. 8 for an 8-GPU NVSwitch node)"
+            )
         return self
+
+    @property
+    def in_network_port_rate(self) -> pint.Quantity | None:
+        """Per-direction rate of one GPU's switch ports under in-network all-reduce (NVLS).
+
+        NCCL's NVLS all-reduce in a node (``RunWorkColl<ncclFuncAllReduce, .., NCCL_ALGO_NVLS>``
+        in NCCL's ``src/device/all_reduce.h``) copies each GPU's input into its own share of the
+        multicast buffer, lets the head of each ``1/n`` chunk load it reduced from all ``n`` GPUs
+        through the switch (``multimem.ld_reduce``) and store the result to all of them
+        (``multimem.st``), then copies it out locally. Per GPU and direction that is
+        ``S + S/n``: its whole buffer read by the switch plus its reduced chunk stored (out), its
+        reduced chunk plus every GPU's stored chunk (in). So ``algbw(n) = B_port·n/(n+1)``, and
+        the measured ``algbw(m)`` on ``m = in_network_ranks`` GPUs gives
+        ``B_port = algbw(m)·(m+1)/m``.
+        """
+        if self.in_network_bandwidth is None or self.in_network_ranks is None:
+            return None
+        m = self.in_network_ranks
+        return (self.in_network_bandwidth * (m + 1) / m).to("GB/s")
 
     @property
     def per_direction(self) -> pint.Quantity:
