@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 
 torch = pytest.importorskip("torch")
-peft = pytest.importorskip("peft")
 
 from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 
@@ -49,6 +48,7 @@ def _targets(targets: str | list[str]) -> tuple[str, ...]:
 
 
 def peft_model(config: dict[str, Any], rank: int, targets: Any, bias: str, **kwargs: Any) -> Any:
+    peft = pytest.importorskip("peft")  # imported where used: 1.5 s, not at collection
     lora = peft.LoraConfig(
         r=rank, lora_alpha=2 * rank, target_modules=targets, bias=bias, task_type="CAUSAL_LM",
         fan_in_fan_out=config["model_type"] == "gpt2",  # GPT-2's Conv1D stores W transposed
