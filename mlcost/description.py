@@ -322,7 +322,7 @@ def _derived_rows(spec: Spec, catalog: Catalog | None) -> list[Row]:
 def describe(spec: Spec | str, catalog: Catalog | None = None) -> SpecDescription:
     """Describe ``spec`` (or a catalog name): each field with its source, then derived values."""
     if isinstance(spec, str):
-        catalog = catalog or default_catalog()
+        catalog = catalog if catalog is not None else default_catalog()
         spec = catalog.get(spec)
     return SpecDescription(spec, tuple(_field_rows(spec) + _derived_rows(spec, catalog)))
 

@@ -65,7 +65,7 @@ def implementation(target: SoftwareLike = None, catalog: Catalog | None = None) 
     kernels; ``None`` is :data:`DEFAULT_IMPLEMENTATION`."""
     if isinstance(target, Software):
         return target
-    catalog = catalog or default_catalog()
+    catalog = catalog if catalog is not None else default_catalog()
     if target is None:  # the catalog's entry (never a file of that name in the working folder)
         spec: Spec = catalog.implementation(DEFAULT_IMPLEMENTATION)
     elif isinstance(target, Implementation):

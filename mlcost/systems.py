@@ -312,7 +312,7 @@ def system(
     if isinstance(target, System):
         resolved = target
     else:
-        catalog = catalog or default_catalog()
+        catalog = catalog if catalog is not None else default_catalog()
         spec = (
             target
             if isinstance(target, Spec)

@@ -320,7 +320,7 @@ def choose_layout(
 
 def resolve(plan: Plan) -> Run:
     """Resolve a plan's inputs (see :class:`mlcost.plan.Plan`)."""
-    catalog = plan.catalog or default_catalog()
+    catalog = plan.catalog if plan.catalog is not None else default_catalog()
     assumptions = plan.assumptions
     model = as_model(plan.model, catalog)
     config = config_for_model(plan.config or TrainingConfig(), model)

@@ -118,7 +118,7 @@ def _numbers(plan: Plan, run: Run, numeric: dict[str, list[Any]]) -> tuple[Numbe
         raw = [magnitude_in(v, unit, name, bare=True) if unit else v for v in numeric[name]]
         return np.asarray(raw, dtype=np.float64)[index[name]]
 
-    catalog = plan.catalog or default_catalog()
+    catalog = plan.catalog if plan.catalog is not None else default_catalog()
     grids = [r if isinstance(r, Grid) else catalog.grid(r) for r in numeric.get("region", [])]
     by_region = {
         "intensity": [in_unit(g.carbon_intensity, "gCO2e/kWh") for g in grids],

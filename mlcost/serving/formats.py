@@ -40,7 +40,7 @@ def check_format(name: str, field: str) -> str:
 def element_bytes(name: str, *, field: str = "format", catalog: Catalog | None = None) -> float:
     """Bytes per element of serving format ``name``: the catalog format's ``storage_bits / 8``
     (INT4 packs two per byte: 0.5)."""
-    spec = (catalog or default_catalog()).numeric_format(
+    spec = (catalog if catalog is not None else default_catalog()).numeric_format(
         SERVING_FORMATS[check_format(name, field)][0]
     )
     return spec.storage_bits / 8

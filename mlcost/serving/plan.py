@@ -144,7 +144,7 @@ class ServePlan(Result):
     # ----- inputs, resolved once -------------------------------------------------------------
     @cached_property
     def _catalog(self) -> Catalog:
-        return self.catalog or default_catalog()
+        return self.catalog if self.catalog is not None else default_catalog()
 
     @cached_property
     def transformer(self) -> TransformerSpec:

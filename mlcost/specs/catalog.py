@@ -498,7 +498,9 @@ def as_model(
     spec = (
         model
         if isinstance(model, Spec)
-        else (catalog or default_catalog()).resolve(model, ("transformer", "convnet"))
+        else (catalog if catalog is not None else default_catalog()).resolve(
+            model, ("transformer", "convnet")
+        )
     )
     if not isinstance(spec, (TransformerSpec, ConvNetSpec)):
         raise SpecError([f"model: {spec.name!r} is a {spec.KIND}, expected a model"])
@@ -511,7 +513,7 @@ def as_accelerator(gpu: Spec | str | Path, catalog: Catalog | None = None) -> Ac
     spec = (
         gpu
         if isinstance(gpu, Spec)
-        else (catalog or default_catalog()).resolve(gpu, ("accelerator",))
+        else (catalog if catalog is not None else default_catalog()).resolve(gpu, ("accelerator",))
     )
     if not isinstance(spec, Accelerator):
         raise SpecError([f"gpu: {spec.name!r} is a {spec.KIND}, expected an accelerator"])
