@@ -12,13 +12,13 @@ from mlcost.workload import TrainingConfig, attention_pairs, operators
 
 def causal_window_mask(s: int, w: int) -> np.ndarray:
     # Mistral (Jiang et al. 2023, section 2): query i sees keys i-w+1 .. i.
-    i, j = np.indices((s, s))
+    i, j = np.ogrid[:s, :s]  # a column and a row, broadcast: an (s, s) boolean mask
     return (j <= i) & (j > i - w)
 
 
 def longformer_mask(s: int, w: int) -> np.ndarray:
     # Longformer (Beltagy et al. 2020, section 3.1): w/2 keys on each side, plus itself.
-    i, j = np.indices((s, s))
+    i, j = np.ogrid[:s, :s]  # a column and a row, broadcast: an (s, s) boolean mask
     return np.abs(i - j) <= w // 2
 
 
