@@ -4,7 +4,9 @@ Per execution of an operator, with ceilings from :class:`mlcost.roofline.Ceiling
 of the format the operator runs in: BF16 for the heads and attention under an FP8 recipe):
 
 * GEMMs: ``F / (peak · eta · w)`` per pass (forward ``nn``, input gradient ``nt``, weight
-  gradient ``tn``), ``eta`` the GEMM efficiency, ``w`` the wave quantization of its output tiles;
+  gradient ``tn``), ``eta`` the GEMM efficiency, ``w`` the wave quantization of its output tiles,
+  both at the shape one GPU runs (:func:`shard_shapes`: a tensor- and context-parallel rank's
+  share of the GEMM);
   other operators ``F / (vector peak · eta_v)``; memory ``B / (bandwidth · eta_m)``;
 * ``roofline``: ``max(compute, memory)``, ``no-overlap``: their sum; plus one launch gap per kernel
   (forward, backward, recomputed forward);
@@ -74,6 +76,7 @@ class Execution:
     software: Software | None = None
     accelerators: tuple[str, ...] = ()
     mode: Mode = "roofline"
+    shard: tuple[int, int] = (1, 1)  # (t, c): the GEMM shapes of one rank (:func:`shard_shapes`)
 
     @property
     def main(self) -> Ceilings:
@@ -88,9 +91,34 @@ class Execution:
         return 0.0 if self.software is None else self.software.spec.dispatch_seconds
 
 
-def _gemm_compute(op: Operator, ceilings: Ceilings, grouped: bool = False) -> Number:
+def _gemm_compute(
+    op: Operator, ceilings: Ceilings, grouped: bool = False, shard: tuple[int, int] = (1, 1)
+) -> Number:
     """The compute seconds of one GEMM row (:func:`gemm_compute`)."""
-    return gemm_compute((op,), ceilings, (grouped,))[0]
+    return gemm_compute((op,), ceilings, (grouped,), shard)[0]
+
+
+def shard_shapes(
+    ops: Sequence[Operator], m: Any, n: Any, k: Any, batch: Any, shard: tuple[int, int]
+) -> tuple[Any, Any, Any, Any, Any]:
+    """The GEMM dimensions one of ``t`` tensor-parallel and ``c`` context-parallel ranks runs
+    (arrays ``(rows, ...)``, one row per operator), and the share of each GEMM's FLOPs it
+    computes. Context parallelism gives each rank ``m / c`` of the rows (its tokens, or its
+    queries in the attention core: Liu et al. 2023, ring attention); tensor parallelism splits
+    a column-parallel GEMM's ``n`` output features, a row-parallel one's ``k`` input features
+    (:attr:`Operator.row_parallel`), and the attention core's heads, so its batch of per-head
+    GEMMs (Shoeybi et al. 2019, section 3). Dimensions that do not divide round up (the largest
+    rank's share). Operators tensor parallelism replicates keep ``n``, ``k`` and the batch."""
+    t, c = shard
+    split = np.array([bool(op.tensor_parallel) for op in ops]).reshape((-1,) + (1,) * (m.ndim - 1))
+    heads = np.array([op.kind == OperatorKind.ATTENTION for op in ops]).reshape(split.shape)
+    row = np.array([bool(op.row_parallel) for op in ops]).reshape(split.shape)
+    t_of = np.where(split, t, 1)
+    rows = np.ceil(m / c)
+    cols = np.where(split & ~heads & ~row, np.ceil(n / t_of), n)
+    depth = np.where(split & ~heads & row, np.ceil(k / t_of), k)
+    per_head = np.where(split & heads, np.ceil(batch / t_of), batch)
+    return rows, cols, depth, per_head, 1.0 / (c * t_of)
 
 
 def _column(values: list[Any], shape: tuple[int, ...]) -> np.ndarray:
@@ -104,12 +132,17 @@ def _column(values: list[Any], shape: tuple[int, ...]) -> np.ndarray:
 
 
 def gemm_compute(
-    ops: Sequence[Operator], ceilings: Ceilings, grouped: Sequence[bool]
+    ops: Sequence[Operator],
+    ceilings: Ceilings,
+    grouped: Sequence[bool],
+    shard: tuple[int, int] = (1, 1),
 ) -> list[Number]:
     """The compute seconds of GEMM rows, all evaluated at once: each pass on its own output
     tiles and depth: forward ``[m x k]·[k x n]``, input gradient ``[m x n]·[n x k]``, weight
     gradient ``[k x m]·[m x n]``, ``F / (peak · eta · w · d)`` (``eta`` the size curve of the
-    pass's layout, ``w`` the wave and ``d`` the depth efficiency); a pass without FLOPs costs
+    pass's layout, ``w`` the wave and ``d`` the depth efficiency), each efficiency at the shape
+    and size one rank of ``shard = (t, c)`` runs (:func:`shard_shapes`) while ``F`` stays the
+    whole GEMM's (the caller divides the time over the ranks); a pass without FLOPs costs
     nothing. A grouped GEMM (``grouped``, the ``gemm_group`` local experts of an MoE layer in
     one launch) fills the GPU's waves with the tiles of all its GEMMs together.
 
@@ -139,6 +172,9 @@ def gemm_compute(
     m, n, k = (_column([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
     batch = _column(batches, shape)
     flops = _column([op.forward_flops for op in ops], shape)
+    if shard != (1, 1):
+        m, n, k, batch, share = shard_shapes(ops, m, n, k, batch, shard)
+        flops = flops * share
     attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
     compute: Any = 0.0
     for part, layout, (rows, cols, depth) in zip(
@@ -163,7 +199,7 @@ def gemm_compute(
         if row_shape == shape:
             out.append(plain(compute[i]) if not shape else compute[i].copy())
         else:  # a row narrower than the others' sweep: its own evaluation
-            out.append(gemm_compute((ops[i],), ceilings, (grouped[i],))[0])
+            out.append(gemm_compute((ops[i],), ceilings, (grouped[i],), shard)[0])
     return out
 
 
@@ -230,7 +266,9 @@ def operator_rows(
             by_ceilings.setdefault(id(ex.of(op)), []).append(i)
     for indices in by_ceilings.values():
         group = [ops[i] for i in indices]
-        seconds = gemm_compute(group, ex.of(group[0]), [_grouped(op, ex.software) for op in group])
+        seconds = gemm_compute(
+            group, ex.of(group[0]), [_grouped(op, ex.software) for op in group], ex.shard
+        )
         gemms.update(zip(indices, seconds, strict=True))
     return tuple(
         operator_time(op, ex, kernels, tensors, gemm=gemms.get(i)) for i, op in enumerate(ops)
@@ -262,7 +300,7 @@ def operator_time(
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
         grouped = _grouped(op, software)
-        compute = _gemm_compute(op, ceilings, grouped) if gemm is None else gemm
+        compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
         memory = moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
@@ -304,4 +342,5 @@ __all__ = [
     "operator_rows",
     "operator_time",
     "parameter_tensors",
+    "shard_shapes",
 ]

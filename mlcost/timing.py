@@ -306,15 +306,17 @@ def operator_times(
     *,
     software: Software | None = None,
     accelerators: tuple[str, ...] = (),
+    shard: tuple[int, int] = (1, 1),
 ) -> StepTime:
     """Place every operator of ``table`` on the roofline of ``ceilings`` (one, or one per format
-    with ``""`` the table's own), under ``software`` (:mod:`mlcost.operator_time`)."""
+    with ``""`` the table's own), under ``software`` (:mod:`mlcost.operator_time`), the GEMMs
+    at the shapes one of ``shard = (t, c)`` tensor- and context-parallel ranks runs."""
     if mode not in MODES:
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
     by_format = ceilings if isinstance(ceilings, dict) else {"": ceilings}
     ex = Execution(
         ceilings=by_format, software=software, accelerators=accelerators or (by_format[""].name,),
-        mode=mode,
+        mode=mode, shard=shard,
     )  # fmt: skip
     kernels = attention_kernels(table, ex)
     # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor
@@ -358,6 +360,7 @@ def step_time(
     micro_batch_size: Number | None = None,
     sequence_length: Number | None = None,
     implementation: SoftwareLike = None,
+    shard: tuple[int, int] = (1, 1),
 ) -> StepTime:
     """Predicted time of one training step of ``model`` on one ``gpu`` (specs, catalog names or
     a calibrated profile; or given ceilings): the ``layout``'s micro-batches and recomputation, the
@@ -365,6 +368,9 @@ def step_time(
     run by ``implementation`` (default :data:`mlcost.implementation.DEFAULT_IMPLEMENTATION`).
 
     ``micro_batch_size`` / ``sequence_length`` may be numpy arrays (a sweep in one call).
+    ``shard = (t, c)`` times each GEMM at the efficiency of the shape one of ``t`` tensor- and
+    ``c`` context-parallel ranks runs (:func:`mlcost.operator_time.shard_shapes`), its FLOPs
+    still the whole model's: what :func:`mlcost.parallel.compute.compute_parts` divides.
     """
     software = implementation_of(implementation)
     table = operators(
@@ -372,11 +378,11 @@ def step_time(
         sequence_length=sequence_length,
     )  # fmt: skip
     if isinstance(gpu, Ceilings):
-        return operator_times(table, gpu, mode, software=software)
+        return operator_times(table, gpu, mode, software=software, shard=shard)
     accelerator = as_accelerator(gpu)
     return operator_times(
         table, step_ceilings(accelerator, config), mode, software=software,
-        accelerators=accelerator_names(accelerator),
+        accelerators=accelerator_names(accelerator), shard=shard,
     )  # fmt: skip
 
 

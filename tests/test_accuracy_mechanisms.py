@@ -67,6 +67,77 @@ def test_depth_overhead_scales_with_the_per_sm_rate() -> None:
     assert h100.gemm_depth_efficiency(2048) == pytest.approx(expected, rel=1e-12)
 
 
+def _by_hand(m: int, n: int, k: int) -> float:
+    """Wave x depth efficiency of an ``[m x k]·[k x n]`` pass on H100 BF16, counted by hand:
+    128 x 128 tiles on 132 SMs, relative to the MAMF shape's 256/264 and never above it;
+    ``K / (K + K0)`` relative to the MAMF depth 13312, K0 = 790 x 989.4 / 1978.9."""
+    tiles = -(-m // 128) * -(-n // 128)
+    waves = -(-tiles // 132)
+    wave = min(m * n / (waves * 132 * 128 * 128) / (256 / 264), 1.0)
+    k0 = 790 * 989.4 / 1978.9
+    depth = min((k / (k + k0)) / (13312 / (13312 + k0)), 1.0)
+    return wave * depth
+
+
+@pytest.mark.parametrize(
+    ("name", "row_parallel"),
+    [("output projection", True), ("mlp up projection", False), ("mlp down projection", True)],
+)
+def test_a_tensor_parallel_rank_runs_its_gemms_at_the_shape_of_its_shard(
+    name: str, row_parallel: bool
+) -> None:
+    # Megatron's 32B (h = 7168, 4h MLP, s = 4096, one sequence) on TP 8 (Shoeybi et al. 2019,
+    # section 3): a column-parallel GEMM splits its n output features, a row-parallel one its k
+    # input features. Its time is F / (peak x eta x wave x depth) for the forward [m x k]·[k x n],
+    # input gradient [m x n]·[n x k] and weight gradient [k x m]·[m x n] passes, each of the
+    # same F, so at TP 8 against TP 1 (F and eta unchanged) the time grows by the ratio of the
+    # sums of 1 / (wave x depth) over the passes, at the shard's and at the whole GEMM's shape.
+    from mlcost.operator_time import gemm_compute
+    from mlcost.published import megatron_gpt
+
+    model = megatron_gpt(7168, 2, 56, 131072, 4096)
+    table = operators(model, TrainingConfig(sequence_length=4096), Layout(micro_batch_size=1))
+    (op,) = [o for o in table.operators if o.name == name]
+    assert op.row_parallel is row_parallel
+    m, n, k = int(op.m), int(op.n), int(op.k)
+    shard_n, shard_k = (n, k // 8) if row_parallel else (n // 8, k)
+
+    def passes(n: int, k: int) -> float:
+        return 1 / _by_hand(m, n, k) + 1 / _by_hand(m, k, n) + 1 / _by_hand(k, n, m)
+
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16")
+    whole = gemm_compute((op,), ceilings, (False,))[0]
+    shard = gemm_compute((op,), ceilings, (False,), (8, 1))[0]
+    assert shard / whole == pytest.approx(passes(shard_n, shard_k) / passes(n, k), rel=1e-3)
+    # Context parallelism over 2 splits the rows instead: m/2 = 2048 tokens per rank.
+    halves = gemm_compute((op,), ceilings, (False,), (1, 2))[0]
+    rows = 1 / _by_hand(m // 2, n, k) + 1 / _by_hand(m // 2, k, n) + 1 / _by_hand(k, n, m // 2)
+    assert halves / whole == pytest.approx(rows / passes(n, k), rel=1e-3)
+
+
+def test_every_tensor_parallel_rank_launches_every_kernel() -> None:
+    # GPT-2 small at 64 tokens under an eager loop: almost every kernel waits for its launch and
+    # the host's dispatch. Tensor parallelism divides the kernels' work over the ranks, not
+    # their number: each rank launches all of them, so a rank's micro-batch never drops below
+    # the per-kernel time of the one-GPU step (it fell to an eighth of it when that was split).
+    from mlcost.parallel.compute import compute_parts, shard_compute
+    from mlcost.parallel.degrees import Degrees
+
+    model, config = mlcost.model("gpt2"), TrainingConfig(sequence_length=64)
+    software, gpu = implementation("ddp-eager"), mlcost.accelerator(H100)
+    one = compute_parts(model, config, gpu, Layout(micro_batch_size=1), np.array([1]),
+                        software=software)  # fmt: skip
+    per_kernel = float(one.layers_launch[0] + one.embedding_launch[0] + one.head_launch[0])
+    assert per_kernel > 0.3 * float(
+        one.layers_split[0] + one.layers_replicated[0] + one.embedding[0]
+        + one.head_split[0] + one.head_replicated[0] + per_kernel
+    )  # fmt: skip
+    layout = Layout(tp=4, micro_batch_size=1)
+    parts = compute_parts(model, config, gpu, layout, np.array([1]), software=software)
+    shard = shard_compute(parts, Degrees.from_layouts([layout], model.num_layers), 12)
+    assert float(shard.micro_batch[0]) >= per_kernel
+
+
 # ----- collectives ------------------------------------------------------------------------------
 def test_nvls_bus_bandwidth_on_8_h100() -> None:
     # nccl-tests issue #212: NVLS all-reduce algbw about 275 GB/s, reported busbw

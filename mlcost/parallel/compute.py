@@ -35,7 +35,10 @@ class ComputeParts:
     GEMMs (what tensor-parallel communication can overlap), the embedding, the head's
     tensor-parallel and replicated operators (final norm, LM head, loss), and the optimizer update
     (its kernels, their gaps and the host time dispatching them, which sharding does not divide);
-    plus model FLOPs of one micro-batch and the peak they were timed against."""
+    the per-kernel time (launch gaps, host dispatch beyond the GPU's time) of the layers, the
+    embedding and the head apart (``*_launch``): every tensor- and context-parallel rank
+    launches every kernel of its stage, so it is not divided by ``t`` or ``c``; plus model
+    FLOPs of one micro-batch and the peak they were timed against."""
 
     micro_batch_size: np.ndarray
     layers_split: np.ndarray
@@ -50,6 +53,12 @@ class ComputeParts:
     head_replicated: np.ndarray
     head_replicated_backward: np.ndarray
     layers_gemm: np.ndarray
+    layers_launch: np.ndarray
+    layers_launch_backward: np.ndarray
+    embedding_launch: np.ndarray
+    embedding_launch_backward: np.ndarray
+    head_launch: np.ndarray
+    head_launch_backward: np.ndarray
     optimizer: np.ndarray
     optimizer_gaps: np.ndarray
     optimizer_host: np.ndarray
@@ -88,9 +97,11 @@ def compute_parts(
     software: Software | None = None,
 ) -> ComputeParts:
     """Split the single-GPU step of one micro-batch (:func:`mlcost.timing.step_time`, one
-    vectorized call over ``micro_batch_sizes``, with ``layout``'s recomputation) into the parts
-    a layout shards differently. The backward share of an operator is its backward (and
-    recomputed) FLOPs over all its FLOPs (2/3 for an operator without FLOPs)."""
+    vectorized call over ``micro_batch_sizes``, with ``layout``'s recomputation, its GEMMs at
+    the efficiency of the shapes one of ``layout``'s ``t x c`` tensor- and context-parallel
+    ranks runs) into the parts a layout shards differently. The backward share of an operator
+    is its backward (and recomputed) FLOPs over all its FLOPs (2/3 for an operator without
+    FLOPs)."""
     sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
     single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
     transformer = isinstance(model, TransformerSpec)
@@ -99,7 +110,7 @@ def compute_parts(
         batch = int(sizes[0]) if sizes.size == 1 else sizes
         step = step_time(
             model, config, gpu, single, mode=mode, micro_batch_size=batch,
-            implementation=software,
+            implementation=software, shard=(layout.tp, layout.cp),
         )  # fmt: skip
     else:
         if sizes.size != 1:
@@ -119,8 +130,11 @@ def compute_parts(
         share = _backward_share(op.total_flops, op.backward_flops + op.recompute_flops)
         block = op.block if transformer else "layer"
         group = _GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")
-        totals[group] += total
-        totals[f"{group}_backward"] += total * share
+        launch = f"{group.split('_')[0]}_launch"  # layers, embedding or head
+        totals[group] += total - row.launch
+        totals[f"{group}_backward"] += (total - row.launch) * share
+        totals[launch] += row.launch
+        totals[f"{launch}_backward"] += row.launch * share
         if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
             totals["attention"] += total
         if op.kind == OperatorKind.MATMUL and block == "layer":
@@ -158,12 +172,15 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
 
     def split(prefix: str, suffix: str = "") -> Any:
         tensor = getattr(parts, f"{prefix}_split{suffix}") / t
-        return (tensor + getattr(parts, f"{prefix}_replicated{suffix}") / t_replicated) / c
+        body = (tensor + getattr(parts, f"{prefix}_replicated{suffix}") / t_replicated) / c
+        return body + getattr(parts, f"{prefix}_launch{suffix}")
 
     per_layer, per_layer_backward = split("layers") / layers, split("layers", "_backward") / layers
     head, head_backward = split("head"), split("head", "_backward")
-    embedding = parts.embedding / t_replicated / c
-    embedding_backward = parts.embedding_backward / t_replicated / c
+    embedding = parts.embedding / t_replicated / c + parts.embedding_launch
+    embedding_backward = (
+        parts.embedding_backward / t_replicated / c + parts.embedding_launch_backward
+    )
     single = d.pp == 1
     stages = np.stack(
         np.broadcast_arrays(

@@ -300,25 +300,33 @@ def _compute_parts(
     mode: Mode,
     software: Software,
 ) -> ComputeParts:
-    """The compute parts of every candidate: one vectorized step time per recomputation mode
-    and expert-parallel degree (which sets the shape of the expert GEMMs) over every micro-batch
-    size, picked per candidate."""
+    """The compute parts of every candidate: one vectorized step time per recomputation mode,
+    expert-parallel degree (which sets the shape of the expert GEMMs) and tensor- and
+    context-parallel degrees (the shapes of a rank's GEMMs) over every micro-batch size, picked
+    per candidate."""
     (mbs,), mb_index = _distinct(cand["mb"])
-    codes, row = _distinct(cand["recompute"], cand["ep"])
+    codes, row = _distinct(cand["recompute"], cand["ep"], cand["tp"], cand["cp"])
     per_code = [
         compute_parts(
             model,
             config,
             system.accelerator,
-            Layout(recompute=RECOMPUTE_CODES[int(code)], dp=int(ep), ep=int(ep)),
+            Layout(
+                recompute=RECOMPUTE_CODES[int(code)],
+                dp=int(ep),
+                ep=int(ep),
+                tp=int(tp),
+                cp=int(cp),
+            ),
             mbs,
             mode=mode,
             software=software,
         )
-        for code, ep in codes.T
+        for code, ep, tp, cp in codes.T
     ]
+    flat = row * mbs.size + mb_index  # each candidate's (code, micro-batch) cell, row-major
     columns = {
-        f.name: np.stack([getattr(p, f.name) for p in per_code])[row, mb_index]
+        f.name: np.stack([getattr(p, f.name) for p in per_code]).ravel().take(flat)
         for f in fields(ComputeParts)
         if f.name != "peak"
     }

@@ -16,8 +16,10 @@ loss. Tensor parallelism splits the operators Megatron splits (``Operator.tensor
 the attention and MLP GEMMs and the attention core) over ``t`` GPUs and replicates the rest
 (norms, residual adds, dropouts) unless sequence parallelism splits them too; context
 parallelism splits every per-token operator over ``c`` (each GPU computes ``s/c`` queries
-against all keys). **Assumption**: the smaller GEMMs of a shard run at the full-size GEMMs'
-efficiency (an optimistic bound for small shards). The optimizer update is ``T_opt / (t·p)`` and
+against all keys). Each GEMM runs at the efficiency of the shape one rank computes
+(:func:`mlcost.operator_time.shard_shapes`: ``n/t`` for column-parallel, ``k/t`` for
+row-parallel GEMMs, the heads over ``t``, the tokens over ``c``): wave quantization and tile depth
+of the smaller shard. The optimizer update is ``T_opt / (t·p)`` and
 further ``/(d·c)`` with ZeRO >= 1 (sharded optimizer states). Exposed communication is the sum
 over the terms of :mod:`mlcost.parallel.traffic`.
 

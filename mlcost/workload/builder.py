@@ -32,6 +32,7 @@ def gemm_operator(
     input_needs_grad: bool = True,
     recompute_fraction: float = 0.0,
     tensor_parallel: bool = False,
+    row_parallel: bool = False,
     saved_replicated: bool = False,
     note: str = "",
 ) -> Operator:
@@ -63,6 +64,7 @@ def gemm_operator(
         n=n,
         k=k,
         tensor_parallel=tensor_parallel,
+        row_parallel=row_parallel,
         saved_replicated=saved_replicated,
         format="" if low else fmt,
         note=note,
@@ -335,5 +337,9 @@ def feed_forward_ops(
                 **{**intermediate, "saved_elements": 2 * rows * f},
             )
         )
-    ops.append(step.layer_gemm(f"{label} down projection", h, f, tensor_parallel=True, **gemm))
+    ops.append(
+        step.layer_gemm(
+            f"{label} down projection", h, f, tensor_parallel=True, row_parallel=True, **gemm
+        )
+    )
     return ops

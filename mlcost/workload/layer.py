@@ -98,7 +98,14 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             v_dim=v_dim,
         )
     ops.append(
-        step.layer_gemm("output projection", h, n_q * v_dim, bias=model.attn_out_bias, **split)
+        step.layer_gemm(
+            "output projection",
+            h,
+            n_q * v_dim,
+            bias=model.attn_out_bias,
+            row_parallel=True,
+            **split,
+        )
     )
     if model.norm_placement == "sandwich":
         ops.append(step.norm("post-attention norm", block, count, rf))

@@ -122,8 +122,12 @@ class Operator:
     every layer); ``tensor_parallel`` whether Megatron-style tensor parallelism splits its work
     and saved tensors over the ``t`` ranks (the attention and MLP between the f and g operators)
     rather than replicating them (the norms, residual adds and dropouts on the full hidden
-    state); ``saved_replicated`` that what it saves for backward is replicated even though its
-    work is split (the full hidden-state input of the QKV, first MLP and LM-head GEMMs). Only
+    state); ``row_parallel`` that a split GEMM is row-parallel, its weight split along its
+    ``k`` input features (the attention output and MLP down projections, which end a
+    tensor-parallel region), where a column-parallel one splits its ``n`` output features and
+    the attention core its heads (Shoeybi et al. 2019, section 3); ``saved_replicated`` that
+    what it saves for backward is replicated even though its work is split (the full
+    hidden-state input of the QKV, first MLP and LM-head GEMMs). Only
     sequence parallelism splits the replicated parts (Korthikanti et al. 2022, section 4.2 and
     Table 2: the ``10·s·b·h`` of ``10 + 24/t``).
     """
@@ -149,6 +153,7 @@ class Operator:
     role: OperatorRole = OperatorRole.NONE
     pattern: str = ""
     tensor_parallel: bool = False
+    row_parallel: bool = False
     saved_replicated: bool = False
     format: str = ""  # the compute format of a GEMM when not the table's (BF16 heads under FP8)
     note: str = ""
