@@ -27,7 +27,7 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
@@ -77,6 +77,7 @@ class Execution:
     accelerators: tuple[str, ...] = ()
     mode: Mode = "roofline"
     shard: tuple[int, int] = (1, 1)  # (t, c): the GEMM shapes of one rank (:func:`shard_shapes`)
+    fused: frozenset[str] = frozenset()  # fuse groups run as one GEMM (:func:`fused_groups`)
 
     @property
     def main(self) -> Ceilings:
@@ -251,6 +252,28 @@ def _uses_kernel(op: Operator, kernels: dict[str, tuple[Number, Kernel]]) -> boo
     return op.role == OperatorRole.ATTENTION_CORE and op.pattern in kernels
 
 
+def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: bool) -> frozenset:
+    """The fuse groups (:attr:`Operator.fuse_group`) that run as one GEMM: every group under an
+    implementation whose code fuses its projections (``fused_projections``: Megatron-Core's
+    ``linear_qkv`` and ``linear_fc1``), else the Q, K, V projections of a model whose own code
+    fuses them (``fused_qkv``: GPT-2's ``c_attn``)."""
+    if software is not None and software.spec.fused_projections:
+        return frozenset(op.fuse_group for op in ops if op.fuse_group)
+    return frozenset({"qkv"}) if fused_qkv else frozenset()
+
+
+def _fused(members: Sequence[Operator]) -> Operator:
+    """One GEMM for fused projections reading the same ``[m x k]`` input: their output widths
+    and FLOPs added."""
+    return replace(
+        members[0],
+        n=sum(op.n for op in members),
+        forward_flops=sum(op.forward_flops for op in members),
+        backward_input_flops=sum(op.backward_input_flops for op in members),
+        backward_weight_flops=sum(op.backward_weight_flops for op in members),
+    )
+
+
 def operator_rows(
     ops: Sequence[Operator],
     ex: Execution,
@@ -258,21 +281,42 @@ def operator_rows(
     tensors: float,
 ) -> tuple[OperatorTime, ...]:
     """The time of every operator row (module docstring), the GEMM rows of each format
-    evaluated together (:func:`gemm_compute`)."""
+    evaluated together (:func:`gemm_compute`). The rows of a fuse group that runs as one GEMM
+    (``ex.fused``) are timed as that GEMM (:func:`_fused`: the sum of their widths, so its
+    tiles and waves), each row taking its share of the FLOPs, one launch for them all."""
     gemms: dict[int, Number] = {}
-    by_ceilings: dict[int, list[int]] = {}
+    members: dict[str, list[int]] = {}
     for i, op in enumerate(ops):
-        if op.is_matmul and not _uses_kernel(op, kernels):
-            by_ceilings.setdefault(id(ex.of(op)), []).append(i)
-    for indices in by_ceilings.values():
-        group = [ops[i] for i in indices]
+        if op.fuse_group in ex.fused and op.is_matmul and not _uses_kernel(op, kernels):
+            members.setdefault(op.fuse_group, []).append(i)
+    fused = {name: rows for name, rows in members.items() if len(rows) > 1}
+    in_fused = {i for rows in fused.values() for i in rows}
+    timed: list[tuple[Operator, tuple[int, ...]]] = [
+        (op, (i,))
+        for i, op in enumerate(ops)
+        if op.is_matmul and not _uses_kernel(op, kernels) and i not in in_fused
+    ]
+    timed += [(_fused([ops[i] for i in rows]), tuple(rows)) for rows in fused.values()]
+    by_ceilings: dict[int, list[tuple[Operator, tuple[int, ...]]]] = {}
+    for entry in timed:
+        by_ceilings.setdefault(id(ex.of(entry[0])), []).append(entry)
+    for entries in by_ceilings.values():
+        group = [op for op, _ in entries]
         seconds = gemm_compute(
             group, ex.of(group[0]), [_grouped(op, ex.software) for op in group], ex.shard
         )
-        gemms.update(zip(indices, seconds, strict=True))
+        for (op, rows), time in zip(entries, seconds, strict=True):
+            for i in rows:
+                gemms[i] = (
+                    time if len(rows) == 1 else time * (ops[i].forward_flops / op.forward_flops)
+                )
+    launches = {i: len(rows) for rows in fused.values() for i in rows}
     return tuple(
-        operator_time(op, ex, kernels, tensors, gemm=gemms.get(i)) for i, op in enumerate(ops)
-    )  # fmt: skip
+        operator_time(
+            op, ex, kernels, tensors, gemm=gemms.get(i), kernels_shared=launches.get(i, 1)
+        )
+        for i, op in enumerate(ops)
+    )
 
 
 def operator_time(
@@ -282,9 +326,11 @@ def operator_time(
     tensors: float,
     *,
     gemm: Number | None = None,
+    kernels_shared: int = 1,
 ) -> OperatorTime:
     """The time of one operator row per step (module docstring); ``gemm``: its GEMM compute
-    seconds when already evaluated (:func:`operator_rows`)."""
+    seconds when already evaluated (:func:`operator_rows`); ``kernels_shared``: the rows of a
+    fused GEMM sharing its launches."""
     ceilings = ex.of(op)
     software = ex.software
     bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
@@ -304,6 +350,7 @@ def operator_time(
         memory = moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
+        host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
     else:
         vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(op.kind, op.forward_flops)
@@ -338,6 +385,7 @@ __all__ = [
     "Execution",
     "OperatorTime",
     "attention_kernels",
+    "fused_groups",
     "gemm_compute",
     "operator_rows",
     "operator_time",

@@ -34,6 +34,7 @@ from mlcost.operator_time import (
     Execution,
     OperatorTime,
     attention_kernels,
+    fused_groups,
     operator_rows,
     parameter_tensors,
 )
@@ -314,9 +315,10 @@ def operator_times(
     if mode not in MODES:
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
     by_format = ceilings if isinstance(ceilings, dict) else {"": ceilings}
+    fused = fused_groups(table.operators, software, bool(table.metadata.get("fused_qkv")))
     ex = Execution(
         ceilings=by_format, software=software, accelerators=accelerators or (by_format[""].name,),
-        mode=mode, shard=shard,
+        mode=mode, shard=shard, fused=fused,
     )  # fmt: skip
     kernels = attention_kernels(table, ex)
     # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor

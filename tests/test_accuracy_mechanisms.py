@@ -115,6 +115,28 @@ def test_a_tensor_parallel_rank_runs_its_gemms_at_the_shape_of_its_shard(
     assert halves / whole == pytest.approx(rows / passes(n, k), rel=1e-3)
 
 
+def test_megatron_core_runs_q_k_and_v_as_one_gemm() -> None:
+    # Megatron-Core's linear_qkv is one GEMM of hidden -> (n_q + 2 n_kv) x d (attention.py);
+    # the Hugging Face modules (and FSDP's profile, which runs them) keep q, k and v apart.
+    # Llama-3-70B at TP 8 (h = 8192, 64 query and 8 KV heads of 128): one GEMM of
+    # 10240/8 = 1280 columns against 1024 for q and 128 each for k and v; each time is
+    # F x sum over passes of 1 / (wave x depth), F proportional to the output width.
+    model, config = mlcost.model("llama-3-70b"), TrainingConfig(sequence_length=4096)
+    layout = Layout(tp=8, micro_batch_size=1)
+
+    def qkv(name: str) -> float:
+        step = step_time(model, config, H100, layout, implementation=name, shard=(8, 1))
+        rows = zip(step.table.operators, step.rows, strict=True)
+        return sum(r.compute for op, r in rows if op.fuse_group == "qkv")
+
+    def passes(n: int, m: int = 4096, k: int = 8192) -> float:
+        return 1 / _by_hand(m, n, k) + 1 / _by_hand(m, k, n) + 1 / _by_hand(k, n, m)
+
+    expected = 10240 * passes(1280) / (8192 * passes(1024) + 2 * 1024 * passes(128))
+    assert qkv("megatron-core") / qkv("fsdp") == pytest.approx(expected, rel=1e-3)
+    assert expected < 0.9  # k and v alone fill one wave of 132 SMs with 32 tiles
+
+
 def test_every_tensor_parallel_rank_launches_every_kernel() -> None:
     # GPT-2 small at 64 tokens under an eager loop: almost every kernel waits for its launch and
     # the host's dispatch. Tensor parallelism divides the kernels' work over the ranks, not

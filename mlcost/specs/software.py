@@ -140,6 +140,10 @@ class Implementation(Spec):
     # GroupedLinear, Megatron-Core's --moe-grouped-gemm) instead of one GEMM per expert (the
     # Hugging Face eager experts).
     grouped_expert_gemm: bool = False
+    # The projections that read one input run as one GEMM of their output widths concatenated:
+    # Q, K and V (Megatron-Core's linear_qkv) and a gated MLP's gate and up (linear_fc1 of twice
+    # the FFN width), instead of one GEMM each (the Hugging Face Llama modules).
+    fused_projections: bool = False
     fsdp_forward_prefetch: bool = True
     fsdp_backward_prefetch: Literal["pre", "post"] = "pre"
     gradient_reduce_bytes: float | None = Field(default=None, gt=0)

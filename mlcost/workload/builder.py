@@ -33,6 +33,7 @@ def gemm_operator(
     recompute_fraction: float = 0.0,
     tensor_parallel: bool = False,
     row_parallel: bool = False,
+    fuse_group: str = "",
     saved_replicated: bool = False,
     note: str = "",
 ) -> Operator:
@@ -65,6 +66,7 @@ def gemm_operator(
         k=k,
         tensor_parallel=tensor_parallel,
         row_parallel=row_parallel,
+        fuse_group=fuse_group,
         saved_replicated=saved_replicated,
         format="" if low else fmt,
         note=note,
@@ -305,9 +307,11 @@ def feed_forward_ops(
         ops.append(step.layer_gemm(f"{label} gate+up projection", 2 * f, h, **gemm, **first))
     else:
         if model.gated_mlp:
+            gemm["fuse_group"] = f"{label} gate-up"
             ops.append(step.layer_gemm(f"{label} gate projection", f, h, **gemm, **first))
             first = {"tensor_parallel": True, "saves_input": False, "note": shared_note}
         ops.append(step.layer_gemm(f"{label} up projection", f, h, **gemm, **first))
+        gemm.pop("fuse_group", None)
     # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
     # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
     ops.append(

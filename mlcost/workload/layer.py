@@ -46,10 +46,13 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
                   "note": "shares its saved input with the q projection"}  # fmt: skip
         ops.append(
             step.layer_gemm("q projection", n_q * d, h, bias=model.qkv_bias,
-                            saved_replicated=True, **split)
+                            saved_replicated=True, fuse_group="qkv", **split)
         )  # fmt: skip
         for name in ("k projection", "v projection"):
-            ops.append(step.layer_gemm(name, n_kv * d, h, bias=model.qkv_bias, **shared))
+            ops.append(
+                step.layer_gemm(name, n_kv * d, h, bias=model.qkv_bias, fuse_group="qkv",
+                                **shared)
+            )  # fmt: skip
         if model.qk_norm:
             ops += [qk_norm_op(step, "q norm", n_q * d), qk_norm_op(step, "k norm", n_kv * d)]
         if model.position_encoding == "rotary":

@@ -127,7 +127,9 @@ class Operator:
     tensor-parallel region), where a column-parallel one splits its ``n`` output features and
     the attention core its heads (Shoeybi et al. 2019, section 3); ``saved_replicated`` that
     what it saves for backward is replicated even though its work is split (the full
-    hidden-state input of the QKV, first MLP and LM-head GEMMs). Only
+    hidden-state input of the QKV, first MLP and LM-head GEMMs); ``fuse_group`` names GEMMs
+    that read the same input and that a model's or framework's code may run as one GEMM of
+    their output widths concatenated (``qkv``; ``<mlp> gate-up``). Only
     sequence parallelism splits the replicated parts (Korthikanti et al. 2022, section 4.2 and
     Table 2: the ``10·s·b·h`` of ``10 + 24/t``).
     """
@@ -154,6 +156,7 @@ class Operator:
     pattern: str = ""
     tensor_parallel: bool = False
     row_parallel: bool = False
+    fuse_group: str = ""
     saved_replicated: bool = False
     format: str = ""  # the compute format of a GEMM when not the table's (BF16 heads under FP8)
     note: str = ""

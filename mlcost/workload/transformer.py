@@ -283,5 +283,7 @@ def transformer_operators(
             "layout": layout,
             "causal": step.causal,
             "dropout": step.dropout_on,
+            # The model's own code runs Q, K and V as one GEMM (GPT-2's c_attn).
+            "fused_qkv": model.fused_qkv,
         },
     )
