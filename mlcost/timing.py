@@ -20,6 +20,7 @@ token budget are :func:`training_time`. The Iron Law of training, ``T = O / (R_p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -374,18 +375,39 @@ def step_time(
     ``c`` context-parallel ranks runs (:func:`mlcost.operator_time.shard_shapes`), its FLOPs
     still the whole model's: what :func:`mlcost.parallel.compute.compute_parts` divides.
     """
+    return step_times(
+        model, config, gpu, layout, (shard,), mode=mode, micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length, implementation=implementation,
+    )[0]  # fmt: skip
+
+
+def step_times(
+    model: ModelSpec | str,
+    config: TrainingConfig,
+    gpu: Accelerator | Ceilings | str,
+    layout: Layout | None,
+    shards: Sequence[tuple[int, int]],
+    *,
+    mode: Mode = "roofline",
+    micro_batch_size: Number | None = None,
+    sequence_length: Number | None = None,
+    implementation: SoftwareLike = None,
+) -> list[StepTime]:
+    """:func:`step_time` at each of ``shards`` (``(t, c)`` pairs), the operator table built
+    once: it does not depend on how the ranks split the GEMMs, only their times do."""
     software = implementation_of(implementation)
     table = operators(
         as_model(model), config, layout, micro_batch_size=micro_batch_size,
         sequence_length=sequence_length,
     )  # fmt: skip
     if isinstance(gpu, Ceilings):
-        return operator_times(table, gpu, mode, software=software, shard=shard)
+        return [operator_times(table, gpu, mode, software=software, shard=s) for s in shards]
     accelerator = as_accelerator(gpu)
-    return operator_times(
-        table, step_ceilings(accelerator, config), mode, software=software,
-        accelerators=accelerator_names(accelerator), shard=shard,
-    )  # fmt: skip
+    ceilings, names = step_ceilings(accelerator, config), accelerator_names(accelerator)
+    return [
+        operator_times(table, ceilings, mode, software=software, accelerators=names, shard=s)
+        for s in shards
+    ]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ compose into a step).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -20,7 +21,7 @@ from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
-from mlcost.timing import Mode, step_time
+from mlcost.timing import Mode, StepTime, step_times
 from mlcost.workload import OperatorKind, TrainingConfig
 
 Number = Any
@@ -102,21 +103,45 @@ def compute_parts(
     ranks runs) into the parts a layout shards differently. The backward share of an operator
     is its backward (and recomputed) FLOPs over all its FLOPs (2/3 for an operator without
     FLOPs)."""
+    return compute_parts_by_shard(
+        model, config, gpu, layout, micro_batch_sizes, [(layout.tp, layout.cp)], mode=mode,
+        software=software,
+    )[0]  # fmt: skip
+
+
+def compute_parts_by_shard(
+    model: ModelSpec,
+    config: TrainingConfig,
+    gpu: Accelerator | Ceilings,
+    layout: Layout,
+    micro_batch_sizes: Number,
+    shards: Sequence[tuple[int, int]],
+    *,
+    mode: Mode = "roofline",
+    software: Software | None = None,
+) -> list[ComputeParts]:
+    """:func:`compute_parts` with the GEMMs of each of ``shards`` (``(t, c)`` pairs; ``layout``'s
+    own degrees are not used), the operator table built once (:func:`mlcost.timing.step_times`)."""
     sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
     single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
     transformer = isinstance(model, TransformerSpec)
     if transformer:
         # One size: the step of plain numbers (the same arithmetic, without numpy per value).
         batch = int(sizes[0]) if sizes.size == 1 else sizes
-        step = step_time(
-            model, config, gpu, single, mode=mode, micro_batch_size=batch,
-            implementation=software, shard=(layout.tp, layout.cp),
+        steps = step_times(
+            model, config, gpu, single, shards, mode=mode, micro_batch_size=batch,
+            implementation=software,
         )  # fmt: skip
     else:
         if sizes.size != 1:
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
         one = single.model_copy(update={"micro_batch_size": int(sizes[0])})
-        step = step_time(model, config, gpu, one, mode=mode, implementation=software)
+        steps = step_times(model, config, gpu, one, shards, mode=mode, implementation=software)
+    return [_split(step, sizes, transformer) for step in steps]
+
+
+def _split(step: StepTime, sizes: np.ndarray, transformer: bool) -> ComputeParts:
+    """The rows of ``step`` summed into the parts of :class:`ComputeParts`."""
     totals: dict[str, Any] = {
         f.name: 0.0 for f in fields(ComputeParts) if f.name not in ("peak", "micro_batch_size")
     }

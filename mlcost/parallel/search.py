@@ -42,7 +42,7 @@ from mlcost.layout import Layout
 from mlcost.memory import DEFAULT_OVERHEADS, Overheads, Profile, activation_parts, per_gpu_memory
 from mlcost.memory.activations import ActivationParts
 from mlcost.memory.states import model_state_bytes_per_parameter
-from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims
+from mlcost.parallel.compute import ComputeParts, compute_parts_by_shard, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees, stage_layer_profile
 from mlcost.parallel.step import evaluate
 from mlcost.results import Figure, Result
@@ -300,37 +300,31 @@ def _compute_parts(
     mode: Mode,
     software: Software,
 ) -> ComputeParts:
-    """The compute parts of every candidate: one vectorized step time per recomputation mode,
-    expert-parallel degree (which sets the shape of the expert GEMMs) and tensor- and
-    context-parallel degrees (the shapes of a rank's GEMMs) over every micro-batch size, picked
-    per candidate."""
+    """The compute parts of every candidate: per recomputation mode and expert-parallel degree
+    (which set the operator table: its recomputation, the shape of the expert GEMMs) one table
+    over every micro-batch size, timed at each tensor- and context-parallel degree of those
+    candidates (the shapes of a rank's GEMMs), picked per candidate."""
     (mbs,), mb_index = _distinct(cand["mb"])
     codes, row = _distinct(cand["recompute"], cand["ep"], cand["tp"], cand["cp"])
-    per_code = [
-        compute_parts(
-            model,
-            config,
-            system.accelerator,
-            Layout(
-                recompute=RECOMPUTE_CODES[int(code)],
-                dp=int(ep),
-                ep=int(ep),
-                tp=int(tp),
-                cp=int(cp),
-            ),
-            mbs,
-            mode=mode,
-            software=software,
+    tables, table_of = _distinct(codes[0], codes[1])
+    per_code: list[ComputeParts | None] = [None] * codes.shape[1]
+    for index, (code, ep) in enumerate(tables.T):
+        members = np.flatnonzero(table_of == index)
+        layout = Layout(recompute=RECOMPUTE_CODES[int(code)], dp=int(ep), ep=int(ep))
+        shards = [(int(codes[2, i]), int(codes[3, i])) for i in members]
+        parts = compute_parts_by_shard(
+            model, config, system.accelerator, layout, mbs, shards, mode=mode, software=software
         )
-        for code, ep, tp, cp in codes.T
-    ]
+        for i, part in zip(members, parts, strict=True):
+            per_code[i] = part
+    done = [p for p in per_code if p is not None]
     flat = row * mbs.size + mb_index  # each candidate's (code, micro-batch) cell, row-major
     columns = {
-        f.name: np.stack([getattr(p, f.name) for p in per_code]).ravel().take(flat)
+        f.name: np.stack([getattr(p, f.name) for p in done]).ravel().take(flat)
         for f in fields(ComputeParts)
         if f.name != "peak"
     }
-    return ComputeParts(peak=per_code[0].peak, **columns)
+    return ComputeParts(peak=done[0].peak, **columns)
 
 
 @dataclass(frozen=True)
