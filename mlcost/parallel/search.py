@@ -327,6 +327,10 @@ def _compute_parts(
     return ComputeParts(peak=done[0].peak, **columns)
 
 
+#: The column each ``rank_by`` of :func:`search` ranks by (lower is better).
+RANK_COLUMNS = {"time": "step_s", "cost": "gpu_s_per_token"}
+
+
 @dataclass(frozen=True)
 class SearchResult(Result):
     """The ranked layouts (:func:`search`): one row per candidate kept, best first. ``columns``
@@ -395,6 +399,26 @@ class SearchResult(Result):
             recompute=str(RECOMPUTE_CODES[int(at("recompute"))]),
         )
 
+    def simplest_of_ties(self, tolerance: float) -> int:
+        """The rank of the layout with the fewest model-parallel dimensions (tensor, pipeline,
+        context and expert parallelism, virtual stages) among those whose ``rank_by`` value is
+        within ``tolerance`` (relative) of the best; of several such, the best ranked. The
+        ranking itself stays by ``rank_by``."""
+        if self.kept == 0:
+            raise MlcostError(f"search: no candidate; {self.fitting} of {self.candidates} fit")
+        key = self.columns[RANK_COLUMNS[self.rank_by]]
+        if np.ndim(key) == 0:
+            return 0
+        ranked = np.asarray(key)[self.order]
+        best = ranked[0]
+        tied = np.flatnonzero(ranked <= best + tolerance * abs(best))
+        dimensions = np.zeros(tied.size, dtype=np.int64)
+        for name in ("tp", "pp", "cp", "ep", "v"):
+            column = self.columns[name]
+            values = np.asarray(column)[self.order[tied]] if np.ndim(column) else column
+            dimensions += np.asarray(values) > 1
+        return int(tied[np.argmin(dimensions)])
+
     def layouts(self, top: int | None = None) -> list[Layout]:
         """The layouts of the rows, best first (the first ``top``)."""
         count = self.kept if top is None else min(top, self.kept)
@@ -436,7 +460,7 @@ def _checked(
     """The model, once the search's inputs are valid."""
     if not isinstance(spec, TransformerSpec):
         raise MlcostError(f"model: {spec.name!r} is a {spec.KIND}; the search takes transformers")
-    if rank_by not in ("time", "cost"):
+    if rank_by not in RANK_COLUMNS:
         raise MlcostError(f"rank_by: got {rank_by!r}, expected 'time' or 'cost'")
     if int(global_batch_size) != global_batch_size or global_batch_size < 1:
         raise MlcostError(f"global_batch_size: got {global_batch_size!r}, expected a count >= 1")
@@ -596,7 +620,7 @@ def search(
         price = magnitude_in(price_per_gpu_hour, "USD/hour", "price_per_gpu_hour")
         columns["usd_per_step"] = degrees.gpus * result.total / 3600 * price
     fitting = int(np.count_nonzero(columns["fits"]))
-    key = "step_s" if rank_by == "time" else "gpu_s_per_token"
+    key = RANK_COLUMNS[rank_by]
     return SearchResult(
         columns=columns,
         order=_ranked(columns, key, keep_unfit, top),

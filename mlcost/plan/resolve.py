@@ -288,10 +288,12 @@ def choose_layout(
     gpus: int,
     global_batch_size: int,
     software: Software,
+    tie: float = 0.0,
 ) -> tuple[Layout, str, SearchResult | None]:
     """The fastest layout that fits (:func:`mlcost.parallel.search`) for ``global_batch_size``
-    sequences per step; pure data parallelism when none fits (the plan then reports that it
-    does not fit)."""
+    sequences per step, or of those within ``tie`` (relative) of its step time the one with the
+    fewest model-parallel dimensions (:meth:`SearchResult.simplest_of_ties`); pure data
+    parallelism when none fits (the plan then reports that it does not fit)."""
     batch = global_batch_size
     if not isinstance(model, TransformerSpec):
         return (
@@ -309,11 +311,17 @@ def choose_layout(
             f"none of the {result.candidates} layouts searched fits; pure data parallelism shown",
             result,
         )
-    best = result.layout(0)
+    rank = result.simplest_of_ties(tie)
+    simpler = (
+        f"; of the layouts within {tie:.1%} of its step time, the one with the fewest "
+        "model-parallel dimensions"
+        if rank > 0
+        else ""
+    )
     return (
-        best,
+        result.layout(rank),
         f"the fastest of {result.fitting} layouts that fit ({result.candidates} searched) for a "
-        f"global batch of {batch} sequences (mlcost.parallel.search)",
+        f"global batch of {batch} sequences (mlcost.parallel.search){simpler}",
         result,
     )
 
@@ -337,7 +345,9 @@ def resolve(plan: Plan) -> Run:
             layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
         found = None
     else:
-        layout, layout_source, found = choose_layout(model, config, resolved, gpus, batch, software)
+        layout, layout_source, found = choose_layout(
+            model, config, resolved, gpus, batch, software, assumptions.layout_tie_tolerance
+        )
     grid = plan.region if isinstance(plan.region, Grid) else catalog.grid(plan.region)
     sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+import mlcost
 from mlcost.parallel.search import _distinct, _frame, _groups, _lexsorted, _ranked, _taken
 
 KEYS = st.integers(1, 3).flatmap(
@@ -106,3 +108,23 @@ def test_link_names_of_groups_by_hand() -> None:
 def test_lexsorted_equals_numpy_lexsort(keys: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
     first, second, third = keys
     assert np.array_equal(_lexsorted(first, second, third), np.lexsort((third, second, first)))
+
+
+@pytest.mark.parametrize(("tolerance", "expected"), [(0.0, 0), (5e-4, 0), (1e-3, 2), (0.5, 2)])
+def test_the_simplest_of_tied_layouts_by_hand(tolerance: float, expected: int) -> None:
+    # Ranked steps 1.0, 1.0004, 1.0009, 1.002 s with 1, 2, 0 and 0 model-parallel dimensions:
+    # within 0.05 % of the best the first two tie and the first has fewer; within 0.1 % the
+    # third joins and has none; the fourth, as simple, is never tied before the third.
+    from mlcost.parallel.search import SearchResult
+
+    columns = {
+        "step_s": np.asarray([1.002, 1.0009, 1.0, 1.0004]),
+        "tp": np.asarray([1, 1, 2, 1]), "pp": np.asarray([1, 1, 1, 2]),
+        "cp": np.asarray([1, 1, 1, 2]), "ep": 1, "v": np.ones(4, dtype=np.int64),
+    }  # fmt: skip
+    result = SearchResult(
+        columns=columns, order=np.asarray([2, 3, 1, 0]), model="m",
+        system=mlcost.system("dgx-h100"), global_batch_size=8, candidates=4, fitting=4,
+        rank_by="time",
+    )  # fmt: skip
+    assert result.simplest_of_ties(tolerance) == expected

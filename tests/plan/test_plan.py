@@ -320,6 +320,27 @@ def test_llama_70b_on_1024_gpus_searches_a_layout_that_fits() -> None:
     assert plan.train()["MFU"].to("").magnitude == pytest.approx(reference.mfu(), rel=1e-9)
 
 
+def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions() -> None:
+    # Llama-2-7B on one DGX H100: data parallelism over 8 and 4 x 2 context-parallel ranks
+    # put the same 8 x 2048 tokens through the same GEMMs, so their steps differ by far less
+    # than the model can tell (0.1 %, Assumptions.layout_tie_tolerance); the plan runs the
+    # plain one. With no tolerance it runs the search's first, whatever that is.
+    from mlcost.parallel import search
+
+    plan = Plan("llama-2-7b", system="dgx-h100", gpus=8)
+    r = plan.run
+    result = search(r.model, r.system, r.layout.global_batch_size, config=r.config, gpus=8,
+                    keep_unfit=False, implementation=r.software)  # fmt: skip
+    steps = result.frame["step_s"].to_numpy()
+    layout = r.layout
+    assert (layout.tp, layout.pp, layout.cp, layout.ep, layout.virtual_stages) == (1, 1, 1, 1, 1)
+    chosen = multi_gpu_step_time(r.model, r.config, r.system, layout, implementation=r.software)
+    assert chosen.total.to("s").magnitude <= steps[0] * 1.001
+    exact = Plan("llama-2-7b", system="dgx-h100", gpus=8,
+                 assumptions=Assumptions(layout_tie_tolerance=0.0))  # fmt: skip
+    assert exact.run.layout == result.layout(0)
+
+
 def test_a_run_that_does_not_fit_is_never_priced() -> None:
     # 69B parameters x 16 B/param on every GPU (plain data parallelism): over 1 TB per GPU.
     plan = Plan("llama-2-70b", gpu="h100-sxm5-80gb", gpus=1024, tokens=2e12, layout=Layout(dp=1024))
