@@ -5,7 +5,9 @@ median |error| per family, and draws the errors.
 Run: ``.venv/bin/python benchmarks/validate_runs.py`` (add ``--write`` to refresh
 ``docs/validation.md``'s figure ``docs/validation.png``, its summary and row tables (between
 their ``<!-- ... -->`` markers) and the step-time band in ``mlcost/data/uncertainty.yaml``,
-which the tests then check against a fresh run).
+which the tests then check against a fresh run). ``--implied`` also prints, for each
+Megatron-Core weak-scaling row, the BF16 GEMM efficiency that would reproduce its measurement
+with every other part of the model unchanged (a diagnostic: nothing is fitted or shipped).
 """
 
 from __future__ import annotations
@@ -55,6 +57,52 @@ def main() -> None:
     print(f"predicted {len(frame)} rows in {elapsed:.2f} s")
     if "--write" in sys.argv:
         write(result, band)
+    if "--implied" in sys.argv:
+        implied_gemm_efficiencies()
+
+
+def implied_gemm_efficiencies(gpu: str = "h100-sxm5-80gb") -> None:
+    """Per Megatron-Core weak-scaling row, the BF16 GEMM efficiency (of the peak; the catalog's
+    is its MAMF share) at which the predicted TFLOP/s per GPU equals the measured one, found by
+    bisection with the rest of the model as it is (see the module docstring)."""
+    import mlcost
+    from mlcost.published import megatron_step, published_cases
+    from mlcost.systems import system
+
+    base = mlcost.accelerator(gpu)
+    measured = base.measured
+    if measured is None:
+        return
+    (point,) = measured.gemm_efficiency["bf16"]
+
+    def rate(conditions: dict, efficiency: float) -> float:
+        curve = {
+            **measured.gemm_efficiency,
+            "bf16": (point.model_copy(update={"efficiency": efficiency}),),
+        }
+        scaled = base.model_copy(
+            update={"measured": measured.model_copy(update={"gemm_efficiency": curve})}
+        )
+        c = conditions
+        gpt = (c["hidden"], c["layers"], c["heads"], c["vocab"], c["seq"])
+        target = system("dgx-h100", accelerator=scaled)
+        return megatron_step(gpt, c["global_batch"], c["gpus"], c["TP"], c["PP"], target)[2] / 1e12
+
+    print(f"\nimplied BF16 GEMM efficiency per Megatron-Core row ({gpu}: MAMF {point.efficiency})")
+    for case in published_cases():
+        if not case["id"].startswith("run.megatron_h100.") or "strong" in case["id"]:
+            continue
+        c = case["conditions"]
+        low, high = 0.2, point.efficiency
+        if rate(c, high) < case["value"]:
+            print(f"{case['id']:28s} h={c['hidden']:>5} under-predicted even at {high}")
+            continue
+        for _ in range(30):
+            middle = (low + high) / 2
+            low, high = (low, middle) if rate(c, middle) > case["value"] else (middle, high)
+        print(
+            f"{case['id']:28s} h={c['hidden']:>5} {middle:.3f} (x{point.efficiency / middle:.2f})"
+        )
 
 
 FAMILY_TITLES = {

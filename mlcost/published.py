@@ -45,7 +45,7 @@ from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
-from mlcost.systems import system
+from mlcost.systems import SystemLike, system
 from mlcost.uncertainty import Band, band_from_errors
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
@@ -112,11 +112,17 @@ def megatron_flops(batch: int, sequence: int, layers: int, hidden: int, vocab: i
     )
 
 
-def _megatron_step(
-    gpt: tuple[int, int, int, int, int], global_batch: int, gpus: int, tp: int, pp: int
+def megatron_step(
+    gpt: tuple[int, int, int, int, int],
+    global_batch: int,
+    gpus: int,
+    tp: int,
+    pp: int,
+    target: SystemLike = "dgx-h100",
 ) -> tuple[Layout, float, float]:
     """The family's one configuration for a GPT ``(hidden, layers, heads, vocab, sequence)``:
-    its layout, predicted step seconds and achieved FLOP/s per GPU in Megatron's convention."""
+    its layout, predicted step seconds and achieved FLOP/s per GPU in Megatron's convention, on
+    ``target`` (the family's DGX H100; another system for what-if diagnostics)."""
     h, layers, heads, vocab, seq = gpt
     layout = Layout(
         dp=gpus // (tp * pp), tp=tp, pp=pp, micro_batch_size=1, global_batch_size=global_batch,
@@ -124,7 +130,7 @@ def _megatron_step(
     )  # fmt: skip
     step = multi_gpu_step_time(
         megatron_gpt(h, layers, heads, vocab, seq), TrainingConfig(sequence_length=seq),
-        "dgx-h100", layout, implementation="megatron-core",
+        target, layout, implementation="megatron-core",
     )  # fmt: skip
     seconds = in_unit(step.total, "s")
     return layout, seconds, megatron_flops(global_batch, seq, layers, h, vocab) / seconds / gpus
@@ -133,7 +139,7 @@ def _megatron_step(
 def _megatron(case: dict[str, Any]) -> Prediction:
     c = case["conditions"]
     gpt = (c["hidden"], c["layers"], c["heads"], c["vocab"], c["seq"])
-    layout, seconds, rate = _megatron_step(gpt, c["global_batch"], c["gpus"], c["TP"], c["PP"])
+    layout, seconds, rate = megatron_step(gpt, c["global_batch"], c["gpus"], c["TP"], c["PP"])
     peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
     return Prediction(
         case["id"], "megatron-core-h100", "TFLOP/s per GPU (Megatron's formula)",
@@ -191,7 +197,7 @@ def _strong_scaling(case: dict[str, Any]) -> list[Prediction]:
     peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
     out = []
     for gpus, key in ((96, "MFU_at_96_gpus_pct"), (4608, "MFU_at_4608_gpus_pct")):
-        layout, _, rate = _megatron_step((12288, 96, 96, 131072, 4096), 1152, gpus, 8, 6)
+        layout, _, rate = megatron_step((12288, 96, 96, 131072, 4096), 1152, gpus, 8, 6)
         out.append(
             Prediction(
                 f"{case['id']}.{gpus}", "megatron-core-h100", f"MFU at {gpus} GPUs", "%",
@@ -557,6 +563,7 @@ __all__ = [
     "PublishedValidation",
     "megatron_flops",
     "megatron_gpt",
+    "megatron_step",
     "mpt",
     "predict_case",
     "published_cases",
