@@ -213,6 +213,28 @@ def test_search_agrees_with_the_one_layout_path(gpt2xl) -> None:
         assert row.memory_GiB == pytest.approx(memory.total.to("GiB").magnitude, rel=EXACT)
 
 
+def test_search_agrees_with_the_one_layout_path_at_every_tensor_and_context_degree() -> None:
+    # The search times each (tp, cp) pair's GEMMs at its shard's shapes from one operator table
+    # per recomputation mode; the one-layout path builds its own. Llama-3-8B (32 heads) on two
+    # DGX H100 nodes: tp 1-8 and cp 1-4; one row of each pair and each recomputation mode.
+    model, config = mlcost.model("llama-3-8b"), TrainingConfig(sequence_length=2048)
+    result = search(model, "dgx-h100", 64, config=config, nodes=2, keep_unfit=True)
+    frame = result.frame
+    keys = frame[["tp", "cp"]].to_numpy()
+    modes = frame["recompute"].to_numpy()
+    pairs = np.unique(keys, axis=0)
+    assert {int(t) for t, _ in pairs} >= {1, 2, 4, 8} and {int(c) for _, c in pairs} >= {1, 2}
+    for pair in pairs:
+        for mode in np.unique(modes):
+            rows = np.flatnonzero((keys == pair).all(axis=1) & (modes == mode))
+            if rows.size == 0:
+                continue
+            index = int(rows[0])
+            step = multi_gpu_step_time(model, config, "dgx-h100", result.layout(index), nodes=2)
+            expected = step.total.to("s").magnitude
+            assert frame.iloc[index].step_s == pytest.approx(expected, rel=EXACT), (pair, mode)
+
+
 def test_search_finds_layouts_at_least_as_good_as_hand_picked_ones(gpt2xl) -> None:
     # Pure data parallelism with ZeRO-1 and micro-batch 1 fits GPT-2 XL on a node; the search's
     # best is no slower, and ranked by cost (smaller runs allowed) no more expensive per token.
