@@ -8,12 +8,17 @@ train`` on Llama-2-7B, seq 4096, 8x H100, ZeRO-1: memory, step time and time to 
 call). Each mlcost command is compared with the peer run of the same repeat; the script prints
 the medians and the median of the paired ratios. The peer runs from its own environment
 (``benchmarks/.peer-venv``, installed on first use; see ``peers.py``). Run on an otherwise idle
-machine: whole-process times move with the load.
+machine: whole-process times move with the load. Both sides run from bytecode: pip compiled the
+peer's when it installed it, and the script compiles mlcost's package first (``compileall``),
+as a regular ``pip install`` would; an editable install under ``PYTHONDONTWRITEBYTECODE=1``
+(this machine's environment) never writes it and would compile every module on every call
+(about 0.05 s of each command line).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import statistics
 import subprocess
 import sys
@@ -53,6 +58,7 @@ def main() -> None:
     if python is None:
         return
     peer = [str(python), *PEER_ARGS]
+    compileall.compile_dir(ROOT / "mlcost", quiet=1)  # bytecode, as pip install writes it
     for command in (*COMMANDS.values(), peer):  # warm: file caches, pint's registry cache
         _seconds(command)
     ours: dict[str, list[float]] = {name: [] for name in COMMANDS}
