@@ -22,6 +22,7 @@ from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.timing import Mode, StepTime, step_times
+from mlcost.units import in_unit
 from mlcost.workload import OperatorKind, TrainingConfig
 
 Number = Any
@@ -84,6 +85,13 @@ _GROUPS = {
     ("head", False): "head_replicated",
     ("loss", True): "head_split",
     ("loss", False): "head_replicated",
+}
+#: Per group, the parts an operator's time adds to: the group and its backward share, and the
+#: per-kernel time of its block (layers, embedding or head) and that time's backward share.
+_PARTS = {
+    group: (group, f"{group}_backward", f"{block}_launch", f"{block}_launch_backward")
+    for group in set(_GROUPS.values())
+    for block in (group.split("_")[0],)
 }
 
 
@@ -155,19 +163,20 @@ def _split(step: StepTime, sizes: np.ndarray, transformer: bool) -> ComputeParts
         share = _backward_share(op.total_flops, op.backward_flops + op.recompute_flops)
         block = op.block if transformer else "layer"
         group = _GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")
-        launch = f"{group.split('_')[0]}_launch"  # layers, embedding or head
-        totals[group] += total - row.launch
-        totals[f"{group}_backward"] += (total - row.launch) * share
-        totals[launch] += row.launch
-        totals[f"{launch}_backward"] += row.launch * share
+        body_part, body_backward, launch_part, launch_backward = _PARTS[group]
+        launch = row.launch
+        totals[body_part] += total - launch
+        totals[body_backward] += (total - launch) * share
+        totals[launch_part] += launch
+        totals[launch_backward] += launch * share
         if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
             totals["attention"] += total
         if op.kind == OperatorKind.MATMUL and block == "layer":
             totals["layers_gemm"] += total
-    totals["model_flops"] = step.table.model_flops.to("flop").magnitude
+    totals["model_flops"] = in_unit(step.table.model_flops, "flop")
     arrays = {name: _column(value, sizes.shape) for name, value in totals.items()}
     arrays["micro_batch_size"] = sizes
-    return ComputeParts(peak=float(step.ceilings.peak.to("flop/s").magnitude), **arrays)
+    return ComputeParts(peak=step.ceilings.peak_flops, **arrays)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
