@@ -89,9 +89,13 @@ _GROUPS = {
 #: Per group, the parts an operator's time adds to: the group and its backward share, and the
 #: per-kernel time of its block (layers, embedding or head) and that time's backward share.
 _PARTS = {
-    group: (group, f"{group}_backward", f"{block}_launch", f"{block}_launch_backward")
+    group: (
+        group,
+        f"{group}_backward",
+        f"{group.split('_')[0]}_launch",
+        f"{group.split('_')[0]}_launch_backward",
+    )
     for group in set(_GROUPS.values())
-    for block in (group.split("_")[0],)
 }
 
 

@@ -307,7 +307,7 @@ def _compute_parts(
     (mbs,), mb_index = _distinct(cand["mb"])
     codes, row = _distinct(cand["recompute"], cand["ep"], cand["tp"], cand["cp"])
     tables, table_of = _distinct(codes[0], codes[1])
-    per_code: list[ComputeParts | None] = [None] * codes.shape[1]
+    by_code: dict[int, ComputeParts] = {}
     for index, (code, ep) in enumerate(tables.T):
         members = np.flatnonzero(table_of == index)
         layout = Layout(recompute=RECOMPUTE_CODES[int(code)], dp=int(ep), ep=int(ep))
@@ -315,9 +315,8 @@ def _compute_parts(
         parts = compute_parts_by_shard(
             model, config, system.accelerator, layout, mbs, shards, mode=mode, software=software
         )
-        for i, part in zip(members, parts, strict=True):
-            per_code[i] = part
-    done = [p for p in per_code if p is not None]
+        by_code.update(zip(members.tolist(), parts, strict=True))
+    done = [by_code[i] for i in range(codes.shape[1])]  # every code is in one table
     flat = row * mbs.size + mb_index  # each candidate's (code, micro-batch) cell, row-major
     columns = {
         f.name: np.stack([getattr(p, f.name) for p in done]).ravel().take(flat)
