@@ -327,13 +327,13 @@ def system(
                 else catalog.resolve(accelerator, ("accelerator",))
             )
         )
-        resolved = _from_spec(
-            spec,
-            gpu,
-            catalog,
-            (intra_efficiency, inter_efficiency),
-            use_measured,
-            assumptions or Assumptions(),
+        efficiencies = (intra_efficiency, inter_efficiency)
+        settled = assumptions or Assumptions()
+        # Built once per catalog and settings: the node's links and powers converted once.
+        resolved = catalog.derived(
+            ("system", spec.name),
+            (spec, gpu, efficiencies, use_measured, settled),
+            lambda: _from_spec(spec, gpu, catalog, efficiencies, use_measured, settled),
         )
     if nodes is not None:
         return resolved.with_nodes(nodes)

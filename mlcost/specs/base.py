@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 import pint
 import yaml
@@ -83,6 +83,9 @@ CarbonMass = quantity_type("gCO2e")
 PositiveInt = Annotated[int, Field(gt=0)]
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
 class Model(BaseModel):
     """Base of mlcost's pydantic models: immutable, strict about unknown fields, and raising
     :class:`mlcost.errors.SpecError` (one line per problem) when built with bad values."""
@@ -97,6 +100,24 @@ class Model(BaseModel):
         except ValidationError as error:
             known = set(type(self).model_fields)
             raise SpecError(validation_problems(error, known)) from None
+
+    # What a model derives from its fields and keeps (``functools.cached_property``: a spec's
+    # parameter count, an accelerator's ceilings) is not copied: ``model_copy(update=...)``,
+    # ``copy.copy`` and ``copy.deepcopy`` start without it, so a changed field is never answered
+    # from the original's memo.
+    def __copy__(self: M) -> M:
+        return _without_derived(super().__copy__())
+
+    def __deepcopy__(self: M, memo: dict[int, Any] | None = None) -> M:
+        return _without_derived(super().__deepcopy__(memo))
+
+
+def _without_derived(model: M) -> M:
+    """``model`` with the values its cached properties kept removed (its fields stay)."""
+    fields = type(model).model_fields
+    for key in [key for key in model.__dict__ if key not in fields]:
+        del model.__dict__[key]
+    return model
 
 
 class Spec(Model):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -62,6 +62,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 _ALL_FIELDS = {name for cls in SPEC_TYPES.values() for name in cls.model_fields} | {"kind"}
 
 S = TypeVar("S", bound=Spec)
+T = TypeVar("T")
+#: How many settings :meth:`Catalog.derived` keeps per key (the latest ones).
+_DERIVED_PER_KEY = 8
 
 
 def _article(word: str) -> str:
@@ -208,6 +211,7 @@ class Catalog:
         self._root = root
         self._require_sources = require_sources
         self._lock = threading.RLock()
+        self._derived: dict[Hashable, list[tuple[Any, Any]]] = {}
         self._add(specs)
 
     def _add(self, specs: Iterable[Spec]) -> None:
@@ -282,6 +286,21 @@ class Catalog:
         if dangling := catalog.dangling_references():
             raise SpecError(dangling, source=str(root))
         return catalog
+
+    def derived(self, key: Hashable, settings: Any, build: Callable[[], T]) -> T:
+        """What ``build`` makes of this catalog's specs for ``key`` and ``settings`` (compared by
+        equality, so an unhashable pydantic model may be one), built on first need and kept:
+        a resolved object (:func:`mlcost.systems.system`) converts its specs' units once per
+        catalog, not once per call. ``build`` must depend on nothing else."""
+        with self._lock:
+            kept = self._derived.setdefault(key, [])
+            for known, value in kept:
+                if known == settings:
+                    return cast(T, value)
+            value = build()
+            kept.append((settings, value))
+            del kept[:-_DERIVED_PER_KEY]
+            return value
 
     def with_specs(self, *specs: Spec) -> Catalog:
         """A new catalog with ``specs`` added (replacing same-named entries)."""

@@ -166,16 +166,6 @@ class Accelerator(Spec):
         copy (``model_copy``, ``copy.copy``, ``copy.deepcopy``) starts with an empty one."""
         return {}
 
-    def __copy__(self) -> Accelerator:
-        copied = super().__copy__()
-        copied.__dict__.pop("derived", None)
-        return copied
-
-    def __deepcopy__(self, memo: dict[int, object] | None = None) -> Accelerator:
-        copied = super().__deepcopy__(memo)
-        copied.__dict__.pop("derived", None)
-        return copied
-
     @property
     def formats(self) -> tuple[str, ...]:
         """Compute formats with a peak figure, in catalog order."""

@@ -33,6 +33,7 @@ non-rotary, rotary and value dims and ``n`` heads,
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import ClassVar, Literal
 
 import pint
@@ -51,9 +52,10 @@ class ModelSpec(Spec):
         """Exact parameter counts by component."""
         raise NotImplementedError
 
-    @property
+    @cached_property
     def parameter_count(self) -> int:
-        """Total parameters, counted once (tied embeddings and LM head count once)."""
+        """Total parameters, counted once (tied embeddings and LM head count once; computed
+        once per spec)."""
         return sum(self.parameter_breakdown().values())
 
     @property
@@ -355,14 +357,14 @@ class TransformerSpec(ModelSpec):
             mlp += (matrices - 1) * ffn + h
         return mlp
 
-    @property
+    @cached_property
     def expert_parameter_count(self) -> int:
         """Parameters of the routed experts (0 for a dense model): what expert parallelism
         shards over its ``ep`` ranks (shared experts and routers stay replicated like the dense
         layers; Lepikhin et al. 2021 section 2.3, Megatron-Core's expert parallelism)."""
         return self.parameter_breakdown().get("routed experts", 0)
 
-    @property
+    @cached_property
     def active_parameter_count(self) -> int:
         """Parameters one token uses: all but ``(E - k)/E`` of the routed experts (equal to the
         total for a dense model; Fedus et al. 2022; embeddings and LM head included, as
