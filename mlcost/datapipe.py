@@ -78,21 +78,48 @@ def data_stage_times(
 
     A stage whose device is unknown (``None``) takes zero time. Arrays broadcast.
     """
+    seconds = data_stage_seconds(
+        tokens_per_step,
+        storage=None if storage is None else in_unit(storage, "byte/s"),
+        stored_bytes_per_token=in_unit(stored_bytes_per_token, "byte"),
+        readers_sharing_storage=readers_sharing_storage,
+        access_factor=access_factor,
+        tokenization_rate=None
+        if tokenization_rate is None
+        else in_unit(tokenization_rate, "token/s"),
+        workers=workers,
+        host_link=None if host_link is None else in_unit(host_link, "byte/s"),
+        token_id_bytes=8.0 if token_id_bytes is None else in_unit(token_id_bytes, "byte"),
+    )
+    return {stage: Q_(value, "s") for stage, value in seconds.items()}
+
+
+def data_stage_seconds(
+    tokens_per_step: Number,
+    *,
+    storage: Number | None,
+    stored_bytes_per_token: Number,
+    readers_sharing_storage: Number = 1,
+    access_factor: float = 1.0,
+    tokenization_rate: Number | None = None,
+    workers: Number = 1,
+    host_link: Number | None = None,
+    token_id_bytes: Number = 8.0,
+) -> dict[str, np.ndarray]:
+    """:func:`data_stage_times` on magnitudes (bytes/s, bytes per token, tokens/s, bytes; each
+    stage's seconds as a float64 array), for the plan's chain, which converts its specs once."""
     tokens = np.asarray(tokens_per_step, dtype=np.float64)
-    zero = Q_(np.zeros_like(tokens), "s")
+    zero = np.zeros_like(tokens)
     read = zero
     if storage is not None:
         per_reader = storage * access_factor / np.asarray(readers_sharing_storage, dtype=np.float64)
-        read = (Q_(tokens, "token") * (stored_bytes_per_token / Q_(1, "token")) / per_reader).to(
-            "s"
-        )
+        read = tokens * stored_bytes_per_token / per_reader
     preprocess = zero
     if tokenization_rate is not None:
-        preprocess = (Q_(tokens, "token") / (tokenization_rate * np.asarray(workers))).to("s")
+        preprocess = tokens / (tokenization_rate * np.asarray(workers))
     transfer = zero
-    token_id_bytes = Q_(8, "byte") if token_id_bytes is None else token_id_bytes
     if host_link is not None:
-        transfer = (Q_(tokens, "token") * (token_id_bytes / Q_(1, "token")) / host_link).to("s")
+        transfer = tokens * token_id_bytes / host_link
     return {"read": read, "preprocess": preprocess, "transfer": transfer}
 
 
@@ -100,8 +127,12 @@ def pipelined_time(*stages: pint.Quantity) -> pint.Quantity:
     """``t_iteration = max(t_fetch, t_process, t_transfer)`` (the chapter's F-36): with
     prefetching the stages overlap, so the slowest sets the pace (their sum is the
     unoverlapped time). Arrays broadcast."""
-    seconds = np.maximum.reduce([np.asarray(in_unit(s, "s"), dtype=np.float64) for s in stages])
-    return Q_(seconds, "s")
+    return Q_(pipelined_seconds(*(in_unit(s, "s") for s in stages)), "s")
+
+
+def pipelined_seconds(*stages: Number) -> np.ndarray:
+    """:func:`pipelined_time` on seconds: the slowest stage (arrays broadcast)."""
+    return np.maximum.reduce([np.asarray(s, dtype=np.float64) for s in stages])
 
 
 def workers_needed(

@@ -35,7 +35,8 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter, zero_model_state_bytes
+from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter
+from mlcost.memory.states import state_bytes
 from mlcost.results import Figure, Result, any_true, json_value
 from mlcost.specs import Storage
 from mlcost.units import Q_, in_unit, magnitude_in
@@ -126,9 +127,10 @@ def checkpoint_bytes_per_gpu(
     }
     if not include_weights and per_param[MemoryTerm.MASTER_WEIGHTS] > 0:
         per_param[MemoryTerm.WEIGHTS] = 0.0
-    states = zero_model_state_bytes(parameters, per_param, zero_stage=3, data_parallel=gpus)
-    total = sum((q for term, q in states.items() if term != MemoryTerm.GRADIENTS), Q_(0, "byte"))
-    return total.to("GB")
+    psi = magnitude_in(parameters, "param", "parameters", bare=True)
+    states = state_bytes(psi, per_param, zero_stage=3, data_parallel=gpus)
+    total = sum((v for term, v in states.items() if term != MemoryTerm.GRADIENTS), 0)
+    return Q_(total, "byte").to("GB")
 
 
 def storage_write_bandwidth(storage: Storage, devices: Number = 1) -> pint.Quantity:
@@ -152,12 +154,20 @@ def checkpoint_write_time(
     given, by each writer's own (its NIC or its PCIe path). Perfect striping assumed."""
     size = _magnitude(checkpoint, "byte", "checkpoint")
     rate = _magnitude(bandwidth, "byte/s", "bandwidth")
-    if per_writer_bandwidth is not None:
-        per = _check(per_writer_bandwidth, "byte/s", "per_writer_bandwidth").to("byte/s")
+    return Q_(_write_seconds(size, rate, writers, per_writer_bandwidth, bandwidth), "s")
+
+
+def _write_seconds(
+    size: Number, rate: Number, writers: Number, per_writer: pint.Quantity | None, given: Any
+) -> Number:
+    """:func:`checkpoint_write_time` on magnitudes (bytes, bytes/s; ``given``: the bandwidth as
+    the caller gave it, for the error)."""
+    if per_writer is not None:
+        per = _check(per_writer, "byte/s", "per_writer_bandwidth").to("byte/s")
         rate = np.minimum(rate, writers * per.magnitude)
     if any_true(np.asarray(rate) <= 0):
-        raise MlcostError(f"bandwidth: got {bandwidth!r}, expected a bandwidth > 0")
-    return Q_(size / rate, "s")
+        raise MlcostError(f"bandwidth: got {given!r}, expected a bandwidth > 0")
+    return size / rate
 
 
 # ----- failures ------------------------------------------------------------------------------
@@ -517,6 +527,7 @@ def goodput_plan(
     """
     if isinstance(gpus, bool) or not isinstance(gpus, (int, np.integer)) or gpus < 1:
         raise MlcostError(f"gpus: got {gpus!r}, expected a whole number of GPUs >= 1")
+    # Every input checked once; then the functions above on magnitudes, with their arithmetic.
     state = _check(state_bytes_per_gpu, "byte", "state_bytes_per_gpu")
     bandwidth = _check(write_bandwidth, "byte/s", "write_bandwidth")
     restart = _check(restart_time, "s", "restart_time")
@@ -531,32 +542,41 @@ def goodput_plan(
         )
     _magnitude(mtbf_per_gpu, "hour", "mtbf_per_gpu")
     mtbf = system_mtbf(mtbf_per_gpu, gpus)
-    write = checkpoint_write_time(
-        state * gpus, bandwidth, writers=gpus, per_writer_bandwidth=per_writer_bandwidth
+    m = in_unit(mtbf, "s")
+    write_s = _write_seconds(
+        state.magnitude * gpus, bandwidth.magnitude, gpus, per_writer_bandwidth, write_bandwidth
     )
     if not asynchronous:
-        blocking = write
+        blocking_s = write_s
     elif snapshot_bandwidth is None:
-        blocking = Q_(0.0, "s")
+        blocking_s = 0.0
     else:
-        blocking = checkpoint_write_time(state, snapshot_bandwidth)
-    young = young_interval(blocking, mtbf)
-    daly = daly_interval(blocking, mtbf)
-    tau, restart_s = _schedule(
-        in_unit(daly, "s"), in_unit(write, "s"), in_unit(restart, "s"), asynchronous
-    )
+        snapshot = _magnitude(snapshot_bandwidth, "byte/s", "bandwidth")
+        blocking_s = _write_seconds(state.magnitude, snapshot, 1, None, snapshot_bandwidth)
+    write, blocking = Q_(write_s, "s"), Q_(blocking_s, "s")
+    young = Q_(_young_seconds(blocking_s, m), "s").to("minute")
+    daly = Q_(_daly_seconds(blocking_s, m), "s").to("minute")
+    tau, restart_s = _schedule(in_unit(daly, "s"), write_s, in_unit(restart, "s"), asynchronous)
     effective_restart = Q_(restart_s, "s").to("minute")
     if interval is None:
         chosen = Q_(tau, "s").to("minute")
         rule = "Daly 2006 optimum"
-        if asynchronous and in_unit(daly, "s") < in_unit(write, "s"):
+        if asynchronous and in_unit(daly, "s") < write_s:
             rule = "the write time (one asynchronous write in flight at a time)"
     else:
         chosen = _check(interval, "s", "interval").to("minute")
         rule = "given"
         if any_true(np.asarray(in_unit(chosen, "s")) <= 0):
             raise MlcostError(f"interval: got {interval!r}, expected a time > 0")
-    useful = goodput(chosen, blocking, mtbf, effective_restart)
+    tau_s, r = in_unit(chosen, "s"), in_unit(effective_restart, "s")
+    if any_true(np.asarray(tau_s) <= 0) or any_true(np.asarray(m) <= 0):
+        raise MlcostError("interval/mtbf: expected values > 0")
+    useful = _goodput_fraction(tau_s, blocking_s, m, r)
+    waste = {
+        "checkpoint writes": blocking_s / tau_s,
+        "lost work": (tau_s + blocking_s) / (2 * m),
+        "restarts": r / m,
+    }
     return GoodputPlan(
         state_bytes_per_gpu=state.to("GB"),
         gpus=int(gpus),
@@ -574,9 +594,6 @@ def goodput_plan(
         asynchronous=asynchronous,
         waste_fraction=float(1.0 - useful),
         goodput=float(useful),
-        breakdown={
-            k: float(v)
-            for k, v in waste_breakdown(chosen, blocking, mtbf, effective_restart).items()
-        },
+        breakdown={k: float(v) for k, v in waste.items()},
         sources=sources,
     )

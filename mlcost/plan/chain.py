@@ -34,7 +34,7 @@ from mlcost.checkpointing.failures import (
     LLAMA3_MTBF_PER_GPU,
     goodput_over_gpus,
 )
-from mlcost.datapipe import data_stage_times, pipelined_time
+from mlcost.datapipe import data_stage_seconds, pipelined_seconds
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes, trainable_parameters
 from mlcost.memory import activation_parts, per_gpu_memory
@@ -243,22 +243,27 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
 
 def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
     """Seconds of each input-pipeline stage per GPU and step: a replica's tokens spread over its
-    ``tp·pp·cp`` GPUs (:func:`mlcost.datapipe.data_stage_times`)."""
+    ``tp·pp·cp`` GPUs (:func:`mlcost.datapipe.data_stage_seconds`), the slowest of them the
+    prefetched pipeline's (:func:`mlcost.datapipe.pipelined_seconds`)."""
     a = run.assumptions
     replica_tokens = x.micro_batch_size * degrees.micro_batches * x.sequence_length
-    stages = data_stage_times(
+    storage, link = run.data_storage, run.system.host_link
+    seconds = data_stage_seconds(
         replica_tokens / run.layout.model_parallel,
-        storage=run.data_storage.sequential_read if run.data_storage is not None else None,
-        stored_bytes_per_token=a.token_id_bytes if run.pretokenized else a.stored_bytes_per_token,
+        storage=in_unit(storage.sequential_read, "byte/s") if storage is not None else None,
+        stored_bytes_per_token=in_unit(
+            a.token_id_bytes if run.pretokenized else a.stored_bytes_per_token, "byte"
+        ),
         readers_sharing_storage=np.minimum(x.gpus, run.system.gpus_per_node),
         access_factor=a.storage_access_factor,
-        tokenization_rate=None if run.pretokenized else a.tokenization_rate_per_core,
+        tokenization_rate=None
+        if run.pretokenized
+        else in_unit(a.tokenization_rate_per_core, "token/s"),
         workers=a.loader_workers,
-        host_link=run.system.host_link.peak if run.system.host_link is not None else None,
-        token_id_bytes=a.token_id_bytes,
+        host_link=in_unit(link.peak, "byte/s") if link is not None else None,
+        token_id_bytes=in_unit(a.token_id_bytes, "byte"),
     )
-    seconds = {k: np.asarray(in_unit(v, "s"), dtype=np.float64) for k, v in stages.items()}
-    seconds["data"] = np.asarray(pipelined_time(*stages.values()).to("s").magnitude)
+    seconds["data"] = pipelined_seconds(*seconds.values())
     return {k: np.broadcast_to(v, x.gpus.shape) for k, v in seconds.items()}
 
 
