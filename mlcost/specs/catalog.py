@@ -453,9 +453,15 @@ class Catalog:
     def prices_for(self, accelerator: str) -> list[Price]:
         """Cloud price entries for an accelerator, newest first."""
         name = self.accelerator(accelerator).name
-        self._ensure(GROUPS["prices"])
-        prices = [s for s in self._specs.values() if isinstance(s, Price) and s.accelerator == name]
-        return sorted(prices, key=lambda p: p.date, reverse=True)
+
+        def newest_first() -> tuple[Price, ...]:
+            self._ensure(GROUPS["prices"])
+            found = [
+                s for s in self._specs.values() if isinstance(s, Price) and s.accelerator == name
+            ]
+            return tuple(sorted(found, key=lambda p: p.date, reverse=True))
+
+        return list(self.derived(("prices", name), None, newest_first))
 
     def items(self, group: str | None = None) -> list[Spec]:
         """All specs, or those of one group (``accelerators``, ``models``, ...), by name."""
