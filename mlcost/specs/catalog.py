@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError, closest_names
 from mlcost.io import read_input_text
+from mlcost.specs import parsed
 from mlcost.specs.base import Spec, validation_problems
 from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import NumericFormat
@@ -202,6 +203,7 @@ class Catalog:
         pending: Mapping[str, Iterable[Path]] | None = None,
         root: str | None = None,
         require_sources: bool = True,
+        keep_parsed: Path | None = None,
     ) -> None:
         self._specs: dict[str, Spec] = {}
         self._aliases: dict[str, set[str]] = {}
@@ -210,6 +212,7 @@ class Catalog:
         self._failed: dict[str, SpecError] = {}
         self._root = root
         self._require_sources = require_sources
+        self._keep_parsed = keep_parsed
         self._lock = threading.RLock()
         self._derived: dict[Hashable, list[tuple[Any, Any]]] = {}
         self._add(specs)
@@ -248,11 +251,23 @@ class Catalog:
         if files is None:  # read already (or being read: a reference back into it)
             return
         try:
-            specs, origins, problems = _read_files(
-                files, require_sources=self._require_sources, group=group
+            path = (
+                parsed.cache_file(
+                    self._keep_parsed, files, require_sources=self._require_sources, group=group
+                )
+                if self._keep_parsed is not None
+                else None
             )
-            if problems:
-                raise SpecError(problems, source=self._root)
+            kept = parsed.load(path)
+            if kept is not None:
+                specs, origins = kept
+            else:
+                specs, origins, problems = _read_files(
+                    files, require_sources=self._require_sources, group=group
+                )
+                if problems:
+                    raise SpecError(problems, source=self._root)
+                parsed.save(path, specs, origins)
             self._add(specs)
             self._origins = {**self._origins, **origins}
             if dangling := self._dangling(specs):
@@ -264,11 +279,19 @@ class Catalog:
     # ----- construction -----------------------------------------------------------------
     @classmethod
     def from_directory(
-        cls, directory: str | Path, *, require_sources: bool = True, lazy: bool = False
+        cls,
+        directory: str | Path,
+        *,
+        require_sources: bool = True,
+        lazy: bool = False,
+        keep_parsed: Path | None = None,
     ) -> Catalog:
         """Load every ``*.yaml`` below ``directory``. With ``require_sources`` (the built-in
         catalog), a number without a source is an error. With ``lazy``, where every file lies
-        in a group's folder (``models/llama-2-7b.yaml``), each group is read on first need."""
+        in a group's folder (``models/llama-2-7b.yaml``), each group is read on first need;
+        with ``keep_parsed`` (a folder) too, each group's validated specs are kept there
+        between processes (:mod:`mlcost.specs.parsed`; the built-in catalog's in the user's
+        cache folder)."""
         root = Path(directory)
         if not root.is_dir():
             raise SpecError([f"catalog folder not found: {root}"])
@@ -278,7 +301,10 @@ class Catalog:
             parts = file.relative_to(root).parts
             groups.setdefault(parts[0] if len(parts) == 2 else "", []).append(file)
         if lazy and set(groups) <= set(GROUPS):
-            return cls((), pending=groups, root=str(root), require_sources=require_sources)
+            return cls(
+                (), pending=groups, root=str(root), require_sources=require_sources,
+                keep_parsed=keep_parsed,
+            )  # fmt: skip
         specs, origins, problems = _read_files(files, require_sources=require_sources)
         if problems:
             raise SpecError(problems, source=str(root))
@@ -513,7 +539,9 @@ class Catalog:
 @functools.lru_cache(maxsize=1)
 def default_catalog() -> Catalog:
     """The built-in catalog (immutable; each group's folder read once, on first need)."""
-    return Catalog.from_directory(default_catalog_dir(), lazy=True)
+    return Catalog.from_directory(
+        default_catalog_dir(), lazy=True, keep_parsed=parsed.default_folder()
+    )
 
 
 def as_model(

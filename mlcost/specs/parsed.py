@@ -1,0 +1,122 @@
+"""The built-in catalog's specs, parsed and validated once and kept between processes.
+
+Reading a group of the catalog parses its YAML files and validates every spec (pint quantities
+included): about 60 ms for the whole catalog, most of a one-shot command's own work. The
+validated specs of a group are pickled into pint's cache folder (the user's cache folder, where
+the unit registry keeps its own pickles; nothing is kept where it cannot be written), named by a
+digest of everything they depend on: each file's path and bytes, whether numbers need a source,
+the group, the versions of Python, pydantic and pint, and the code that validates them
+(:data:`VALIDATING_CODE`). Any change gives another name, so a stale file is never read; the
+files of the same folder's group with earlier digests are removed when a new one is written. A file that cannot be
+read back (truncated, another format) is ignored and the group is parsed again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pint
+import pydantic
+
+from mlcost.units import ureg
+
+#: The code a spec's validation runs (mlcost.specs imports only these): a change to any of them
+#: may change what a file parses into.
+VALIDATING_CODE = ("specs/*.py", "errors.py", "io.py", "units.py", "units.txt")
+_FORMAT = b"mlcost parsed catalog 1"
+
+
+@functools.cache
+def _code_digest() -> bytes:
+    """The digest of the versions and of :data:`VALIDATING_CODE` (computed once per process)."""
+    digest = hashlib.sha256(_FORMAT)
+    digest.update(f"{sys.version}\n{pydantic.VERSION}\n{pint.__version__}\n".encode())
+    package = Path(str(resources.files("mlcost")))
+    for pattern in VALIDATING_CODE:
+        for path in sorted(package.glob(pattern)):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def default_folder() -> Path | None:
+    """pint's cache folder (the user's cache folder), or None where it cannot be written."""
+    folder = ureg.cache_folder
+    return None if folder is None else Path(folder)
+
+
+def cache_file(folder: Path, files: Sequence[Path], *, require_sources: bool, group: str) -> Path:
+    """Where in ``folder`` the validated specs of ``files`` (one group's) are kept."""
+    digest = hashlib.sha256(_code_digest())
+    digest.update(f"{require_sources}\n{group}\n".encode())
+    for file in files:
+        digest.update(str(file).encode() + b"\0" + file.read_bytes() + b"\0")
+    # Named by the catalog's folder and group first: a new digest replaces only that folder's
+    # group (two installs of mlcost keep their own files).
+    where = hashlib.sha256(str(files[0].parent if files else "").encode()).hexdigest()[:12]
+    return folder / f"mlcost-catalog-{where}-{group}-{digest.hexdigest()[:24]}.pickle"
+
+
+class _Unpickler(pickle.Unpickler):
+    """pickle's reader with pint's quantities rebuilt on mlcost's registry (pint's own reader
+    uses its application registry, which does not know mlcost's units)."""
+
+    def __init__(self, file: Any) -> None:
+        super().__init__(file)
+        self._parsed: set[str] = set()
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "pint" and name == "_unpickle_quantity":
+            return self._quantity
+        return super().find_class(module, name)
+
+    def _quantity(self, cls: Any, magnitude: Any, units: Any) -> pint.Quantity:
+        for unit in units:  # prefixed units are defined on their first parse (as pint does)
+            if unit not in self._parsed:
+                ureg.parse_units(unit)
+                self._parsed.add(unit)
+        return ureg.Quantity(magnitude, units)
+
+
+def load(path: Path | None) -> tuple[list[Any], dict[str, str]] | None:
+    """The specs and origins kept at ``path``; None when there are none to read."""
+    if path is None:
+        return None
+    try:
+        with path.open("rb") as file:
+            specs, origins = _Unpickler(file).load()  # the user's own cache folder
+    except Exception:  # missing, truncated, or written by other code: parse the files again
+        return None
+    return list(specs), dict(origins)
+
+
+def save(path: Path | None, specs: Sequence[Any], origins: dict[str, str]) -> None:
+    """Keep ``specs`` (just validated: nothing derived from them yet) and their origins at
+    ``path``, written atomically with normal permissions, and remove the group's earlier
+    files; best effort (a cache folder that cannot be written is left alone)."""
+    if path is None:
+        return
+    group_prefix = path.name.rsplit("-", 1)[0] + "-"
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as file:
+            pickle.dump((list(specs), origins), file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.chmod(file.name, 0o644)
+        os.replace(file.name, path)
+        for earlier in path.parent.glob(f"{group_prefix}*.pickle"):
+            if earlier != path:
+                earlier.unlink(missing_ok=True)
+    except OSError:
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(file.name)
+
+
+__all__ = ["VALIDATING_CODE", "cache_file", "default_folder", "load", "save"]
