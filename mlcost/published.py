@@ -34,7 +34,6 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import yaml
 
 from mlcost.comms import collective_time, placement
 from mlcost.comms.placement import collective_seconds
@@ -60,6 +59,8 @@ SOURCE = "mlcost/data/published.yaml (the validation set; each row's source in t
 @cache
 def published_cases() -> tuple[dict[str, Any], ...]:
     """The rows of the shipped validation set, as read from YAML."""
+    import yaml  # on first need only
+
     text = resources.files("mlcost").joinpath("data/published.yaml").read_text()
     return tuple(yaml.safe_load(text)["cases"])
 

@@ -21,7 +21,6 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
-import yaml
 
 from mlcost.errors import MlcostError
 from mlcost.results import Figure
@@ -63,6 +62,8 @@ def band_from_errors(errors: Any, derivation: str, level: float = LEVEL) -> Band
 @cache
 def step_time_band() -> Band:
     """The band of a training step time (and what scales with it), as shipped."""
+    import yaml  # on first need only
+
     text = resources.files("mlcost").joinpath("data/uncertainty.yaml").read_text()
     data = yaml.safe_load(text)["training_step_time"]
     return Band(

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from typing import Annotated, Any, ClassVar, TypeVar
 
 import pint
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -188,6 +187,8 @@ class Spec(Model):
 
     def to_yaml(self) -> str:
         """YAML text that :func:`mlcost.specs.load_spec_text` reads back into an equal spec."""
+        import yaml  # only here: a process that reads specs back needs no YAML
+
         return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
 
 

@@ -13,7 +13,6 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-import yaml
 from pydantic import ValidationError
 
 from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError, closest_names
@@ -91,47 +90,51 @@ def spec_from_dict(data: Any, *, source: str | None = None) -> Spec:
         raise SpecError(validation_problems(error, _ALL_FIELDS), source=source) from None
 
 
-#: libyaml's parser where PyYAML was built with it (about 10x faster on the catalog), else
-#: PyYAML's pure-Python one; the construction (and its checks below) is Python in both.
-_SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _StrictLoader(_SafeLoader):  # type: ignore[misc]
+@functools.cache
+def _strict_loader() -> type:
     """YAML's safe loader that refuses a key given twice in one mapping (plain YAML keeps the
-    last value silently) and the non-finite floats ``.inf`` and ``.nan``."""
+    last value silently) and the non-finite floats ``.inf`` and ``.nan``; built on libyaml's
+    parser where PyYAML has it (about 10x faster on the catalog), else PyYAML's pure-Python one
+    (the construction, and its checks, are Python in both). PyYAML is imported here, on the
+    first parse: a process that reads the catalog's kept specs (:mod:`mlcost.specs.parsed`)
+    never needs it."""
+    import yaml
 
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if isinstance(key, (str, int, float, bool)) and key in seen:
-                mark = key_node.start_mark
+    class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                if isinstance(key, (str, int, float, bool)) and key in seen:
+                    mark = key_node.start_mark
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"key {key!r} is given twice; expected each key once", mark
+                    )
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+        def construct_yaml_float(self, node: Any) -> float:
+            value = super().construct_yaml_float(node)
+            if value != value or value in (float("inf"), float("-inf")):
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} is given twice; expected each key once", mark
+                    None,
+                    None,
+                    f"{node.value!r} is not a finite number; expected a finite number",
+                    node.start_mark,
                 )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+            return value
 
-    def construct_yaml_float(self, node: Any) -> float:
-        value = super().construct_yaml_float(node)
-        if value != value or value in (float("inf"), float("-inf")):
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"{node.value!r} is not a finite number; expected a finite number",
-                node.start_mark,
-            )
-        return value
-
-
-_StrictLoader.add_constructor("tag:yaml.org,2002:float", _StrictLoader.construct_yaml_float)
+    StrictLoader.add_constructor("tag:yaml.org,2002:float", StrictLoader.construct_yaml_float)
+    return StrictLoader
 
 
 def load_yaml_text(text: str, *, source: str | None = None) -> Any:
     """Parse YAML strictly (duplicate keys and ``.inf``/``.nan`` refused); every problem,
     syntax included, becomes a one-line :class:`SpecError` naming the line and column."""
+    import yaml
+
     try:
-        return yaml.load(text, Loader=_StrictLoader)
+        return yaml.load(text, Loader=_strict_loader())
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""

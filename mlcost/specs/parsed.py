@@ -7,8 +7,9 @@ the unit registry keeps its own pickles; nothing is kept where it cannot be writ
 digest of everything they depend on: each file's path and bytes, whether numbers need a source,
 the group, the versions of Python, pydantic and pint, and the code that validates them
 (:data:`VALIDATING_CODE`). Any change gives another name, so a stale file is never read; the
-files of the same folder's group with earlier digests are removed when a new one is written. A file that cannot be
-read back (truncated, another format) is ignored and the group is parsed again.
+files of the same folder's group with earlier digests are removed when a new one is written. A
+file that cannot be read back (truncated, another format) is ignored and the group is parsed
+again.
 """
 
 from __future__ import annotations
