@@ -4,7 +4,7 @@ median |error| per family, and draws the errors.
 
 Run: ``.venv/bin/python benchmarks/validate_runs.py`` (add ``--write`` to refresh
 ``docs/validation.md``'s figure ``docs/validation.png``, its summary and row tables (between
-their ``<!-- ... -->`` markers) and the step-time band in ``mlcost/data/uncertainty.yaml``,
+their ``<!-- ... -->`` markers) and the step-time band in ``mlcost/data/uncertainty.json``,
 which the tests then check against a fresh run). ``--implied`` also prints, for each
 Megatron-Core weak-scaling row, the BF16 GEMM efficiency that would reproduce its measurement
 with every other part of the model unchanged (a diagnostic: nothing is fitted or shipped).
@@ -12,6 +12,7 @@ with every other part of the model unchanged (a diagnostic: nothing is fitted or
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
@@ -19,7 +20,6 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
-import yaml
 
 matplotlib.use("Agg")
 
@@ -175,20 +175,19 @@ def write(result: PublishedValidation, band: Band) -> None:
     result.plot().savefig(buffer, format="png", dpi=110)
     write_bytes_atomically(ROOT / "docs" / "validation.png", buffer.getvalue())
     data = {
+        "written_by": "benchmarks/validate_runs.py --write (see mlcost.uncertainty)",
         "training_step_time": {
             "level": band.level,
             "low": round(band.low, 6),
             "high": round(band.high, 6),
             "rows": band.rows,
             "derivation": band.derivation,
-        }
+        },
     }
-    header = "# Written by benchmarks/validate_runs.py --write (see mlcost.uncertainty).\n"
     write_text_atomically(
-        ROOT / "mlcost" / "data" / "uncertainty.yaml",
-        header + yaml.safe_dump(data, sort_keys=False, width=100),
+        ROOT / "mlcost" / "data" / "uncertainty.json", json.dumps(data, indent=2) + "\n"
     )
-    print("wrote docs/validation.png, docs/validation.md's tables and mlcost/data/uncertainty.yaml")
+    print("wrote docs/validation.png, docs/validation.md's tables and mlcost/data/uncertainty.json")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,13 @@ prediction ``x`` it gives ``[x · low, x · high]``, an 80% band under the assum
 errs as the published ones did. Quantities proportional to the step time (wall clock,
 GPU-hours, energy, dollars, CO2e) take the same band.
 
-The numbers live in ``mlcost/data/uncertainty.yaml``, written by ``benchmarks/validate_runs.py``
+The numbers live in ``mlcost/data/uncertainty.json``, written by ``benchmarks/validate_runs.py``
 from the validation it runs; the test suite recomputes them and fails when they drift.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -62,10 +63,8 @@ def band_from_errors(errors: Any, derivation: str, level: float = LEVEL) -> Band
 @cache
 def step_time_band() -> Band:
     """The band of a training step time (and what scales with it), as shipped."""
-    import yaml  # on first need only
-
-    text = resources.files("mlcost").joinpath("data/uncertainty.yaml").read_text()
-    data = yaml.safe_load(text)["training_step_time"]
+    text = resources.files("mlcost").joinpath("data/uncertainty.json").read_text()
+    data = json.loads(text)["training_step_time"]
     return Band(
         low=float(data["low"]), high=float(data["high"]), level=float(data["level"]),
         rows=int(data["rows"]), derivation=str(data["derivation"]),

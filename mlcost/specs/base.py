@@ -90,7 +90,10 @@ class Model(BaseModel):
     :class:`mlcost.errors.SpecError` (one line per problem) when built with bad values."""
 
     model_config = ConfigDict(
-        frozen=True, extra="forbid", arbitrary_types_allowed=True, allow_inf_nan=False,
+        frozen=True,
+        extra="forbid",
+        arbitrary_types_allowed=True,
+        allow_inf_nan=False,
         defer_build=True,
     )
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from mlcost.errors import SpecError
-from mlcost.specs import Catalog, catalog as catalog_module
+from mlcost.specs import Catalog
+from mlcost.specs import catalog as catalog_module
 from mlcost.specs.catalog import default_catalog_dir
 from mlcost.units import ureg
 from tests.specs.test_derived_values import llama2_7b_parameters
