@@ -107,6 +107,15 @@ def maximum(left: Any, right: Any) -> Any:
     return np.maximum(left, right)
 
 
+def first_value(value: Any) -> Any:
+    """The single value of a one-configuration array (a plain Python value; a non-numpy value as
+    it is): how the scalar answers read the vectorized evaluators' columns."""
+    if type(value) is np.ndarray and value.size == 1:
+        return value.item()  # the same value as below, without the reshape
+    first = np.asarray(value).reshape(-1)[0]
+    return first.item() if isinstance(first, np.generic) else first
+
+
 def plain(value: Any) -> Any:
     """The result of a vectorized formula as a Python scalar when it is 0-dimensional, else the
     array (shapes of array inputs are kept): the one place arrays turn back into numbers."""
@@ -264,4 +273,4 @@ class Figures(Result):
         return [(figure.name, figure.value) for figure in self.entries]
 
 
-__all__ = ["Figure", "Figures", "Result", "json_value", "plain", "value_text"]
+__all__ = ["Figure", "Figures", "Result", "first_value", "json_value", "plain", "value_text"]

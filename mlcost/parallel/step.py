@@ -45,7 +45,7 @@ from mlcost.parallel.closed_forms import pipeline_bubble_fraction
 from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims, shard_compute
 from mlcost.parallel.degrees import CommOptions, CommTerm, Degrees, ModelDims, ShardCompute
 from mlcost.parallel.traffic import communication_terms
-from mlcost.results import Figure, Result
+from mlcost.results import Figure, Result, first_value
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system
@@ -125,14 +125,6 @@ def evaluate(
 
 
 # ----- one layout -------------------------------------------------------------------------------
-def _item(value: Any) -> Any:
-    """The single value of a one-candidate array (a plain Python value)."""
-    if type(value) is np.ndarray and value.size == 1:
-        return value.item()  # the same value as below, without the reshape
-    first = np.asarray(value).reshape(-1)[0]
-    return first.item() if isinstance(first, np.generic) else first
-
-
 @dataclass(frozen=True)
 class MultiGpuStep(Result):
     """One optimizer step of a layout on a system: compute, bubble, communication (each term
@@ -385,12 +377,12 @@ def multi_gpu_step_time(
             strategy=t.strategy,
             collective=t.collective,
             label=t.label,
-            message_bytes=_item(t.message_bytes),
-            calls=_item(t.calls),
-            ranks=_item(t.ranks),
-            link_code=_item(t.link_code),
-            time_seconds=_item(t.time_seconds),
-            exposed_seconds=_item(t.exposed_seconds),
+            message_bytes=first_value(t.message_bytes),
+            calls=first_value(t.calls),
+            ranks=first_value(t.ranks),
+            link_code=first_value(t.link_code),
+            time_seconds=first_value(t.time_seconds),
+            exposed_seconds=first_value(t.exposed_seconds),
             formula=t.formula,
             source=t.source,
         )
@@ -402,16 +394,16 @@ def multi_gpu_step_time(
         config=config,
         layout=layout,
         system=resolved,
-        compute=Q_(_item(result.compute), "s"),
-        bubble=Q_(_item(result.bubble), "s"),
-        exposed_communication=Q_(_item(result.exposed), "s"),
-        total_communication=Q_(_item(result.communication), "s"),
+        compute=Q_(first_value(result.compute), "s"),
+        bubble=Q_(first_value(result.bubble), "s"),
+        exposed_communication=Q_(first_value(result.exposed), "s"),
+        total_communication=Q_(first_value(result.communication), "s"),
         communication=terms,
         tokens_per_step=int(layout.global_batch * sequence),
-        model_flops=Q_(_item(result.model_flops), "flop"),
+        model_flops=Q_(first_value(result.model_flops), "flop"),
         peak=Q_(parts.peak, "flop/s").to("TFLOP/s"),
-        stage_time=Q_(_item(result.shard.micro_batch), "s"),
-        optimizer_time=Q_(_item(result.shard.optimizer), "s"),
+        stage_time=Q_(first_value(result.shard.micro_batch), "s"),
+        optimizer_time=Q_(first_value(result.shard.optimizer), "s"),
         details={
             "mode": mode,
             "options": (options or CommOptions()).for_software(software),

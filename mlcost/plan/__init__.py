@@ -31,7 +31,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pint
 
 from mlcost import scaling
@@ -47,7 +46,7 @@ from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.fit import Suggestion, suggestions
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
-from mlcost.results import Figure, Figures, Result
+from mlcost.results import Figure, Figures, Result, first_value
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -196,7 +195,7 @@ class Plan(Result):
 
     @cached_property
     def _values(self) -> dict[str, Any]:
-        return {k: np.asarray(v).reshape(-1)[0].item() for k, v in self._arrays.columns().items()}
+        return {k: first_value(v) for k, v in self._arrays.columns().items()}
 
     @property
     def fits(self) -> bool:
