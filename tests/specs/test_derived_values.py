@@ -60,3 +60,12 @@ def test_the_catalog_resolves_a_system_once_per_settings() -> None:
     assert other.host_power_per_gpu.to("W").magnitude == 99
     assert mlcost.system("mi300x", catalog=catalog).host_power_per_gpu.to("W").magnitude == 25
     assert mlcost.system("mi300x", gpus=16, catalog=catalog).nodes == 2
+
+
+def test_a_copy_of_an_implementation_dispatches_at_its_own_overhead() -> None:
+    # The previous landing kept the original's converted overhead in a copy (a cached property
+    # copied with the fields): 6 us where 99 us was given.
+    software = default_catalog().implementation("megatron-core")
+    assert software.dispatch_seconds == software.dispatch_overhead.to("s").magnitude
+    slower = software.model_copy(update={"dispatch_overhead": Q_(99, "us")})
+    assert slower.dispatch_seconds == 99e-6
