@@ -181,7 +181,9 @@ def gemm_compute(
     for part, layout, (rows, cols, depth) in zip(
         passes, ("nn", "nt", "tn"), ((m, n, k), (m, k, n), (k, n, m)), strict=True
     ):
-        active = np.array([any_true(x) for x in part])
+        values = _column(part, shape)
+        # A pass is active where it has FLOPs (numbers: compared at once; sweeps: per row).
+        active = values != 0 if not shape else np.array([any_true(x) for x in part])
         if not active.any():
             continue
         shape_efficiency = ceilings.gemm_wave_efficiency(
@@ -192,9 +194,11 @@ def gemm_compute(
             at = ceilings.gemm_efficiency(flops, attention=True, layout=layout)
             efficiency = np.where(attention.reshape((-1,) + (1,) * len(shape)), at, efficiency)
         with np.errstate(divide="ignore", invalid="ignore"):
-            seconds = _column(part, shape) / (peak * efficiency * shape_efficiency)
+            seconds = values / (peak * efficiency * shape_efficiency)
         compute = compute + np.where(active.reshape((-1,) + (1,) * len(shape)), seconds, 0.0)
     compute = np.broadcast_to(np.asarray(compute, dtype=np.float64), (len(ops), *shape))
+    if not shape:  # numbers only: each row's seconds as a Python float
+        return list(compute.tolist())
     out: list[Number] = []
     for i, row_shape in enumerate(own):
         if row_shape == shape:
