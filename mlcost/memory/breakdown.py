@@ -234,9 +234,13 @@ def per_gpu_memory(
         replicated_weights & (np.asarray(zero_stage) < 2), buckets, 0.0
     )
     terms[MemoryTerm.CUDA_CONTEXT] = overheads.context_bytes
-    full = {
-        term: np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for term, v in terms.items()
-    }
+    full: dict[MemoryTerm, np.ndarray] = {}
+    for term, value in terms.items():  # each term over (stages, *candidates), as float64
+        if candidates:  # a sweep or a search: a view, no copy of the candidates
+            full[term] = np.broadcast_to(np.asarray(value, dtype=np.float64), shape)
+        else:  # one configuration: a copy of p numbers costs a third of numpy's view
+            full[term] = np.empty(shape)
+            np.copyto(full[term], value)
     subtotal = sum(full.values(), np.zeros(shape))
     full[MemoryTerm.FRAGMENTATION] = subtotal * overheads.fragmentation
     stage = np.argmax(subtotal, axis=0)
