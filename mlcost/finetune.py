@@ -37,6 +37,7 @@ encoders and on the embedding or LM head (peft's ``modules_to_save``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -91,6 +92,13 @@ class FineTuning(Model):
                     f"target_modules: got {name!r}, expected peft module names ({', '.join(known)})"
                 )
         return self
+
+    @cached_property
+    def is_default(self) -> bool:
+        """Whether this is ``FineTuning()``, full training with every default (what the step,
+        memory and plan builders test before counting or describing fine-tuning; compared once
+        per instance instead of validating a new default on every test)."""
+        return self == FineTuning()
 
     @property
     def adapters(self) -> bool:

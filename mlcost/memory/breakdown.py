@@ -35,7 +35,7 @@ import pint
 from pydantic import Field
 
 from mlcost.errors import MlcostError
-from mlcost.finetune import FineTuning, dequantized_weight_bytes
+from mlcost.finetune import dequantized_weight_bytes
 from mlcost.layout import Layout
 from mlcost.memory.activations import ActivationParts, Profile, activation_parts
 from mlcost.memory.states import (
@@ -546,7 +546,7 @@ def memory_breakdown(
     if experts and layout.ep > 1:
         psi += f" (routed experts / ep = {layout.ep}; their states sharded by ZeRO over dp·cp/ep)"
     formulas = _term_formulas(layout, parts, per_parameter, psi)
-    if config.finetune != FineTuning():
+    if not config.finetune.is_default:
         for term in MODEL_STATES:
             formula, source = formulas[term]
             paged = term == MemoryTerm.OPTIMIZER_STATES and config.finetune.paged

@@ -72,7 +72,7 @@ def model_state_bytes_per_parameter(
         MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
         MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
     }
-    if finetune is None or finetune == FineTuning() or not isinstance(model, TransformerSpec):
+    if finetune is None or finetune.is_default or not isinstance(model, TransformerSpec):
         return dense
     total = float(model.parameter_count)
     trainable = trainable_parameters(model, finetune) / total

@@ -37,7 +37,6 @@ from mlcost import scaling
 from mlcost.assumptions import Assumptions
 from mlcost.checkpointing import GoodputPlan, RecomputePlan, cheapest_recompute
 from mlcost.errors import MlcostError
-from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
@@ -225,7 +224,7 @@ class Plan(Result):
             f"sequence, {r.grid.name} grid"
             + (
                 f", fine-tuning: {r.config.finetune.describe()}"
-                if r.config.finetune != FineTuning()
+                if not r.config.finetune.is_default
                 else ""
             )
         )

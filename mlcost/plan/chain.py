@@ -36,7 +36,7 @@ from mlcost.checkpointing.failures import (
 )
 from mlcost.datapipe import data_stage_seconds, pipelined_seconds
 from mlcost.errors import MlcostError
-from mlcost.finetune import FineTuning, dequantized_weight_bytes, trainable_parameters
+from mlcost.finetune import dequantized_weight_bytes, trainable_parameters
 from mlcost.memory import activation_parts, per_gpu_memory
 from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts
 from mlcost.memory.states import model_state_bytes_per_parameter
@@ -274,7 +274,7 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
         return None
     model, tuning = run.model, run.config.finetune
     share = 1.0
-    if isinstance(model, TransformerSpec) and tuning != FineTuning():
+    if isinstance(model, TransformerSpec) and not tuning.is_default:
         share = trainable_parameters(model, tuning) / model.parameter_count
     state = checkpoint_bytes_per_gpu(
         run.parameters, gpus, run.config.precision, run.config.optimizer, trained_share=share

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from mlcost.errors import MlcostError
-from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
 from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
@@ -54,7 +53,7 @@ def operators(
             sequence_length=sequence_length,
         )
     if isinstance(model, ConvNetSpec):
-        if config.finetune != FineTuning():
+        if not config.finetune.is_default:
             raise MlcostError(
                 f"finetune: {config.finetune.describe()} is modelled for transformers; "
                 f"{model.name} is a conv net (train it fully)"

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from mlcost.finetune import FineTuning, frozen_parts, trainable_parameters
+from mlcost.finetune import frozen_parts, trainable_parameters
 from mlcost.layout import Layout
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.adapters import (
@@ -242,7 +242,7 @@ def transformer_operators(
         ep=layout.ep,
     )
     tuning = config.finetune
-    frozen = frozen_parts(model, tuning) if tuning != FineTuning() else set()
+    frozen = frozen_parts(model, tuning) if not tuning.is_default else set()
     prefix_layers = min(tuning.frozen_layers, layers)
     trained = replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
     layer = [*attention_block_ops(trained), *mlp_block_ops(trained)]
