@@ -27,14 +27,14 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
-from mlcost.records import quick_init
+from mlcost.records import quick_init, quick_replace
 from mlcost.results import any_true, maximum, plain
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
@@ -269,7 +269,7 @@ def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: 
 def _fused(members: Sequence[Operator]) -> Operator:
     """One GEMM for fused projections reading the same ``[m x k]`` input: their output widths
     and FLOPs added."""
-    return replace(
+    return quick_replace(
         members[0],
         n=sum(op.n for op in members),
         forward_flops=sum(op.forward_flops for op in members),

@@ -5,6 +5,7 @@ uses it."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 import mlcost
-from mlcost.records import quick_init
+from mlcost.records import quick_init, quick_replace
 
 
 def _quick_classes() -> list[type]:
@@ -133,3 +134,38 @@ def test_classes_it_cannot_serve_are_refused() -> None:
     for cls in (Mutable, Slotted, Checked, Factory, Hidden, int):
         with pytest.raises(TypeError, match="quick_init"):
             quick_init(cls)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_quick_replace_equals_dataclasses_replace(cls: type) -> None:
+    # The oracle: dataclasses.replace on the same record, field by field.
+    fields = dataclasses.fields(cls)
+    record = cls(**{f.name: object() for f in fields})
+    changed = {fields[0].name: object(), fields[-1].name: object()}
+    ours, theirs = quick_replace(record, **changed), dataclasses.replace(record, **changed)
+    assert type(ours) is cls and vars(ours) == vars(theirs)
+    assert vars(quick_replace(record)) == vars(record)
+    with pytest.raises(TypeError):
+        quick_replace(record, not_a_field=1)
+
+
+def test_quick_replace_leaves_what_a_record_kept_behind() -> None:
+    # A value a record derived and kept (a cached property) is not a field: a replaced record
+    # computes its own, as dataclasses.replace's does.
+    @quick_init
+    @dataclasses.dataclass(frozen=True)
+    class Square:
+        side: float
+
+        @functools.cached_property
+        def area(self) -> float:
+            return self.side * self.side
+
+    square = Square(2.0)
+    assert square.area == 4.0
+    assert quick_replace(square, side=3.0).area == 9.0
+
+
+def test_quick_replace_of_a_plain_dataclass_is_dataclasses_replace() -> None:
+    plain = _point(quick=False)
+    assert quick_replace(plain(1), y=5) == plain(1, 5)

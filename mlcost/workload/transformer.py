@@ -33,6 +33,7 @@ from typing import Any
 
 from mlcost.finetune import frozen_parts, trainable_parameters
 from mlcost.layout import Layout
+from mlcost.records import quick_replace
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.adapters import (
     adapter_layer_ops,
@@ -244,7 +245,7 @@ def transformer_operators(
     tuning = config.finetune
     frozen = frozen_parts(model, tuning) if not tuning.is_default else set()
     prefix_layers = min(tuning.frozen_layers, layers)
-    trained = replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
+    trained = quick_replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
     layer = [*attention_block_ops(trained), *mlp_block_ops(trained)]
     if tuning.adapters:
         layer = adapter_layer_ops(trained, layer)
