@@ -262,31 +262,18 @@ def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
 @dataclass(frozen=True)
 class MemoryBreakdown(Result):
     """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
-    against an optional GPU's usable capacity. Built from each term's bytes and its formula and
-    source; the figures (quantities with their derivations) are made on first use, the total
-    from the bytes."""
+    against an optional GPU's usable capacity."""
 
-    term_bytes: dict[MemoryTerm, Number]
-    formulas: dict[MemoryTerm, tuple[str, str]]  # each term's formula and source
+    terms: tuple[Figure, ...]
     capacity: pint.Quantity | None = None
     gpu: str | None = None
     description: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
-    def terms(self) -> tuple[Figure, ...]:
-        """Every term as a :class:`Figure`: its bytes, formula and source (built once)."""
-        figures = []
-        for term, value in self.term_bytes.items():
-            formula, source = self.formulas[term]
-            bytes_ = Q_(value, "byte")
-            figures.append(Figure(term.value, bytes_, formula, "", source, key=term.value))
-        return tuple(figures)
-
-    @cached_property
     def total(self) -> pint.Quantity:
-        """The sum of the terms in GiB (computed once, from their bytes)."""
-        return Q_(sum(self.term_bytes.values()), "byte").to("GiB")
+        """The sum of the terms in GiB (one conversion per term, computed once)."""
+        return Q_(sum(in_unit(term.value, "byte") for term in self.terms), "byte").to("GiB")
 
     def term(self, name: str | MemoryTerm) -> pint.Quantity:
         """The bytes of one term, by its :class:`MemoryTerm` or display name."""
@@ -560,14 +547,15 @@ def memory_breakdown(
         "largest linear weight of a layer x compute-format bytes / t",
         "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
     )
-    term_bytes = {
-        term: value
+    terms = tuple(
+        Figure(
+            term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value
+        )
         for term, value in memory.terms.items()
         if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
-    }
+    )
     return MemoryBreakdown(
-        term_bytes=term_bytes,
-        formulas=formulas,
+        terms=terms,
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,
         description=f"{spec.name}, b={batch}, s={sequence}, {config.precision}, "
