@@ -1,0 +1,129 @@
+"""Bit-identity of mlcost's answers across a change: write every answer of a fixed set of
+questions to a pickle, then compare two pickles (before and after).
+
+    python scripts/bit_identity.py write before.pkl     # on the old checkout
+    python scripts/bit_identity.py write after.pkl      # on the new one
+    python scripts/bit_identity.py compare before.pkl after.pkl
+
+The questions: the multi-GPU step (total, exposed communication and its whole JSON) and
+``Plan.train()``'s JSON for 8 models x BF16/FP8 x 4 implementations x 5 layouts, a micro-batch
+sweep of the one-GPU step and a memory breakdown per model and format, and a layout search.
+An error is an answer too (its text is compared). A refactoring that claims to change no number
+must compare equal here; the test suite checks values against outside oracles, this checks that
+nothing moved at all. It runs in about 20 s.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MODELS = (
+    "gpt2",
+    "llama-2-7b",
+    "llama-2-70b",
+    "mixtral-8x7b",
+    "gemma-2-9b",
+    "llama-3.1-405b",
+    "qwen1.5-moe-a2.7b",
+    "deepseek-v3",
+)
+IMPLEMENTATIONS = (None, "megatron-core", "fsdp", "ddp-eager")
+
+
+def _numbers(value: Any) -> Any:
+    return np.asarray(getattr(value, "magnitude", value)).tolist()
+
+
+def _json(result: Any) -> str:
+    return json.dumps(result.to_json(), sort_keys=True, default=str)
+
+
+def answers() -> dict[Any, Any]:
+    """Every answer, keyed by its question."""
+    from mlcost import Layout, Plan, TrainingConfig
+    from mlcost.memory import memory_breakdown
+    from mlcost.parallel import multi_gpu_step_time, search
+    from mlcost.timing import step_time
+
+    layouts = (
+        Layout(dp=8, zero_stage=1, micro_batch_size=1, global_batch_size=1024),
+        Layout(tp=8, micro_batch_size=2, global_batch_size=256),
+        Layout(tp=4, pp=2, dp=2, micro_batch_size=1, global_batch_size=64, zero_stage=2),
+        Layout(dp=16, zero_stage=3, micro_batch_size=1, global_batch_size=512),
+        Layout(tp=2, pp=4, dp=4, micro_batch_size=1, global_batch_size=512, sequence_parallel=True),
+    )
+    out: dict[Any, Any] = {}
+
+    def record(key: Any, answer: Any, *args: Any) -> None:
+        try:
+            out[key] = answer(*args)
+        except Exception as error:  # an error is an answer: its text is compared
+            out[key] = f"{type(error).__name__}: {error}"
+
+    def step(model: str, config: Any, layout: Any, software: str | None) -> Any:
+        r = multi_gpu_step_time(model, config, "dgx-h100", layout, implementation=software)
+        return [_numbers(r.total), _numbers(r.exposed_communication), _json(r)]
+
+    def train(model: str, config: Any, layout: Any, software: str | None) -> Any:
+        plan = Plan(
+            model, system="dgx-h100", gpus=layout.gpus, layout=layout, config=config,
+            tokens=1e11, implementation=software,
+        )  # fmt: skip
+        return _json(plan.train())
+
+    def sweep(model: str, config: Any) -> Any:
+        sizes = np.array([1, 2, 4])
+        return _numbers(step_time(model, config, "h100-sxm5-80gb", micro_batch_size=sizes).total)
+
+    def memory(model: str, config: Any) -> Any:
+        return _json(memory_breakdown(model, config, "h100-sxm5-80gb", layouts[0]))
+
+    def layouts_found() -> Any:
+        config = TrainingConfig(sequence_length=4096)
+        found = search("llama-2-7b", config, "dgx-h100", gpus=64, global_batch_size=512)
+        return found.to_frame().to_csv()
+
+    for model in MODELS:
+        for precision in ("bf16", "fp8"):
+            config = TrainingConfig(sequence_length=2048, precision=precision)
+            for software in IMPLEMENTATIONS:
+                for i, layout in enumerate(layouts):
+                    key = (model, precision, software, i)
+                    record((*key, "step"), step, model, config, layout, software)
+                    record((*key, "plan"), train, model, config, layout, software)
+            record((model, precision, "sweep"), sweep, model, config)
+            record((model, precision, "memory"), memory, model, config)
+    record("search", layouts_found)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "write":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # compute-optimality warnings of some plans
+            found = answers()
+        Path(argv[1]).write_bytes(pickle.dumps(found))
+        print(f"{len(found)} answers written to {argv[1]}")
+        return 0
+    if len(argv) == 3 and argv[0] == "compare":
+        before = pickle.loads(Path(argv[1]).read_bytes())  # files this script wrote
+        after = pickle.loads(Path(argv[2]).read_bytes())
+        keys = sorted(set(before) | set(after), key=str)
+        differ = [k for k in keys if before.get(k) != after.get(k)]
+        print(f"{len(keys)} questions, {len(differ)} answers differ")
+        for key in differ[:10]:
+            print(key, str(before.get(key))[:300], "\n  ->", str(after.get(key))[:300])
+        return 1 if differ else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
