@@ -198,7 +198,7 @@ def gemm_compute(
         compute = compute + np.where(active.reshape((-1,) + (1,) * len(shape)), seconds, 0.0)
     compute = np.broadcast_to(np.asarray(compute, dtype=np.float64), (len(ops), *shape))
     if not shape:  # numbers only: each row's seconds as a Python float
-        return list(compute.tolist())
+        return compute.tolist()
     out: list[Number] = []
     for i, row_shape in enumerate(own):
         if row_shape == shape:

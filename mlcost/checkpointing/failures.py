@@ -304,6 +304,11 @@ def goodput(
     delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
     m = _magnitude(mtbf, "s", "mtbf")
     r = _magnitude(restart_time, "s", "restart_time")
+    return _checked_goodput(tau, delta, m, r)
+
+
+def _checked_goodput(tau: Number, delta: Number, m: Number, r: Number) -> Number:
+    """:func:`goodput` on magnitudes (seconds), refusing an interval or MTBF that is not > 0."""
     if any_true(np.asarray(tau) <= 0) or any_true(np.asarray(m) <= 0):
         raise MlcostError("interval/mtbf: expected values > 0")
     return _goodput_fraction(tau, delta, m, r)
@@ -334,6 +339,11 @@ def waste_breakdown(
     delta = _magnitude(checkpoint_time, "s", "checkpoint_time")
     m = _magnitude(mtbf, "s", "mtbf")
     r = _magnitude(restart_time, "s", "restart_time")
+    return _waste_parts(tau, delta, m, r)
+
+
+def _waste_parts(tau: Number, delta: Number, m: Number, r: Number) -> dict[str, Number]:
+    """:func:`waste_breakdown` on magnitudes (seconds)."""
     return {
         "checkpoint writes": delta / tau,
         "lost work": (tau + delta) / (2 * m),
@@ -569,14 +579,8 @@ def goodput_plan(
         if any_true(np.asarray(in_unit(chosen, "s")) <= 0):
             raise MlcostError(f"interval: got {interval!r}, expected a time > 0")
     tau_s, r = in_unit(chosen, "s"), in_unit(effective_restart, "s")
-    if any_true(np.asarray(tau_s) <= 0) or any_true(np.asarray(m) <= 0):
-        raise MlcostError("interval/mtbf: expected values > 0")
-    useful = _goodput_fraction(tau_s, blocking_s, m, r)
-    waste = {
-        "checkpoint writes": blocking_s / tau_s,
-        "lost work": (tau_s + blocking_s) / (2 * m),
-        "restarts": r / m,
-    }
+    useful = _checked_goodput(tau_s, blocking_s, m, r)
+    waste = _waste_parts(tau_s, blocking_s, m, r)
     return GoodputPlan(
         state_bytes_per_gpu=state.to("GB"),
         gpus=int(gpus),
