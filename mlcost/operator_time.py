@@ -35,7 +35,7 @@ import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import quick_init, quick_replace
-from mlcost.results import any_true, maximum, plain
+from mlcost.results import any_true, maximum, plain, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
@@ -122,16 +122,6 @@ def shard_shapes(
     return rows, cols, depth, per_head, 1.0 / (c * t_of)
 
 
-def _column(values: list[Any], shape: tuple[int, ...]) -> np.ndarray:
-    """One field of several rows as a float64 array ``(rows, *shape)``."""
-    if not shape:
-        return np.array(values, dtype=np.float64)
-    column = np.empty((len(values), *shape), dtype=np.float64)
-    for i, value in enumerate(values):
-        column[i] = value  # broadcast and converted as np.asarray(value, np.float64) would be
-    return column
-
-
 def gemm_compute(
     ops: Sequence[Operator],
     ceilings: Ceilings,
@@ -170,9 +160,9 @@ def gemm_compute(
             for i, row in enumerate(fields)
         ]
     shape = np.broadcast_shapes(*own)
-    m, n, k = (_column([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
-    batch = _column(batches, shape)
-    flops = _column([op.forward_flops for op in ops], shape)
+    m, n, k = (stack_rows([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
+    batch = stack_rows(batches, shape)
+    flops = stack_rows([op.forward_flops for op in ops], shape)
     if shard != (1, 1):
         m, n, k, batch, share = shard_shapes(ops, m, n, k, batch, shard)
         flops = flops * share
@@ -181,7 +171,7 @@ def gemm_compute(
     for part, layout, (rows, cols, depth) in zip(
         passes, ("nn", "nt", "tn"), ((m, n, k), (m, k, n), (k, n, m)), strict=True
     ):
-        values = _column(part, shape)
+        values = stack_rows(part, shape)
         # A pass is active where it has FLOPs (numbers: compared at once; sweeps: per row).
         active = values != 0 if not shape else np.array([any_true(x) for x in part])
         if not active.any():

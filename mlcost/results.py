@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 import html
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -114,6 +115,18 @@ def first_value(value: Any) -> Any:
         return value.item()  # the same value as below, without the reshape
     first = np.asarray(value).reshape(-1)[0]
     return first.item() if isinstance(first, np.generic) else first
+
+
+def stack_rows(values: Sequence[Any], shape: tuple[int, ...]) -> np.ndarray:
+    """Values of several rows (numbers, or arrays broadcastable to ``shape``) as one float64
+    array ``(rows, *shape)``: each row broadcast and converted as ``np.asarray(value,
+    np.float64)`` would be, so the same numbers."""
+    if not shape:
+        return np.array(values, dtype=np.float64)
+    out = np.empty((len(values), *shape), dtype=np.float64)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
 
 
 def plain(value: Any) -> Any:

@@ -19,11 +19,11 @@ from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
+from mlcost.results import stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.timing import Mode, StepTime, step_times
-from mlcost.units import in_unit
-from mlcost.workload import OperatorKind, TrainingConfig
+from mlcost.workload import OperatorKind, OperatorTable, TrainingConfig
 
 Number = Any
 
@@ -149,38 +149,111 @@ def compute_parts_by_shard(
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
         one = single.model_copy(update={"micro_batch_size": int(sizes[0])})
         steps = step_times(model, config, gpu, one, shards, mode=mode, implementation=software)
-    return [_split(step, sizes, transformer) for step in steps]
+    if not steps:
+        return []
+    plan = _split_plan(steps[0].table, transformer)  # the same table for every shard
+    return [_split(step, sizes, plan) for step in steps]
 
 
-def _split(step: StepTime, sizes: np.ndarray, transformer: bool) -> ComputeParts:
-    """The rows of ``step`` summed into the parts of :class:`ComputeParts`."""
-    totals: dict[str, Any] = {
-        f.name: 0.0 for f in fields(ComputeParts) if f.name not in ("peak", "micro_batch_size")
-    }
-    for op, row in zip(step.table.operators, step.rows, strict=True):
-        total = row.total
+#: The parts of :class:`ComputeParts` the operator rows add to, in field order.
+_SUMMED = tuple(
+    f.name
+    for f in fields(ComputeParts)
+    if f.name not in ("peak", "micro_batch_size", "model_flops")
+)
+_INDEX = {name: i for i, name in enumerate(_SUMMED)}
+#: Per group, the indices in :data:`_SUMMED` of its four parts (:data:`_PARTS`).
+_PART_INDEX = {group: tuple(_INDEX[name] for name in names) for group, names in _PARTS.items()}
+
+
+@dataclass(frozen=True)
+class _SplitPlan:
+    """Where each operator row of a table adds its time (:func:`_split`), worked out once per
+    table (it does not depend on how the ranks split the GEMMs): for each kind of contribution,
+    the rows that make it and the part each adds to (``index``: body, its backward share,
+    launches, their backward share, attention, layers' GEMMs, optimizer, its gaps, its host
+    time), plus the pass rows' backward shares."""
+
+    body_rows: np.ndarray  # the pass operators' rows (not the optimizer's)
+    shares: list[Number]  # per such row, its backward share
+    attention_rows: np.ndarray
+    gemm_rows: np.ndarray  # the layers' GEMMs
+    optimizer_rows: np.ndarray
+    index: np.ndarray  # the part of every contribution, in the order :func:`_split` lists them
+    model_flops: float | np.ndarray
+
+
+def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
+    """The :class:`_SplitPlan` of ``table``: a pass operator adds its time less its launches to
+    its group (:data:`_GROUPS`: block and whether tensor parallelism splits it) and that times
+    its backward share to the group's backward part, its launches to its block's launch part
+    and their backward share to that part's backward; attention and softmax rows add their
+    whole time to ``attention``, the layers' GEMMs to ``layers_gemm``; the optimizer's time less
+    its launches, its gaps and its host time go to the three optimizer parts."""
+    body_rows, parts, shares, attention, gemms, optimizer = [], [], [], [], [], []
+    for i, op in enumerate(table.operators):
         if op.kind == OperatorKind.OPTIMIZER:
-            totals["optimizer"] += total - row.launch
-            totals["optimizer_gaps"] += row.gaps
-            totals["optimizer_host"] += row.host
+            optimizer.append(i)
             continue
-        share = _backward_share(op.total_flops, op.backward_flops + op.recompute_flops)
         block = op.block if transformer else "layer"
-        group = _GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")
-        body_part, body_backward, launch_part, launch_backward = _PARTS[group]
-        launch = row.launch
-        totals[body_part] += total - launch
-        totals[body_backward] += (total - launch) * share
-        totals[launch_part] += launch
-        totals[launch_backward] += launch * share
+        body_rows.append(i)
+        parts.append(
+            _PART_INDEX[_GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")]
+        )
+        shares.append(_backward_share(op.total_flops, op.backward_flops + op.recompute_flops))
         if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
-            totals["attention"] += total
+            attention.append(i)
         if op.kind == OperatorKind.MATMUL and block == "layer":
-            totals["layers_gemm"] += total
-    totals["model_flops"] = in_unit(step.table.model_flops, "flop")
-    arrays = {name: _column(value, sizes.shape) for name, value in totals.items()}
-    arrays["micro_batch_size"] = sizes
-    return ComputeParts(peak=step.ceilings.peak_flops, **arrays)
+            gemms.append(i)
+    index = [part[j] for j in range(4) for part in parts]
+    index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
+    for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
+        index += [_INDEX[name]] * len(optimizer)
+    return _SplitPlan(
+        body_rows=np.array(body_rows, dtype=np.intp),
+        shares=shares,
+        attention_rows=np.array(attention, dtype=np.intp),
+        gemm_rows=np.array(gemms, dtype=np.intp),
+        optimizer_rows=np.array(optimizer, dtype=np.intp),
+        index=np.array(index, dtype=np.intp),
+        model_flops=table.model_flop_count,
+    )
+
+
+def _split(step: StepTime, sizes: np.ndarray, plan: _SplitPlan) -> ComputeParts:
+    """The rows of ``step`` summed into the parts of :class:`ComputeParts` (:func:`_split_plan`
+    says where each goes). Each part adds its rows' contributions one after the other in row
+    order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
+    adding them row by row."""
+    rows, optimizer = step.rows, plan.optimizer_rows
+    total = stack_rows([r.total for r in rows], sizes.shape).reshape(len(rows), -1)
+    launch = stack_rows([r.launch for r in rows], sizes.shape).reshape(len(rows), -1)
+    gaps = stack_rows([rows[i].gaps for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
+    host = stack_rows([rows[i].host for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
+    share = stack_rows(plan.shares, sizes.shape).reshape(len(plan.shares), -1)
+    body = total[plan.body_rows] - launch[plan.body_rows]
+    launched = launch[plan.body_rows]
+    weights = np.concatenate(
+        [
+            body,
+            body * share,
+            launched,
+            launched * share,
+            total[plan.attention_rows],
+            total[plan.gemm_rows],
+            total[optimizer] - launch[optimizer],
+            gaps,
+            host,
+        ]
+    )
+    sums = np.zeros((len(_SUMMED), sizes.size))
+    if weights.shape[1] == 1:  # one size: numpy's faster sum of one column
+        sums[:, 0] = np.bincount(plan.index, weights=weights[:, 0], minlength=len(_SUMMED))
+    else:
+        np.add.at(sums, plan.index, weights)
+    arrays = {name: sums[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
+    arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
+    return ComputeParts(micro_batch_size=sizes, peak=step.ceilings.peak_flops, **arrays)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:

@@ -285,7 +285,12 @@ class OperatorTable(Result):
     @property
     def model_flops(self) -> pint.Quantity:
         """Forward + backward: the work MFU counts (no recomputation)."""
-        return self.forward_flops + self.backward_flops
+        return Q_(self.model_flop_count, "flop")
+
+    @property
+    def model_flop_count(self) -> Number:
+        """:attr:`model_flops` in FLOP, a plain number (array in sweeps)."""
+        return self._total("forward_flops") + self._total("backward_flops")
 
     @property
     def hardware_flops(self) -> pint.Quantity:
