@@ -167,18 +167,20 @@ def gemm_compute(
         m, n, k, batch, share = shard_shapes(ops, m, n, k, batch, shard)
         flops = flops * share
     attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
+    # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
+    # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
+    waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
+    depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
     compute: Any = 0.0
-    for part, layout, (rows, cols, depth) in zip(
-        passes, ("nn", "nt", "tn"), ((m, n, k), (m, k, n), (k, n, m)), strict=True
-    ):
+    for index, (part, layout) in enumerate(zip(passes, ("nn", "nt", "tn"), strict=True)):
         values = stack_rows(part, shape)
         # A pass is active where it has FLOPs (numbers: compared at once; sweeps: per row).
         active = values != 0 if not shape else np.array([any_true(x) for x in part])
         if not active.any():
             continue
-        shape_efficiency = ceilings.gemm_wave_efficiency(
-            rows, cols, batch
-        ) * ceilings.gemm_depth_efficiency(depth)
+        shape_efficiency = (waves if np.ndim(waves) == 0 else waves[index]) * (
+            depths if np.ndim(depths) == 0 else depths[index]
+        )
         efficiency = ceilings.gemm_efficiency(flops, layout=layout)
         if attention.any() and ceilings.attention_curve:
             at = ceilings.gemm_efficiency(flops, attention=True, layout=layout)

@@ -24,8 +24,10 @@ data-parallel degree (``dp = GPUs / (tp·pp·cp)``), with the micro-batches per 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 import numpy as np
+import pint
 
 from mlcost import cost, energy
 from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_plan
@@ -267,18 +269,25 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
     return {k: np.broadcast_to(v, x.gpus.shape) for k, v in seconds.items()}
 
 
+def _checkpoint_state(run: Run, gpus: Any) -> pint.Quantity:
+    """The checkpoint each of ``gpus`` GPUs writes (:func:`mlcost.checkpointing.
+    checkpoint_bytes_per_gpu`): the trainable parameters' share of the state when fine-tuning
+    (the frozen base is not written again)."""
+    model, tuning = run.model, run.config.finetune
+    share = 1.0
+    if isinstance(model, TransformerSpec) and not tuning.is_default:
+        share = trainable_parameters(model, tuning) / model.parameter_count
+    return checkpoint_bytes_per_gpu(
+        run.parameters, gpus, run.config.precision, run.config.optimizer, trained_share=share
+    )
+
+
 def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
     """The failure model (:func:`mlcost.checkpointing.goodput_plan`) of the sharded training
     state on ``gpus`` GPUs, or None when no checkpoint target is known."""
     if run.checkpoint is None:
         return None
-    model, tuning = run.model, run.config.finetune
-    share = 1.0
-    if isinstance(model, TransformerSpec) and not tuning.is_default:
-        share = trainable_parameters(model, tuning) / model.parameter_count
-    state = checkpoint_bytes_per_gpu(
-        run.parameters, gpus, run.config.precision, run.config.optimizer, trained_share=share
-    )
+    state = _checkpoint_state(run, gpus)
     bandwidth = float(run.checkpoint.bandwidth(gpus, run.system.gpus_per_node))
     return goodput_plan(
         state,
@@ -294,9 +303,7 @@ def _goodput(run: Run, gpus: Array) -> Array:
     :func:`mlcost.checkpointing.failures.goodput_over_gpus`); 1 without a checkpoint target."""
     if run.checkpoint is None:
         return np.ones(gpus.shape, dtype=np.float64)
-    state = checkpoint_bytes_per_gpu(
-        run.parameters, gpus, run.config.precision, run.config.optimizer
-    )
+    state = _checkpoint_state(run, gpus)
     mtbf = run.mtbf_per_gpu if run.mtbf_per_gpu is not None else LLAMA3_MTBF_PER_GPU
     return goodput_over_gpus(
         in_unit(state, "byte"),

@@ -263,6 +263,29 @@ def test_a_lora_plan_checkpoints_only_the_trainable_state() -> None:
     assert detail.checkpoint_bytes.to("byte").magnitude == pytest.approx(14 * 41_943_040)
 
 
+def test_a_lora_plan_trains_at_the_goodput_of_its_trainable_checkpoint() -> None:
+    # The time to train and the failure model charge the same checkpoint: LoRA's 587 MB of
+    # trainable state (previous test), not the full 112 GB the time to train once used, so its
+    # goodput is the failure model's and above the full fine-tune's on the same storage
+    # (ZeRO-3, so that the full fine-tune fits).
+    layout = Layout(dp=8, micro_batch_size=2, global_batch_size=256, zero_stage=3)
+    storage = "fsx-lustre-persistent2-250-24tib"
+    tuning = FineTuning(method="lora", rank=16, target_modules=("all-linear",))
+
+    def plan(config: TrainingConfig) -> mlcost.Plan:
+        return mlcost.Plan("llama-3-8b", system="dgx-h100", tokens=1e9, layout=layout,
+                           config=config, checkpoint_storage=storage)  # fmt: skip
+
+    def trained_at(candidate: mlcost.Plan) -> float:
+        return float(next(f.value for f in candidate.train().figures() if f.name == "goodput"))
+
+    lora, full = plan(TrainingConfig(finetune=tuning)), plan(TrainingConfig())
+    assert lora.goodput() is not None and full.goodput() is not None
+    assert trained_at(lora) == pytest.approx(lora.goodput().goodput, rel=1e-12)
+    assert trained_at(full) == pytest.approx(full.goodput().goodput, rel=1e-12)
+    assert trained_at(lora) > trained_at(full)
+
+
 LLAMA_1_SHAPES = {  # Touvron et al. 2023, Table 2; FFN sizes of the Hugging Face conversions
     "7B": (4096, 11008, 32, 32),
     "13B": (5120, 13824, 40, 40),
