@@ -39,8 +39,17 @@ from mlcost.results import any_true, maximum, plain, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
-from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
+from mlcost.workload.table import ELEMENTWISE_FLOPS, MATMUL_KINDS, Operator
 
+#: The operator kinds and role the per-row time tests, read once (an enum member's lookup is a
+#: descriptor call on Python 3.11).
+_ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
+    OperatorKind.ATTENTION,
+    OperatorKind.OPTIMIZER,
+    OperatorKind.LOSS,
+    OperatorKind.ELEMENTWISE,
+)
+_ATTENTION_CORE = OperatorRole.ATTENTION_CORE
 Number = Any
 Mode = Literal["roofline", "no-overlap"]
 
@@ -84,7 +93,9 @@ class Execution:
         return self.ceilings[""]
 
     def of(self, op: Operator) -> Ceilings:
-        return self.ceilings.get(op.format, self.main)
+        """The ceilings of the format ``op`` computes in (the table's own by default)."""
+        found = self.ceilings.get(op.format)
+        return self.ceilings[""] if found is None else found
 
     @cached_property
     def dispatch(self) -> float:
@@ -245,7 +256,7 @@ def _grouped(op: Operator, software: Software | None) -> bool:
 
 
 def _uses_kernel(op: Operator, kernels: dict[str, tuple[Number, Kernel]]) -> bool:
-    return op.role == OperatorRole.ATTENTION_CORE and op.pattern in kernels
+    return op.role == _ATTENTION_CORE and op.pattern in kernels
 
 
 def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: bool) -> frozenset:
@@ -282,16 +293,17 @@ def operator_rows(
     tiles and waves), each row taking its share of the FLOPs, one launch for them all."""
     gemms: dict[int, Number] = {}
     members: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        if op.fuse_group in ex.fused and op.is_matmul and not _uses_kernel(op, kernels):
+    singles: list[int] = []
+    for i, op in enumerate(ops):  # the GEMM rows the model times: not a measured kernel's
+        if op.kind not in MATMUL_KINDS or _uses_kernel(op, kernels):
+            continue
+        if op.fuse_group in ex.fused:
             members.setdefault(op.fuse_group, []).append(i)
+        else:
+            singles.append(i)
     fused = {name: rows for name, rows in members.items() if len(rows) > 1}
-    in_fused = {i for rows in fused.values() for i in rows}
-    timed: list[tuple[Operator, tuple[int, ...]]] = [
-        (op, (i,))
-        for i, op in enumerate(ops)
-        if op.is_matmul and not _uses_kernel(op, kernels) and i not in in_fused
-    ]
+    singles += [rows[0] for rows in members.values() if len(rows) == 1]
+    timed: list[tuple[Operator, tuple[int, ...]]] = [(ops[i], (i,)) for i in sorted(singles)]
     timed += [(_fused([ops[i] for i in rows]), tuple(rows)) for rows in fused.values()]
     by_ceilings: dict[int, list[tuple[Operator, tuple[int, ...]]]] = {}
     for entry in timed:
@@ -328,35 +340,35 @@ def operator_time(
     seconds when already evaluated (:func:`operator_rows`); ``kernels_shared``: the rows of a
     fused GEMM sharing its launches."""
     ceilings = ex.of(op)
-    software = ex.software
+    spec = None if ex.software is None else ex.software.spec
     bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
-    moved = op.bytes_moved
-    kernel = kernels.get(op.pattern) if op.role == OperatorRole.ATTENTION_CORE else None
+    kind, count, dispatch = op.kind, op.count, ex.dispatch
+    kernel = kernels.get(op.pattern) if op.role == _ATTENTION_CORE else None
     host_ops: float = 1 + (any_true(op.backward_flops) or any_true(op.backward_bytes))
     host_ops = host_ops + op.recompute_fraction
     if kernel is not None:
-        first = op.kind == OperatorKind.ATTENTION and op.name.startswith("attention scores QK^T")
+        first = kind == _ATTENTION and op.name.startswith("attention scores QK^T")
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
-    elif software is not None and software.spec.fused_elementwise and _folded(op):
+    elif spec is not None and spec.fused_elementwise and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
-    elif op.is_matmul:
-        grouped = _grouped(op, software)
+    elif kind in MATMUL_KINDS:  # op.is_matmul
+        grouped = _grouped(op, ex.software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
-        memory = moved / bandwidth
+        memory = op.bytes_moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
     else:
         vector = ceilings.vector_flops
-        efficiency = ceilings.vector_efficiency_of(op.kind, op.forward_flops)
+        efficiency = ceilings.vector_efficiency_of(kind, op.forward_flops)
         compute = op.total_flops / (vector * efficiency)
-        memory = moved / bandwidth
-        if op.kind == OperatorKind.OPTIMIZER and software is not None:
-            memory = memory * software.spec.optimizer_passes
-            host_ops = host_ops + software.spec.optimizer_ops_per_tensor * tensors
-        loss = software.spec.cross_entropy if software is not None else None
-        if op.kind == OperatorKind.LOSS and loss is not None:
+        memory = op.bytes_moved / bandwidth
+        if kind == _OPTIMIZER and spec is not None:
+            memory = memory * spec.optimizer_passes
+            host_ops = host_ops + spec.optimizer_ops_per_tensor * tensors
+        loss = spec.cross_entropy if spec is not None else None
+        if kind == _LOSS and loss is not None:
             logits = op.forward_flops / ELEMENTWISE_FLOPS["cross-entropy"]
             forward = loss.forward_bytes * (1 + op.recompute_fraction)
             memory = logits * (forward + loss.backward_bytes) / bandwidth
@@ -364,17 +376,17 @@ def operator_time(
     body = maximum(compute, memory) if ex.mode == "roofline" else compute + memory
     gaps = host_ops * ceilings.launch_seconds
     gpu = body + gaps
-    total = maximum(gpu, host_ops * ex.dispatch)
+    total = maximum(gpu, host_ops * dispatch)
     return OperatorTime(
-        name=op.name, kind=op.kind, compute=compute * op.count, memory=memory * op.count,
-        launch=(total - body) * op.count, total=total * op.count, gaps=gaps * op.count,
-        host=host_ops * ex.dispatch * op.count,
+        name=op.name, kind=kind, compute=compute * count, memory=memory * count,
+        launch=(total - body) * count, total=total * count, gaps=gaps * count,
+        host=host_ops * dispatch * count,
     )  # fmt: skip
 
 
 def _folded(op: Operator) -> bool:
     """Residual adds, folded into the bias-dropout-add (or GEMM epilogue) kernel before them."""
-    return op.kind == OperatorKind.ELEMENTWISE and op.name.endswith("residual add")
+    return op.kind == _ELEMENTWISE and op.name.endswith("residual add")
 
 
 __all__ = [
