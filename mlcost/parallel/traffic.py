@@ -214,26 +214,41 @@ class _Terms:
             gpus_per_node=rows(self.gpus_per_node),
         )
 
-    def seconds(self, collective: Collective, size: Any, ranks: Any, stride: Any) -> tuple:
+    def seconds(
+        self,
+        collective: Collective,
+        size: Any,
+        ranks: Any,
+        stride: Any,
+        where: GroupPlacement | None = None,
+    ) -> tuple:
         """Seconds of one ``collective`` of ``size`` bytes over groups of ``ranks`` GPUs
-        ``stride`` apart, and the groups' placement. Groups of one rank everywhere (a
-        parallelism the candidates do not use) skip the placement and the algorithms: every
-        term built on them is inactive, recorded with no time and no link (:meth:`term`)."""
+        ``stride`` apart, and the groups' placement (``where``: the placement an earlier
+        collective on the same groups returned, not worked out again). Groups of one rank
+        everywhere (a parallelism the candidates do not use) skip the placement and the
+        algorithms: every term built on them is inactive, recorded with no time and no link
+        (:meth:`term`)."""
         n = np.asarray(ranks, dtype=np.float64)
         if not any_true(n > 1):  # one GPU on one node: nothing crosses a link
             one = np.ones_like(n)
             alone = GroupPlacement(n, one, one, np.inf, np.inf, 0.0, 0.0)
             return np.zeros(broadcast_shape(size, n)), alone
-        where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
+        if where is None:
+            where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
         return collective_seconds(self.system, collective, size, where), where
 
     def seconds_of(
-        self, collective: Collective, sizes: tuple[Any, ...], ranks: Any, stride: Any
+        self,
+        collective: Collective,
+        sizes: tuple[Any, ...],
+        ranks: Any,
+        stride: Any,
+        where: GroupPlacement | None = None,
     ) -> tuple[list[Any], Any]:
         """:meth:`seconds` of several message sizes on the same groups, evaluated in one call
         (the sizes stacked on a leading axis: the same arithmetic element by element)."""
         stacked = np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in sizes)))
-        times, where = self.seconds(collective, stacked, ranks, stride)
+        times, where = self.seconds(collective, stacked, ranks, stride, where)
         return list(np.broadcast_to(times, (len(sizes), *np.shape(times)[1:]))), where
 
     def unused(self, ranks: Any) -> bool:
@@ -299,8 +314,8 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
     activation = c.tokens * c.dims.hidden * c.dims.activation_bytes
     calls = d.micro_batches * d.stage_layers * (4 + 2 * d.recompute_fraction)
     ar, where = c.seconds(Collective.ALL_REDUCE, activation, d.tp, 1)
-    rs, _ = c.seconds(Collective.REDUCE_SCATTER, activation, d.tp, 1)
-    ag, _ = c.seconds(Collective.ALL_GATHER, activation, d.tp, 1)
+    rs, _ = c.seconds(Collective.REDUCE_SCATTER, activation, d.tp, 1, where)
+    ag, _ = c.seconds(Collective.ALL_GATHER, activation, d.tp, 1, where)
     total = calls * np.where(d.sequence_parallel.astype(bool), rs + ag, ar)
     # Overlapped with the layer's GEMMs (Transformer Engine userbuffers: the all-gather pipelined
     # with the GEMM after it, the reduce-scatter with the GEMM before it): only what outlasts
@@ -395,7 +410,9 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     (rs, rs_bucket), where = c.seconds_of(
         Collective.REDUCE_SCATTER, (gradients, bucket), replicas, d.tp
     )
-    (ag, ag_bucket), _ = c.seconds_of(Collective.ALL_GATHER, (weights, bucket), replicas, d.tp)
+    (ag, ag_bucket), _ = c.seconds_of(
+        Collective.ALL_GATHER, (weights, bucket), replicas, d.tp, where
+    )
     rs_calls = np.where(d.zero == 2, m, 1)
     rs_exposed = _overlapped(c, rs, rs_bucket, c.compute.backward * c.keep)
     # The updated shards' all-gather: exposed after the optimizer step, or hidden behind the next
@@ -424,7 +441,7 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
     m = d.micro_batches.astype(np.float64)
     gradients, weights, _ = _gradient_sizes(c)
     rs, where = c.seconds(Collective.REDUCE_SCATTER, gradients, replicas, d.tp)
-    ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp)
+    ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp, where)
     layer_share = 1.0 / d.stage_layers
     forward_exposed = np.where(
         c.keep > 0, np.maximum(ag * layer_share, ag - c.compute.forward * c.keep), ag
