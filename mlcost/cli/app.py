@@ -23,27 +23,59 @@ from rich.text import Text
 from mlcost.errors import MlcostError
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
-#: and attribute that define it. A command line imports only the module of its own command
-#: (``mlcost memory`` never loads the checkpointing or the published-runs code).
-COMMANDS: dict[str, tuple[str, str, bool]] = {  # name: (module, attribute, is a group)
-    "plan": ("mlcost.cli.plan", "plan", False),
-    "serve": ("mlcost.cli.serve", "serve", False),
-    "summary": ("mlcost.cli.specs", "summary", False),
-    "flops": ("mlcost.cli.workload", "flops", False),
-    "ops": ("mlcost.cli.workload", "ops", False),
-    "memory": ("mlcost.cli.memory", "memory", False),
-    "fit": ("mlcost.cli.memory", "fit", False),
-    "step": ("mlcost.cli.timing", "step", False),
-    "roofline": ("mlcost.cli.timing", "roofline", False),
-    "bench": ("mlcost.cli.measure", "bench", False),
-    "calibrate": ("mlcost.cli.measure", "calibrate", False),
-    "validate": ("mlcost.cli.measure", "validate", False),
-    "energy": ("mlcost.cli.plan", "energy", False),
-    "parallel": ("mlcost.cli.parallel", "parallel_command", False),
-    "specs": ("mlcost.cli.specs", "specs_app", True),
-    "checkpoint": ("mlcost.cli.checkpoint", "checkpoint_app", True),
-    "comm": ("mlcost.cli.parallel", "comm_app", True),
-}
+#: and attribute that define it and the summary the listing shows (the first paragraph of the
+#: command's help; a test holds the two equal). A command line imports only the module of its
+#: own command (``mlcost memory`` never loads the checkpointing or the published-runs code), and
+#: the listing (``mlcost --help``, ``mlcost`` alone) none of them.
+COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute, group?, summary)
+    "plan": ("mlcost.cli.plan", "plan", False,
+             "Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), "
+             "memory, step time, time to train, energy, dollars and CO2, with sources."),
+    "serve": ("mlcost.cli.serve", "serve", False,
+              "Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per "
+              "1M tokens."),
+    "summary": ("mlcost.cli.specs", "summary", False,
+                "A model and a GPU side by side, with their sources."),
+    "flops": ("mlcost.cli.workload", "flops", False,
+              "FLOPs of one training step: exact count, model vs hardware FLOPs, closed forms."),
+    "ops": ("mlcost.cli.workload", "ops", False,
+            "The operator table of one training step (per-execution figures; see 'count')."),
+    "memory": ("mlcost.cli.memory", "memory", False,
+               "Memory per GPU of one training step, term by term, against the GPU's usable "
+               "memory."),
+    "fit": ("mlcost.cli.memory", "fit", False,
+            "Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs; and "
+            "which of full fine-tuning, LoRA and QLoRA fits, at which micro-batch and "
+            "sequence."),
+    "step": ("mlcost.cli.timing", "step", False,
+             "Predicted step time on one GPU, by operator kind, with MFU, HFU and the "
+             "bottleneck."),
+    "roofline": ("mlcost.cli.timing", "roofline", False,
+                 "Ridge points of GPUs, and where a model's operators sit on the roofline."),
+    "bench": ("mlcost.cli.measure", "bench", False,
+              "Measure this device: GEMMs, attention, memory bandwidth, kernels, the optimizer, "
+              "launch latency, host-device copies, collectives and an end-to-end training "
+              "step."),
+    "calibrate": ("mlcost.cli.measure", "calibrate", False,
+                  "Fit the measurements into a hardware profile (the catalog's schema, with the "
+                  "fits and their provenance) that every command accepts in place of a catalog "
+                  "GPU."),
+    "validate": ("mlcost.cli.measure", "validate", False,
+                 "Prediction error per benchmark, with the datasheet and with the calibrated "
+                 "profile; or, with --published, against published training runs and hardware "
+                 "measurements."),
+    "energy": ("mlcost.cli.plan", "energy", False,
+               "Report mode: energy and CO2e of published GPU-hours under a report's convention "
+               "(E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity "
+               "[+ embodied])."),
+    "parallel": ("mlcost.cli.parallel", "parallel_command", False,
+                 "Best parallel layouts (dp/tp/pp/cp, micro-batch, ZeRO, recompute) that fit."),
+    "specs": ("mlcost.cli.specs", "specs_app", True, "List, show, validate and import specs."),
+    "checkpoint": ("mlcost.cli.checkpoint", "checkpoint_app", True,
+                   "Activation checkpoint placement and training-checkpoint intervals."),
+    "comm": ("mlcost.cli.parallel", "comm_app", True,
+             "Collective times on a system (alpha-beta model), reported like nccl-tests."),
+}  # fmt: skip
 
 
 def _version_callback(value: bool) -> None:
@@ -65,9 +97,10 @@ def _root(
     """mlcost command line."""
 
 
-def build_app(only: str | None = None) -> typer.Typer:
+def build_app(only: str | None = None, *, listing: bool = False) -> typer.Typer:
     """The typer application with every command, or with ``only`` that one (its module alone
-    is imported)."""
+    is imported); with ``listing``, every command by name and summary only, no module
+    imported (what ``mlcost --help`` prints; such an application runs no command)."""
     app = typer.Typer(
         help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a "
         "GPU. Start with `mlcost plan` (the default job: Llama-2-7B on 2T tokens on one DGX "
@@ -78,8 +111,11 @@ def build_app(only: str | None = None) -> typer.Typer:
         rich_markup_mode="markdown",
     )
     app.callback()(_root)
-    for name, (module, attribute, group) in COMMANDS.items():
+    for name, (module, attribute, group, summary) in COMMANDS.items():
         if only is not None and name != only:
+            continue
+        if listing:
+            app.command(name, help=summary)(_listed)
             continue
         target: Callable[..., object] | typer.Typer = getattr(
             importlib.import_module(module), attribute
@@ -89,6 +125,10 @@ def build_app(only: str | None = None) -> typer.Typer:
         else:
             app.command(name)(target)
     return app
+
+
+def _listed() -> None:
+    """A command as the listing shows it (:func:`build_app` with ``listing``)."""
 
 
 #: The base class of typer's (vendored) click usage errors, found without importing click.
@@ -130,7 +170,8 @@ def main() -> None:
     as_json = "--json" in sys.argv[1:]
     first = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
     try:
-        app = build_app(first if first in COMMANDS else None)
+        # No command named: only the listing (or an option's error) can follow.
+        app = build_app(first if first in COMMANDS else None, listing=first is None)
         code = app(standalone_mode=False)
     except MlcostError as error:
         _fail(str(error), as_json=as_json)

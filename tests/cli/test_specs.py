@@ -17,6 +17,45 @@ def test_version(cli: Cli) -> None:
     assert result.stdout.strip() == f"mlcost {mlcost.__version__}"
 
 
+def test_help_lists_every_command_by_its_own_help(cli: Cli) -> None:
+    # `mlcost --help` lists the commands from mlcost.cli.app.COMMANDS without importing them;
+    # each summary there must be the first paragraph of the command's own help, which the
+    # application with every command imported lists.
+    import typer.main
+
+    from mlcost.cli.app import COMMANDS, build_app
+
+    group = typer.main.get_command(build_app())
+    for name, (_, _, _, summary) in COMMANDS.items():
+        first_paragraph = (group.commands[name].help or "").split("\n\n")[0]  # type: ignore[attr-defined]
+        assert " ".join(first_paragraph.split()) == summary, name
+    result = cli("--help")
+    assert result.exit_code == 0
+    listed = " ".join(result.stdout.split())
+    assert all(name in listed for name in COMMANDS)
+    assert "Collective times on a system (alpha-beta model)" in listed
+
+
+def test_help_imports_no_command_nor_the_model() -> None:
+    # A fresh interpreter: after `mlcost --help`, no command module, pint, numpy or pydantic.
+    import subprocess
+    import sys
+
+    code = (
+        "import contextlib, io, sys\n"
+        "sys.argv = ['mlcost', '--help']\n"
+        "from mlcost.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n        main()\n    except SystemExit:\n        pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('mlcost', 'pint', 'numpy', "
+        "'pydantic'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[0] == str(
+        ["mlcost", "mlcost.cli", "mlcost.cli.app", "mlcost.errors"]
+    )
+
+
 def test_list_models(cli: Cli) -> None:
     result = cli("specs", "list", "models", "--json")
     assert result.exit_code == 0
