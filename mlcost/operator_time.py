@@ -94,8 +94,8 @@ class Execution:
 
     def of(self, op: Operator) -> Ceilings:
         """The ceilings of the format ``op`` computes in (the table's own by default)."""
-        found = self.ceilings.get(op.format)
-        return self.ceilings[""] if found is None else found
+        found = self.ceilings.get(op.format)  # "" (most rows): the table's own
+        return self.main if found is None else found
 
     @cached_property
     def dispatch(self) -> float:
