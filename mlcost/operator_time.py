@@ -39,7 +39,7 @@ from mlcost.results import any_true, maximum, plain, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
-from mlcost.workload.table import ELEMENTWISE_FLOPS, MATMUL_KINDS, Operator
+from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
 
 #: The operator kinds and role the per-row time tests, read once (an enum member's lookup is a
 #: descriptor call on Python 3.11).
@@ -295,7 +295,7 @@ def operator_rows(
     members: dict[str, list[int]] = {}
     singles: list[int] = []
     for i, op in enumerate(ops):  # the GEMM rows the model times: not a measured kernel's
-        if op.kind not in MATMUL_KINDS or _uses_kernel(op, kernels):
+        if not op.is_matmul or _uses_kernel(op, kernels):
             continue
         if op.fuse_group in ex.fused:
             members.setdefault(op.fuse_group, []).append(i)
@@ -352,7 +352,7 @@ def operator_time(
         host_ops = host_ops if first else 0
     elif spec is not None and spec.fused_elementwise and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
-    elif kind in MATMUL_KINDS:  # op.is_matmul
+    elif op.is_matmul:
         grouped = _grouped(op, ex.software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
         memory = op.bytes_moved / bandwidth

@@ -66,9 +66,6 @@ ELEMENTWISE_BACKWARD_FACTOR = 2.0
 
 Number = Any  # an int, a float or a numpy array of them (vectorized sweeps)
 
-#: The GEMM-like operator kinds (:attr:`Operator.is_matmul`).
-MATMUL_KINDS = ("matmul", "attention", "conv")
-
 
 class OperatorKind(str, Enum):
     """What an operator computes; the step-time and memory models dispatch on it.
@@ -167,7 +164,7 @@ class Operator:
     @property
     def is_matmul(self) -> bool:
         """GEMM-like: what ``torch.utils.flop_counter`` counts."""
-        return self.kind in MATMUL_KINDS
+        return self.kind in ("matmul", "attention", "conv")
 
     @property
     def total_flops(self) -> Number:
