@@ -13,8 +13,13 @@ its published throughput:
 
 with ``F_fwd = 4 · pairs · d · heads · b`` the FlashAttention papers' forward FLOPs (``pairs`` the
 scores under the mask, ``s²/2`` causal) and ``R`` the throughput measured at sequence length
-``s`` for the nearest head size. A causal backward measured only without a mask is scaled by the
-forward's causal/non-causal ratio at the same length. A recomputed forward adds ``F_fwd / R_fwd``.
+``s`` for the nearest head size. Where the kernel was measured over launch sizes (batch x heads
+per launch, e.g. cuDNN's on the H100), ``R`` is read at the launch's size too: a launch of few
+heads (one micro-batch, heads split over tensor-parallel ranks) fills the GPU less and pays its
+fixed costs over less work. Where it was measured with attention dropout, a model with dropout
+reads those curves (the kernel draws a random number per score, forward and again backward). A
+causal backward measured only without a mask is scaled by the forward's causal/non-causal ratio
+at the same length. A recomputed forward adds ``F_fwd / R_fwd``.
 """
 
 from __future__ import annotations
@@ -79,9 +84,21 @@ def implementation(target: SoftwareLike = None, catalog: Catalog | None = None) 
 
 
 def _rate(
-    kernel: Kernel, accelerator: str, direction: str, *, head_dim: int, causal: bool
+    kernel: Kernel,
+    accelerator: str,
+    direction: str,
+    *,
+    head_dim: int,
+    causal: bool,
+    dropout: bool = False,
 ) -> tuple[KernelCurve | None, bool]:
-    curve = kernel.curve(accelerator, direction, head_dim=head_dim, causal=causal)  # type: ignore[arg-type]
+    curve = kernel.curve(
+        accelerator,
+        direction,  # type: ignore[arg-type]
+        head_dim=head_dim,
+        causal=causal,
+        dropout=dropout,
+    )
     return curve, curve is not None and curve.causal == causal
 
 
@@ -94,31 +111,38 @@ def attention_kernel_seconds(
     causal: bool,
     sequence: Number,
     recompute: Number = 0.0,
+    batch_heads: Number = None,
+    dropout: bool = False,
 ) -> Number | None:
     """Seconds of one fused attention forward + backward (+ ``recompute`` forwards) of
-    ``forward_flops`` (the papers' convention) at ``sequence`` (module docstring); ``None`` when
-    the kernel was not measured on ``accelerator``."""
-    both, _ = _rate(kernel, accelerator, "forward+backward", head_dim=head_dim, causal=causal)
-    forward, forward_exact = _rate(kernel, accelerator, "forward", head_dim=head_dim, causal=causal)
-    backward, backward_exact = _rate(
-        kernel, accelerator, "backward", head_dim=head_dim, causal=causal
-    )
+    ``forward_flops`` (the papers' convention) at ``sequence`` (module docstring), one launch
+    carrying ``batch_heads`` heads' worth of work where the kernel was measured over launch
+    sizes, with attention ``dropout`` where it was measured with it; ``None`` when the kernel
+    was not measured on ``accelerator``."""
+
+    def rate(direction: str, mask: bool = causal) -> tuple[KernelCurve | None, bool]:
+        return _rate(
+            kernel, accelerator, direction, head_dim=head_dim, causal=mask, dropout=dropout
+        )
+
+    both, _ = rate("forward+backward")
+    forward, forward_exact = rate("forward")
+    backward, backward_exact = rate("backward")
     factor = kernel.backward_factor
     if forward is not None and backward is not None:
-        rate_f = forward.at(sequence)
-        rate_b = backward.at(sequence)
+        rate_f = forward.at(sequence, batch_heads)
+        rate_b = backward.at(sequence, batch_heads)
         if causal and not backward_exact and forward_exact:
-            other, _ = _rate(kernel, accelerator, "forward", head_dim=head_dim, causal=False)
+            other, _ = rate("forward", mask=False)
             if other is not None:
-                rate_b = rate_b * rate_f / other.at(sequence)
+                rate_b = rate_b * rate_f / other.at(sequence, batch_heads)
         return (
             forward_flops / rate_f
             + factor * forward_flops / rate_b
             + (recompute * forward_flops / rate_f)
         )
     if both is not None:
-        rate = both.at(sequence)
-        return (1 + factor + recompute) * forward_flops / rate
+        return (1 + factor + recompute) * forward_flops / both.at(sequence, batch_heads)
     return None
 
 

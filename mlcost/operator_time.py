@@ -223,16 +223,32 @@ def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Nu
         return {}
     accelerator = next(a for a in ex.accelerators if a in kernel.measured_on())
     causal = bool(table.metadata.get("causal", True))
+    dropout = any(
+        op.kind == OperatorKind.DROPOUT and op.name.startswith("attention dropout")
+        for op in table.operators
+    )
     out: dict[str, tuple[Number, Kernel]] = {}
     for op in table.operators:
         if op.kind == OperatorKind.ATTENTION and op.name.startswith("attention scores QK^T"):
+            flops = 2 * op.forward_flops
             seconds = attention_kernel_seconds(
-                kernel, accelerator, 2 * op.forward_flops, head_dim=int(np.max(op.k)),
-                causal=causal, sequence=op.m, recompute=op.recompute_fraction,
+                kernel, accelerator, flops, head_dim=int(np.max(op.k)), causal=causal,
+                sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
+                batch_heads=launch_heads(flops, op.m, op.k, causal) / ex.shard[0],
             )  # fmt: skip
             if seconds is not None:
                 out[op.pattern] = (seconds, kernel)
     return out
+
+
+def launch_heads(forward_flops: Number, sequence: Number, head_dim: Number, causal: bool) -> Number:
+    """The work of one attention launch in heads of the full mask: ``F_fwd / (4·d·s²·½)``
+    (causal; ``4·d·s²`` without a mask), i.e. batch x heads for a full causal or unmasked
+    attention and less for a sliding window: what a kernel measured over launch sizes is read
+    at (one launch per micro-batch and layer; a tensor-parallel rank runs ``1/t`` of it)."""
+    s = np.asarray(sequence, dtype=np.float64)
+    d = np.asarray(head_dim, dtype=np.float64)
+    return forward_flops / (4 * d * s * s * (0.5 if causal else 1.0))
 
 
 def parameter_tensors(table: OperatorTable) -> float:

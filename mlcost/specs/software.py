@@ -33,38 +33,68 @@ class _Part(BaseModel):
 
 class KernelCurve(_Part):
     """Throughput of one kernel on some accelerators, at one head size, mask and direction, over
-    sequence lengths (FLOPs per the kernel's ``flop_convention``)."""
+    sequence lengths (FLOPs per the kernel's ``flop_convention``).
+
+    ``batch_heads`` (optional): the launch sizes (batch x heads per launch) the kernel was
+    measured at; ``throughput`` then holds one value per sequence length and launch size, all
+    launch sizes of the first length first. Without it the curve stands for every launch size
+    (as the papers measure: a fixed number of tokens per point). ``dropout``: measured with
+    attention dropout on (any rate: the kernel draws a random number per score either way)."""
 
     accelerators: tuple[str, ...] = Field(min_length=1)
     format: str = "bf16"
     head_dim: PositiveInt
     causal: bool
     direction: Direction
+    dropout: bool = False
     sequence: tuple[PositiveInt, ...] = Field(min_length=1)
+    batch_heads: tuple[PositiveInt, ...] = ()
     throughput: tuple[FlopRate, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _same_length(self) -> KernelCurve:
-        if len(self.sequence) != len(self.throughput):
+        sizes = max(len(self.batch_heads), 1)
+        if len(self.throughput) != len(self.sequence) * sizes:
+            grid = f" x {sizes} launch sizes" if self.batch_heads else ""
+            per = " and launch size" if self.batch_heads else ""
             raise ValueError(
                 f"throughput: got {len(self.throughput)} values for {len(self.sequence)} "
-                "sequence lengths, expected one per length"
+                f"sequence lengths{grid}, expected one per length{per}"
             )
-        if list(self.sequence) != sorted(self.sequence):
-            raise ValueError("sequence: expected increasing lengths")
+        for name in ("sequence", "batch_heads"):
+            values = list(getattr(self, name))
+            if values != sorted(set(values)):
+                raise ValueError(f"{name}: expected increasing values, got {values}")
         return self
 
     @cached_property
-    def _points(self) -> tuple[np.ndarray, np.ndarray]:
-        """log2 of the sequence lengths and the throughputs in FLOP/s, converted once."""
+    def _points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """log2 of the sequence lengths and launch sizes, and the throughputs in FLOP/s (one
+        row per length), converted once."""
         xs = np.log2(np.asarray(self.sequence, dtype=np.float64))
-        return xs, np.asarray([in_unit(t, "flop/s") for t in self.throughput])
+        bs = np.log2(np.asarray(self.batch_heads or (1,), dtype=np.float64))
+        rates = np.asarray([in_unit(t, "flop/s") for t in self.throughput], dtype=np.float64)
+        return xs, bs, rates.reshape(len(xs), len(bs))
 
-    def at(self, sequence: object) -> np.ndarray:
-        """FLOP/s at ``sequence`` (interpolated in log sequence, flat beyond the measured ends)."""
+    def at(self, sequence: object, batch_heads: object = None) -> np.ndarray:
+        """FLOP/s at ``sequence`` (and, for a curve measured over launch sizes, ``batch_heads``;
+        ``None``: the largest measured): interpolated in log sequence and log launch size,
+        flat beyond the measured ends."""
+        xs, bs, rates = self._points
         x = np.log2(np.maximum(np.asarray(sequence, dtype=np.float64), 1.0))
-        xs, ys = self._points
-        return np.asarray(np.interp(x, xs, ys))
+        if len(bs) == 1:
+            return np.asarray(np.interp(x, xs, rates[:, 0]))
+        size = bs[-1] if batch_heads is None else np.asarray(batch_heads, dtype=np.float64)
+        b = np.log2(np.maximum(size, 1.0)) if batch_heads is not None else size
+        x, b = np.broadcast_arrays(np.clip(x, xs[0], xs[-1]), np.clip(b, bs[0], bs[-1]))
+        i = np.clip(np.searchsorted(xs, x, side="right") - 1, 0, len(xs) - 2)
+        j = np.clip(np.searchsorted(bs, b, side="right") - 1, 0, len(bs) - 2)
+        u = (x - xs[i]) / (xs[i + 1] - xs[i])
+        v = (b - bs[j]) / (bs[j + 1] - bs[j])
+        return np.asarray(
+            (1 - u) * (1 - v) * rates[i, j] + u * (1 - v) * rates[i + 1, j]
+            + (1 - u) * v * rates[i, j + 1] + u * v * rates[i + 1, j + 1]
+        )  # fmt: skip
 
 
 class CrossEntropyKernels(_Part):
@@ -89,18 +119,32 @@ class Kernel(Spec):
     curves: tuple[KernelCurve, ...] = Field(min_length=1)
 
     def curve(
-        self, accelerator: str, direction: Direction, *, head_dim: int, causal: bool
+        self,
+        accelerator: str,
+        direction: Direction,
+        *,
+        head_dim: int,
+        causal: bool,
+        dropout: bool = False,
     ) -> KernelCurve | None:
-        """The measured curve for ``accelerator`` in ``direction`` closest in head size (the mask
-        matching when measured; else the other mask's curve); ``None`` if the accelerator was not
-        measured in that direction."""
+        """The measured curve for ``accelerator`` in ``direction``: measured with attention
+        dropout as asked where such curves exist (else without), the mask matching when
+        measured (else the other mask's), the closest head size, and among those one measured
+        over launch sizes first; ``None`` if the accelerator was not measured in that
+        direction."""
         mine = [
             c for c in self.curves if accelerator in c.accelerators and c.direction == direction
         ]
         if not mine:
             return None
+        mine = (
+            [c for c in mine if c.dropout == dropout] or [c for c in mine if not c.dropout] or mine
+        )
         matching = [c for c in mine if c.causal == causal] or mine
-        return min(matching, key=lambda c: (abs(np.log2(c.head_dim / head_dim)), -c.head_dim))
+        return min(
+            matching,
+            key=lambda c: (abs(np.log2(c.head_dim / head_dim)), -c.head_dim, not c.batch_heads),
+        )
 
     def measured_on(self) -> tuple[str, ...]:
         """Every accelerator some curve covers."""

@@ -1,0 +1,696 @@
+"""Measure on one CUDA GPU what each H100 training row of the validation set runs on one rank
+(issue 14): the GEMMs of a transformer layer at the rank's shard shapes (forward, input-gradient
+and weight-gradient passes), its attention kernel, the whole layer forward + backward with a
+per-kernel profile, one full single-GPU training step of the 1.7B model, and the GPU's clock and
+power while it runs a sustained training load against short bursts.
+
+It imports only PyTorch, NumPy and PyYAML (what a CUDA image has), reads the rows from
+``mlcost/data/published.yaml`` and writes ``$OUT/rank_layers.json`` (every number, with the
+machine, the clock samples and the time each section ran); nothing is fitted here. The
+analysis that compares these measurements with mlcost's per-operator predictions is
+``benchmarks/gpu_rank_layers_report.py``.
+
+Run on a machine with an NVIDIA GPU: ``OUT=/some/folder python3 benchmarks/gpu_rank_layers.py``.
+``--dry`` runs every section on the CPU at toy sizes (a check of the script, not a measurement).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+import yaml
+from torch.nn import functional as nnf
+
+ROOT = Path(__file__).resolve().parents[1]
+BF16 = torch.bfloat16
+RESULTS: dict[str, Any] = {"sections": {}, "errors": {}}
+
+
+# ----- the rows -----------------------------------------------------------------------------------
+def rank_shapes(dry: bool) -> list[dict[str, Any]]:
+    """One entry per H100 training row: the shapes one rank runs per micro-batch."""
+    cases = yaml.safe_load((ROOT / "mlcost/data/published.yaml").read_text())["cases"]
+    mpt = {"125m": (768, 12, 12), "3b": (2560, 20, 32), "7b": (4096, 32, 32),
+           "13b": (5120, 40, 40), "70b": (8192, 64, 80)}  # fmt: skip
+    out = []
+    for case in cases:
+        c, cid = case["conditions"], case["id"]
+        if cid.startswith("run.megatron_h100.") and "strong" not in cid:
+            out.append({
+                "id": cid, "family": "megatron", "hidden": c["hidden"], "heads": c["heads"],
+                "ffn": 4 * c["hidden"], "tp": c["TP"], "seq": c["seq"], "batch": 1,
+                "layers": c["layers"], "vocab": c["vocab"], "dropout": 0.1,
+            })  # fmt: skip
+        elif cid.startswith("run.llmfoundry.h100_80gb_bf16."):
+            d, heads, layers = mpt[cid.split(".")[-2]]
+            out.append({
+                "id": cid, "family": "llm-foundry", "hidden": d, "heads": heads, "ffn": 4 * d,
+                "tp": 1, "seq": c["seq"], "batch": c["micro_batch"], "layers": layers,
+                "vocab": 50368, "dropout": 0.0,
+                "recompute": str(c["activation_checkpointing"]) == "True",
+            })  # fmt: skip
+    if dry:
+        for row in out:
+            row.update(hidden=64, heads=2, ffn=256, seq=64, batch=1, tp=1, vocab=512)
+        out = out[:2]
+    return out
+
+
+# ----- timing -------------------------------------------------------------------------------------
+def sync(device: str) -> None:
+    if device.startswith("cuda"):
+        torch.cuda.synchronize()
+
+
+def timed(
+    function: Callable[[], Any],
+    device: str,
+    *,
+    budget: float = 0.6,
+    warmup: int = 3,
+    most: int = 200,
+) -> dict[str, float]:
+    """Median, p10 and p90 seconds per call: ``warmup`` calls, then calls until ``budget``
+    seconds have passed (at least 5, at most ``most``), each bracketed by CUDA events."""
+    for _ in range(warmup):
+        function()
+    sync(device)
+    samples: list[float] = []
+    begin = time.perf_counter()
+    while len(samples) < most and (len(samples) < 5 or time.perf_counter() - begin < budget):
+        if device.startswith("cuda"):
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
+            start.record()
+            function()
+            stop.record()
+            stop.synchronize()
+            samples.append(start.elapsed_time(stop) / 1e3)
+        else:
+            t0 = time.perf_counter()
+            function()
+            samples.append(time.perf_counter() - t0)
+    ordered = sorted(samples)
+    return {
+        "median_s": statistics.median(samples),
+        "p10_s": ordered[len(ordered) // 10],
+        "p90_s": ordered[(9 * len(ordered)) // 10],
+        "n": len(samples),
+    }
+
+
+def section(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Run a section, record its start and end (to join with the clock samples) and any
+    error, and write the results file after it."""
+
+    def wrap(function: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.time()
+            print(f"[{time.strftime('%H:%M:%S')}] {name}", flush=True)
+            try:
+                value = function(*args, **kwargs)
+                RESULTS[name] = value
+            except Exception as error:  # one section's failure must not lose the others
+                RESULTS["errors"][name] = "".join(traceback.format_exception(error))[-3000:]
+                print(f"  failed: {error!r}", flush=True)
+                value = None
+            RESULTS["sections"][name] = {"start": start, "end": time.time()}
+            save()
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+            return value
+
+        return run
+
+    return wrap
+
+
+def save() -> None:
+    out = Path(os.environ.get("OUT", "/tmp/rank-layers"))
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out / "rank_layers.json.tmp"
+    tmp.write_text(json.dumps(RESULTS, indent=1, default=str))
+    tmp.replace(out / "rank_layers.json")
+
+
+# ----- the machine --------------------------------------------------------------------------------
+def smi(query: str) -> str:
+    try:
+        return subprocess.run(
+            ["nvidia-smi", f"--query-gpu={query}", "--format=csv"],
+            capture_output=True, text=True, timeout=20,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"nvidia-smi unavailable: {error!r}"
+
+
+@section("machine")
+def machine(device: str) -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "python": sys.version.split()[0], "torch": torch.__version__,
+        "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
+    }  # fmt: skip
+    if device.startswith("cuda"):
+        p = torch.cuda.get_device_properties(0)
+        info.update(name=p.name, sms=p.multi_processor_count, memory=p.total_memory)
+        info["smi"] = smi(
+            "name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,"
+            "power.default_limit,power.max_limit,enforced.power.limit,temperature.gpu,"
+            "pcie.link.gen.current,memory.total"
+        )
+        try:
+            info["smi_q"] = subprocess.run(
+                ["nvidia-smi", "-q", "-d", "CLOCK,POWER,PERFORMANCE"],
+                capture_output=True, text=True, timeout=20,
+            ).stdout[-6000:]  # fmt: skip
+        except (OSError, subprocess.SubprocessError) as error:
+            info["smi_q"] = repr(error)
+    return info
+
+
+# ----- GEMMs --------------------------------------------------------------------------------------
+def gemm_rate(m: int, n: int, k: int, device: str, budget: float = 0.25) -> dict[str, Any]:
+    """``C[m,n] = A[m,k] @ B[k,n]`` in BF16 with B stored as a Linear weight ``[n, k]``."""
+    a = torch.randn(m, k, device=device, dtype=BF16)
+    w = torch.randn(n, k, device=device, dtype=BF16)
+    t = timed(lambda: nnf.linear(a, w), device, budget=budget)
+    return {"m": m, "n": n, "k": k, **t, "tflops": 2 * m * n * k / t["median_s"] / 1e12}
+
+
+def passes(m: int, n: int, k: int, device: str) -> dict[str, Any]:
+    """The three GEMMs of a Linear ``[k -> n]`` on ``m`` tokens as autograd runs them: forward
+    ``x·Wᵀ`` (m,n,k), input gradient ``g·W`` (m,k,n), weight gradient ``gᵀ·x`` (n,k,m)."""
+    x = torch.randn(m, k, device=device, dtype=BF16)
+    w = torch.randn(n, k, device=device, dtype=BF16)
+    g = torch.randn(m, n, device=device, dtype=BF16)
+    out = {}
+    for name, fn in (
+        ("fwd", lambda: nnf.linear(x, w)),
+        ("dgrad", lambda: torch.matmul(g, w)),
+        ("wgrad", lambda: torch.matmul(g.t(), x)),
+    ):
+        t = timed(fn, device, budget=0.2)
+        out[name] = {**t, "tflops": 2 * m * n * k / t["median_s"] / 1e12}
+    return {"m": m, "n": n, "k": k, **out}
+
+
+@section("mamf_burst")
+def mamf_burst(device: str, dry: bool) -> list[dict[str, Any]]:
+    """The published MAMF shape and a large square, measured as the MAMF finder does (short
+    bursts: mean of 100 after 50 warm-up) at the start, while the GPU is cool."""
+    shapes = [(64, 64, 64)] if dry else [(2048, 2048, 13312), (8192, 8192, 8192), (4096,) * 3]
+    out = []
+    for m, n, k in shapes:
+        a = torch.randn(m, k, device=device, dtype=BF16)
+        b = torch.randn(k, n, device=device, dtype=BF16)
+        for _ in range(50):
+            a @ b
+        sync(device)
+        t0 = time.perf_counter()
+        for _ in range(100):
+            a @ b
+        sync(device)
+        seconds = (time.perf_counter() - t0) / 100
+        rate = 2 * m * n * k / seconds / 1e12
+        out.append({"m": m, "n": n, "k": k, "mean_s": seconds, "tflops": rate,
+                    "clock": smi("clocks.sm")})  # fmt: skip
+    return out
+
+
+@section("gemm_sweep")
+def gemm_sweep(device: str, dry: bool) -> list[dict[str, Any]]:
+    """Depth and width at LLM shapes: m = 4096 and 8192 tokens, n from 128 to 16384 columns,
+    k from 256 to 32768 deep (the depth overhead K0 and wave quantization, measured)."""
+    if dry:
+        return [gemm_rate(32, 32, 32, device, 0.01)]
+    out = []
+    for m in (4096, 8192):
+        for k in (256, 512, 1024, 2048, 4096, 8192, 16384, 32768):
+            out.append(gemm_rate(m, 8192, k, device))
+        for n in (128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 12288, 16384):
+            out.append(gemm_rate(m, n, 4096, device))
+    for s in (512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384):
+        out.append(gemm_rate(s, s, s, device))
+    return out
+
+
+# ----- one rank's layer ---------------------------------------------------------------------------
+class RankLayer(torch.nn.Module):
+    """One transformer layer as one of ``tp`` tensor-parallel ranks runs it (Shoeybi et al.
+    2019: column-parallel QKV and first MLP GEMM, row-parallel output and second MLP GEMM,
+    heads / tp), GPT style: pre-LayerNorm with bias, biases, GELU MLP of ``ffn``, causal
+    attention through ``scaled_dot_product_attention`` with ``dropout``, dropout on both
+    residual branches. The tensor-parallel communication itself is not run (one GPU)."""
+
+    def __init__(self, hidden: int, heads: int, ffn: int, tp: int, dropout: float, device: str):
+        super().__init__()
+        kw = {"device": device, "dtype": BF16}
+        self.heads, self.head_dim, self.p = heads // tp, hidden // heads, dropout
+        local = self.heads * self.head_dim
+        self.ln1 = torch.nn.LayerNorm(hidden, **kw)
+        self.ln2 = torch.nn.LayerNorm(hidden, **kw)
+        self.qkv = torch.nn.Linear(hidden, 3 * local, **kw)
+        self.proj = torch.nn.Linear(local, hidden, **kw)
+        self.fc1 = torch.nn.Linear(hidden, ffn // tp, **kw)
+        self.fc2 = torch.nn.Linear(ffn // tp, hidden, **kw)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, s, _ = x.shape
+        qkv = self.qkv(self.ln1(x)).view(b, s, 3, self.heads, self.head_dim)
+        q, k, v = (t.transpose(1, 2) for t in qkv.unbind(2))
+        p = self.p if self.training else 0.0
+        a = nnf.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True)
+        x = x + nnf.dropout(self.proj(a.transpose(1, 2).reshape(b, s, -1)), p, self.training)
+        h = nnf.gelu(self.fc1(self.ln2(x)), approximate="tanh")
+        return x + nnf.dropout(self.fc2(h), p, self.training)
+
+
+GEMM = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|cublas|matmul", re.I)
+ATTENTION = re.compile(r"flash|fmha|attention|attn|cudnn|sdpa", re.I)
+
+
+def kernel_profile(step: Callable[[], Any], device: str, iterations: int = 3) -> dict[str, Any]:
+    """Device time per kernel over ``iterations`` steps (torch.profiler), by category."""
+    from torch.profiler import ProfilerActivity, profile
+
+    activities = [ProfilerActivity.CPU]
+    if device.startswith("cuda"):
+        activities.append(ProfilerActivity.CUDA)
+    step()
+    sync(device)
+    with profile(activities=activities) as prof:
+        for _ in range(iterations):
+            step()
+        sync(device)
+    kernels: dict[str, list[float]] = {}
+    for event in prof.key_averages():
+        us = getattr(event, "self_device_time_total", None)
+        if us is None:
+            us = getattr(event, "self_cuda_time_total", 0.0)
+        if us and us > 0 and not event.key.startswith("aten::"):
+            kernels[event.key] = [us / iterations / 1e6, event.count / iterations]
+    totals = {"gemm": 0.0, "attention": 0.0, "other": 0.0}
+    counts = {"gemm": 0.0, "attention": 0.0, "other": 0.0}
+    for name, (seconds, count) in kernels.items():
+        kind = "attention" if ATTENTION.search(name) else "gemm" if GEMM.search(name) else "other"
+        totals[kind] += seconds
+        counts[kind] += count
+    top = sorted(kernels.items(), key=lambda kv: -kv[1][0])[:40]
+    return {"seconds": totals, "kernels": counts,
+            "top": [[k[:160], round(v[0] * 1e6, 2), v[1]] for k, v in top]}  # fmt: skip
+
+
+def device_seconds(step: Callable[[], Any], device: str, calls: int = 5) -> float:
+    """Device time of every kernel ``step`` launches, per call (torch.profiler)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    step()
+    sync(device)
+    activities = [ProfilerActivity.CPU]
+    if device.startswith("cuda"):
+        activities.append(ProfilerActivity.CUDA)
+    with profile(activities=activities) as prof:
+        for _ in range(calls):
+            step()
+        sync(device)
+    total = 0.0
+    for event in prof.key_averages():
+        us = getattr(event, "self_device_time_total", None)
+        if us is None:
+            us = getattr(event, "self_cuda_time_total", 0.0)
+        if us and us > 0 and not event.key.startswith("aten::"):
+            total += us
+    return total / calls / 1e6
+
+
+def layer_step(row: dict[str, Any], device: str, *, recompute: bool = False) -> dict[str, Any]:
+    layer = RankLayer(row["hidden"], row["heads"], row["ffn"], row["tp"], row["dropout"], device)
+    x = torch.randn(row["batch"], row["seq"], row["hidden"], device=device, dtype=BF16,
+                    requires_grad=True)  # fmt: skip
+    grad = torch.randn_like(x)
+
+    def step() -> None:
+        if recompute:
+            from torch.utils.checkpoint import checkpoint
+
+            out = checkpoint(layer, x, use_reentrant=False)
+        else:
+            out = layer(x)
+        out.backward(grad)
+
+    def forward() -> None:
+        with torch.no_grad():
+            layer(x)
+
+    result = {"step": timed(step, device, budget=1.0), "forward": timed(forward, device)}
+    result["profile"] = kernel_profile(step, device)
+    return result
+
+
+def attention_only(row: dict[str, Any], device: str) -> dict[str, Any]:
+    """The rank's attention kernel alone: forward, and forward + backward, with the row's
+    dropout and without; the backend PyTorch picks (and, on CUDA, cuDNN and flash)."""
+    b, h, s = row["batch"], row["heads"] // row["tp"], row["seq"]
+    d = row["hidden"] // row["heads"]
+    q, k, v = (torch.randn(b, h, s, d, device=device, dtype=BF16, requires_grad=True)
+               for _ in range(3))  # fmt: skip
+    g = torch.randn(b, h, s, d, device=device, dtype=BF16)
+    out: dict[str, Any] = {}
+    backends: list[str | None] = [None]
+    if device.startswith("cuda"):
+        backends += ["cudnn", "flash"]
+    for backend in backends:
+        for p in sorted({0.0, row["dropout"]}):
+
+            def fwd(p: float = p) -> None:
+                with torch.no_grad():
+                    nnf.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True)
+
+            def both(p: float = p) -> None:
+                nnf.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True).backward(g)
+
+            key = f"{backend or 'default'}-p{p}"
+            try:
+                if backend is None:
+                    out[key] = {"fwd": timed(fwd, device, budget=0.3),
+                                "fwd_bwd": timed(both, device, budget=0.3)}  # fmt: skip
+                else:
+                    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+                    chosen = {"cudnn": SDPBackend.CUDNN_ATTENTION,
+                              "flash": SDPBackend.FLASH_ATTENTION}[backend]  # fmt: skip
+                    with sdpa_kernel(chosen):
+                        out[key] = {"fwd": timed(fwd, device, budget=0.3),
+                                    "fwd_bwd": timed(both, device, budget=0.3)}  # fmt: skip
+            except Exception as error:  # a backend that refuses the shape or dropout
+                out[key] = {"error": repr(error)[:300]}
+    # causal FLOPs of the two matmuls, forward: 2 x 2·b·h·d·s²/2 (the lower triangle)
+    out["causal_fwd_flops"] = 2 * 2 * b * h * d * s * s / 2
+    return out
+
+
+@section("rows")
+def rows(device: str, dry: bool) -> list[dict[str, Any]]:
+    out = []
+    for row in rank_shapes(dry):
+        print(f"  {row['id']}", flush=True)
+        entry: dict[str, Any] = {"row": row, "start": time.time()}
+        h, t, m = row["hidden"], row["tp"], row["batch"] * row["seq"]
+        local = (row["heads"] // t) * (h // row["heads"])
+        linears = {
+            "qkv": (m, 3 * local, h), "proj": (m, h, local),
+            "fc1": (m, row["ffn"] // t, h), "fc2": (m, h, row["ffn"] // t),
+            "logits": (m, row["vocab"] // t, h),
+        }  # fmt: skip
+        parts: tuple[tuple[str, Callable[[], Any]], ...] = (
+            ("gemms", lambda lin=linears: {n: passes(*s, device) for n, s in lin.items()}),
+            ("attention", lambda r=row: attention_only(r, device)),
+            ("layer", lambda r=row: layer_step(r, device)),
+            ("layer_recompute",
+             lambda r=row: layer_step(r, device, recompute=True) if r.get("recompute") else None),
+        )  # fmt: skip
+        for part, fn in parts:
+            try:
+                entry[part] = fn()
+            except Exception as error:
+                entry[part] = {"error": "".join(traceback.format_exception(error))[-1500:]}
+                print(f"    {part} failed: {error!r}", flush=True)
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+        entry["end"] = time.time()
+        out.append(entry)
+        RESULTS["rows"] = out
+        save()
+    return out
+
+
+# ----- the whole 1.7B model on one GPU ------------------------------------------------------------
+class GPT(torch.nn.Module):
+    def __init__(self, row: dict[str, Any], device: str):
+        super().__init__()
+        kw = {"device": device, "dtype": BF16}
+        h = row["hidden"]
+        self.embed = torch.nn.Embedding(row["vocab"], h, **kw)
+        self.pos = torch.nn.Embedding(row["seq"], h, **kw)
+        self.layers = torch.nn.ModuleList(
+            RankLayer(h, row["heads"], row["ffn"], 1, row["dropout"], device)
+            for _ in range(row["layers"])
+        )
+        self.norm = torch.nn.LayerNorm(h, **kw)
+        self.head = torch.nn.Linear(h, row["vocab"], bias=False, **kw)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        x = self.embed(ids) + self.pos(torch.arange(ids.shape[1], device=ids.device))
+        x = nnf.dropout(x, 0.1, self.training)
+        for layer in self.layers:
+            x = layer(x)
+        logits = self.head(self.norm(x)).float()
+        return nnf.cross_entropy(logits.view(-1, logits.shape[-1]), ids.view(-1))
+
+
+def gpt_step_parts(device: str, dry: bool) -> tuple[Callable[[], None], Callable[[], None], dict]:
+    row = rank_shapes(dry)[0]
+    model = GPT(row, device)
+    ids = torch.randint(0, row["vocab"], (1, row["seq"]), device=device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=device.startswith("cuda"))
+
+    def fwd_bwd() -> None:
+        model(ids).backward()
+
+    def full() -> None:
+        fwd_bwd()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+
+    return fwd_bwd, full, row
+
+
+@section("gpt_1p7b")
+def gpt_1p7b(device: str, dry: bool) -> dict[str, Any]:
+    """Megatron's 1.7B GPT (h 2048, 24 layers, 16 heads, vocab 131072, seq 4096, micro-batch 1)
+    trained on one GPU: forward + backward per micro-batch, the step with a fused AdamW, and the
+    per-kernel profile of the forward + backward."""
+    fwd_bwd, full, row = gpt_step_parts(device, dry)
+    out = {"row": row, "fwd_bwd": timed(fwd_bwd, device, budget=2.0),
+           "step": timed(full, device, budget=2.0)}  # fmt: skip
+    out["profile"] = kernel_profile(fwd_bwd, device, iterations=2)
+    return out
+
+
+@section("sustained")
+def sustained(device: str, dry: bool, seconds: float) -> dict[str, Any]:
+    """The 1.7B training step back to back for ``seconds`` (its time per step over time, to
+    join with the clock and power samples), then an 8192³ GEMM back to back for a third of that
+    (its TFLOP/s over time)."""
+    fwd_bwd, _, _ = gpt_step_parts(device, dry)
+    steps = []
+    end = time.time() + seconds
+    while time.time() < end:
+        t = timed(fwd_bwd, device, budget=0.0, warmup=0, most=5)
+        steps.append([time.time(), t["median_s"]])
+    del fwd_bwd
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+    size = 64 if dry else 8192
+    a = torch.randn(size, size, device=device, dtype=BF16)
+    b = torch.randn(size, size, device=device, dtype=BF16)
+    gemms = []
+    end = time.time() + seconds / 3
+    while time.time() < end:
+        t = timed(lambda: a @ b, device, budget=0.0, warmup=0, most=20)
+        gemms.append([time.time(), 2 * size**3 / t["median_s"] / 1e12])
+    return {"gpt_fwd_bwd": steps, "gemm_8192_tflops": gemms}
+
+
+# ----- attention over sequence and heads ----------------------------------------------------------
+@section("attention_sweep")
+def attention_sweep(device: str, dry: bool) -> list[dict[str, Any]]:
+    out = []
+    grid = [(1, 2, 64, 64)] if dry else [
+        (b, h, s, d) for d in (128, 64) for s in (1024, 2048, 4096, 8192)
+        for b, h in ((1, 16), (4, 32))
+    ]  # fmt: skip
+    for b, h, s, d in grid:
+        row = {"batch": b, "heads": h, "tp": 1, "seq": s, "hidden": h * d, "dropout": 0.0}
+        out.append({"shape": [b, h, s, d], **attention_only(row, device)})
+    return out
+
+
+# ----- the fused attention kernel over its shape -------------------------------------------------
+@section("attention_grid")
+def attention_grid(device: str, dry: bool) -> list[dict[str, Any]]:
+    """cuDNN fused attention (``scaled_dot_product_attention`` restricted to the cuDNN backend),
+    BF16, forward and backward timed apart, over batch x heads per launch, sequence, head size,
+    causal mask and dropout: one launch's work and the dropout's random numbers, measured."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    grid = [(2, 64, 64, True, 0.0)] if dry else [
+        (bh, s, d, causal, p) for d in (128, 64) for causal in (True, False)
+        for s in (1024, 2048, 4096, 8192) for bh in (4, 8, 16, 32, 64, 128) for p in (0.0, 0.1)
+        if not (not causal and d == 64)
+    ]  # fmt: skip
+    out = []
+    backend = [SDPBackend.MATH] if dry else [SDPBackend.CUDNN_ATTENTION]
+    for bh, s, d, causal, p in grid:
+        q, k, v = (torch.randn(1, bh, s, d, device=device, dtype=BF16, requires_grad=True)
+                   for _ in range(3))  # fmt: skip
+        g = torch.randn(1, bh, s, d, device=device, dtype=BF16)
+        entry: dict[str, Any] = {"bh": bh, "seq": s, "head_dim": d, "causal": causal, "dropout": p}
+        try:
+            with sdpa_kernel(backend):
+
+                def fwd(qkv: tuple = (q, k, v), p: float = p, causal: bool = causal) -> None:
+                    with torch.no_grad():
+                        nnf.scaled_dot_product_attention(*qkv, dropout_p=p, is_causal=causal)
+
+                o = nnf.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=causal)
+
+                def bwd(o: torch.Tensor = o, qkv: tuple = (q, k, v), g: torch.Tensor = g) -> None:
+                    torch.autograd.grad(o, qkv, g, retain_graph=True)
+
+                entry["fwd"] = timed(fwd, device, budget=0.12, most=100)
+                entry["bwd"] = timed(bwd, device, budget=0.12, most=100)
+                # the kernels' own device time (the profiler's), free of host dispatch
+                entry["fwd_kernels_s"] = device_seconds(fwd, device)
+                entry["bwd_kernels_s"] = device_seconds(bwd, device)
+                entry["clock"] = smi("clocks.sm").splitlines()[-1] if not dry else ""
+        except Exception as error:
+            entry["error"] = repr(error)[:300]
+        out.append(entry)
+    return out
+
+
+# ----- a fused layer (torch.compile): the GEMMs' share of a Megatron-like step --------------------
+@section("compiled")
+def compiled(device: str, dry: bool) -> list[dict[str, Any]]:
+    """The rank layers of three Megatron rows and the whole 1.7B model compiled by torch.compile
+    (its element-wise kernels fused, as Transformer Engine and Megatron fuse theirs): step time,
+    kernel profile, and the clock while they run back to back."""
+    out = []
+    rows = {r["id"]: r for r in rank_shapes(dry)}
+    ids = list(rows)[:1] if dry else [
+        "run.megatron_h100.1.7B", "run.megatron_h100.7.1B", "run.megatron_h100.70B",
+        "run.megatron_h100.462B",
+    ]  # fmt: skip
+    for rid in ids:
+        row = rows[rid]
+        layer = RankLayer(
+            row["hidden"], row["heads"], row["ffn"], row["tp"], row["dropout"], device
+        )
+        fused = torch.compile(layer)
+        x = torch.randn(row["batch"], row["seq"], row["hidden"], device=device, dtype=BF16,
+                        requires_grad=True)  # fmt: skip
+        grad = torch.randn_like(x)
+
+        def step(fused: Any = fused, x: torch.Tensor = x, grad: torch.Tensor = grad) -> None:
+            fused(x).backward(grad)
+
+        t0 = time.time()
+        step()
+        sync(device)
+        entry = {"id": rid, "compile_s": time.time() - t0, "start": time.time()}
+        entry["step"] = timed(step, device, budget=3.0, most=2000)
+        entry["end"] = time.time()
+        entry["profile"] = kernel_profile(step, device)
+        out.append(entry)
+        RESULTS["compiled"] = out
+        save()
+    return out
+
+
+@section("compiled_gpt")
+def compiled_gpt(device: str, dry: bool, seconds: float) -> dict[str, Any]:
+    """The 1.7B model with each layer compiled, forward + backward back to back for
+    ``seconds`` (time per micro-batch over time, to join with the clocks), and its profile."""
+    row = rank_shapes(dry)[0]
+    model = GPT(row, device)
+    for i, layer in enumerate(model.layers):
+        model.layers[i] = torch.compile(layer)
+    ids = torch.randint(0, row["vocab"], (1, row["seq"]), device=device)
+
+    def fwd_bwd() -> None:
+        model(ids).backward()
+
+    t0 = time.time()
+    fwd_bwd()
+    sync(device)
+    out: dict[str, Any] = {"compile_s": time.time() - t0, "steps": []}
+    end = time.time() + seconds
+    while time.time() < end:
+        t = timed(fwd_bwd, device, budget=0.0, warmup=0, most=5)
+        out["steps"].append([time.time(), t["median_s"]])
+    out["profile"] = kernel_profile(fwd_bwd, device, iterations=2)
+    return out
+
+
+def clock_sampler(out: Path) -> subprocess.Popen | None:
+    try:
+        return subprocess.Popen(
+            ["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,"
+             "utilization.gpu,clocks_throttle_reasons.active", "--format=csv,noheader,nounits",
+             "-lms", "250"],
+            stdout=(out / "clocks.csv").open("w"), stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+    except OSError:
+        return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dry", action="store_true", help="toy sizes on the CPU")
+    parser.add_argument("--sustained", type=float, default=60.0, help="seconds of sustained load")
+    parser.add_argument(
+        "--sections",
+        default="all",
+        help="comma-separated: first (the first run's sections), grid, compiled",
+    )
+    args = parser.parse_args()
+    device = "cpu" if args.dry else "cuda"
+    out = Path(os.environ.get("OUT", "/tmp/rank-layers"))
+    out.mkdir(parents=True, exist_ok=True)
+    sampler = None if args.dry else clock_sampler(out)
+    RESULTS["clock_epoch_note"] = (
+        "clocks.csv timestamps are local wall time; sections use time.time()"
+    )
+    RESULTS["start_local"] = time.strftime("%Y/%m/%d %H:%M:%S")
+    RESULTS["start_epoch"] = time.time()
+    try:
+        chosen = (
+            {"first", "grid", "compiled"}
+            if args.sections == "all"
+            else set(args.sections.split(","))
+        )
+        machine(device)
+        if "first" in chosen:
+            mamf_burst(device, args.dry)
+            gemm_sweep(device, args.dry)
+            rows(device, args.dry)
+            gpt_1p7b(device, args.dry)
+            attention_sweep(device, args.dry)
+            sustained(device, args.dry, 2.0 if args.dry else args.sustained)
+        if "grid" in chosen:
+            attention_grid(device, args.dry)
+        if "compiled" in chosen:
+            compiled(device, args.dry)
+            compiled_gpt(device, args.dry, 2.0 if args.dry else args.sustained)
+    finally:
+        if sampler is not None:
+            sampler.terminate()
+        save()
+    print("errors:", list(RESULTS["errors"]) or "none")
+
+
+if __name__ == "__main__":
+    main()
