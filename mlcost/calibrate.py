@@ -72,6 +72,12 @@ def _ok(results: pd.DataFrame, family: str) -> pd.DataFrame:
     return rows.astype({"median_s": float, "flops": float, "bytes": float})
 
 
+def measured_device(metadata: dict[str, Any]) -> str:
+    """What the results were measured on: the GPU's name where the bench recorded one (``gpu``),
+    else the device it ran on (``cpu``, ``cuda``)."""
+    return str(metadata.get("gpu") or metadata.get("device") or "cpu")
+
+
 def calibration_warnings(
     results_directory: str | Path, base: Accelerator | None = None
 ) -> list[str]:
@@ -93,17 +99,16 @@ def calibration_warnings(
             f"{dropped} above {NOISE_LIMIT:g}x are left out of the fit; rerun on an idle machine"
         )
     if base is not None:
-        device = str(metadata.get("device") or "cpu")
+        device = measured_device(metadata)
         measured_on = "cpu" if device.startswith("cpu") else device
-        words = {w.lower() for w in (base.display_name or base.name).replace("-", " ").split()}
+        # the model in the catalog name ("h100" of h100-sxm5-80gb), not the vendor or memory words
+        model = base.name.split("-")[0].lower()
         if measured_on == "cpu" and base.vendor.lower() not in ("measured", "cpu"):
             warnings.append(
                 f"--base: the results were measured on the CPU, not on {base.name}; the profile "
                 "will describe this CPU under that GPU's name"
             )
-        elif measured_on != "cpu" and not any(
-            w in measured_on.lower() for w in words if len(w) > 2
-        ):
+        elif measured_on != "cpu" and model not in measured_on.lower().replace(" ", ""):
             warnings.append(
                 f"--base: the results were measured on {measured_on!r}, which does not look like "
                 f"{base.name}"
@@ -289,7 +294,7 @@ def calibrate(
     for fmt, peak in measured_peaks.items():
         attention_peaks.setdefault(fmt, peak)
     attention_curves = fit_attention_curves(results, attention_peaks)
-    device = str(metadata.get("device") or "cpu")
+    device = measured_device(metadata)
     if device == "cpu" and metadata.get("processor"):
         device = f"cpu ({metadata['processor']}, {metadata.get('cpu_threads', '?')} threads)"
     date = str(metadata.get("date", "1970-01-01"))[:10]

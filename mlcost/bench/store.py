@@ -269,7 +269,7 @@ def environment() -> dict[str, Any]:
         if torch.cuda.is_available():
             properties = torch.cuda.get_device_properties(0)
             info.update(
-                device=properties.name,
+                gpu=properties.name,  # the runner's own "device" ("cuda") is kept beside it
                 cuda=torch.version.cuda,
                 memory_bytes=properties.total_memory,
                 sm_count=properties.multi_processor_count,

@@ -197,6 +197,25 @@ def test_calibration_warns_on_noise_and_on_a_base_from_another_device(tmp_path: 
     assert any("measured on the CPU" in w for w in found), found
 
 
+@pytest.mark.parametrize(
+    ("gpu", "warned"),
+    [("NVIDIA H100 80GB HBM3", False), ("NVIDIA A100-SXM4-80GB", True), (None, True)],
+)
+def test_calibration_knows_which_gpu_the_bench_ran_on(
+    tmp_path: Path, gpu: str | None, warned: bool
+) -> None:
+    # The bench's metadata as `mlcost bench --device cuda` writes it on an H100 (the run of
+    # benchmarks/data/h100-2026-11-25/mlcost-bench once lost the name: "device" was "cuda").
+    from mlcost.calibrate import calibration_warnings
+
+    params = '"{{""m"": {i}, ""n"": 64, ""k"": 64}}"'
+    row = "gemm,g{i},cuda,bf16," + params + ",ok,1e-3,1e-3,1e-3,1e-3,0,5,1e8,1,\n"
+    metadata = {"device": "cuda", "preset": "full", **({"gpu": gpu} if gpu else {})}
+    folder = _results_folder(tmp_path, [row.format(i=64)], metadata)
+    found = calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
+    assert any("does not look like" in w for w in found) is warned, found
+
+
 def test_bench_refuses_to_mix_presets_in_one_folder(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from mlcost.bench.runner import run
