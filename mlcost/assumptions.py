@@ -124,7 +124,7 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     "prefetch_factor": "PyTorch DataLoader: prefetch_factor defaults to 2 batches per worker",
     "layout_tie_tolerance": (
         "A convention, not a measurement: layouts whose predicted step times differ by less than "
-        "0.1 % are ties (the model's 80 % band spans x1.06 to x1.42, docs/validation.md), and "
+        "0.1 % are ties (the model's 80 % band spans x1.06 to x1.28, docs/validation.md), and "
         "Plan runs the one with the fewest model-parallel dimensions (tensor, pipeline, context, "
         "expert, virtual stages), what a practitioner would pick among equals"
     ),
