@@ -277,6 +277,40 @@ class RankLayer(torch.nn.Module):
         return x + nnf.dropout(self.fc2(h), p, self.training)
 
 
+class SequenceParallelLayer(RankLayer):
+    """:class:`RankLayer` as Megatron-Core runs it with sequence parallelism: layer norms,
+    dropouts and residual adds on the rank's ``s/t`` tokens; before each column-parallel GEMM
+    a copy of the normed shard ``t`` times stands for the all-gather's output, after each
+    row-parallel GEMM a sum over the ``t`` blocks of ``s/t`` tokens for the reduce-scatter's
+    (their memory traffic, not their communication)."""
+
+    def __init__(self, hidden: int, heads: int, ffn: int, tp: int, dropout: float, device: str):
+        super().__init__(hidden, heads, ffn, tp, dropout, device)
+        self.tp = tp
+
+    def _gather(self, y: torch.Tensor) -> torch.Tensor:
+        return y if self.tp == 1 else y.repeat(1, self.tp, 1)
+
+    def _scatter(self, y: torch.Tensor) -> torch.Tensor:
+        if self.tp == 1:
+            return y
+        b, s, h = y.shape
+        return y.view(b, self.tp, s // self.tp, h).sum(1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        p = self.p if self.training else 0.0
+        y = self._gather(self.ln1(x))
+        b, s, _ = y.shape
+        qkv = nnf.linear(y, self.qkv.weight, self.qkv.bias).view(b, s, 3, self.heads, -1)
+        q, k, v = (t.transpose(1, 2) for t in qkv.unbind(2))
+        a = nnf.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True)
+        o = self._scatter(nnf.linear(a.transpose(1, 2).reshape(b, s, -1), self.proj.weight))
+        x = x + nnf.dropout(o + self.proj.bias, p, self.training)
+        h = nnf.gelu(self.fc1(self._gather(self.ln2(x))), approximate="tanh")
+        o = self._scatter(nnf.linear(h, self.fc2.weight))
+        return x + nnf.dropout(o + self.fc2.bias, p, self.training)
+
+
 GEMM = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|cublas|matmul", re.I)
 ATTENTION = re.compile(r"flash|fmha|attention|attn|cudnn|sdpa", re.I)
 
@@ -589,6 +623,7 @@ def compiled(device: str, dry: bool) -> list[dict[str, Any]]:
         layer = RankLayer(
             row["hidden"], row["heads"], row["ffn"], row["tp"], row["dropout"], device
         )
+        torch._dynamo.reset()
         fused = torch.compile(layer)
         x = torch.randn(row["batch"], row["seq"], row["hidden"], device=device, dtype=BF16,
                         requires_grad=True)  # fmt: skip
@@ -632,6 +667,46 @@ def compiled_gpt(device: str, dry: bool, seconds: float) -> dict[str, Any]:
         t = timed(fwd_bwd, device, budget=0.0, warmup=0, most=5)
         out["steps"].append([time.time(), t["median_s"]])
     out["profile"] = kernel_profile(fwd_bwd, device, iterations=2)
+    return out
+
+
+@section("sequence_parallel")
+def sequence_parallel(device: str, dry: bool) -> list[dict[str, Any]]:
+    """Every Megatron row's rank layer with sequence parallelism (:class:`SequenceParallelLayer`),
+    compiled (its element-wise kernels fused, as Transformer Engine's are), forward + backward
+    with the gradients returned, not added into ``.grad``: step time, kernel profile, clock."""
+    out = []
+    for row in rank_shapes(dry):
+        if row["family"] != "megatron":
+            continue
+        layer = SequenceParallelLayer(
+            row["hidden"], row["heads"], row["ffn"], row["tp"], row["dropout"], device
+        )
+        torch._dynamo.reset()  # a fresh compile per row (8 shapes reach dynamo's recompile limit)
+        fused = torch.compile(layer)
+        shard = row["seq"] // row["tp"]
+        x = torch.randn(row["batch"], shard, row["hidden"], device=device, dtype=BF16,
+                        requires_grad=True)  # fmt: skip
+        grad = torch.randn_like(x)
+        inputs = [x, *layer.parameters()]
+
+        def step(fused: Any = fused, x: torch.Tensor = x, grad: torch.Tensor = grad,
+                 inputs: list = inputs) -> None:  # fmt: skip
+            torch.autograd.grad(fused(x), inputs, grad)
+
+        t0 = time.time()
+        step()
+        sync(device)
+        entry = {"id": row["id"], "compile_s": time.time() - t0, "start": time.time()}
+        entry["step"] = timed(step, device, budget=2.0, most=2000)
+        entry["end"] = time.time()
+        entry["profile"] = kernel_profile(step, device)
+        out.append(entry)
+        RESULTS["sequence_parallel"] = out
+        save()
+        del layer, fused, x, grad, inputs
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
     return out
 
 
@@ -682,6 +757,8 @@ def main() -> None:
             sustained(device, args.dry, 2.0 if args.dry else args.sustained)
         if "grid" in chosen:
             attention_grid(device, args.dry)
+        if "sp" in chosen:
+            sequence_parallel(device, args.dry)
         if "compiled" in chosen:
             compiled(device, args.dry)
             compiled_gpt(device, args.dry, 2.0 if args.dry else args.sustained)

@@ -78,6 +78,34 @@ def predicted_layer(row: dict[str, Any]) -> dict[str, float]:
             "total": total}  # fmt: skip
 
 
+def print_sequence_parallel(folder: Path, rows: dict[str, dict[str, Any]]) -> None:
+    """The Megatron rows' rank layers with sequence parallelism, compiled, the gradients
+    returned: per kind and in all, against the prediction for that rank."""
+    run = json.loads((folder / "sequence_parallel.json").read_text())["sequence_parallel"]
+    samples = clocks(folder / "sequence_parallel_clocks.csv")
+    print(
+        "\nwith sequence parallelism, compiled (the rest includes the memory traffic of the copy"
+        " and the sum standing for TP's all-gather and reduce-scatter at TP > 1)"
+    )
+    print(
+        f"{'row':22s} {'predicted: GEMM':>15s} {'attn':>6s} {'rest':>6s} {'total':>6s} | "
+        f"{'measured: GEMM':>14s} {'attn':>6s} {'rest':>6s} {'kernels':>7s} {'step':>6s} "
+        f"{'MHz':>5s} | {'kernels x':>9s} {'step x':>6s}"
+    )
+    for entry in run:
+        p = predicted_layer(rows[entry["id"]])
+        kinds = {k: v * 1e3 for k, v in entry["profile"]["seconds"].items()}
+        kernels = sum(kinds.values())
+        step = entry["step"]["median_s"] * 1e3
+        mhz = median_clock(samples, entry["start"], entry["end"])
+        print(
+            f"{entry['id'].removeprefix('run.'):22s} {p['gemm']:15.3f} {p['attention']:6.3f} "
+            f"{p['rest']:6.3f} {p['total']:6.3f} | {kinds['gemm']:14.3f} "
+            f"{kinds['attention']:6.3f} {kinds['other']:6.3f} {kernels:7.3f} {step:6.3f} "
+            f"{mhz:5.0f} | {kernels / p['total']:9.2f} {step / p['total']:6.2f}"
+        )
+
+
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "benchmarks/data/h100-2026-11-25"
     run = json.loads((folder / "rank_layers.json").read_text())
@@ -114,6 +142,8 @@ def main() -> None:
                 f"{kinds['other']:6.3f} {measured['step']['median_s'] * 1e3:6.3f} {mhz:5.0f} | "
                 f"{kinds['gemm'] / p['gemm']:6.2f} {kinds['attention'] / p['attention']:6.2f}"
             )
+    if (folder / "sequence_parallel.json").exists():
+        print_sequence_parallel(folder, {e["row"]["id"]: e["row"] for e in run["rows"]})
     gpt = run["gpt_1p7b"]
     model = megatron_gpt(2048, 24, 16, 131072, 4096)
     layout = Layout(micro_batch_size=1, global_batch_size=1)
