@@ -4,9 +4,9 @@ and weight-gradient passes), its attention kernel, the whole layer forward + bac
 per-kernel profile, one full single-GPU training step of the 1.7B model, and the GPU's clock and
 power while it runs a sustained training load against short bursts.
 
-It imports only PyTorch, NumPy and PyYAML (what a CUDA image has), reads the rows from
-``mlcost/data/published.yaml`` and writes ``$OUT/rank_layers.json`` (every number, with the
-machine, the clock samples and the time each section ran); nothing is fitted here. The
+It imports only PyTorch, NumPy, PyYAML (what a CUDA image has) and mlcost's timer, reads the
+rows from ``mlcost/data/published.yaml`` and writes ``$OUT/rank_layers.json`` (every number,
+with the machine, the clock samples and the time each section ran); nothing is fitted here. The
 analysis that compares these measurements with mlcost's per-operator predictions is
 ``benchmarks/gpu_rank_layers_report.py``.
 
@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import time
@@ -34,6 +33,9 @@ import yaml
 from torch.nn import functional as nnf
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # mlcost's timer (it imports no more than NumPy)
+from mlcost.bench.timer import Timing, time_callable  # noqa: E402
+
 BF16 = torch.bfloat16
 RESULTS: dict[str, Any] = {"sections": {}, "errors": {}}
 
@@ -82,33 +84,16 @@ def timed(
     warmup: int = 3,
     most: int = 200,
 ) -> dict[str, float]:
-    """Median, p10 and p90 seconds per call: ``warmup`` calls, then calls until ``budget``
-    seconds have passed (at least 5, at most ``most``), each bracketed by CUDA events."""
-    for _ in range(warmup):
-        function()
-    sync(device)
-    samples: list[float] = []
-    begin = time.perf_counter()
-    while len(samples) < most and (len(samples) < 5 or time.perf_counter() - begin < budget):
-        if device.startswith("cuda"):
-            start = torch.cuda.Event(enable_timing=True)
-            stop = torch.cuda.Event(enable_timing=True)
-            start.record()
-            function()
-            stop.record()
-            stop.synchronize()
-            samples.append(start.elapsed_time(stop) / 1e3)
-        else:
-            t0 = time.perf_counter()
-            function()
-            samples.append(time.perf_counter() - t0)
-    ordered = sorted(samples)
-    return {
-        "median_s": statistics.median(samples),
-        "p10_s": ordered[len(ordered) // 10],
-        "p90_s": ordered[(9 * len(ordered)) // 10],
-        "n": len(samples),
-    }
+    """Median, p10 and p90 seconds per call (:func:`mlcost.bench.timer.time_callable`: each
+    call bracketed by CUDA events): ``warmup`` calls, 5 timed, then as many more as fill
+    ``budget`` seconds (at most ``most`` in all)."""
+    probe = time_callable(function, device=device, warmup=warmup, repeats=5)
+    more = min(most, int(budget / max(probe.median, 1e-9))) - 5
+    samples = probe.samples
+    if more > 0:
+        samples += time_callable(function, device=device, warmup=0, repeats=more).samples
+    timing = Timing(samples)
+    return {"median_s": timing.median, "p10_s": timing.p10, "p90_s": timing.p90, "n": len(samples)}
 
 
 def section(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -606,6 +591,20 @@ def attention_grid(device: str, dry: bool) -> list[dict[str, Any]]:
     return out
 
 
+def compiled_entry(
+    rid: str, step: Callable[[], None], device: str, budget: float
+) -> dict[str, Any]:
+    """A compiled step's first call (its compile time), then its time and kernel profile."""
+    t0 = time.time()
+    step()
+    sync(device)
+    entry: dict[str, Any] = {"id": rid, "compile_s": time.time() - t0, "start": time.time()}
+    entry["step"] = timed(step, device, budget=budget, most=2000)
+    entry["end"] = time.time()
+    entry["profile"] = kernel_profile(step, device)
+    return entry
+
+
 # ----- a fused layer (torch.compile): the GEMMs' share of a Megatron-like step --------------------
 @section("compiled")
 def compiled(device: str, dry: bool) -> list[dict[str, Any]]:
@@ -632,14 +631,7 @@ def compiled(device: str, dry: bool) -> list[dict[str, Any]]:
         def step(fused: Any = fused, x: torch.Tensor = x, grad: torch.Tensor = grad) -> None:
             fused(x).backward(grad)
 
-        t0 = time.time()
-        step()
-        sync(device)
-        entry = {"id": rid, "compile_s": time.time() - t0, "start": time.time()}
-        entry["step"] = timed(step, device, budget=3.0, most=2000)
-        entry["end"] = time.time()
-        entry["profile"] = kernel_profile(step, device)
-        out.append(entry)
+        out.append(compiled_entry(rid, step, device, budget=3.0))
         RESULTS["compiled"] = out
         save()
     return out
@@ -694,14 +686,7 @@ def sequence_parallel(device: str, dry: bool) -> list[dict[str, Any]]:
                  inputs: list = inputs) -> None:  # fmt: skip
             torch.autograd.grad(fused(x), inputs, grad)
 
-        t0 = time.time()
-        step()
-        sync(device)
-        entry = {"id": row["id"], "compile_s": time.time() - t0, "start": time.time()}
-        entry["step"] = timed(step, device, budget=2.0, most=2000)
-        entry["end"] = time.time()
-        entry["profile"] = kernel_profile(step, device)
-        out.append(entry)
+        out.append(compiled_entry(row["id"], step, device, budget=2.0))
         RESULTS["sequence_parallel"] = out
         save()
         del layer, fused, x, grad, inputs
@@ -743,7 +728,7 @@ def main() -> None:
     RESULTS["start_epoch"] = time.time()
     try:
         chosen = (
-            {"first", "grid", "compiled"}
+            {"first", "grid", "sp", "compiled"}
             if args.sections == "all"
             else set(args.sections.split(","))
         )
