@@ -129,3 +129,33 @@ def test_the_grid_agrees_with_the_attention_inside_a_training_step() -> None:
     in_step = run["profile"]["seconds"]["attention"] / 24 * 1e3
     assert run["row"]["heads"] == 16 and run["row"]["dropout"] == 0.1
     assert _attention_ms_per_layer(1, True) == pytest.approx(in_step, rel=0.05)
+
+
+KERNEL = """kind: kernel
+name: my-attention
+operation: attention
+flop_convention: forward 4·s²·d·heads·batch, halved under a causal mask
+curves:
+- accelerators: [h100-sxm5-80gb]
+  head_dim: 128
+  causal: true
+  direction: forward
+  sequence: [2048, 4096]
+  batch_heads: BH
+  throughput: [1 TFLOP/s, 2 TFLOP/s, 3 TFLOP/s, 4 TFLOP/s, 5 TFLOP/s, 6 TFLOP/s]
+"""
+
+
+@pytest.mark.parametrize(
+    ("batch_heads", "message"),
+    [("[8, 16]", "got 6 values for 2 sequence lengths x 2 launch sizes"),
+     ("[16, 8, 64]", "batch_heads: expected increasing values, got \\[16, 8, 64\\]")],
+)  # fmt: skip
+def test_a_kernel_grid_of_the_wrong_shape_is_refused(batch_heads: str, message: str) -> None:
+    with pytest.raises(mlcost.MlcostError, match=message):
+        mlcost.specs.load_spec_text(KERNEL.replace("BH", batch_heads))
+    # the same values over three launch sizes are a valid grid: 2 lengths x 3 sizes
+    kernel = mlcost.specs.load_spec_text(KERNEL.replace("BH", "[8, 16, 64]"))
+    curve = kernel.curves[0]
+    assert float(curve.at(4096, 16)) == pytest.approx(5e12)
+    assert float(curve.at(2048, 32)) == pytest.approx(2.5e12)  # halfway from 16 to 64 in log2
