@@ -549,7 +549,7 @@ def attention_sweep(device: str, dry: bool) -> list[dict[str, Any]]:
 
 # ----- the fused attention kernel over its shape -------------------------------------------------
 @section("attention_grid")
-def attention_grid(device: str, dry: bool) -> list[dict[str, Any]]:
+def attention_grid(device: str, dry: bool, backend_name: str = "cudnn") -> list[dict[str, Any]]:
     """cuDNN fused attention (``scaled_dot_product_attention`` restricted to the cuDNN backend),
     BF16, forward and backward timed apart, over batch x heads per launch, sequence, head size,
     causal mask and dropout: one launch's work and the dropout's random numbers, measured."""
@@ -561,7 +561,9 @@ def attention_grid(device: str, dry: bool) -> list[dict[str, Any]]:
         if not (not causal and d == 64)
     ]  # fmt: skip
     out = []
-    backend = [SDPBackend.MATH] if dry else [SDPBackend.CUDNN_ATTENTION]
+    chosen = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
+    backend = [SDPBackend.MATH] if dry else [chosen[backend_name]]
+    RESULTS["attention_grid_backend"] = backend_name
     for bh, s, d, causal, p in grid:
         q, k, v = (torch.randn(1, bh, s, d, device=device, dtype=BF16, requires_grad=True)
                    for _ in range(3))  # fmt: skip
@@ -584,6 +586,10 @@ def attention_grid(device: str, dry: bool) -> list[dict[str, Any]]:
                 # the kernels' own device time (the profiler's), free of host dispatch
                 entry["fwd_kernels_s"] = device_seconds(fwd, device)
                 entry["bwd_kernels_s"] = device_seconds(bwd, device)
+                if not out:  # the kernels' names, once: which implementation ran
+                    entry["kernels"] = [
+                        kernel_profile(f, device, iterations=1)["top"][:4] for f in (fwd, bwd)
+                    ]
                 entry["clock"] = smi("clocks.sm").splitlines()[-1] if not dry else ""
         except Exception as error:
             entry["error"] = repr(error)[:300]
@@ -714,7 +720,13 @@ def main() -> None:
     parser.add_argument(
         "--sections",
         default="all",
-        help="comma-separated: first (the first run's sections), grid, compiled",
+        help="comma-separated: first (the first run's sections), grid, sp, compiled",
+    )
+    parser.add_argument(
+        "--grid-backend",
+        default="cudnn",
+        choices=("cudnn", "flash"),
+        help="the scaled_dot_product_attention backend the grid measures",
     )
     args = parser.parse_args()
     device = "cpu" if args.dry else "cuda"
@@ -741,7 +753,7 @@ def main() -> None:
             attention_sweep(device, args.dry)
             sustained(device, args.dry, 2.0 if args.dry else args.sustained)
         if "grid" in chosen:
-            attention_grid(device, args.dry)
+            attention_grid(device, args.dry, args.grid_backend)
         if "sp" in chosen:
             sequence_parallel(device, args.dry)
         if "compiled" in chosen:

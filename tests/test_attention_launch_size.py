@@ -25,8 +25,10 @@ H100 = "h100-sxm5-80gb"
 DATA = Path(__file__).resolve().parents[1] / "benchmarks/data/h100-2026-11-25"
 
 
-def measured(bh: int, seq: int, head_dim: int, causal: bool, dropout: float) -> dict:
-    grid = json.loads((DATA / "attention_grid.json").read_text())["attention_grid"]
+def measured(
+    bh: int, seq: int, head_dim: int, causal: bool, dropout: float, file: str = "attention_grid"
+) -> dict:
+    grid = json.loads((DATA / f"{file}.json").read_text())["attention_grid"]
     (point,) = [
         e for e in grid
         if (e["bh"], e["seq"], e["head_dim"], e["causal"], e["dropout"])
@@ -35,8 +37,8 @@ def measured(bh: int, seq: int, head_dim: int, causal: bool, dropout: float) -> 
     return point
 
 
-def kernel_seconds(flops: float, **kw: object) -> float:
-    kernel = mlcost.catalog().kernel("cudnn-fused-attention")
+def kernel_seconds(flops: float, name: str = "cudnn-fused-attention", **kw: object) -> float:
+    kernel = mlcost.catalog().kernel(name)
     return float(attention_kernel_seconds(kernel, H100, flops, **kw))  # type: ignore[arg-type]
 
 
@@ -55,6 +57,24 @@ def test_a_measured_launch_takes_its_measured_time(
     flops = 4 * bh * head_dim * seq**2 / (2 if causal else 1)
     seconds = kernel_seconds(
         flops, head_dim=head_dim, causal=causal, sequence=seq, batch_heads=bh,
+        dropout=dropout > 0,
+    )  # fmt: skip
+    assert seconds == pytest.approx(point["fwd_kernels_s"] + point["bwd_kernels_s"], rel=5e-3)
+
+
+@pytest.mark.parametrize(
+    ("bh", "seq", "head_dim", "causal", "dropout"),
+    [(16, 4096, 128, True, 0.1), (64, 2048, 64, True, 0.0), (4, 8192, 128, False, 0.1)],
+)  # fmt: skip
+def test_pytorch_flash_attention_on_the_h100_takes_its_measured_time(
+    bh: int, seq: int, head_dim: int, causal: bool, dropout: float
+) -> None:
+    # PyTorch's FlashAttention-2 backend (what ddp-eager's flash-attn-2 stands for), measured
+    # on the same H100 (attention_grid_flash.json).
+    point = measured(bh, seq, head_dim, causal, dropout, file="attention_grid_flash")
+    flops = 4 * bh * head_dim * seq**2 / (2 if causal else 1)
+    seconds = kernel_seconds(
+        flops, "flash-attn-2", head_dim=head_dim, causal=causal, sequence=seq, batch_heads=bh,
         dropout=dropout > 0,
     )  # fmt: skip
     assert seconds == pytest.approx(point["fwd_kernels_s"] + point["bwd_kernels_s"], rel=5e-3)
