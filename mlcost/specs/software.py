@@ -14,8 +14,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cached_property
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -76,11 +77,20 @@ class KernelCurve(_Part):
         rates = np.asarray([in_unit(t, "flop/s") for t in self.throughput], dtype=np.float64)
         return xs, bs, rates.reshape(len(xs), len(bs))
 
+    @cached_property
+    def _lists(self) -> tuple[list[float], list[float], list[list[float]]]:
+        """:attr:`_points` as Python lists (one launch's lookup reads them, no array math)."""
+        xs, bs, rates = self._points
+        return xs.tolist(), bs.tolist(), rates.tolist()
+
     def at(self, sequence: object, batch_heads: object = None) -> np.ndarray:
         """FLOP/s at ``sequence`` (and, for a curve measured over launch sizes, ``batch_heads``;
         ``None``: the largest measured): interpolated in log sequence and log launch size,
         flat beyond the measured ends."""
         xs, bs, rates = self._points
+        one = not isinstance(sequence, np.ndarray) and not isinstance(batch_heads, np.ndarray)
+        if len(bs) > 1 and one:  # one launch: the same arithmetic on Python floats
+            return np.asarray(self._at_point(sequence, batch_heads))
         x = np.log2(np.maximum(np.asarray(sequence, dtype=np.float64), 1.0))
         if len(bs) == 1:
             return np.asarray(np.interp(x, xs, rates[:, 0]))
@@ -94,6 +104,22 @@ class KernelCurve(_Part):
         return np.asarray(
             (1 - u) * (1 - v) * rates[i, j] + u * (1 - v) * rates[i + 1, j]
             + (1 - u) * v * rates[i, j + 1] + u * v * rates[i + 1, j + 1]
+        )  # fmt: skip
+
+    def _at_point(self, sequence: Any, batch_heads: Any) -> float:
+        """:meth:`at` for one length and launch size, the same arithmetic on Python floats."""
+        xs, bs, rates = self._lists
+        x = min(max(float(np.log2(max(float(sequence), 1.0))), xs[0]), xs[-1])
+        b = bs[-1]
+        if batch_heads is not None:
+            b = min(max(float(np.log2(max(float(batch_heads), 1.0))), bs[0]), bs[-1])
+        i = min(max(bisect_right(xs, x) - 1, 0), len(xs) - 2)
+        j = min(max(bisect_right(bs, b) - 1, 0), len(bs) - 2)
+        u = (x - xs[i]) / (xs[i + 1] - xs[i])
+        v = (b - bs[j]) / (bs[j + 1] - bs[j])
+        return (
+            (1 - u) * (1 - v) * rates[i][j] + u * (1 - v) * rates[i + 1][j]
+            + (1 - u) * v * rates[i][j + 1] + u * v * rates[i + 1][j + 1]
         )  # fmt: skip
 
 
