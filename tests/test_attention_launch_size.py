@@ -170,7 +170,8 @@ curves:
 @pytest.mark.parametrize(
     ("batch_heads", "message"),
     [("[8, 16]", "got 6 values for 2 sequence lengths x 2 launch sizes"),
-     ("[16, 8, 64]", "batch_heads: expected increasing values, got \\[16, 8, 64\\]")],
+     ("[16, 8, 64]", "batch_heads: expected increasing values, got \\[16, 8, 64\\]"),
+     ("[8]", "batch_heads: a grid needs two launch sizes")],
 )  # fmt: skip
 def test_a_kernel_grid_of_the_wrong_shape_is_refused(batch_heads: str, message: str) -> None:
     with pytest.raises(mlcost.MlcostError, match=message):

@@ -54,6 +54,12 @@ class KernelCurve(_Part):
 
     @model_validator(mode="after")
     def _same_length(self) -> KernelCurve:
+        if self.batch_heads and min(len(self.batch_heads), len(self.sequence)) < 2:
+            raise ValueError(
+                f"batch_heads: a grid needs two launch sizes and two sequence lengths at least, "
+                f"got {len(self.batch_heads)} and {len(self.sequence)}; leave batch_heads out "
+                "for a curve over sequence length alone"
+            )
         sizes = max(len(self.batch_heads), 1)
         if len(self.throughput) != len(self.sequence) * sizes:
             grid = f" x {sizes} launch sizes" if self.batch_heads else ""
