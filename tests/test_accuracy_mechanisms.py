@@ -230,12 +230,13 @@ def test_flash_attention_time_from_the_papers_throughput() -> None:
 
 def test_causal_backward_scaled_by_the_forward_mask_ratio() -> None:
     # FA3 paper: cuDNN forward d=128 at 4096: 518 (causal) and 609 (non-causal) TFLOP/s; backward
-    # non-causal 499. A causal pass: F/518 + 2.5 F / (499 x 518/609). On the H200, which has the
-    # paper's curves only (the H100 also has curves measured over launch sizes, preferred there).
-    kernel = mlcost.catalog().kernel("cudnn-fused-attention")
+    # non-causal 499. A causal pass: F/518 + 2.5 F / (499 x 518/609). The paper's curves alone
+    # (the catalog also has curves measured over launch sizes, preferred where they exist).
+    full = mlcost.catalog().kernel("cudnn-fused-attention")
+    kernel = full.model_copy(update={"curves": tuple(c for c in full.curves if not c.batch_heads)})
     forward = 1e12
     seconds = attention_kernel_seconds(
-        kernel, "h200-sxm-141gb", forward, head_dim=128, causal=True, sequence=4096
+        kernel, H100, forward, head_dim=128, causal=True, sequence=4096
     )
     expected = forward / 518e12 + 2.5 * forward / (499e12 * 518 / 609)
     assert seconds == pytest.approx(expected, rel=1e-9)

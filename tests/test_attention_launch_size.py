@@ -111,12 +111,31 @@ def test_dropout_costs_what_was_measured_and_only_where_measured() -> None:
     measured_off = point_off["fwd_kernels_s"] + point_off["bwd_kernels_s"]
     assert on / off == pytest.approx(measured_on / measured_off, rel=1e-2)
     assert on > 1.2 * off
-    # the H200 has only the FlashAttention-3 paper's curves (no dropout measured): unchanged
-    kernel = mlcost.catalog().kernel("cudnn-fused-attention")
-    h200 = {"head_dim": 128, "causal": True, "sequence": 4096}
-    with_dropout = attention_kernel_seconds(kernel, "h200-sxm-141gb", flops, dropout=True, **h200)
-    without = attention_kernel_seconds(kernel, "h200-sxm-141gb", flops, **h200)
+    # the A100's FlashAttention-2 curves (the paper's) were measured without dropout: unchanged
+    kernel = mlcost.catalog().kernel("flash-attn-2")
+    a100 = {"head_dim": 128, "causal": True, "sequence": 4096}
+    with_dropout = attention_kernel_seconds(kernel, "a100-sxm4-80gb", flops, dropout=True, **a100)
+    without = attention_kernel_seconds(kernel, "a100-sxm4-80gb", flops, **a100)
     assert with_dropout == without
+
+
+@pytest.mark.parametrize("name", ["cudnn-fused-attention", "flash-attn-2"])
+def test_the_h200_reads_its_own_measurement(name: str) -> None:
+    # measured on an H200 the same way (benchmarks/data/h200-2026-11-25)
+    file = "attention_grid" if name.startswith("cudnn") else "attention_grid_flash"
+    grid = json.loads((DATA.parent / "h200-2026-11-25" / f"{file}.json").read_text())
+    key = (8, 4096, 128, True, 0.1)
+    (point,) = [
+        e for e in grid["attention_grid"]
+        if (e["bh"], e["seq"], e["head_dim"], e["causal"], e["dropout"]) == key
+    ]  # fmt: skip
+    flops = 4 * 8 * 128 * 4096**2 / 2
+    kernel = mlcost.catalog().kernel(name)
+    seconds = attention_kernel_seconds(
+        kernel, "h200-sxm-141gb", flops, head_dim=128, causal=True, sequence=4096,
+        batch_heads=8, dropout=True,
+    )  # fmt: skip
+    assert seconds == pytest.approx(point["fwd_kernels_s"] + point["bwd_kernels_s"], rel=5e-3)
 
 
 def _attention_ms_per_layer(tp: int, dropout: bool) -> float:
