@@ -192,11 +192,17 @@ class Ceilings:
             "bandwidth": gpu.memory_bandwidth, "compute_units": gpu.compute_units or 1,
             "format": format, "k_overhead": gemm_depth_overhead(gpu, format),
         }  # fmt: skip
+        if gpu.compute_units is None:  # no SM count: no tiles per SM to quantize or deepen
+            base["wave_quantization"] = False
         measured = {} if gpu.measured is None else _measured_ceilings(gpu, format, base)
         if not measured:
             measured["source"] = (
                 f"{gpu.name} datasheet peaks ({gpu.source_of('peak_compute') or 'spec'}); "
                 "efficiencies: Ceilings defaults (assumptions)"
+            )
+        if gpu.compute_units is None:
+            measured["source"] += (
+                "; no compute_units in the spec, so GEMM tile, wave and depth effects are left out"
             )
         return cls(**{**base, **measured, **overrides})
 
@@ -281,10 +287,12 @@ GEMM_DEPTH_OVERHEAD = (790.0, 1978.9e12 / 132)
 
 
 def gemm_depth_overhead(gpu: Accelerator, format: str) -> float:
-    """``K0`` of ``gpu`` in ``format`` (:data:`GEMM_DEPTH_OVERHEAD`, scaled by per-SM peak)."""
+    """``K0`` of ``gpu`` in ``format`` (:data:`GEMM_DEPTH_OVERHEAD`, scaled by per-SM peak); 0
+    (no depth effect) for a spec without ``compute_units``, whose per-SM peak is unknown."""
     k0, per_unit = GEMM_DEPTH_OVERHEAD
-    units = gpu.compute_units or 1
-    return k0 * gpu.peak(format).to("flop/s").magnitude / units / per_unit
+    if gpu.compute_units is None:
+        return 0.0
+    return k0 * gpu.peak(format).to("flop/s").magnitude / gpu.compute_units / per_unit
 
 
 def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> dict[str, Any]:

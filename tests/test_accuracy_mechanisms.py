@@ -333,3 +333,33 @@ def test_the_default_implementation_is_the_catalogs_whatever_the_working_folder_
     assert implementation(None).spec.name == DEFAULT_IMPLEMENTATION
     with pytest.raises(MlcostError):  # named explicitly, the path is what it reads
         implementation(DEFAULT_IMPLEMENTATION)
+
+
+def test_an_h200_runs_gemms_as_an_h100_does() -> None:
+    # The same GH100 compute: the whitepaper's peaks (989.4 dense BF16), 132 SMs (measured on an
+    # H200: benchmarks/data/h200-2026-11-25) and MAMF ("H200 is the same", Bekman): every GEMM
+    # takes the same time. (Without its SM count the H200's tile depth K0 was 132 times the
+    # H100's and its GEMMs ran 1.8 times slower.)
+    shapes = [(4096, 4096, 4096), (4096, 11008, 4096), (8192, 1024, 512), (2048, 2048, 13312)]
+    for gpu in (H100, "h200-sxm-141gb"):
+        ceilings = Ceilings.from_accelerator(mlcost.accelerator(gpu), "bf16")
+        shares = [
+            ceilings.gemm_wave_efficiency(m, n) * ceilings.gemm_depth_efficiency(k)
+            for m, n, k in shapes
+        ]
+        if gpu == H100:
+            expected = shares
+    assert shares == pytest.approx(expected, rel=1e-12)
+    assert Ceilings.from_accelerator(mlcost.accelerator("h200-sxm-141gb")).k_overhead < 400
+
+
+def test_a_gpu_without_an_sm_count_has_no_tile_effects() -> None:
+    # K0 scales with the per-SM peak (roofline.GEMM_DEPTH_OVERHEAD); without compute_units it is
+    # unknown, so a spec of one leaves tile, wave and depth effects out rather than treating the
+    # whole GPU as one SM.
+    gpu = mlcost.accelerator(H100).model_copy(update={"compute_units": None})
+    ceilings = Ceilings.from_accelerator(gpu, "bf16")
+    assert ceilings.k_overhead == 0
+    assert ceilings.gemm_depth_efficiency(256) == 1.0
+    assert ceilings.gemm_wave_efficiency(200, 200) == 1.0
+    assert "no compute_units" in ceilings.source
