@@ -217,3 +217,15 @@ def test_one_launch_and_a_sweep_read_the_same_rate() -> None:
     for i, s in enumerate(sequences.tolist()):
         for j, h in enumerate(heads.tolist()):
             assert float(curve.at(s, h)) == swept[i, j]
+
+
+def test_a_copied_curve_with_other_rates_answers_its_own() -> None:
+    # a curve keeps its converted points; a copy with other throughput must not reuse them
+    kernel = mlcost.specs.load_spec_text(KERNEL.replace("BH", "[8, 16, 64]"))
+    curve = kernel.curves[0]
+    assert float(curve.at(4096, 16)) == pytest.approx(5e12)
+    faster = curve.model_copy(
+        update={"throughput": tuple(mlcost.Q_(10 * t.magnitude, t.units) for t in curve.throughput)}
+    )
+    assert float(faster.at(4096, 16)) == pytest.approx(5e13)
+    assert float(faster.at(4096, 16.0)) == float(faster.at(np.array([4096]), np.array([16.0]))[0])

@@ -19,17 +19,18 @@ from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from mlcost.specs.base import Duration, FlopRate, PositiveInt, Spec
+from mlcost.specs.base import Duration, FlopRate, Model, PositiveInt, Spec
 from mlcost.units import Q_, in_unit
 
 Direction = Literal["forward", "backward", "forward+backward"]
 OptimizerKernel = Literal["fused", "foreach", "for-loop"]
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+class _Part(Model):
+    """A part of a software spec: frozen, and what it derives and keeps (a curve's points) is
+    never carried into a copy with other fields (:class:`mlcost.specs.base.Model`)."""
 
 
 class KernelCurve(_Part):
