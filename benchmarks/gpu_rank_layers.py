@@ -701,6 +701,55 @@ def sequence_parallel(device: str, dry: bool) -> list[dict[str, Any]]:
     return out
 
 
+@section("power_duty")
+def power_duty(device: str, dry: bool, seconds: float) -> list[dict[str, Any]]:
+    """BF16 GEMMs of three sizes back to back with a memory-bound copy between them sized to
+    hold the GEMMs to a duty cycle (1, 3/4, 1/2, 1/4 of the time), each for ``seconds``: the
+    GEMM's own time (CUDA events around it alone) over the second half of the window, to join
+    with the clock and power samples. Data for a power-limited clock: how fast a GEMM runs at
+    the 700 W cap depends on what runs beside it."""
+    out = []
+    sizes = [64] if dry else [2048, 4096, 8192]
+    elements = 2**16 if dry else 2**28
+    src = torch.randn(elements, device=device, dtype=BF16)
+    dst = torch.empty_like(src)
+    copy = timed(lambda: dst.copy_(src), device, budget=0.2)["median_s"] / elements
+    for n in sizes:
+        a = torch.randn(n, n, device=device, dtype=BF16)
+        b = torch.randn(n, n, device=device, dtype=BF16)
+        gemm = timed(lambda a=a, b=b: a @ b, device, budget=0.2)["median_s"]
+        for duty in (1.0, 0.75, 0.5, 0.25):
+            k = min(elements, int(gemm * (1 - duty) / duty / copy))
+            samples: list[tuple[float, float]] = []
+            start_time = time.time()
+            while time.time() - start_time < seconds:
+                events = []
+                for _ in range(20):
+                    e0 = torch.cuda.Event(enable_timing=True) if device.startswith("cuda") else None
+                    e1 = torch.cuda.Event(enable_timing=True) if device.startswith("cuda") else None
+                    if e0 is not None:
+                        e0.record()
+                    a @ b
+                    if e1 is not None:
+                        e1.record()
+                    if k:
+                        dst[:k].copy_(src[:k])
+                    events.append((e0, e1))
+                sync(device)
+                now = time.time()
+                for e0, e1 in events:
+                    if e0 is not None and e1 is not None:
+                        samples.append((now, e0.elapsed_time(e1) / 1e3))
+            late = [t for when, t in samples if when - start_time > seconds / 2] or [1.0]
+            median = sorted(late)[len(late) // 2]
+            out.append({"n": n, "duty": duty, "copy_elements": k, "start": start_time,
+                        "end": time.time(), "gemm_s": median,
+                        "tflops": 2 * n**3 / median / 1e12})  # fmt: skip
+            RESULTS["power_duty"] = out
+            save()
+    return out
+
+
 def clock_sampler(out: Path) -> subprocess.Popen | None:
     try:
         return subprocess.Popen(
@@ -720,7 +769,7 @@ def main() -> None:
     parser.add_argument(
         "--sections",
         default="all",
-        help="comma-separated: first (the first run's sections), grid, sp, compiled",
+        help="comma-separated: first (the first run's sections), grid, sp, compiled, power",
     )
     parser.add_argument(
         "--grid-backend",
@@ -740,7 +789,7 @@ def main() -> None:
     RESULTS["start_epoch"] = time.time()
     try:
         chosen = (
-            {"first", "grid", "sp", "compiled"}
+            {"first", "grid", "sp", "compiled", "power"}
             if args.sections == "all"
             else set(args.sections.split(","))
         )
@@ -756,6 +805,8 @@ def main() -> None:
             attention_grid(device, args.dry, args.grid_backend)
         if "sp" in chosen:
             sequence_parallel(device, args.dry)
+        if "power" in chosen:
+            power_duty(device, args.dry, 1.0 if args.dry else 8.0)
         if "compiled" in chosen:
             compiled(device, args.dry)
             compiled_gpt(device, args.dry, 2.0 if args.dry else args.sustained)

@@ -106,6 +106,32 @@ def print_sequence_parallel(folder: Path, rows: dict[str, dict[str, Any]]) -> No
         )
 
 
+def print_power_duty(folder: Path) -> None:
+    """Square BF16 GEMMs held to a duty cycle by memory-bound copies between them: their rate
+    (CUDA events around each GEMM, the window's second half) against the prediction, with the
+    clock and the board power."""
+    import mlcost
+    from mlcost.roofline import Ceilings
+
+    run = json.loads((folder / "power_duty.json").read_text())["power_duty"]
+    samples = clocks(folder / "power_duty_clocks.csv")
+    c = Ceilings.from_accelerator(mlcost.accelerator("h100-sxm5-80gb"), "bf16")
+    peak = c.peak_flops / 1e12
+    print("\nsquare BF16 GEMMs at a duty cycle (memory-bound copies between them)")
+    head = ("n", 6), ("duty", 5), ("TFLOP/s", 8), ("predicted", 9), ("time x", 6), ("MHz", 5)
+    print(" ".join(f"{name:>{width}s}" for name, width in head), f"{'W':>4s}")
+    for e in run:
+        n, half = e["n"], (e["start"] + e["end"]) / 2
+        share = c.gemm_wave_efficiency(n, n) * c.gemm_depth_efficiency(n)
+        predicted = c.compute_efficiency * share * peak
+        watts = statistics.median(s[2] for s in samples if half <= s[0] <= e["end"])
+        print(
+            f"{n:6d} {e['duty']:5.2f} {e['tflops']:8.0f} {predicted:9.0f} "
+            f"{predicted / e['tflops']:6.2f} {median_clock(samples, half, e['end']):5.0f} "
+            f"{watts:4.0f}"
+        )
+
+
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "benchmarks/data/h100-2026-11-25"
     run = json.loads((folder / "rank_layers.json").read_text())
@@ -144,6 +170,8 @@ def main() -> None:
             )
     if (folder / "sequence_parallel.json").exists():
         print_sequence_parallel(folder, {e["row"]["id"]: e["row"] for e in run["rows"]})
+    if (folder / "power_duty.json").exists():
+        print_power_duty(folder)
     gpt = run["gpt_1p7b"]
     model = megatron_gpt(2048, 24, 16, 131072, 4096)
     layout = Layout(micro_batch_size=1, global_batch_size=1)
