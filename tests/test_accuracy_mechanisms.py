@@ -350,7 +350,10 @@ def test_an_h200_runs_gemms_as_an_h100_does() -> None:
         if gpu == H100:
             expected = shares
     assert shares == pytest.approx(expected, rel=1e-12)
-    assert Ceilings.from_accelerator(mlcost.accelerator("h200-sxm-141gb")).k_overhead < 400
+    # K0 = 790 (DeepGEMM, at 1978.9 TFLOP/s over 132 SMs) x the H200's BF16 per-SM peak
+    k0 = 790 * (989.4e12 / 132) / (1978.9e12 / 132)
+    h200 = Ceilings.from_accelerator(mlcost.accelerator("h200-sxm-141gb"))
+    assert h200.k_overhead == pytest.approx(k0, rel=1e-4)
 
 
 def test_a_gpu_without_an_sm_count_has_no_tile_effects() -> None:
