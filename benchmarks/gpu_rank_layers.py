@@ -332,26 +332,8 @@ def kernel_profile(step: Callable[[], Any], device: str, iterations: int = 3) ->
 
 
 def device_seconds(step: Callable[[], Any], device: str, calls: int = 5) -> float:
-    """Device time of every kernel ``step`` launches, per call (torch.profiler)."""
-    from torch.profiler import ProfilerActivity, profile
-
-    step()
-    sync(device)
-    activities = [ProfilerActivity.CPU]
-    if device.startswith("cuda"):
-        activities.append(ProfilerActivity.CUDA)
-    with profile(activities=activities) as prof:
-        for _ in range(calls):
-            step()
-        sync(device)
-    total = 0.0
-    for event in prof.key_averages():
-        us = getattr(event, "self_device_time_total", None)
-        if us is None:
-            us = getattr(event, "self_cuda_time_total", 0.0)
-        if us and us > 0 and not event.key.startswith("aten::"):
-            total += us
-    return total / calls / 1e6
+    """Device time of every kernel ``step`` launches, per call (:func:`kernel_profile`)."""
+    return sum(kernel_profile(step, device, iterations=calls)["seconds"].values())
 
 
 def layer_step(row: dict[str, Any], device: str, *, recompute: bool = False) -> dict[str, Any]:
