@@ -108,6 +108,27 @@ def maximum(left: Any, right: Any) -> Any:
     return np.maximum(left, right)
 
 
+def minimum(left: Any, right: Any) -> Any:
+    """``np.minimum(left, right)`` for the hot paths, as :func:`maximum`: two Python numbers,
+    neither NaN, answer directly with the smaller; anything else goes through numpy."""
+    if (
+        type(left) in (int, float)
+        and type(right) in (int, float)
+        and left == left  # false only for NaN
+        and right == right
+    ):
+        return left if left <= right else right
+    return np.minimum(left, right)
+
+
+def where(condition: Any, yes: Any, no: Any) -> Any:
+    """``np.where(condition, yes, no)`` for the hot paths: a Python bool picks directly (numpy
+    builds three arrays for it); anything else goes through numpy."""
+    if type(condition) is bool:
+        return yes if condition else no
+    return np.where(condition, yes, no)
+
+
 def first_value(value: Any) -> Any:
     """The single value of a one-configuration array (a plain Python value; a non-numpy value as
     it is): how the scalar answers read the vectorized evaluators' columns."""

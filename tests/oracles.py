@@ -8,8 +8,10 @@ Importing this module needs ``torch`` and ``transformers`` (the ``dev`` extra).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import torch
 import transformers
 
@@ -407,3 +409,34 @@ def saved_tensor_bytes(model: Any, inputs: dict[str, Any]) -> int:
 def parameter_count(model: Any) -> int:
     """Parameters of a module (``parameters()`` yields tied tensors once)."""
     return sum(p.numel() for p in model.parameters())
+
+
+def layer_count_key(config: dict[str, Any]) -> str:
+    """The key of a config dict that holds its number of layers."""
+    return "n_layer" if config["model_type"] == "gpt2" else "num_hidden_layers"
+
+
+def layer_period(config: dict[str, Any]) -> int:
+    """After how many layers a model's layers repeat: Gemma 2 alternates sliding-window and
+    global attention layers (2); the other dense models repeat one layer (1)."""
+    return 2 if config["model_type"] == "gemma2" else 1
+
+
+def at_full_depth(config: dict[str, Any], measure: Callable[[dict[str, Any]], Any]) -> Any:
+    """``measure`` (a count, or an array of counts, taken on a model built from a config) at the
+    full depth ``L`` of ``config``, measured on models of ``p``, ``2p`` and ``3p`` layers (``p``
+    :func:`layer_period`) instead of on the deep model itself.
+
+    Every ``p`` layers are the same modules running the same operations, so a count of the whole
+    model is ``a + b·L``: ``f(L) = f(p) + (L/p - 1)·(f(2p) - f(p))``. The third depth checks
+    that this holds exactly (``f(3p) - f(2p) == f(2p) - f(p)``) and raises AssertionError where
+    it does not, so a model whose layers differ cannot pass through the extrapolation."""
+    key, period = layer_count_key(config), layer_period(config)
+    layers = int(config[key])
+    if layers % period:
+        raise AssertionError(f"{layers} layers is not a whole number of periods of {period}")
+    first, second, third = (measure({**config, key: period * j}) for j in (1, 2, 3))
+    step = np.asarray(second) - np.asarray(first)
+    if not np.array_equal(np.asarray(third) - np.asarray(second), step):
+        raise AssertionError(f"not linear in the layer count: {first}, {second}, {third}")
+    return np.asarray(first) + (layers // period - 1) * step

@@ -45,7 +45,17 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
-from mlcost.results import Figure, Result, any_true, broadcast_shape, json_value, plain
+from mlcost.results import (
+    Figure,
+    Result,
+    any_true,
+    broadcast_shape,
+    json_value,
+    maximum,
+    minimum,
+    plain,
+    where,
+)
 from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
 from mlcost.specs.base import BytesOrZero, Model
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -109,6 +119,7 @@ class StageMemory:
     held: np.ndarray
     stage_index: np.ndarray
     total: Number
+    picked: dict[MemoryTerm, Number] | None = None  # the terms, where already picked
 
     @property
     def stage(self) -> Number:
@@ -118,6 +129,8 @@ class StageMemory:
     @cached_property
     def terms(self) -> dict[MemoryTerm, Number]:
         """Each term at the most loaded stage (their sum is :attr:`total`)."""
+        if self.picked is not None:
+            return self.picked
         return {term: _at_stage(value, self.stage_index) for term, value in self.by_stage.items()}
 
     @cached_property
@@ -131,13 +144,81 @@ def in_flight_micro_batches(stages: int, micro_batches: Number, virtual: int = 1
     1F1B keeps ``min(p - i, m)`` on stage ``i`` (Narayanan et al. 2021, section 2.2), the
     interleaved schedule ``1 + (p-1)/(p·v)`` times that; one without pipeline parallelism."""
     m = np.asarray(micro_batches, dtype=np.float64)
-    index = np.arange(stages, dtype=np.float64).reshape((stages, *(1,) * m.ndim))
     if stages == 1:
         return np.ones((1, *m.shape))
-    held = np.minimum(stages - index, m)
+    index = np.arange(stages, dtype=np.float64).reshape((stages, *(1,) * m.ndim))
+    return _held(stages, index, m, virtual)
+
+
+def _held(stages: int, index: Number, micro_batches: Number, virtual: int) -> Number:
+    """Micro-batches stage ``index`` of ``stages`` holds (:func:`in_flight_micro_batches`), on
+    numbers or arrays."""
+    if stages == 1:
+        return 1.0
+    held = minimum(stages - index, micro_batches)
     if virtual > 1:
         held = held * (1 + (stages - 1) / (stages * virtual))
     return held
+
+
+def _stage_terms(
+    parts: ActivationParts,
+    *,
+    n: Number,
+    first: Number,
+    last: Number,
+    held: Number,
+    t: Number,
+    t_replicated: Number,
+    parameters: float,
+    layers: int,
+    per_parameter: dict[MemoryTerm, float],
+    weight_replicas: Number,
+    zero_stage: Number,
+    offload: bool,
+    overheads: Overheads,
+    head_term: bool,
+    dequantized_weight: float,
+    expert_parameters: float,
+    expert_parallel: Number,
+) -> dict[MemoryTerm, Number]:
+    """Every term but fragmentation of a stage of ``n`` layers (``first``/``last`` whether it
+    holds the embedding/head, ``held`` its micro-batches in flight): numbers for one stage of one
+    configuration, or arrays ``(stages, *candidates)`` (:func:`per_gpu_memory`)."""
+    per_layer = (parts.layers_split / t + parts.layers_replicated / t_replicated) / layers
+    logits = where(last, parts.logits / t, 0.0)
+    terms = state_bytes(
+        (parameters - expert_parameters) * n / layers / t,
+        per_parameter,
+        zero_stage=zero_stage,
+        data_parallel=weight_replicas,
+        offload=offload,
+    )
+    if expert_parameters:
+        experts = state_bytes(
+            expert_parameters / expert_parallel * n / layers / t,
+            per_parameter,
+            zero_stage=zero_stage,
+            data_parallel=maximum(weight_replicas / expert_parallel, 1.0),
+            offload=offload,
+        )
+        terms = {term: terms[term] + experts[term] for term in terms}
+    terms[MemoryTerm.ACTIVATIONS] = per_layer * n * held
+    if head_term:
+        head = parts.head_split / t + parts.head_replicated / t_replicated
+        terms[MemoryTerm.HEAD_ACTIVATIONS] = where(last, head, 0.0) + where(
+            first, parts.embedding / t_replicated, 0.0
+        )
+        terms[MemoryTerm.LOGITS] = logits
+        terms[MemoryTerm.TRANSIENT] = 2 * logits
+    if dequantized_weight:  # QLoRA: one linear's weight in the compute format at a time
+        terms[MemoryTerm.DEQUANTIZED] = dequantized_weight / t
+    # DDP's buckets: replicated weights whose gradients ZeRO does not shard (bool & bool is a
+    # bool on numbers, an array on arrays).
+    communicates = (weight_replicas > 1) & (zero_stage < 2)
+    terms[MemoryTerm.COMMUNICATION] = where(communicates, overheads.bucket_bytes, 0.0)
+    terms[MemoryTerm.CUDA_CONTEXT] = overheads.context_bytes
+    return terms
 
 
 def per_gpu_memory(
@@ -172,6 +253,10 @@ def per_gpu_memory(
     vectorized: the arguments broadcast to one candidate shape. ``dequantized_weight``: the
     bytes of the largest weight QLoRA dequantizes at once
     (:func:`mlcost.finetune.dequantized_weight_bytes`), split by tensor parallelism.
+
+    One configuration given as Python numbers is composed stage by stage on Python floats
+    (:func:`_stage_terms` on numbers): the same formulas and IEEE operations in the same
+    order as on arrays, so the same bytes, without numpy's cost per operation on one number.
     """
     inputs = (
         parts.layers_split,
@@ -185,55 +270,45 @@ def per_gpu_memory(
         zero_stage,
         sequence_parallel,
         micro_batches,
+        expert_parallel,
     )
-    candidates = broadcast_shape(*inputs)
+    common = {
+        "parameters": parameters,
+        "layers": layers,
+        "per_parameter": per_parameter,
+        "zero_stage": zero_stage,
+        "offload": offload,
+        "overheads": overheads,
+        "head_term": head_term,
+        "dequantized_weight": dequantized_weight,
+        "expert_parameters": expert_parameters,
+    }
     p = len(stage_layers)
+    if all(type(value) in (int, float, bool) for value in inputs):
+        return _one_configuration(
+            parts, stage_layers, virtual_stages, tensor_parallel, weight_replicas,
+            sequence_parallel, micro_batches, expert_parallel, overheads, common,
+        )  # fmt: skip
+    candidates = broadcast_shape(*inputs)
     shape = (p, *candidates)
     column = (p,) + (1,) * len(candidates)
-    n = np.asarray(stage_layers, dtype=np.float64).reshape(column)
-    first = (np.arange(p) == 0).reshape(column)
-    last = (np.arange(p) == p - 1).reshape(column)
     t = np.asarray(tensor_parallel, dtype=np.float64)
-    t_replicated = np.where(np.asarray(sequence_parallel, dtype=bool), t, 1.0)
     held = np.broadcast_to(
         in_flight_micro_batches(p, np.broadcast_to(micro_batches, candidates), virtual_stages),
         shape,
     )
-    per_layer = (parts.layers_split / t + parts.layers_replicated / t_replicated) / layers
-    logits = np.where(last, parts.logits / t, 0.0)
-    e = np.asarray(expert_parallel, dtype=np.float64)
-    terms = state_bytes(
-        (parameters - expert_parameters) * n / layers / t,
-        per_parameter,
-        zero_stage=zero_stage,
-        data_parallel=weight_replicas,
-        offload=offload,
+    terms = _stage_terms(
+        parts,
+        n=np.asarray(stage_layers, dtype=np.float64).reshape(column),
+        first=(np.arange(p) == 0).reshape(column),
+        last=(np.arange(p) == p - 1).reshape(column),
+        held=held,
+        t=t,
+        t_replicated=np.where(np.asarray(sequence_parallel, dtype=bool), t, 1.0),
+        weight_replicas=np.asarray(weight_replicas),
+        expert_parallel=np.asarray(expert_parallel, dtype=np.float64),
+        **common,
     )
-    if expert_parameters:
-        experts = state_bytes(
-            expert_parameters / e * n / layers / t,
-            per_parameter,
-            zero_stage=zero_stage,
-            data_parallel=np.maximum(np.asarray(weight_replicas) / e, 1.0),
-            offload=offload,
-        )
-        terms = {term: terms[term] + experts[term] for term in terms}
-    terms[MemoryTerm.ACTIVATIONS] = per_layer * n * held
-    if head_term:
-        head = parts.head_split / t + parts.head_replicated / t_replicated
-        terms[MemoryTerm.HEAD_ACTIVATIONS] = np.where(last, head, 0.0) + np.where(
-            first, parts.embedding / t_replicated, 0.0
-        )
-        terms[MemoryTerm.LOGITS] = logits
-        terms[MemoryTerm.TRANSIENT] = 2 * logits
-    if dequantized_weight:  # QLoRA: one linear's weight in the compute format at a time
-        terms[MemoryTerm.DEQUANTIZED] = dequantized_weight / t
-    buckets = overheads.bucket_bytes
-    replicated_weights = np.asarray(weight_replicas) > 1
-    terms[MemoryTerm.COMMUNICATION] = np.where(
-        replicated_weights & (np.asarray(zero_stage) < 2), buckets, 0.0
-    )
-    terms[MemoryTerm.CUDA_CONTEXT] = overheads.context_bytes
     full: dict[MemoryTerm, np.ndarray] = {}
     for term, value in terms.items():  # each term over (stages, *candidates), as float64
         if candidates:  # a sweep or a search: a view, no copy of the candidates
@@ -248,6 +323,46 @@ def per_gpu_memory(
     # fragmentation), so the total equals the sum of ``terms`` exactly.
     total = _at_stage(subtotal + full[MemoryTerm.FRAGMENTATION], stage)
     return StageMemory(by_stage=full, held=held, stage_index=stage, total=total)
+
+
+def _one_configuration(
+    parts: ActivationParts,
+    stage_layers: Sequence[int],
+    virtual_stages: int,
+    tensor_parallel: Number,
+    weight_replicas: Number,
+    sequence_parallel: Number,
+    micro_batches: Number,
+    expert_parallel: Number,
+    overheads: Overheads,
+    common: dict[str, Any],
+) -> StageMemory:
+    """:func:`per_gpu_memory` of one configuration given as Python numbers, stage by stage."""
+    p = len(stage_layers)
+    t = float(tensor_parallel)
+    t_replicated = t if sequence_parallel else 1.0
+    m = float(micro_batches)
+    held = [float(_held(p, float(i), m, virtual_stages)) for i in range(p)]
+    by_stage, subtotals = [], []
+    for i, n in enumerate(stage_layers):
+        terms = _stage_terms(
+            parts, n=float(n), first=i == 0, last=i == p - 1, held=held[i], t=t,
+            t_replicated=t_replicated, weight_replicas=weight_replicas,
+            expert_parallel=float(expert_parallel), **common,
+        )  # fmt: skip
+        subtotal = sum(terms.values(), 0.0)
+        terms[MemoryTerm.FRAGMENTATION] = subtotal * overheads.fragmentation
+        by_stage.append(terms)
+        subtotals.append(subtotal)
+    stage = max(range(p), key=subtotals.__getitem__)  # the first of equals, as np.argmax
+    picked = by_stage[stage]
+    return StageMemory(
+        by_stage={term: np.array([terms[term] for terms in by_stage]) for term in picked},
+        held=np.array(held),
+        stage_index=np.asarray(stage),
+        total=subtotals[stage] + picked[MemoryTerm.FRAGMENTATION],
+        picked=picked,
+    )
 
 
 def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
@@ -269,10 +384,14 @@ class MemoryBreakdown(Result):
     gpu: str | None = None
     description: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    total_bytes: Number | None = None  # the terms' sum where the composition summed them
 
     @cached_property
     def total(self) -> pint.Quantity:
-        """The sum of the terms in GiB (one conversion per term, computed once)."""
+        """The sum of the terms in GiB, computed once: ``total_bytes`` where given (the sum
+        :func:`per_gpu_memory` formed, in the same order), else one conversion per term."""
+        if self.total_bytes is not None:
+            return Q_(self.total_bytes, "byte").to("GiB")
         return Q_(sum(in_unit(term.value, "byte") for term in self.terms), "byte").to("GiB")
 
     def term(self, name: str | MemoryTerm) -> pint.Quantity:
@@ -547,12 +666,13 @@ def memory_breakdown(
         "largest linear weight of a layer x compute-format bytes / t",
         "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
     )
+    every_term = profile == "pytorch"
     terms = tuple(
         Figure(
             term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value
         )
         for term, value in memory.terms.items()
-        if term != MemoryTerm.HEAD_ACTIVATIONS or profile == "pytorch"
+        if term != MemoryTerm.HEAD_ACTIVATIONS or every_term
     )
     return MemoryBreakdown(
         terms=terms,
@@ -561,4 +681,5 @@ def memory_breakdown(
         description=f"{spec.name}, b={batch}, s={sequence}, {config.precision}, "
         f"{config.optimizer}, {layout.describe()}, {profile} profile",
         details={"stage": memory.stage, "in_flight": memory.in_flight, "layout": layout},
+        total_bytes=memory.total if every_term else None,
     )

@@ -26,7 +26,7 @@ from mlcost.finetune import (
     trainable_parameters,
 )
 from mlcost.memory.terms import MemoryTerm
-from mlcost.results import plain
+from mlcost.results import plain, where
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload.config import PRECISION_POLICIES
@@ -98,15 +98,18 @@ def state_bytes(
     offload: bool = False,
 ) -> dict[MemoryTerm, Number]:
     """:func:`zero_model_state_bytes` on plain numbers (bytes; arrays welcome), for the
-    vectorized callers."""
-    stage = np.asarray(zero_stage)
+    vectorized callers. Python numbers in, Python floats out: the same IEEE arithmetic as on
+    arrays, without numpy's cost per call on one number."""
+    scalar = type(parameters) in (int, float) and type(data_parallel) in (int, float)
+    stage = zero_stage if type(zero_stage) is int else np.asarray(zero_stage)
+    psi = float(parameters) if scalar else np.asarray(parameters, dtype=np.float64)
     result: dict[MemoryTerm, Number] = {}
     for term, nbytes in per_parameter.items():
         if offload and term in OFFLOADED:
-            result[term] = plain(0 * np.asarray(parameters, dtype=np.float64))
-            continue
-        divisor = np.where(stage >= ZERO_SHARDS_FROM[term], data_parallel, 1)
-        result[term] = plain(nbytes * np.asarray(parameters, dtype=np.float64) / divisor)
+            value = 0 * psi
+        else:
+            value = nbytes * psi / where(stage >= ZERO_SHARDS_FROM[term], data_parallel, 1)
+        result[term] = value if type(value) is float else plain(value)
     return result
 
 

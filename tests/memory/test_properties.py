@@ -10,11 +10,14 @@ from hypothesis import strategies as st
 import mlcost
 from mlcost.layout import Layout
 from mlcost.memory import (
+    DEFAULT_OVERHEADS,
+    ActivationParts,
     MemoryTerm,
     max_micro_batch_size,
     max_sequence_length,
     memory_breakdown,
     min_gpus,
+    per_gpu_memory,
     smallest_gpu,
 )
 from mlcost.workload import TrainingConfig
@@ -204,3 +207,70 @@ def test_uneven_stages_report_the_most_loaded_one() -> None:
 def test_learned_positions_cap_the_sequence() -> None:
     gpu = mlcost.accelerator("a100-sxm4-80gb")
     assert max_sequence_length(mlcost.model("gpt2"), TrainingConfig(), gpu) == 1024
+
+
+parts_st = st.builds(
+    ActivationParts,
+    layers_split=st.floats(0, 1e12),
+    layers_replicated=st.floats(0, 1e11),
+    embedding=st.floats(0, 1e10),
+    head_split=st.floats(0, 1e10),
+    head_replicated=st.floats(0, 1e10),
+    logits=st.floats(0, 1e11),
+    formula=st.just(""),
+    source=st.just(""),
+)
+
+
+@given(
+    parts=parts_st,
+    stage_layers=st.lists(st.integers(1, 12), min_size=1, max_size=6),
+    virtual=st.sampled_from([1, 2]),
+    t=st.sampled_from([1, 2, 8]),
+    replicas=st.integers(1, 64),
+    zero=st.integers(0, 3),
+    sp=st.booleans(),
+    m=st.integers(1, 32),
+    offload=st.booleans(),
+    dequantized=st.sampled_from([0.0, 3e8]),
+    experts=st.sampled_from([0.0, 4e9]),
+    ep=st.sampled_from([1, 2, 8]),
+)
+@settings(max_examples=150, deadline=None)
+def test_one_configuration_in_numbers_equals_it_in_arrays(
+    parts: ActivationParts, stage_layers: list[int], virtual: int, t: int, replicas: int,
+    zero: int, sp: bool, m: int, offload: bool, dequantized: float, experts: float, ep: int,
+) -> None:  # fmt: skip
+    # per_gpu_memory composes one configuration given as Python numbers stage by stage on
+    # floats, and arrays with numpy: the same bytes, bit for bit, term by term, and the same
+    # stage. The arrays path is checked against the hand formulas by the tests above.
+    common = {
+        "parameters": 7e9 + experts,
+        "layers": sum(stage_layers),
+        "per_parameter": mlcost.memory.model_state_bytes_per_parameter("bf16-mixed", "adamw"),
+        "stage_layers": stage_layers,
+        "virtual_stages": virtual,
+        "offload": offload,
+        "overheads": DEFAULT_OVERHEADS,
+        "dequantized_weight": dequantized,
+        "expert_parameters": experts,
+    }
+    numbers = per_gpu_memory(
+        parts, tensor_parallel=t, weight_replicas=replicas, zero_stage=zero,
+        sequence_parallel=sp, micro_batches=m, expert_parallel=ep, **common,
+    )  # fmt: skip
+    one = np.ones(1, dtype=np.int64)
+    arrays = per_gpu_memory(
+        parts, tensor_parallel=t * one, weight_replicas=replicas * one, zero_stage=zero * one,
+        sequence_parallel=sp * one.astype(bool), micro_batches=m * one, expert_parallel=ep * one,
+        **common,
+    )  # fmt: skip
+    assert type(numbers.total) is float
+    assert numbers.total == arrays.total[0]
+    assert int(numbers.stage) == int(arrays.stage[0])
+    assert list(numbers.terms) == list(arrays.terms)
+    for term, value in numbers.terms.items():
+        assert value == arrays.terms[term][0], term
+        assert np.array_equal(numbers.by_stage[term], arrays.by_stage[term][:, 0]), term
+    assert np.array_equal(numbers.held, arrays.held[:, 0])
+    assert numbers.in_flight == arrays.in_flight[0]

@@ -7,10 +7,14 @@ composite path, which keeps its mask in the activation dtype, hence ``dropout_ma
 Compared: mlcost's PyTorch-eager profile (layer activations + head activations + the
 log-softmax of the loss), for every transformer of the catalog. Tolerance 3% (the issue's);
 observed differences are below 0.001% for most models and below 0.1% for Gemma 2 (the int64
-label copies, the scalar loss and the small sliding-window mask are not modelled).
+label copies, the scalar loss and the small sliding-window mask are not modelled). Deep models are
+measured on one to three layer periods and extended to their depth (``tests.oracles.
+at_full_depth``), the same bytes exactly.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -22,7 +26,14 @@ from mlcost.layout import Layout  # noqa: E402
 from mlcost.memory import memory_breakdown  # noqa: E402
 from mlcost.specs import from_hf_config  # noqa: E402
 from mlcost.workload import TrainingConfig  # noqa: E402
-from tests.oracles import HF_CONFIGS, hf_model, saved_tensor_bytes, training_inputs  # noqa: E402
+from tests.oracles import (  # noqa: E402
+    HF_CONFIGS,
+    at_full_depth,
+    hf_model,
+    layer_count_key,
+    saved_tensor_bytes,
+    training_inputs,
+)
 
 POINTS = [(1, 128), (2, 256), (4, 512)]
 #: Every transformer of the catalog (the test below checks none is missing).
@@ -44,10 +55,14 @@ def test_every_catalog_transformer_has_an_oracle() -> None:
 @pytest.mark.parametrize("name", MODELS)
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
 def test_eager_profile_equals_saved_tensors(name: str, precision: str) -> None:
+    # The whole model's bytes, measured on models of one, two and three layer periods and
+    # extended to its depth (tests.oracles.at_full_depth, which checks they are linear in the
+    # layer count; test_the_extension_equals_the_deep_model checks it on a deep model).
     dtype = torch.float32 if precision == "fp32" else torch.bfloat16
-    model = hf_model(HF_CONFIGS[name], dtype=dtype)
-    for batch, seq in POINTS:
-        measured = saved_tensor_bytes(model, training_inputs(HF_CONFIGS[name], batch, seq))
+    config = HF_CONFIGS[name]
+    assert config[layer_count_key(config)] == mlcost.model(name).num_layers
+    measured_at = at_full_depth(config, lambda c: saved_at_points(c, dtype))
+    for (batch, seq), measured in zip(POINTS, measured_at.tolist(), strict=True):
         config = TrainingConfig(
             sequence_length=seq, attention="eager", precision=precision, dropout_mask="dtype"
         )
@@ -62,6 +77,20 @@ def test_eager_profile_equals_saved_tensors(name: str, precision: str) -> None:
             seq,
             ours / measured - 1,
         )
+
+
+def saved_at_points(config: dict[str, Any], dtype: Any) -> list[int]:
+    """Bytes the model of ``config`` saves for backward at every point."""
+    model = hf_model(config, dtype=dtype)
+    return [saved_tensor_bytes(model, training_inputs(config, b, s)) for b, s in POINTS]
+
+
+def test_the_extension_equals_the_deep_model() -> None:
+    # The oracle's shortcut against PyTorch on the whole 42-layer Gemma 2 (two kinds of layers
+    # alternating): the same bytes, exactly.
+    config = HF_CONFIGS["gemma-2-9b"]
+    extended = at_full_depth(config, lambda c: saved_at_points(c, torch.bfloat16))
+    assert extended.tolist() == saved_at_points(config, torch.bfloat16)
 
 
 TINY = {
