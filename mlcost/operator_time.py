@@ -163,14 +163,15 @@ def gemm_compute(
     fields = [
         (op.m, op.n, op.k, op.forward_flops, batch) for op, batch in zip(ops, batches, strict=True)
     ]
+    own: list[tuple[int, ...]]
     if all(type(x) in (int, float) for row in (*fields, *passes) for x in row):
-        own: list[tuple[int, ...]] = [()] * len(ops)  # numbers only: no sweep
+        own, shape = [()] * len(ops), ()  # numbers only: no sweep
     else:
         own = [
             np.broadcast_shapes(*map(np.shape, row), *(np.shape(part[i]) for part in passes))
             for i, row in enumerate(fields)
         ]
-    shape = np.broadcast_shapes(*own)
+        shape = np.broadcast_shapes(*own)
     m, n, k = (stack_rows([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
     batch = stack_rows(batches, shape)
     flops = stack_rows([op.forward_flops for op in ops], shape)

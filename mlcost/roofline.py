@@ -213,16 +213,29 @@ class Ceilings:
         ``flops`` reaches: the calibrated size curve for its operand layout (``nn`` forward,
         ``nt`` input gradient, ``tn`` weight gradient; interpolated in log FLOPs, flat beyond
         its ends) or the constant default."""
-        by_layout = {"nt": self.gemm_curve_nt, "tn": self.gemm_curve_tn}
-        curve = by_layout.get(layout) or self.gemm_curve
-        if attention and self.attention_curve:
-            curve = self.attention_curve
-        if not curve:
+        key = "attention" if attention and self.attention_curve else layout
+        curve = self._log_curves.get(key) or self._log_curves["nn"]
+        if curve is None:
             return self.compute_efficiency
-        sizes = np.log10([f for f, _ in curve])
-        values = [e for _, e in curve]
-        x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
-        return plain(np.asarray(np.interp(x, sizes, values)))
+        return _on_log_curve(curve, flops)
+
+    @cached_property
+    def _log_curves(self) -> dict[str, tuple[np.ndarray, np.ndarray] | None]:
+        """Each size curve as (log10 FLOPs, efficiencies), converted once per instance (None
+        where there is no curve): ``nn``, ``nt``, ``tn``, ``attention``, ``optimizer``."""
+        curves = {
+            "nn": self.gemm_curve,
+            "nt": self.gemm_curve_nt,
+            "tn": self.gemm_curve_tn,
+            "attention": self.attention_curve,
+            "optimizer": self.optimizer_curve,
+        }
+        return {
+            key: (np.log10([f for f, _ in curve]), np.array([e for _, e in curve]))
+            if curve
+            else None
+            for key, curve in curves.items()
+        }
 
     def vector_efficiency_of(self, kind: str, flops: Number = 0.0) -> Number:
         """Fraction of the vector peak a non-GEMM operator of ``kind`` reaches: measured per
@@ -230,10 +243,7 @@ class Ceilings:
         its measured curve over FLOPs (per-tensor overheads weigh on small models); else the
         default."""
         if kind == "optimizer" and self.optimizer_curve:
-            sizes = np.log10([f for f, _ in self.optimizer_curve])
-            values = [e for _, e in self.optimizer_curve]
-            x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
-            return plain(np.asarray(np.interp(x, sizes, values)))
+            return _on_log_curve(self._log_curves["optimizer"], flops)  # type: ignore[arg-type]
         return self._kind_efficiencies.get(kind, self.vector_efficiency)
 
     @property
@@ -274,6 +284,13 @@ class Ceilings:
         waves = np.ceil(np.maximum(tiles, 1.0) / self.compute_units)
         share = m * n * batch / (waves * self.compute_units * tile_m * tile_n)
         return plain(np.minimum(share / self.wave_reference, 1.0))
+
+
+def _on_log_curve(curve: tuple[np.ndarray, np.ndarray], flops: Number) -> Number:
+    """A size curve ``(log10 FLOPs, efficiencies)`` at ``flops``: interpolated in log FLOPs,
+    flat beyond its ends."""
+    x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
+    return plain(np.asarray(np.interp(x, curve[0], curve[1])))
 
 
 #: The depth-equivalent ``K0`` of a GEMM tile's prologue and epilogue, and the per-SM peak it

@@ -113,13 +113,16 @@ class StageMemory:
     """Bytes per GPU of the most loaded pipeline stage (arrays over candidates): its total, the
     index of that stage, and, picked on first use, each term and the micro-batches in flight
     (``by_stage`` and ``held`` have the stages first). A search reads only the total: one pick
-    per candidate instead of one per term."""
+    per candidate instead of one per term. One configuration composed on numbers keeps each
+    stage's terms as numbers (``stages``, ``stage_held``), the picked stage's as :attr:`terms`,
+    and builds the arrays only when asked."""
 
-    by_stage: dict[MemoryTerm, np.ndarray]
-    held: np.ndarray
     stage_index: np.ndarray
     total: Number
-    picked: dict[MemoryTerm, Number] | None = None  # the terms, where already picked
+    arrays: dict[MemoryTerm, np.ndarray] | None = None
+    held_arrays: np.ndarray | None = None
+    stages: tuple[dict[MemoryTerm, float], ...] = ()
+    stage_held: tuple[float, ...] = ()
 
     @property
     def stage(self) -> Number:
@@ -127,15 +130,29 @@ class StageMemory:
         return plain(self.stage_index)
 
     @cached_property
+    def by_stage(self) -> dict[MemoryTerm, np.ndarray]:
+        """Each term over the stages (and the candidates)."""
+        if self.arrays is not None:
+            return self.arrays
+        return {term: np.array([terms[term] for terms in self.stages]) for term in self.stages[0]}
+
+    @cached_property
+    def held(self) -> np.ndarray:
+        """Micro-batches in flight on each stage (and candidate)."""
+        return self.held_arrays if self.held_arrays is not None else np.array(self.stage_held)
+
+    @cached_property
     def terms(self) -> dict[MemoryTerm, Number]:
         """Each term at the most loaded stage (their sum is :attr:`total`)."""
-        if self.picked is not None:
-            return self.picked
+        if self.stages:
+            return self.stages[int(self.stage_index)]
         return {term: _at_stage(value, self.stage_index) for term, value in self.by_stage.items()}
 
     @cached_property
     def in_flight(self) -> Number:
         """Micro-batches whose activations the most loaded stage holds."""
+        if self.stage_held:
+            return self.stage_held[int(self.stage_index)]
         return _at_stage(self.held, self.stage_index)
 
 
@@ -322,7 +339,7 @@ def per_gpu_memory(
     # The same additions in the same order as summing the picked terms (0 + t1 + ... + the
     # fragmentation), so the total equals the sum of ``terms`` exactly.
     total = _at_stage(subtotal + full[MemoryTerm.FRAGMENTATION], stage)
-    return StageMemory(by_stage=full, held=held, stage_index=stage, total=total)
+    return StageMemory(stage_index=stage, total=total, arrays=full, held_arrays=held)
 
 
 def _one_configuration(
@@ -355,13 +372,11 @@ def _one_configuration(
         by_stage.append(terms)
         subtotals.append(subtotal)
     stage = max(range(p), key=subtotals.__getitem__)  # the first of equals, as np.argmax
-    picked = by_stage[stage]
     return StageMemory(
-        by_stage={term: np.array([terms[term] for terms in by_stage]) for term in picked},
-        held=np.array(held),
         stage_index=np.asarray(stage),
-        total=subtotals[stage] + picked[MemoryTerm.FRAGMENTATION],
-        picked=picked,
+        total=subtotals[stage] + by_stage[stage][MemoryTerm.FRAGMENTATION],
+        stages=tuple(by_stage),
+        stage_held=tuple(held),
     )
 
 
@@ -568,7 +583,8 @@ def _model_parts(
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
         layout.check_model(spec.num_layers, spec.num_attention_heads)
-        if any_true(np.asarray(sequence) % layout.cp):
+        split = sequence if type(sequence) is int else np.asarray(sequence)  # numbers stay numbers
+        if any_true(split % layout.cp):
             raise MlcostError(
                 f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
             )

@@ -157,7 +157,8 @@ class Accelerator(Spec):
         """Memory a program can allocate: what the GPU reports (``memory_visible``, e.g.
         81,559 MiB = 79.65 GiB on an "80 GB" H100), else the datasheet capacity. Every fit check
         compares with this."""
-        return self.memory_visible or self.memory_capacity
+        visible = self.memory_visible  # compared with None: a quantity's truth value is slow
+        return self.memory_capacity if visible is None else visible
 
     @cached_property
     def derived(self) -> dict[str, object]:

@@ -164,7 +164,22 @@ class Kernel(Spec):
         dropout as asked where such curves exist (else without), the mask matching when
         measured (else the other mask's), the closest head size, and among those one measured
         over launch sizes first; ``None`` if the accelerator was not measured in that
-        direction."""
+        direction. Chosen once per question and kernel (a step asks the same ones for every
+        layer pattern and every configuration)."""
+        key = (accelerator, direction, head_dim, causal, dropout)
+        if key not in self._chosen:
+            self._chosen[key] = self._choose(accelerator, direction, head_dim, causal, dropout)
+        return self._chosen[key]
+
+    @cached_property
+    def _chosen(self) -> dict[tuple[Any, ...], KernelCurve | None]:
+        """The curves :meth:`curve` chose, by question (this kernel's own: a copy starts
+        without them, :class:`mlcost.specs.base.Model`)."""
+        return {}
+
+    def _choose(
+        self, accelerator: str, direction: Direction, head_dim: int, causal: bool, dropout: bool
+    ) -> KernelCurve | None:
         mine = [
             c for c in self.curves if accelerator in c.accelerators and c.direction == direction
         ]
@@ -181,6 +196,10 @@ class Kernel(Spec):
 
     def measured_on(self) -> tuple[str, ...]:
         """Every accelerator some curve covers."""
+        return self._measured_on
+
+    @cached_property
+    def _measured_on(self) -> tuple[str, ...]:
         return tuple(sorted({name for c in self.curves for name in c.accelerators}))
 
 
