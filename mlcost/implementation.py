@@ -71,16 +71,27 @@ def implementation(target: SoftwareLike = None, catalog: Catalog | None = None) 
     if isinstance(target, Software):
         return target
     catalog = catalog if catalog is not None else default_catalog()
-    if target is None:  # the catalog's entry (never a file of that name in the working folder)
-        spec: Spec = catalog.implementation(DEFAULT_IMPLEMENTATION)
-    elif isinstance(target, Implementation):
-        spec = target
-    else:
-        spec = catalog.resolve(target, ("implementation",))
+    if target is None:  # the catalog's entry (never a file of that name in the working folder),
+        # resolved once per catalog: every step asks for it
+        return catalog.derived(
+            "software",
+            DEFAULT_IMPLEMENTATION,
+            lambda: _with_kernels(catalog.implementation(DEFAULT_IMPLEMENTATION), catalog, target),
+        )
+    spec = (
+        target
+        if isinstance(target, Implementation)
+        else catalog.resolve(target, ("implementation",))
+    )
+    return _with_kernels(spec, catalog, target)
+
+
+def _with_kernels(spec: Spec, catalog: Catalog, target: SoftwareLike) -> Software:
+    """``spec`` (resolved from ``target``: an implementation profile, else an error) with its
+    kernels from ``catalog``."""
     if not isinstance(spec, Implementation):
         raise MlcostError(f"implementation: got {target!r}, expected an implementation profile")
-    kernels = tuple(catalog.kernel(name) for name in spec.attention_kernels)
-    return Software(spec=spec, kernels=kernels)
+    return Software(spec=spec, kernels=tuple(catalog.kernel(n) for n in spec.attention_kernels))
 
 
 def _rate(
