@@ -335,6 +335,20 @@ def test_the_default_implementation_is_the_catalogs_whatever_the_working_folder_
         implementation(DEFAULT_IMPLEMENTATION)
 
 
+def test_the_default_implementation_is_resolved_once_per_catalog() -> None:
+    # implementation(None) is looked up once per catalog (every step asks for it), and a catalog
+    # with another profile of that name answers with its own.
+    from mlcost.implementation import DEFAULT_IMPLEMENTATION
+
+    default = implementation(None)
+    assert implementation(None) is default
+    slower = default.spec.model_copy(update={"dispatch_overhead": Q_(99, "us")})
+    other = mlcost.catalog().with_specs(slower)
+    assert other.implementation(DEFAULT_IMPLEMENTATION) is slower
+    assert implementation(None, other).spec.dispatch_seconds == 99e-6
+    assert implementation(None).spec.dispatch_seconds != 99e-6
+
+
 def test_an_h200_runs_gemms_as_an_h100_does() -> None:
     # The same GH100 compute: the whitepaper's peaks (989.4 dense BF16), 132 SMs (measured on an
     # H200: benchmarks/data/h200-2026-11-25) and MAMF ("H200 is the same", Bekman): every GEMM

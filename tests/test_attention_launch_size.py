@@ -231,3 +231,17 @@ def test_a_copied_curve_with_other_rates_answers_its_own() -> None:
     )
     assert float(faster.at(4096, 16)) == pytest.approx(5e13)
     assert float(faster.at(4096, 16.0)) == float(faster.at(np.array([4096]), np.array([16.0]))[0])
+
+
+def test_a_copied_kernel_with_other_curves_chooses_from_its_own() -> None:
+    # a kernel keeps the curve it chose for each question; a copy with other curves must not
+    # answer from the original's choices
+    kernel = mlcost.specs.load_spec_text(KERNEL.replace("BH", "[8, 16, 64]"))
+    question = {"head_dim": 128, "causal": True}
+    assert kernel.curve("h100-sxm5-80gb", "forward", **question) is kernel.curves[0]
+    other = kernel.curves[0].model_copy(update={"accelerators": ("h200-sxm-141gb",)})
+    copy = kernel.model_copy(update={"curves": (other,)})
+    assert copy.curve("h100-sxm5-80gb", "forward", **question) is None
+    assert copy.curve("h200-sxm-141gb", "forward", **question) is other
+    assert copy.measured_on() == ("h200-sxm-141gb",)
+    assert kernel.measured_on() == ("h100-sxm5-80gb",)
