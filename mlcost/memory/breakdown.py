@@ -583,13 +583,12 @@ def _model_parts(
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
         layout.check_model(spec.num_layers, spec.num_attention_heads)
-        split = sequence if type(sequence) is int else np.asarray(sequence)  # numbers stay numbers
-        if any_true(split % layout.cp):
+        # A plain number stays one (numpy scalars make every formula of the table slower).
+        per_gpu = sequence if isinstance(sequence, int | np.ndarray) else np.asarray(sequence)
+        if any_true(per_gpu % layout.cp):
             raise MlcostError(
                 f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
             )
-        # A plain number stays one (numpy scalars make every formula of the table slower).
-        per_gpu = sequence if isinstance(sequence, int | np.ndarray) else np.asarray(sequence)
         parts = activation_parts(
             spec, config, layout, profile, batch, per_gpu // layout.cp, mini_sequences
         )
