@@ -12,12 +12,13 @@ import re
 import socket
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.io import read_input_text, write_text_atomically
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COLUMNS = (
     "family",
@@ -143,6 +144,8 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
     A truncated or foreign file (missing columns, unknown statuses, times that are not numbers,
     ``params`` that are not JSON) is refused with one line naming the file and the first problem.
     """
+    import pandas as pd  # where read: a benchmark's own processes never load it
+
     csv = results_path(location)
     text = read_input_text(csv)
     try:
@@ -227,6 +230,8 @@ class ResultStore:
         self.metadata = self.directory / "metadata.json"
 
     def load(self) -> pd.DataFrame:
+        import pandas as pd
+
         if not self.results.exists():
             return pd.DataFrame(columns=list(COLUMNS))
         return read_results_csv(self.results)
@@ -239,6 +244,8 @@ class ResultStore:
         """Add rows and rewrite the CSV atomically (never half a file)."""
         if not rows:
             return
+        import pandas as pd
+
         frame = pd.concat(
             [self.load(), pd.DataFrame(rows, columns=list(COLUMNS))], ignore_index=True
         )

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from mlcost.cli.options import JsonOption, resolve_accelerator
-from mlcost.cli.output import print_json, save_png, stdout_console
+from mlcost.cli.output import check_destination, print_json, save_png, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.io import write_text_atomically
 from mlcost.published import validate_published
@@ -129,6 +129,8 @@ def validate(
 ) -> None:
     """Prediction error per benchmark, with the datasheet and with the calibrated profile; or,
     with --published, against published training runs and hardware measurements."""
+    if plot_path is not None:
+        check_destination(plot_path, "--plot")
     if published:
         _validate_published(plot_path, as_json)
         return

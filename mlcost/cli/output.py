@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mlcost.errors import MlcostError
 from mlcost.io import write_bytes_atomically
 from mlcost.results import Result, json_value
+
+#: Bytes :func:`mlcost.io.write_bytes_atomically` adds to a file's name for its temporary file
+#: (a leading dot, a dot and ``mkstemp``'s 8 random characters).
+_TEMPORARY_NAME_BYTES = 10
 
 
 def stdout_console() -> Console:
@@ -49,3 +55,57 @@ def save_png(figure: Any, path: Path) -> None:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
     write_bytes_atomically(path, buffer.getvalue())
+
+
+def check_destination(path: Path, option: str, *, folder: bool = False) -> None:
+    """Refuse, before any work, a ``path`` an ``option`` (``--plot``) cannot be written to: a
+    name longer than the file system allows (for a file, with the temporary name of its atomic
+    write), a file whose folder does not exist or is a file, a file path that is a folder, or,
+    with ``folder``, a folder path that is a file or lies under one. One line naming the option
+    and the path, so a long computation never ends in a write that was bound to fail."""
+    expected = "a folder (created if missing)" if folder else "a file path in an existing folder"
+    target = path.expanduser()
+    chain = (target, *target.parents)
+    existing = next((p for p in chain if _exists(p)), Path("."))
+    limit = _name_limit(existing if existing.is_dir() else existing.parent)
+    shown = str(path) if len(str(path)) <= 60 else f"{str(path)[:57]}..."
+    longest = max(len(os.fsencode(p.name)) for p in chain)
+    if longest > limit:
+        raise MlcostError(
+            f"{option}: {shown}: a name of {longest} bytes; expected at most {limit} bytes per "
+            "name on this file system; choose a shorter name"
+        )
+    name = len(os.fsencode(target.name))
+    if not folder and name > limit - _TEMPORARY_NAME_BYTES:
+        raise MlcostError(
+            f"{option}: {shown}: a file name of {name} bytes; expected at most "
+            f"{limit - _TEMPORARY_NAME_BYTES} (this file system's {limit}, less the temporary "
+            "name of the atomic write); choose a shorter name"
+        )
+    if folder:
+        if not existing.is_dir():
+            raise MlcostError(f"{option}: {existing} is a file; expected {expected}")
+        return
+    if target.is_dir():
+        raise MlcostError(f"{option}: {path} is a folder; expected {expected}")
+    parent = target.parent
+    if not parent.is_dir():
+        what = "is a file" if parent.exists() else "does not exist"
+        raise MlcostError(f"{option}: {parent} {what}; expected {expected}")
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists (False where it cannot even be looked up: a name too long)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _name_limit(folder: Path) -> int:
+    """The longest file name ``folder``'s file system allows, in bytes (255 where it does not
+    say)."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError):
+        return 255

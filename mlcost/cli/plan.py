@@ -20,7 +20,14 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_explained, print_json, print_result, save_png, stdout_console
+from mlcost.cli.output import (
+    check_destination,
+    print_explained,
+    print_json,
+    print_result,
+    save_png,
+    stdout_console,
+)
 from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.specs import default_catalog
@@ -103,6 +110,8 @@ def plan(
 ) -> None:
     """Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), memory, step
     time, time to train, energy, dollars and CO2, with sources."""
+    if plots is not None:
+        check_destination(plots, "--plot", folder=True)
     catalog = default_catalog()
     price_value: Any = price  # a catalog price name or alias, resolved by the plan
     if price is not None and price.strip()[:1].isdigit():

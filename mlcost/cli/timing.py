@@ -20,7 +20,7 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_json, save_png, stdout_console
+from mlcost.cli.output import check_destination, print_json, save_png, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.timing import MODES, step_time
@@ -99,6 +99,8 @@ def roofline(
     as_json: JsonOption = False,
 ) -> None:
     """Ridge points of GPUs, and where a model's operators sit on the roofline."""
+    if out is not None:
+        check_destination(out, "--plot")
     import matplotlib
 
     matplotlib.use("Agg")
