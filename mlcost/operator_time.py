@@ -164,45 +164,50 @@ def gemm_compute(
         (op.m, op.n, op.k, op.forward_flops, batch) for op, batch in zip(ops, batches, strict=True)
     ]
     own: list[tuple[int, ...]]
-    if all(type(x) in (int, float) for row in (*fields, *passes) for x in row):
+    kinds = {type(x) for row in fields for x in row} | {type(x) for part in passes for x in part}
+    if kinds <= {int, float}:
         own, shape = [()] * len(ops), ()  # numbers only: no sweep
+        m, n, k, flops, batch = np.array(fields, dtype=np.float64).T  # as stack_rows converts
+        values = np.array(passes, dtype=np.float64)
+        active = values != 0  # a pass is active where it has FLOPs
     else:
         own = [
             np.broadcast_shapes(*map(np.shape, row), *(np.shape(part[i]) for part in passes))
             for i, row in enumerate(fields)
         ]
         shape = np.broadcast_shapes(*own)
-    m, n, k = (stack_rows([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
-    batch = stack_rows(batches, shape)
-    flops = stack_rows([op.forward_flops for op in ops], shape)
+        m, n, k = (stack_rows([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
+        batch = stack_rows(batches, shape)
+        flops = stack_rows([op.forward_flops for op in ops], shape)
+        values = np.stack([stack_rows(part, shape) for part in passes])
+        # Sweeps: a pass is active for a row where it has FLOPs at any point of the sweep.
+        active = np.array([[any_true(x) for x in part] for part in passes]).reshape(
+            (len(passes), -1) + (1,) * len(shape)
+        )
     if shard != (1, 1):
         m, n, k, batch, share = shard_shapes(ops, m, n, k, batch, shard)
         flops = flops * share
-    attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
     # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
     waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
     depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
-    compute: Any = 0.0
-    for index, (part, layout) in enumerate(zip(passes, ("nn", "nt", "tn"), strict=True)):
-        values = stack_rows(part, shape)
-        # A pass is active where it has FLOPs (numbers: compared at once; sweeps: per row).
-        active = values != 0 if not shape else np.array([any_true(x) for x in part])
-        if not active.any():
-            continue
-        shape_efficiency = (waves if np.ndim(waves) == 0 else waves[index]) * (
-            depths if np.ndim(depths) == 0 else depths[index]
-        )
+    attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
+    heads = attention.any() and ceilings.attention_curve
+    rows_shape = (-1,) + (1,) * len(shape)
+    layouts = np.empty(values.shape)
+    for index, layout in enumerate(("nn", "nt", "tn")):  # each pass's operand layout's curve
         efficiency = ceilings.gemm_efficiency(flops, layout=layout)
-        if attention.any() and ceilings.attention_curve:
+        if heads:
             at = ceilings.gemm_efficiency(flops, attention=True, layout=layout)
-            efficiency = np.where(attention.reshape((-1,) + (1,) * len(shape)), at, efficiency)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            seconds = values / (peak * efficiency * shape_efficiency)
-        compute = compute + np.where(active.reshape((-1,) + (1,) * len(shape)), seconds, 0.0)
-    compute = np.broadcast_to(np.asarray(compute, dtype=np.float64), (len(ops), *shape))
+            efficiency = np.where(attention.reshape(rows_shape), at, efficiency)
+        layouts[index] = efficiency
+    with np.errstate(divide="ignore", invalid="ignore"):
+        seconds = values / (peak * layouts * (waves * depths))
+    timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
+    compute = timed[0] + timed[1] + timed[2]
     if not shape:  # numbers only: each row's seconds as a Python float
-        return compute.tolist()
+        return list(compute.tolist())
+    compute = np.broadcast_to(compute, (len(ops), *shape))
     out: list[Number] = []
     for i, row_shape in enumerate(own):
         if row_shape == shape:

@@ -592,10 +592,20 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     surplus = np.maximum(total - np.asarray(window, dtype=np.float64), 0.0)
     if not any_true(surplus > 0):
         return terms
-    return [
-        replace(
-            term,
-            exposed_seconds=term.exposed_seconds + surplus * _share(part, total),
+    if np.ndim(surplus) != 1:
+        return [
+            replace(term, exposed_seconds=term.exposed_seconds + surplus * _share(part, total))
+            for term, part in zip(terms, hidden, strict=True)
+        ]
+    # Candidates: the share only where there is a surplus (a search's few percent, and NaN,
+    # which propagates); elsewhere the sum adds +0 (an exposed -0 becomes +0, as it would).
+    index = np.flatnonzero(surplus != 0)
+    size = surplus.shape
+    out = []
+    for term, part in zip(terms, hidden, strict=True):
+        exposed = np.broadcast_to(np.asarray(term.exposed_seconds, dtype=np.float64), size) + 0.0
+        exposed[index] = exposed[index] + surplus[index] * _share(
+            np.broadcast_to(part, size)[index], total[index]
         )
-        for term, part in zip(terms, hidden, strict=True)
-    ]
+        out.append(replace(term, exposed_seconds=exposed))
+    return out
