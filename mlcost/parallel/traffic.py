@@ -601,11 +601,12 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     # which propagates); elsewhere the sum adds +0 (an exposed -0 becomes +0, as it would).
     index = np.flatnonzero(surplus != 0)
     size = surplus.shape
+    summed = np.broadcast_to(np.asarray(total, dtype=np.float64), size)
     out = []
     for term, part in zip(terms, hidden, strict=True):
         exposed = np.broadcast_to(np.asarray(term.exposed_seconds, dtype=np.float64), size) + 0.0
         exposed[index] = exposed[index] + surplus[index] * _share(
-            np.broadcast_to(part, size)[index], total[index]
+            np.broadcast_to(part, size)[index], summed[index]
         )
         out.append(replace(term, exposed_seconds=exposed))
     return out
