@@ -42,11 +42,12 @@ def runtime_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(ROOT / name, source / name)
     for name in ("mlcost", "specs"):
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run(
+    installed = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
          "--no-compile", "--disable-pip-version-check", str(source)],
-        check=True, timeout=900,
+        check=True, timeout=900, capture_output=True, text=True,
     )  # fmt: skip
+    (home / "install.log").write_text(installed.stdout + installed.stderr)
     return python
 
 
@@ -74,6 +75,33 @@ def test_the_runtime_environment_lacks_test_only_packages(
         [str(runtime_python), "-c", f"import {module}"], capture_output=True, check=False
     )
     assert probe.returncode != 0, f"{module} importable in the runtime-only environment"
+
+
+def test_the_install_ships_every_catalog_and_data_file(runtime_python: Path) -> None:
+    """The wheel carries the whole catalog (``specs/<group>/*.yaml`` as ``mlcost._catalog``) and
+    ``mlcost/data``: the installed files are exactly the checkout's."""
+    listing = subprocess.run(
+        [str(runtime_python), "-c",
+         "import mlcost, pathlib; root = pathlib.Path(mlcost.__file__).parent\n"
+         "for folder in ('_catalog', 'data'):\n"
+         "    for p in sorted((root / folder).rglob('*')):\n"
+         "        if p.is_file() and '__pycache__' not in p.parts: print(p.relative_to(root))"],
+        capture_output=True, text=True, check=True, cwd=runtime_python.parents[1],
+    ).stdout.split()  # the installed package, not the checkout's  # fmt: skip
+    catalog = [p for p in (ROOT / "specs").rglob("*") if p.is_file()]
+    expected = [f"_catalog/{p.relative_to(ROOT / 'specs')}" for p in catalog]
+    expected += [f"data/{p.name}" for p in (ROOT / "mlcost" / "data").iterdir() if p.is_file()]
+    assert len(catalog) > 100
+    assert sorted(listing) == sorted(expected)
+
+
+def test_the_build_draws_no_setuptools_warning(runtime_python: Path) -> None:
+    """The build configuration is current: no package left out of ``packages`` (setuptools says
+    such packages "would be ignored" by a later version) and no deprecated field (the TOML-table
+    ``license``, refused from 2027-02-18)."""
+    log = (runtime_python.parents[1] / "install.log").read_text()
+    assert "absent from the `packages` configuration" not in log, log[:2000]
+    assert "deprecated" not in log.lower(), log[:2000]
 
 
 def test_there_are_at_least_300_cases(outcomes: list[Any]) -> None:
