@@ -206,7 +206,7 @@ def gemm_compute(
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not shape:  # numbers only: each row's seconds as a Python float
-        return list(compute.tolist())
+        return compute.tolist()
     compute = np.broadcast_to(compute, (len(ops), *shape))
     out: list[Number] = []
     for i, row_shape in enumerate(own):
