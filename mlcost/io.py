@@ -26,6 +26,12 @@ def _umask() -> int:
     return mask
 
 
+#: Bytes the temporary file of :func:`write_bytes_atomically` adds to the target's name: a
+#: leading dot, a dot, and ``mkstemp``'s 8 random characters (``.NAME.XXXXXXXX``), so a target's
+#: name may be at most the file system's limit less these.
+TEMPORARY_NAME_EXTRA_BYTES = 10
+
+
 def write_text_atomically(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` (UTF-8) atomically."""
     write_bytes_atomically(path, text.encode("utf-8"))

@@ -15,12 +15,8 @@ from rich.console import Console
 from rich.table import Table
 
 from mlcost.errors import MlcostError
-from mlcost.io import write_bytes_atomically
+from mlcost.io import TEMPORARY_NAME_EXTRA_BYTES, write_bytes_atomically
 from mlcost.results import Result, json_value
-
-#: Bytes :func:`mlcost.io.write_bytes_atomically` adds to a file's name for its temporary file
-#: (a leading dot, a dot and ``mkstemp``'s 8 random characters).
-_TEMPORARY_NAME_BYTES = 10
 
 
 def stdout_console() -> Console:
@@ -76,10 +72,10 @@ def check_destination(path: Path, option: str, *, folder: bool = False) -> None:
             "name on this file system; choose a shorter name"
         )
     name = len(os.fsencode(target.name))
-    if not folder and name > limit - _TEMPORARY_NAME_BYTES:
+    if not folder and name > limit - TEMPORARY_NAME_EXTRA_BYTES:
         raise MlcostError(
             f"{option}: {shown}: a file name of {name} bytes; expected at most "
-            f"{limit - _TEMPORARY_NAME_BYTES} (this file system's {limit}, less the temporary "
+            f"{limit - TEMPORARY_NAME_EXTRA_BYTES} (this file system's {limit}, less the temporary "
             "name of the atomic write); choose a shorter name"
         )
     if folder:
