@@ -121,17 +121,72 @@ def minimum(left: Any, right: Any) -> Any:
     return np.minimum(left, right)
 
 
+#: The types the number-aware helpers answer without numpy (a configuration of Python numbers).
+_NUMBERS = (int, float, bool)
+
+
 def where(condition: Any, yes: Any, no: Any) -> Any:
-    """``np.where(condition, yes, no)`` for the hot paths: a Python bool picks directly (numpy
-    builds three arrays for it); anything else goes through numpy."""
-    if type(condition) is bool:
+    """``np.where(condition, yes, no)`` for the hot paths: a Python bool choosing between two
+    Python numbers picks directly (numpy builds three arrays for it); anything else goes
+    through numpy (so an array operand keeps numpy's broadcast shape)."""
+    if type(condition) is bool and type(yes) in _NUMBERS and type(no) in _NUMBERS:
         return yes if condition else no
     return np.where(condition, yes, no)
+
+
+def floats(value: Any) -> Any:
+    """``np.asarray(value, dtype=np.float64)`` for the hot paths: a Python number becomes a
+    Python float (the same IEEE double numpy would hold); anything else goes through numpy."""
+    if type(value) in _NUMBERS:
+        return float(value)
+    return np.asarray(value, dtype=np.float64)
+
+
+def flags(value: Any) -> Any:
+    """``np.asarray(value, dtype=bool)`` for the hot paths: a Python number becomes a bool."""
+    if type(value) in _NUMBERS:
+        return bool(value)
+    return np.asarray(value, dtype=bool)
+
+
+def ceil(value: Any) -> Any:
+    """``np.ceil(value)`` for the hot paths: a positive finite Python float answers as a float
+    (elsewhere numpy keeps the sign of zero of ``ceil(-0.5) = -0.0``)."""
+    if type(value) is float and 0.0 < value < math.inf:
+        return float(math.ceil(value))
+    return np.ceil(value)
+
+
+def floor(value: Any) -> Any:
+    """``np.floor(value)`` for the hot paths: a positive finite Python float answers as a float
+    (elsewhere numpy keeps the sign of zero of ``floor(-0.0)``)."""
+    if type(value) is float and 0.0 < value < math.inf:
+        return float(math.floor(value))
+    return np.floor(value)
+
+
+def clip(value: Any, low: Any, high: Any) -> Any:
+    """``np.clip(value, low, high)`` for the hot paths: three Python numbers answer as numpy's
+    clip of one-element arrays does (NaN from any of them propagates; of a value equal to a
+    bound, the bound: the sign of a zero is the bound's)."""
+    if type(value) is float and type(low) in _NUMBERS and type(high) in _NUMBERS:
+        if value != value or low != low or high != high:  # NaN propagates, from any of them
+            return math.nan
+        raised = value if value > low else low
+        return raised if raised < high else high
+    return np.clip(value, low, high)
+
+
+def all_numbers(*values: Any) -> bool:
+    """Whether every value is a Python number (the scalar path of a number-aware formula)."""
+    return all(type(value) in _NUMBERS for value in values)
 
 
 def first_value(value: Any) -> Any:
     """The single value of a one-configuration array (a plain Python value; a non-numpy value as
     it is): how the scalar answers read the vectorized evaluators' columns."""
+    if type(value) in _NUMBERS:
+        return value
     if type(value) is np.ndarray and value.size == 1:
         return value.item()  # the same value as below, without the reshape
     first = np.asarray(value).reshape(-1)[0]

@@ -43,7 +43,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.results import any_true
+from mlcost.results import any_true, floats, where
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -90,19 +90,20 @@ def collective_name(collective: str) -> Collective:
 # ----- the kernels (plain numbers in SI units) -------------------------------------------------
 def steps_log2(n: Number) -> Number:
     """``ceil(log2 n)`` steps of a binomial tree."""
-    return np.ceil(np.log2(np.maximum(np.asarray(n, dtype=np.float64), 1.0)))
+    steps = np.ceil(np.log2(np.maximum(np.asarray(n, dtype=np.float64), 1.0)))
+    return float(steps) if type(n) in (int, float) else steps
 
 
 def ring_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
     """``2(n-1)·alpha + 2(n-1)/n · S/beta`` (0 for one rank)."""
-    n = np.asarray(n, dtype=np.float64)
-    return np.where(n > 1, 2 * (n - 1) * alpha + 2 * (n - 1) / n * size / beta, 0.0)
+    n = floats(n)
+    return where(n > 1, 2 * (n - 1) * alpha + 2 * (n - 1) / n * size / beta, 0.0)
 
 
 def ring_half_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
     """Reduce-scatter, all-gather and pairwise all-to-all: ``(n-1)·alpha + (n-1)/n · S/beta``."""
-    n = np.asarray(n, dtype=np.float64)
-    return np.where(n > 1, (n - 1) * alpha + (n - 1) / n * size / beta, 0.0)
+    n = floats(n)
+    return where(n > 1, (n - 1) * alpha + (n - 1) / n * size / beta, 0.0)
 
 
 def tree_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
@@ -112,8 +113,8 @@ def tree_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number)
 
 def broadcast_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
     """``(n-1)·alpha + S/beta`` (0 for one rank)."""
-    n = np.asarray(n, dtype=np.float64)
-    return np.where(n > 1, (n - 1) * alpha + size / beta, 0.0)
+    n = floats(n)
+    return where(n > 1, (n - 1) * alpha + size / beta, 0.0)
 
 
 def point_to_point_seconds(size: Number, beta: Number, alpha: Number) -> Number:

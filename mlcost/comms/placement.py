@@ -15,6 +15,8 @@ fitted ``alpha`` and bandwidth of that collective stand for the intra-node link.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,7 +38,19 @@ from mlcost.comms.collectives import (
 )
 from mlcost.errors import MlcostError
 from mlcost.records import quick_init
-from mlcost.results import Figure, Result, any_true, plain
+from mlcost.results import (
+    Figure,
+    Result,
+    all_numbers,
+    any_true,
+    ceil,
+    floats,
+    floor,
+    maximum,
+    minimum,
+    plain,
+)
+from mlcost.results import where as choose
 from mlcost.specs.hardware import CollectiveFit
 from mlcost.systems import System, SystemLike, system
 from mlcost.units import Q_, in_unit, magnitude_in
@@ -69,11 +83,11 @@ def placement(
     """Place a group of ``ranks`` GPUs whose global ranks are ``stride`` apart (module
     docstring). Vectorized over ``ranks``, ``stride`` and ``gpus_per_node`` (the GPUs in use per
     node)."""
-    g = np.asarray(system.gpus_per_node if gpus_per_node is None else gpus_per_node, dtype=float)
-    n = np.asarray(ranks, dtype=np.float64)
-    stride = np.asarray(stride, dtype=np.float64)
-    per_node = np.minimum(n, np.maximum(1.0, np.floor(g / stride)))
-    nodes = np.ceil(n / per_node)
+    g = floats(system.gpus_per_node if gpus_per_node is None else gpus_per_node)
+    n = floats(ranks)
+    stride = floats(stride)
+    per_node = minimum(n, maximum(1.0, floor(g / stride)))
+    nodes = ceil(n / per_node)
     intra_b = system.intra.bandwidth_bytes if system.intra else np.inf
     intra_a = system.intra.latency_seconds if system.intra else 0.0
     if system.inter is not None:
@@ -81,9 +95,13 @@ def placement(
         inter_b = nic / g
         inter_a = system.inter.latency_seconds
     else:
-        inter_b = np.full_like(g, np.inf)
+        inter_b = np.inf if type(g) is float else np.full_like(g, np.inf)
         inter_a = 0.0
-    if any_true((nodes > 1) & ~np.isfinite(inter_b)):
+    if all_numbers(nodes, inter_b):
+        crosses_without_link = nodes > 1 and not math.isfinite(inter_b)
+    else:
+        crosses_without_link = any_true((nodes > 1) & ~np.isfinite(inter_b))
+    if crosses_without_link:
         raise MlcostError(f"system: {system.name} has no inter-node link for a multi-node group")
     return GroupPlacement(n, per_node, nodes, intra_b, inter_b, intra_a, inter_a)
 
@@ -128,18 +146,18 @@ def group_links(
     b2, a2 = where.inter_bandwidth, where.inter_latency
     fit = _fit_for(system, collective)
     if fit is not None:
-        n_fit: np.ndarray = np.asarray(fit_world_size or n, dtype=np.float64)
-        factor = np.asarray(bus_bandwidth_factor(collective, n_fit), dtype=np.float64)
-        b1 = in_unit(fit.bandwidth, "byte/s") * np.where(factor > 0, factor, 1.0)
+        n_fit = floats(fit_world_size or n)
+        factor = floats(bus_bandwidth_factor(collective, n_fit))
+        b1 = in_unit(fit.bandwidth, "byte/s") * choose(factor > 0, factor, 1.0)
         steps = 2 * (n_fit - 1) if collective == Collective.ALL_REDUCE else n_fit - 1
-        a1 = in_unit(fit.alpha, "s") / np.maximum(steps, 1.0)
+        a1 = in_unit(fit.alpha, "s") / maximum(steps, 1.0)
     single = nodes <= 1
     # flat schemes span nodes at the slowest tier: inter bandwidth for the group = the NIC share
     # of its k members per node, k x (NICs x NIC bw / g)
-    flat_b = np.where(single, b1, np.minimum(b1, b2 * k))
-    flat_a = np.where(single, a1, np.maximum(a1, a2))
+    flat_b = choose(single, b1, minimum(b1, b2 * k))
+    flat_a = choose(single, a1, maximum(a1, a2))
     if fit is not None:
-        flat_a = np.where(single, a1, flat_a)
+        flat_a = choose(single, a1, flat_a)
     intra = system.intra
     nvls_b = 0.0
     if intra is not None and intra.reduction_efficiency is not None:
@@ -184,6 +202,8 @@ def _tree(collective: Collective, size: Any, g: GroupLinks) -> Any:
 def _hierarchical(collective: Collective, size: Any, g: GroupLinks) -> Any:
     """Two tiers where the group spans nodes, the flat ring where it stays in one (so groups
     that all stay in one node are the ring, without evaluating the two-level scheme)."""
+    if g.single is True:  # one group of Python numbers, in one node
+        return _ring(collective, size, g)
     if not any_true(~np.asarray(g.single, dtype=bool)):
         ring = _ring(collective, size, g)
         if np.shape(ring) == np.broadcast_shapes(np.shape(g.single), np.shape(ring)):
@@ -193,7 +213,7 @@ def _hierarchical(collective: Collective, size: Any, g: GroupLinks) -> Any:
         two_level = 2 * local + ring_allreduce_seconds(size / g.k, g.nodes, g.b2, g.a2)
     else:
         two_level = local + ring_half_seconds(size / g.k, g.nodes, g.b2, g.a2)
-    return np.where(g.single, _ring(collective, size, g), two_level)
+    return choose(g.single, _ring(collective, size, g), two_level)
 
 
 def _direct(collective: Collective, size: Any, g: GroupLinks) -> Any:
@@ -201,13 +221,13 @@ def _direct(collective: Collective, size: Any, g: GroupLinks) -> Any:
     pairwise all-to-all with its intra-node part ``(k-1)/n`` of ``S`` over NVLink and its
     inter-node part ``(n-k)/n`` over the member's NIC share, running at once."""
     if collective == Collective.POINT_TO_POINT:
-        beta = np.where(g.single, g.b1, g.b2)
-        return np.where(g.n > 1, point_to_point_seconds(size, beta, g.flat_a), 0.0)
+        beta = choose(g.single, g.b1, g.b2)
+        return choose(g.n > 1, point_to_point_seconds(size, beta, g.flat_a), 0.0)
     if collective == Collective.BROADCAST:
         return broadcast_seconds(size, g.n, g.flat_b, g.flat_a)
     intra = (g.k - 1) / g.n * size / g.b1
-    inter = np.where(g.single, 0.0, (g.n - g.k) / g.n * size / g.b2)
-    return np.where(g.n > 1, (g.n - 1) * g.flat_a + np.maximum(intra, inter), 0.0)
+    inter = choose(g.single, 0.0, (g.n - g.k) / g.n * size / g.b2)
+    return choose(g.n > 1, (g.n - 1) * g.flat_a + maximum(intra, inter), 0.0)
 
 
 def _nvls(collective: Collective, size: Any, g: GroupLinks) -> Any:
@@ -216,10 +236,10 @@ def _nvls(collective: Collective, size: Any, g: GroupLinks) -> Any:
     to all; :attr:`mlcost.specs.Link.in_network_port_rate`), so ``alpha + S·(n+1)/n / B_port``,
     ``B_port`` the switch-port rate derived from the link's measured algorithm bandwidth; from
     ``nvls_min`` GPUs on, as NCCL selects it (infinite elsewhere, so ``auto`` keeps the ring)."""
-    usable = g.single & (g.n >= g.nvls_min) & (np.asarray(g.nvls_b) > 0)
-    rate = np.where(np.asarray(g.nvls_b) > 0, g.nvls_b, 1.0)
-    n = np.maximum(g.n, 1)
-    return np.where(usable, g.a1 + size * (n + 1) / n / rate, np.inf)
+    usable = g.single & (g.n >= g.nvls_min) & (g.nvls_b > 0)
+    rate = g.nvls_b if g.nvls_b > 0 else 1.0
+    n = maximum(g.n, 1)
+    return choose(usable, g.a1 + size * (n + 1) / n / rate, np.inf)
 
 
 _REDUCTIONS = frozenset({Collective.ALL_REDUCE, Collective.REDUCE_SCATTER, Collective.ALL_GATHER})
@@ -274,10 +294,12 @@ def collective_seconds(
     reduce-scatter and all-gather) on the group ``where``, plain arrays in and out; ``auto``
     is the fastest registered algorithm that carries it."""
     wanted = collective_name(collective)
-    size = np.asarray(size, dtype=np.float64)
+    size = floats(size)
     links = group_links(system, wanted, where, fit_world_size)
     if algorithm == "auto":
         times = [ALGORITHMS[name].seconds(wanted, size, links) for name in algorithms_for(wanted)]
+        if all_numbers(*times):
+            return functools.reduce(minimum, times)
         return np.minimum.reduce(np.broadcast_arrays(*times)) if len(times) > 1 else times[0]
     if algorithm not in ALGORITHMS:
         raise MlcostError(
@@ -365,7 +387,9 @@ def collective_time(
             f"ranks: {n} ranks {stride} apart need more than the {resolved.gpus} GPUs of "
             f"{resolved.nodes} x {resolved.gpus_per_node}; raise --nodes"
         )
-    where = placement(resolved, n, stride)
+    # numpy's arithmetic for the public answer (a one-rank group's zero time gives an infinite
+    # bandwidth, not a ZeroDivisionError): ranks as an array, never the evaluator's numbers path.
+    where = placement(resolved, np.asarray(n), stride)
     seconds = collective_seconds(
         resolved, collective, magnitude_in(size, "byte", "size"), where, algorithm, fit_world_size
     )

@@ -11,7 +11,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.results import Figure, Result, any_true, plain
+from mlcost.results import Figure, Result, all_numbers, any_true, plain
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -86,6 +86,8 @@ def pipeline_bubble_fraction(stages: Number, micro_batches: Number, virtual: Num
     for the interleaved schedule with ``v`` model chunks per GPU (Narayanan et al. 2021,
     "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", sections
     2.2.1 and 2.2.2), for equal stages."""
+    if all_numbers(stages, micro_batches, virtual) and min(stages, micro_batches, virtual) >= 1:
+        return (float(stages) - 1) / (float(virtual) * float(micro_batches))
     p = np.asarray(stages, dtype=np.float64)
     m = np.asarray(micro_batches, dtype=np.float64)
     v = np.asarray(virtual, dtype=np.float64)

@@ -19,7 +19,8 @@ from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
-from mlcost.results import stack_rows
+from mlcost.results import all_numbers, flags, maximum, stack_rows
+from mlcost.results import where as choose
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.timing import Mode, StepTime, step_times
@@ -32,39 +33,40 @@ Number = Any
 @dataclass(frozen=True)
 class ComputeParts:
     """Seconds of one micro-batch on one GPU holding the whole model (arrays over micro-batch
-    sizes), grouped by how a layout splits them: the ``L`` transformer layers' tensor-parallel
-    and replicated operators (and their backward shares), the attention kernels, the layers'
-    GEMMs (what tensor-parallel communication can overlap), the embedding, the head's
-    tensor-parallel and replicated operators (final norm, LM head, loss), and the optimizer update
-    (its kernels, their gaps and the host time dispatching them, which sharding does not divide);
-    the per-kernel time (launch gaps, host dispatch beyond the GPU's time) of the layers, the
-    embedding and the head apart (``*_launch``): every tensor- and context-parallel rank
-    launches every kernel of its stage, so it is not divided by ``t`` or ``c``; plus model
-    FLOPs of one micro-batch and the peak they were timed against."""
+    sizes, or Python numbers for one size given as an int), grouped by how a layout splits
+    them: the ``L`` transformer layers' tensor-parallel and replicated operators (and their
+    backward shares), the attention kernels, the layers' GEMMs (what tensor-parallel
+    communication can overlap), the embedding, the head's tensor-parallel and replicated
+    operators (final norm, LM head, loss), and the optimizer update (its kernels, their gaps
+    and the host time dispatching them, which sharding does not divide); the per-kernel time
+    (launch gaps, host dispatch beyond the GPU's time) of the layers, the embedding and the head
+    apart (``*_launch``): every tensor- and context-parallel rank launches every kernel of its
+    stage, so it is not divided by ``t`` or ``c``; plus model FLOPs of one micro-batch and the
+    peak they were timed against."""
 
-    micro_batch_size: np.ndarray
-    layers_split: np.ndarray
-    layers_split_backward: np.ndarray
-    layers_replicated: np.ndarray
-    layers_replicated_backward: np.ndarray
-    attention: np.ndarray
-    embedding: np.ndarray
-    embedding_backward: np.ndarray
-    head_split: np.ndarray
-    head_split_backward: np.ndarray
-    head_replicated: np.ndarray
-    head_replicated_backward: np.ndarray
-    layers_gemm: np.ndarray
-    layers_launch: np.ndarray
-    layers_launch_backward: np.ndarray
-    embedding_launch: np.ndarray
-    embedding_launch_backward: np.ndarray
-    head_launch: np.ndarray
-    head_launch_backward: np.ndarray
-    optimizer: np.ndarray
-    optimizer_gaps: np.ndarray
-    optimizer_host: np.ndarray
-    model_flops: np.ndarray
+    micro_batch_size: Number
+    layers_split: Number
+    layers_split_backward: Number
+    layers_replicated: Number
+    layers_replicated_backward: Number
+    attention: Number
+    embedding: Number
+    embedding_backward: Number
+    head_split: Number
+    head_split_backward: Number
+    head_replicated: Number
+    head_replicated_backward: Number
+    layers_gemm: Number
+    layers_launch: Number
+    layers_launch_backward: Number
+    embedding_launch: Number
+    embedding_launch_backward: Number
+    head_launch: Number
+    head_launch_backward: Number
+    optimizer: Number
+    optimizer_gaps: Number
+    optimizer_host: Number
+    model_flops: Number
     peak: float  # flop/s
 
     def take(self, index: Any) -> ComputeParts:
@@ -133,7 +135,11 @@ def compute_parts_by_shard(
     software: Software | None = None,
 ) -> list[ComputeParts]:
     """:func:`compute_parts` with the GEMMs of each of ``shards`` (``(t, c)`` pairs; ``layout``'s
-    own degrees are not used), the operator table built once (:func:`mlcost.timing.step_times`)."""
+    own degrees are not used), the operator table built once (:func:`mlcost.timing.step_times`).
+    One micro-batch size given as a Python int gives parts of Python numbers (the evaluator's
+    scalar path, :meth:`mlcost.parallel.degrees.Degrees.of_layout`); otherwise arrays over the
+    sizes."""
+    numbers = type(micro_batch_sizes) is int
     sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
     single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
     transformer = isinstance(model, TransformerSpec)
@@ -152,7 +158,7 @@ def compute_parts_by_shard(
     if not steps:
         return []
     plan = _split_plan(steps[0].table, transformer)  # the same table for every shard
-    return [_split(step, sizes, plan) for step in steps]
+    return [_split(step, sizes, plan, numbers) for step in steps]
 
 
 #: The parts of :class:`ComputeParts` the operator rows add to, in field order.
@@ -174,12 +180,12 @@ class _SplitPlan:
     launches, their backward share, attention, layers' GEMMs, optimizer, its gaps, its host
     time), plus the pass rows' backward shares."""
 
-    body_rows: np.ndarray  # the pass operators' rows (not the optimizer's)
+    body_rows: list[int]  # the pass operators' rows (not the optimizer's)
     shares: list[Number]  # per such row, its backward share
-    attention_rows: np.ndarray
-    gemm_rows: np.ndarray  # the layers' GEMMs
-    optimizer_rows: np.ndarray
-    index: np.ndarray  # the part of every contribution, in the order :func:`_split` lists them
+    attention_rows: list[int]
+    gemm_rows: list[int]  # the layers' GEMMs
+    optimizer_rows: list[int]
+    index: list[int]  # the part of every contribution, in the order :func:`_split` lists them
     model_flops: float | np.ndarray
 
 
@@ -200,7 +206,11 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
         parts.append(
             _PART_INDEX[_GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")]
         )
-        shares.append(_backward_share(op.total_flops, op.backward_flops + op.recompute_flops))
+        # Operator.total_flops and its backward and recomputed parts, added in its order.
+        forward = op.forward_flops
+        backward = op.backward_input_flops + op.backward_weight_flops
+        recomputed = forward * op.recompute_fraction
+        shares.append(_backward_share(forward + backward + recomputed, backward + recomputed))
         if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
             attention.append(i)
         if op.kind == OperatorKind.MATMUL and block == "layer":
@@ -209,51 +219,78 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
     for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
         index += [_INDEX[name]] * len(optimizer)
-    return _SplitPlan(
-        body_rows=np.array(body_rows, dtype=np.intp),
-        shares=shares,
-        attention_rows=np.array(attention, dtype=np.intp),
-        gemm_rows=np.array(gemms, dtype=np.intp),
-        optimizer_rows=np.array(optimizer, dtype=np.intp),
-        index=np.array(index, dtype=np.intp),
-        model_flops=table.model_flop_count,
-    )
+    return _SplitPlan(body_rows, shares, attention, gemms, optimizer, index, table.model_flop_count)
 
 
-def _split(step: StepTime, sizes: np.ndarray, plan: _SplitPlan) -> ComputeParts:
+def _split(
+    step: StepTime, sizes: np.ndarray, plan: _SplitPlan, numbers: bool = False
+) -> ComputeParts:
     """The rows of ``step`` summed into the parts of :class:`ComputeParts` (:func:`_split_plan`
     says where each goes). Each part adds its rows' contributions one after the other in row
     order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
-    adding them row by row."""
-    rows, optimizer = step.rows, plan.optimizer_rows
+    adding them row by row. ``numbers``: one size, the parts as Python numbers."""
+    peak = step.ceilings.peak_flops
+    if numbers:
+        return _split_numbers(step, sizes, plan)
+    rows, optimizer = step.rows, np.array(plan.optimizer_rows, dtype=np.intp)
+    body_rows = np.array(plan.body_rows, dtype=np.intp)
     total = stack_rows([r.total for r in rows], sizes.shape).reshape(len(rows), -1)
     launch = stack_rows([r.launch for r in rows], sizes.shape).reshape(len(rows), -1)
     gaps = stack_rows([rows[i].gaps for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
     host = stack_rows([rows[i].host for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
     share = stack_rows(plan.shares, sizes.shape).reshape(len(plan.shares), -1)
-    body = total[plan.body_rows] - launch[plan.body_rows]
-    launched = launch[plan.body_rows]
+    body = total[body_rows] - launch[body_rows]
+    launched = launch[body_rows]
     weights = np.concatenate(
         [
             body,
             body * share,
             launched,
             launched * share,
-            total[plan.attention_rows],
-            total[plan.gemm_rows],
+            total[np.array(plan.attention_rows, dtype=np.intp)],
+            total[np.array(plan.gemm_rows, dtype=np.intp)],
             total[optimizer] - launch[optimizer],
             gaps,
             host,
         ]
     )
     sums = np.zeros((len(_SUMMED), sizes.size))
+    index = np.array(plan.index, dtype=np.intp)
     if weights.shape[1] == 1:  # one size: numpy's faster sum of one column
-        sums[:, 0] = np.bincount(plan.index, weights=weights[:, 0], minlength=len(_SUMMED))
+        sums[:, 0] = np.bincount(index, weights=weights[:, 0], minlength=len(_SUMMED))
     else:
-        np.add.at(sums, plan.index, weights)
+        np.add.at(sums, index, weights)
     arrays = {name: sums[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
     arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
-    return ComputeParts(micro_batch_size=sizes, peak=step.ceilings.peak_flops, **arrays)
+    return ComputeParts(micro_batch_size=sizes, peak=peak, **arrays)
+
+
+def _split_numbers(step: StepTime, sizes: np.ndarray, plan: _SplitPlan) -> ComputeParts:
+    """:func:`_split` of one micro-batch size on Python numbers: the same contributions, each
+    part adding them in the same order from 0.0 (so the same sums as ``np.bincount``)."""
+    rows = step.rows
+    total = [float(r.total) for r in rows]
+    launch = [float(r.launch) for r in rows]
+    shares = [float(share) for share in plan.shares]
+    body = [total[i] - launch[i] for i in plan.body_rows]
+    launched = [launch[i] for i in plan.body_rows]
+    weights = [
+        *body,
+        *(b * share for b, share in zip(body, shares, strict=True)),
+        *launched,
+        *(b * share for b, share in zip(launched, shares, strict=True)),
+        *(total[i] for i in plan.attention_rows),
+        *(total[i] for i in plan.gemm_rows),
+        *(total[i] - launch[i] for i in plan.optimizer_rows),
+        *(float(rows[i].gaps) for i in plan.optimizer_rows),
+        *(float(rows[i].host) for i in plan.optimizer_rows),
+    ]
+    sums = [0.0] * len(_SUMMED)
+    for part, weight in zip(plan.index, weights, strict=True):
+        sums[part] += weight
+    values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
+    values["model_flops"] = float(plan.model_flops)
+    return ComputeParts(micro_batch_size=int(sizes[0]), peak=step.ceilings.peak_flops, **values)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
@@ -279,7 +316,7 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
     stage; the optimizer ``/ (t·p)`` and ``/ (d·c)`` with ZeRO >= 1."""
     d = degrees
     t, c = d.tp, d.cp
-    t_replicated = np.where(d.sequence_parallel.astype(bool), t, 1)
+    t_replicated = choose(flags(d.sequence_parallel), t, 1)
 
     def split(prefix: str, suffix: str = "") -> Any:
         tensor = getattr(parts, f"{prefix}_split{suffix}") / t
@@ -293,30 +330,30 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
         parts.embedding_backward / t_replicated / c + parts.embedding_launch_backward
     )
     single = d.pp == 1
-    stages = np.stack(
-        np.broadcast_arrays(
-            d.first_layers * per_layer + embedding + np.where(single, head, 0.0),
-            np.where(single, 0.0, d.last_layers * per_layer + head),
-            d.middle_layers * per_layer,
-        )
+    stages = (
+        d.first_layers * per_layer + embedding + choose(single, head, 0.0),
+        choose(single, 0.0, d.last_layers * per_layer + head),
+        d.middle_layers * per_layer,
     )
-    backwards = np.stack(
-        np.broadcast_arrays(
-            d.first_layers * per_layer_backward
-            + embedding_backward
-            + np.where(single, head_backward, 0.0),
-            np.where(single, 0.0, d.last_layers * per_layer_backward + head_backward),
-            d.middle_layers * per_layer_backward,
-        )
-    )
-    slowest = np.argmax(stages, axis=0)
-    micro = np.take_along_axis(stages, slowest[None], axis=0)[0]
-    backward = np.take_along_axis(backwards, slowest[None], axis=0)[0]
-    layers_on_slowest = np.choose(
-        slowest, np.broadcast_arrays(d.first_layers, d.last_layers, d.middle_layers)
-    )
-    shards = (d.tp * d.pp) * np.where(d.zero >= 1, d.dp * d.cp, 1)
-    optimizer = np.maximum(parts.optimizer / shards + parts.optimizer_gaps, parts.optimizer_host)
+    backwards = (
+        d.first_layers * per_layer_backward + embedding_backward
+        + choose(single, head_backward, 0.0),
+        choose(single, 0.0, d.last_layers * per_layer_backward + head_backward),
+        d.middle_layers * per_layer_backward,
+    )  # fmt: skip
+    layer_counts = (d.first_layers, d.last_layers, d.middle_layers)
+    if all_numbers(*stages, *backwards, *layer_counts):  # one configuration of Python numbers
+        slowest = _first_largest(stages)
+        micro, backward = stages[slowest], backwards[slowest]
+        layers_on_slowest = layer_counts[slowest]
+    else:
+        stacked = np.stack(np.broadcast_arrays(*stages))
+        index = np.argmax(stacked, axis=0)[None]
+        micro = np.take_along_axis(stacked, index, axis=0)[0]
+        backward = np.take_along_axis(np.stack(np.broadcast_arrays(*backwards)), index, axis=0)[0]
+        layers_on_slowest = np.choose(index[0], np.broadcast_arrays(*layer_counts))
+    shards = (d.tp * d.pp) * choose(d.zero >= 1, d.dp * d.cp, 1)
+    optimizer = maximum(parts.optimizer / shards + parts.optimizer_gaps, parts.optimizer_host)
     return ShardCompute(
         micro_batch=micro,
         forward=micro - backward,
@@ -326,6 +363,18 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
         all_stages=layers * per_layer + embedding + head,
         optimizer=optimizer,
     )
+
+
+def _first_largest(values: tuple[float, ...]) -> int:
+    """``np.argmax`` of Python numbers: the index of the first largest, or of the first NaN
+    (numpy takes NaN as the largest)."""
+    best = 0
+    for i, value in enumerate(values):
+        if value != value:  # NaN
+            return i
+        if value > values[best]:
+            best = i
+    return best
 
 
 def model_dims(

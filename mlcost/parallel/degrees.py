@@ -19,6 +19,7 @@ from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import DEFAULT_OVERHEADS
 from mlcost.records import quick_init
+from mlcost.results import first_value, maximum
 from mlcost.units import Q_
 
 Number = Any
@@ -67,24 +68,25 @@ def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
 @quick_init
 @dataclass(frozen=True)
 class Degrees:
-    """Layout parameters as numpy arrays (one element per candidate; broadcastable), with the
-    pipeline's layer split: layers of the first, last and most loaded middle stage."""
+    """Layout parameters as numpy arrays (one element per candidate; broadcastable), or as
+    Python numbers for one layout (:meth:`of_layout`), with the pipeline's layer split: layers
+    of the first, last and most loaded middle stage."""
 
-    dp: np.ndarray
-    tp: np.ndarray
-    pp: np.ndarray
-    cp: np.ndarray
-    ep: np.ndarray
-    micro_batch: np.ndarray
-    micro_batches: np.ndarray
-    zero: np.ndarray
-    sequence_parallel: np.ndarray
-    virtual: np.ndarray
-    recompute_fraction: np.ndarray  # share of layers fully recomputed (0..1)
-    first_layers: np.ndarray
-    last_layers: np.ndarray
-    middle_layers: np.ndarray
-    tp_overlap: np.ndarray | bool = False  # TP communication overlapped with the layer GEMMs
+    dp: Number
+    tp: Number
+    pp: Number
+    cp: Number
+    ep: Number
+    micro_batch: Number
+    micro_batches: Number
+    zero: Number
+    sequence_parallel: Number
+    virtual: Number
+    recompute_fraction: Number  # share of layers fully recomputed (0..1)
+    first_layers: Number
+    last_layers: Number
+    middle_layers: Number
+    tp_overlap: Number = False  # TP communication overlapped with the layer GEMMs
 
     @classmethod
     def from_layouts(cls, layouts: Sequence[Layout], layers: int) -> Degrees:
@@ -112,6 +114,35 @@ class Degrees:
             tp_overlap=column("tp_overlap"),
         )
 
+    @classmethod
+    def of_layout(cls, layout: Layout, layers: int) -> Degrees:
+        """One layout's degrees as Python numbers: the evaluator's formulas then run on numbers
+        (:mod:`mlcost.results`' number-aware helpers), the same IEEE arithmetic as on the
+        one-element arrays of :meth:`from_layouts`, without numpy's cost per call."""
+        first, last, middle = stage_layer_profile(layers, layout)
+        return cls(
+            dp=layout.dp,
+            tp=layout.tp,
+            pp=layout.pp,
+            cp=layout.cp,
+            ep=layout.ep,
+            micro_batch=layout.micro_batch_size,
+            micro_batches=layout.micro_batches,
+            zero=layout.zero_stage,
+            sequence_parallel=bool(layout.sequence_parallel),
+            virtual=layout.virtual_stages,
+            recompute_fraction=float(layout.recompute_fraction(layers)),
+            first_layers=first,
+            last_layers=last,
+            middle_layers=middle,
+            tp_overlap=bool(layout.tp_overlap),
+        )
+
+    def numbers(self) -> Degrees:
+        """The degrees of one configuration (one-element columns) as Python numbers, what
+        :meth:`of_layout` gives: the evaluator's scalar path."""
+        return Degrees(**{f.name: first_value(getattr(self, f.name)) for f in fields(self)})
+
     def broadcast_to(self, shape: tuple[int, ...], **columns: Any) -> Degrees:
         """Every column broadcast to ``shape``, with ``columns`` replacing some."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -127,23 +158,24 @@ class Degrees:
     @property
     def stage_layers(self) -> np.ndarray:
         """Layers on the most loaded pipeline stage."""
-        return np.maximum(np.maximum(self.first_layers, self.last_layers), self.middle_layers)
+        return maximum(maximum(self.first_layers, self.last_layers), self.middle_layers)
 
 
 @quick_init
 @dataclass(frozen=True)
 class ShardCompute:
-    """Compute seconds on one GPU (arrays): one micro-batch on the slowest pipeline stage, its
-    forward and backward parts, its attention kernels, the sum over all stages of one
-    micro-batch (for the bubble), and the optimizer update per step."""
+    """Compute seconds on one GPU (arrays, or Python numbers for one layout): one micro-batch
+    on the slowest pipeline stage, its forward and backward parts, its attention kernels, the
+    sum over all stages of one micro-batch (for the bubble), and the optimizer update per
+    step."""
 
-    micro_batch: np.ndarray
-    forward: np.ndarray
-    backward: np.ndarray
-    attention: np.ndarray
-    all_stages: np.ndarray
-    optimizer: np.ndarray
-    layer_gemm: np.ndarray | float = 0.0
+    micro_batch: Number
+    forward: Number
+    backward: Number
+    attention: Number
+    all_stages: Number
+    optimizer: Number
+    layer_gemm: Number = 0.0
 
 
 #: The links a group's collective crosses, by code (the last: an inactive term).

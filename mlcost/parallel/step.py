@@ -45,7 +45,7 @@ from mlcost.parallel.closed_forms import pipeline_bubble_fraction
 from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims, shard_compute
 from mlcost.parallel.degrees import CommOptions, CommTerm, Degrees, ModelDims, ShardCompute
 from mlcost.parallel.traffic import communication_terms
-from mlcost.results import Figure, Result, first_value
+from mlcost.results import Figure, Result, all_numbers, first_value, floats
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system
@@ -69,15 +69,16 @@ Number = Any
 # ----- the vectorized evaluation shared by one layout, the plan and the search -----------------
 @dataclass(frozen=True)
 class StepArrays:
-    """Seconds per step (arrays over candidates) and the communication terms."""
+    """Seconds per step (arrays over candidates, or Python numbers for one layout) and the
+    communication terms."""
 
-    compute: np.ndarray
-    bubble: np.ndarray
-    exposed: np.ndarray
-    communication: np.ndarray
-    total: np.ndarray
-    model_flops: np.ndarray  # per step, all GPUs
-    mfu: np.ndarray
+    compute: Number
+    bubble: Number
+    exposed: Number
+    communication: Number
+    total: Number
+    model_flops: Number  # per step, all GPUs
+    mfu: Number
     terms: list[CommTerm]
     shard: ShardCompute
 
@@ -98,14 +99,15 @@ def evaluate(
     if software is not None:
         options = options.for_software(software)
     shard = shard_compute(parts, degrees, dims.layers)
-    m = degrees.micro_batches.astype(np.float64)
+    m = floats(degrees.micro_batches)
     compute = m * shard.micro_batch + shard.optimizer
     bubble = pipeline_bubble_fraction(degrees.pp, m, degrees.virtual) * m * shard.micro_batch
     terms = communication_terms(
         dims, system, degrees, shard, gpus_per_node=gpus_per_node, options=options
     )
-    exposed = np.zeros_like(compute)
-    communication = np.zeros_like(compute)
+    numbers = all_numbers(compute, bubble)  # one configuration of Python numbers
+    exposed = 0.0 if numbers else np.zeros_like(compute)
+    communication = 0.0 if numbers else np.zeros_like(compute)
     for term in terms:
         exposed = exposed + term.exposed_seconds
         communication = communication + term.time_seconds
@@ -113,7 +115,7 @@ def evaluate(
     model_flops = parts.model_flops * m * degrees.dp
     return StepArrays(
         compute=compute,
-        bubble=np.asarray(bubble, dtype=np.float64) * np.ones_like(compute),
+        bubble=bubble if numbers else np.asarray(bubble, dtype=np.float64) * np.ones_like(compute),
         exposed=exposed,
         communication=communication,
         total=total,
@@ -358,15 +360,16 @@ def multi_gpu_step_time(
     )
     check_layout(spec, config, layout, resolved, software)
     layers = spec.num_layers if isinstance(spec, TransformerSpec) else 1
+    # One layout: the evaluator on Python numbers (the search's formulas, without numpy).
     parts = compute_parts(
-        spec, config, resolved.accelerator, layout, np.array([layout.micro_batch_size]),
-        mode=mode, software=software,
+        spec, config, resolved.accelerator, layout, int(layout.micro_batch_size), mode=mode,
+        software=software,
     )  # fmt: skip
     per_node = min(resolved.gpus_per_node, layout.gpus)
     result = evaluate(
         model_dims(spec, config, software),
         resolved,
-        Degrees.from_layouts([layout], layers),
+        Degrees.of_layout(layout, layers),
         parts,
         gpus_per_node=per_node,
         options=options,

@@ -46,6 +46,7 @@ from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
 from mlcost.parallel.step import evaluate
 from mlcost.plan.resolve import Run
+from mlcost.results import first_value, minimum
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
@@ -162,17 +163,25 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
     for length in np.unique(x.sequence_length):
         mask = x.sequence_length == length
         config = run.config.model_copy(update={"sequence_length": int(length)})
-        sizes, inverse = np.unique(x.micro_batch_size[mask], return_inverse=True)
-        parts = compute_parts(
-            run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
-        ).take(np.asarray(inverse).ravel())
         chosen = Degrees(**{f.name: getattr(degrees, f.name)[mask] for f in fields(Degrees)})
+        gpus = x.gpus[mask]
+        if gpus.size == 1:  # one configuration: the evaluator on Python numbers
+            chosen, gpus = chosen.numbers(), int(gpus[0])
+            parts = compute_parts(
+                run.model, config, resolved.accelerator, run.layout, chosen.micro_batch,
+                software=run.software,
+            )  # fmt: skip
+        else:
+            sizes, inverse = np.unique(x.micro_batch_size[mask], return_inverse=True)
+            parts = compute_parts(
+                run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
+            ).take(np.asarray(inverse).ravel())
         result = evaluate(
             model_dims(run.model, config, run.software),
             resolved,
             chosen,
             parts,
-            gpus_per_node=np.minimum(resolved.gpus_per_node, x.gpus[mask]),
+            gpus_per_node=minimum(resolved.gpus_per_node, gpus),
             software=run.software,
         )
         compute[mask] = result.compute + result.bubble
@@ -222,7 +231,10 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
             stage_layers=stages,
             virtual_stages=layout.virtual_stages,
             tensor_parallel=layout.tp,
-            weight_replicas=degrees.dp[mask] * layout.cp,
+            # One configuration: a Python number (the memory model's scalar path).
+            weight_replicas=first_value(degrees.dp[mask]) * layout.cp
+            if np.count_nonzero(mask) == 1
+            else degrees.dp[mask] * layout.cp,
             zero_stage=layout.zero_stage,
             sequence_parallel=layout.sequence_parallel,
             micro_batches=layout.micro_batches,
