@@ -35,7 +35,7 @@ import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import quick_init, quick_replace
-from mlcost.results import any_true, maximum, plain, stack_rows
+from mlcost.results import any_true, floats, maximum, plain, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
@@ -238,7 +238,8 @@ def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Nu
         if op.kind == OperatorKind.ATTENTION and op.name.startswith("attention scores QK^T"):
             flops = 2 * op.forward_flops
             seconds = attention_kernel_seconds(
-                kernel, accelerator, flops, head_dim=int(np.max(op.k)), causal=causal,
+                kernel, accelerator, flops, causal=causal,
+                head_dim=op.k if type(op.k) is int else int(np.max(op.k)),
                 sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
                 batch_heads=launch_heads(flops, op.m, op.k, causal) / ex.shard[0],
             )  # fmt: skip
@@ -252,8 +253,8 @@ def launch_heads(forward_flops: Number, sequence: Number, head_dim: Number, caus
     (causal; ``4·d·s²`` without a mask), i.e. batch x heads for a full causal or unmasked
     attention and less for a sliding window: what a kernel measured over launch sizes is read
     at (one launch per micro-batch and layer; a tensor-parallel rank runs ``1/t`` of it)."""
-    s = np.asarray(sequence, dtype=np.float64)
-    d = np.asarray(head_dim, dtype=np.float64)
+    s = floats(sequence)
+    d = floats(head_dim)
     return forward_flops / (4 * d * s * s * (0.5 if causal else 1.0))
 
 

@@ -138,6 +138,10 @@ class Degrees:
             tp_overlap=bool(layout.tp_overlap),
         )
 
+    def at(self, index: Any) -> Degrees:
+        """The candidates at ``index`` (a mask or indices into the columns)."""
+        return Degrees(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
+
     def numbers(self) -> Degrees:
         """The degrees of one configuration (one-element columns) as Python numbers, what
         :meth:`of_layout` gives: the evaluator's scalar path."""
@@ -147,9 +151,7 @@ class Degrees:
         """Every column broadcast to ``shape``, with ``columns`` replacing some."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(columns)
-        return Degrees(
-            **{k: np.broadcast_to(np.asarray(v), shape).copy() for k, v in values.items()}
-        )
+        return Degrees(**{k: _broadcast_copy(v, shape) for k, v in values.items()})
 
     @property
     def gpus(self) -> np.ndarray:
@@ -159,6 +161,14 @@ class Degrees:
     def stage_layers(self) -> np.ndarray:
         """Layers on the most loaded pipeline stage."""
         return maximum(maximum(self.first_layers, self.last_layers), self.middle_layers)
+
+
+def _broadcast_copy(value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """``np.broadcast_to(value, shape).copy()``: a fresh array of ``shape`` (an array already of
+    that shape copied as it is, without the broadcast view)."""
+    if type(value) is np.ndarray and value.shape == shape:
+        return value.copy()
+    return np.broadcast_to(np.asarray(value), shape).copy()
 
 
 @quick_init

@@ -375,21 +375,25 @@ def multi_gpu_step_time(
         options=options,
         software=software,
     )
-    terms = tuple(
-        CommTerm(
-            strategy=t.strategy,
-            collective=t.collective,
-            label=t.label,
-            message_bytes=first_value(t.message_bytes),
-            calls=first_value(t.calls),
-            ranks=first_value(t.ranks),
-            link_code=first_value(t.link_code),
-            time_seconds=first_value(t.time_seconds),
-            exposed_seconds=first_value(t.exposed_seconds),
-            formula=t.formula,
-            source=t.source,
+    terms = (
+        tuple(result.terms)
+        if all_numbers(result.total)
+        else tuple(
+            CommTerm(
+                strategy=t.strategy,
+                collective=t.collective,
+                label=t.label,
+                message_bytes=first_value(t.message_bytes),
+                calls=first_value(t.calls),
+                ranks=first_value(t.ranks),
+                link_code=first_value(t.link_code),
+                time_seconds=first_value(t.time_seconds),
+                exposed_seconds=first_value(t.exposed_seconds),
+                formula=t.formula,
+                source=t.source,
+            )
+            for t in result.terms
         )
-        for t in result.terms
     )
     sequence = config.sequence_length if isinstance(spec, TransformerSpec) else 1
     return MultiGpuStep(

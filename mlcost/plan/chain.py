@@ -51,6 +51,7 @@ from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
 from mlcost.units import Q_, in_unit
+from mlcost.workload import TrainingConfig
 
 Array = np.ndarray
 
@@ -144,6 +145,13 @@ def _degrees(run: Run, x: Numbers) -> Degrees:
     )
 
 
+def _at_length(config: TrainingConfig, length: int) -> TrainingConfig:
+    """``config`` at a sequence ``length`` of a sweep (itself at its own length)."""
+    if length == config.sequence_length:
+        return config
+    return config.model_copy(update={"sequence_length": length})
+
+
 @dataclass(frozen=True)
 class StepStage:
     compute_s: Array
@@ -162,11 +170,11 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
     resolved = run.system.for_gpus(int(np.max(x.gpus)))
     for length in np.unique(x.sequence_length):
         mask = x.sequence_length == length
-        config = run.config.model_copy(update={"sequence_length": int(length)})
-        chosen = Degrees(**{f.name: getattr(degrees, f.name)[mask] for f in fields(Degrees)})
+        config = _at_length(run.config, int(length))
         gpus = x.gpus[mask]
         if gpus.size == 1:  # one configuration: the evaluator on Python numbers
-            chosen, gpus = chosen.numbers(), int(gpus[0])
+            chosen = (degrees if x.gpus.size == 1 else degrees.at(mask)).numbers()
+            gpus = int(gpus[0])
             parts = compute_parts(
                 run.model, config, resolved.accelerator, run.layout, chosen.micro_batch,
                 software=run.software,
@@ -176,6 +184,7 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
             parts = compute_parts(
                 run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
             ).take(np.asarray(inverse).ravel())
+            chosen = degrees.at(mask)
         result = evaluate(
             model_dims(run.model, config, run.software),
             resolved,
@@ -205,7 +214,7 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
     )
     for length in np.unique(x.sequence_length):
         mask = x.sequence_length == length
-        config = run.config.model_copy(update={"sequence_length": int(length)})
+        config = _at_length(run.config, int(length))
         if isinstance(model, TransformerSpec):
             batch = x.micro_batch_size[mask]
             one = np.unique(batch)
