@@ -12,6 +12,11 @@ step, a plan, a search) is a :class:`Result`: it lists its figures, and from the
 * ``to_json()``: a JSON-ready mapping, quantities as ``{"value", "unit"}``;
 * ``_repr_html_()``: the table in a notebook;
 * ``plot()`` where the result has a picture (it delegates to :mod:`mlcost.plot`).
+
+It also holds the number-aware helpers of the vectorized formulas (:func:`where`,
+:func:`maximum`, :func:`minimum`, :func:`clip`, :func:`floats`, :func:`flags`, :func:`ceil`,
+:func:`floor`, :func:`any_true`): a formula written with them runs on numpy arrays for a sweep
+or a search and on Python numbers for one configuration, the same IEEE operations either way.
 """
 
 from __future__ import annotations

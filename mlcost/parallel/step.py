@@ -94,7 +94,14 @@ def evaluate(
     software: Software | None = None,
 ) -> StepArrays:
     """Step time of every candidate in ``degrees`` (one vectorized pass; module docstring),
-    communication overlapped as ``software`` implements it."""
+    communication overlapped as ``software`` implements it.
+
+    One layout given as Python numbers (:meth:`Degrees.of_layout`, ``parts`` of one micro-batch
+    size given as an int) runs the same formulas on Python floats: the number-aware helpers of
+    :mod:`mlcost.results` (``where``, ``maximum``, ``floats``, ...) answer numbers without numpy
+    and give arrays to numpy, so both paths are one code, and the same IEEE operations in the
+    same order give the same values, bit for bit (``tests/parallel/test_numbers_path.py``), at
+    a fraction of numpy's cost per call on one-element arrays."""
     options = options or CommOptions()
     if software is not None:
         options = options.for_software(software)
