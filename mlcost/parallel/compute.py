@@ -180,12 +180,12 @@ class _SplitPlan:
     launches, their backward share, attention, layers' GEMMs, optimizer, its gaps, its host
     time), plus the pass rows' backward shares."""
 
-    body_rows: list[int]  # the pass operators' rows (not the optimizer's)
+    body_rows: np.ndarray  # the pass operators' rows (not the optimizer's)
     shares: list[Number]  # per such row, its backward share
-    attention_rows: list[int]
-    gemm_rows: list[int]  # the layers' GEMMs
-    optimizer_rows: list[int]
-    index: list[int]  # the part of every contribution, in the order :func:`_split` lists them
+    attention_rows: np.ndarray
+    gemm_rows: np.ndarray  # the layers' GEMMs
+    optimizer_rows: np.ndarray
+    index: np.ndarray  # the part of every contribution, in the order :func:`_split` lists them
     model_flops: float | np.ndarray
 
 
@@ -206,11 +206,7 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
         parts.append(
             _PART_INDEX[_GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")]
         )
-        # Operator.total_flops and its backward and recomputed parts, added in its order.
-        forward = op.forward_flops
-        backward = op.backward_input_flops + op.backward_weight_flops
-        recomputed = forward * op.recompute_fraction
-        shares.append(_backward_share(forward + backward + recomputed, backward + recomputed))
+        shares.append(_backward_share(op.total_flops, op.backward_flops + op.recompute_flops))
         if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
             attention.append(i)
         if op.kind == OperatorKind.MATMUL and block == "layer":
@@ -219,7 +215,15 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
     for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
         index += [_INDEX[name]] * len(optimizer)
-    return _SplitPlan(body_rows, shares, attention, gemms, optimizer, index, table.model_flop_count)
+    return _SplitPlan(
+        body_rows=np.array(body_rows, dtype=np.intp),
+        shares=shares,
+        attention_rows=np.array(attention, dtype=np.intp),
+        gemm_rows=np.array(gemms, dtype=np.intp),
+        optimizer_rows=np.array(optimizer, dtype=np.intp),
+        index=np.array(index, dtype=np.intp),
+        model_flops=table.model_flop_count,
+    )
 
 
 def _split(
@@ -229,68 +233,40 @@ def _split(
     says where each goes). Each part adds its rows' contributions one after the other in row
     order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
     adding them row by row. ``numbers``: one size, the parts as Python numbers."""
-    peak = step.ceilings.peak_flops
-    if numbers:
-        return _split_numbers(step, sizes, plan)
-    rows, optimizer = step.rows, np.array(plan.optimizer_rows, dtype=np.intp)
-    body_rows = np.array(plan.body_rows, dtype=np.intp)
+    rows, optimizer = step.rows, plan.optimizer_rows
     total = stack_rows([r.total for r in rows], sizes.shape).reshape(len(rows), -1)
     launch = stack_rows([r.launch for r in rows], sizes.shape).reshape(len(rows), -1)
     gaps = stack_rows([rows[i].gaps for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
     host = stack_rows([rows[i].host for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
     share = stack_rows(plan.shares, sizes.shape).reshape(len(plan.shares), -1)
-    body = total[body_rows] - launch[body_rows]
-    launched = launch[body_rows]
+    body = total[plan.body_rows] - launch[plan.body_rows]
+    launched = launch[plan.body_rows]
     weights = np.concatenate(
         [
             body,
             body * share,
             launched,
             launched * share,
-            total[np.array(plan.attention_rows, dtype=np.intp)],
-            total[np.array(plan.gemm_rows, dtype=np.intp)],
+            total[plan.attention_rows],
+            total[plan.gemm_rows],
             total[optimizer] - launch[optimizer],
             gaps,
             host,
         ]
     )
     sums = np.zeros((len(_SUMMED), sizes.size))
-    index = np.array(plan.index, dtype=np.intp)
     if weights.shape[1] == 1:  # one size: numpy's faster sum of one column
-        sums[:, 0] = np.bincount(index, weights=weights[:, 0], minlength=len(_SUMMED))
+        sums[:, 0] = np.bincount(plan.index, weights=weights[:, 0], minlength=len(_SUMMED))
     else:
-        np.add.at(sums, index, weights)
+        np.add.at(sums, plan.index, weights)
+    peak = step.ceilings.peak_flops
+    if numbers:
+        values: dict[str, Any] = dict(zip(_SUMMED, sums[:, 0].tolist(), strict=True))
+        values["model_flops"] = _column(plan.model_flops, sizes.shape).item()
+        return ComputeParts(micro_batch_size=sizes.item(), peak=peak, **values)
     arrays = {name: sums[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
     arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
     return ComputeParts(micro_batch_size=sizes, peak=peak, **arrays)
-
-
-def _split_numbers(step: StepTime, sizes: np.ndarray, plan: _SplitPlan) -> ComputeParts:
-    """:func:`_split` of one micro-batch size on Python numbers: the same contributions, each
-    part adding them in the same order from 0.0 (so the same sums as ``np.bincount``)."""
-    rows = step.rows
-    total = [float(r.total) for r in rows]
-    launch = [float(r.launch) for r in rows]
-    shares = [float(share) for share in plan.shares]
-    body = [total[i] - launch[i] for i in plan.body_rows]
-    launched = [launch[i] for i in plan.body_rows]
-    weights = [
-        *body,
-        *(b * share for b, share in zip(body, shares, strict=True)),
-        *launched,
-        *(b * share for b, share in zip(launched, shares, strict=True)),
-        *(total[i] for i in plan.attention_rows),
-        *(total[i] for i in plan.gemm_rows),
-        *(total[i] - launch[i] for i in plan.optimizer_rows),
-        *(float(rows[i].gaps) for i in plan.optimizer_rows),
-        *(float(rows[i].host) for i in plan.optimizer_rows),
-    ]
-    sums = [0.0] * len(_SUMMED)
-    for part, weight in zip(plan.index, weights, strict=True):
-        sums[part] += weight
-    values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
-    values["model_flops"] = float(plan.model_flops)
-    return ComputeParts(micro_batch_size=int(sizes[0]), peak=step.ceilings.peak_flops, **values)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:

@@ -154,11 +154,11 @@ class Degrees:
         return Degrees(**{k: _broadcast_copy(v, shape) for k, v in values.items()})
 
     @property
-    def gpus(self) -> np.ndarray:
+    def gpus(self) -> Number:
         return self.dp * self.tp * self.pp * self.cp
 
     @property
-    def stage_layers(self) -> np.ndarray:
+    def stage_layers(self) -> Number:
         """Layers on the most loaded pipeline stage."""
         return maximum(maximum(self.first_layers, self.last_layers), self.middle_layers)
 

@@ -382,6 +382,8 @@ def multi_gpu_step_time(
         options=options,
         software=software,
     )
+    # The terms as they are where the evaluation stayed on Python numbers; their one value each
+    # where a numpy scalar entered it (the same values, read back as Python numbers).
     terms = (
         tuple(result.terms)
         if all_numbers(result.total)
