@@ -91,52 +91,15 @@ class Degrees:
     @classmethod
     def from_layouts(cls, layouts: Sequence[Layout], layers: int) -> Degrees:
         """The degrees of several layouts of a model of ``layers`` layers, one column each."""
-        profiles = np.asarray([stage_layer_profile(layers, lay) for lay in layouts]).reshape(-1, 3)
-
-        def column(name: str) -> np.ndarray:
-            return np.asarray([getattr(lay, name) for lay in layouts])
-
-        return cls(
-            dp=column("dp"),
-            tp=column("tp"),
-            pp=column("pp"),
-            cp=column("cp"),
-            ep=column("ep"),
-            micro_batch=column("micro_batch_size"),
-            micro_batches=column("micro_batches"),
-            zero=column("zero_stage"),
-            sequence_parallel=column("sequence_parallel"),
-            virtual=column("virtual_stages"),
-            recompute_fraction=np.asarray([lay.recompute_fraction(layers) for lay in layouts]),
-            first_layers=profiles[:, 0],
-            last_layers=profiles[:, 1],
-            middle_layers=profiles[:, 2],
-            tp_overlap=column("tp_overlap"),
-        )
+        values = [_layout_values(lay, layers) for lay in layouts]
+        return cls(**{name: np.asarray([v[name] for v in values]) for name in _FIELDS})
 
     @classmethod
     def of_layout(cls, layout: Layout, layers: int) -> Degrees:
         """One layout's degrees as Python numbers: the evaluator's formulas then run on numbers
         (:mod:`mlcost.results`' number-aware helpers), the same IEEE arithmetic as on the
         one-element arrays of :meth:`from_layouts`, without numpy's cost per call."""
-        first, last, middle = stage_layer_profile(layers, layout)
-        return cls(
-            dp=layout.dp,
-            tp=layout.tp,
-            pp=layout.pp,
-            cp=layout.cp,
-            ep=layout.ep,
-            micro_batch=layout.micro_batch_size,
-            micro_batches=layout.micro_batches,
-            zero=layout.zero_stage,
-            sequence_parallel=bool(layout.sequence_parallel),
-            virtual=layout.virtual_stages,
-            recompute_fraction=float(layout.recompute_fraction(layers)),
-            first_layers=first,
-            last_layers=last,
-            middle_layers=middle,
-            tp_overlap=bool(layout.tp_overlap),
-        )
+        return cls(**_layout_values(layout, layers))
 
     def at(self, index: Any) -> Degrees:
         """The candidates at ``index`` (a mask or indices into the columns)."""
@@ -161,6 +124,37 @@ class Degrees:
     def stage_layers(self) -> Number:
         """Layers on the most loaded pipeline stage."""
         return maximum(maximum(self.first_layers, self.last_layers), self.middle_layers)
+
+
+#: The :class:`Degrees` fields, in order, and the :class:`~mlcost.layout.Layout` attribute each
+#: of the first eleven reads (the rest are the recomputed share and the pipeline's layer split).
+_FROM_LAYOUT = {
+    "dp": "dp",
+    "tp": "tp",
+    "pp": "pp",
+    "cp": "cp",
+    "ep": "ep",
+    "micro_batch": "micro_batch_size",
+    "micro_batches": "micro_batches",
+    "zero": "zero_stage",
+    "sequence_parallel": "sequence_parallel",
+    "virtual": "virtual_stages",
+    "tp_overlap": "tp_overlap",
+}
+_FIELDS = (*_FROM_LAYOUT, "recompute_fraction", "first_layers", "last_layers", "middle_layers")
+
+
+def _layout_values(layout: Layout, layers: int) -> dict[str, Any]:
+    """One layout's degrees as Python numbers, by :class:`Degrees` field."""
+    values: dict[str, Any] = {name: getattr(layout, attr) for name, attr in _FROM_LAYOUT.items()}
+    first, last, middle = stage_layer_profile(layers, layout)
+    values.update(
+        recompute_fraction=float(layout.recompute_fraction(layers)),
+        first_layers=first,
+        last_layers=last,
+        middle_layers=middle,
+    )
+    return values
 
 
 def _broadcast_copy(value: Any, shape: tuple[int, ...]) -> np.ndarray:
