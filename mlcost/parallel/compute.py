@@ -180,12 +180,12 @@ class _SplitPlan:
     launches, their backward share, attention, layers' GEMMs, optimizer, its gaps, its host
     time), plus the pass rows' backward shares."""
 
-    body_rows: np.ndarray  # the pass operators' rows (not the optimizer's)
+    body_rows: list[int]  # the pass operators' rows (not the optimizer's)
     shares: list[Number]  # per such row, its backward share
-    attention_rows: np.ndarray
-    gemm_rows: np.ndarray  # the layers' GEMMs
-    optimizer_rows: np.ndarray
-    index: np.ndarray  # the part of every contribution, in the order :func:`_split` lists them
+    attention_rows: list[int]
+    gemm_rows: list[int]  # the layers' GEMMs
+    optimizer_rows: list[int]
+    index: list[int]  # the part of every contribution, in the order :func:`_split` lists them
     model_flops: float | np.ndarray
 
 
@@ -215,15 +215,7 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
     for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
         index += [_INDEX[name]] * len(optimizer)
-    return _SplitPlan(
-        body_rows=np.array(body_rows, dtype=np.intp),
-        shares=shares,
-        attention_rows=np.array(attention, dtype=np.intp),
-        gemm_rows=np.array(gemms, dtype=np.intp),
-        optimizer_rows=np.array(optimizer, dtype=np.intp),
-        index=np.array(index, dtype=np.intp),
-        model_flops=table.model_flop_count,
-    )
+    return _SplitPlan(body_rows, shares, attention, gemms, optimizer, index, table.model_flop_count)
 
 
 def _split(
@@ -232,39 +224,38 @@ def _split(
     """The rows of ``step`` summed into the parts of :class:`ComputeParts` (:func:`_split_plan`
     says where each goes). Each part adds its rows' contributions one after the other in row
     order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
-    adding them row by row. ``numbers``: one size, the parts as Python numbers."""
+    adding them row by row. ``numbers``: one size, the parts as Python numbers (summed in the
+    same order on Python floats)."""
     rows, optimizer = step.rows, plan.optimizer_rows
-    total = stack_rows([r.total for r in rows], sizes.shape).reshape(len(rows), -1)
-    launch = stack_rows([r.launch for r in rows], sizes.shape).reshape(len(rows), -1)
-    gaps = stack_rows([rows[i].gaps for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
-    host = stack_rows([rows[i].host for i in optimizer], sizes.shape).reshape(len(optimizer), -1)
-    share = stack_rows(plan.shares, sizes.shape).reshape(len(plan.shares), -1)
-    body = total[plan.body_rows] - launch[plan.body_rows]
-    launched = launch[plan.body_rows]
-    weights = np.concatenate(
-        [
-            body,
-            body * share,
-            launched,
-            launched * share,
-            total[plan.attention_rows],
-            total[plan.gemm_rows],
-            total[optimizer] - launch[optimizer],
-            gaps,
-            host,
-        ]
-    )
-    sums = np.zeros((len(_SUMMED), sizes.size))
-    if weights.shape[1] == 1:  # one size: numpy's faster sum of one column
-        sums[:, 0] = np.bincount(plan.index, weights=weights[:, 0], minlength=len(_SUMMED))
-    else:
-        np.add.at(sums, plan.index, weights)
+    total, launch = [r.total for r in rows], [r.launch for r in rows]
+    body = [total[i] - launch[i] for i in plan.body_rows]
+    launched = [launch[i] for i in plan.body_rows]
+    weights = [
+        *body,
+        *(value * share for value, share in zip(body, plan.shares, strict=True)),
+        *launched,
+        *(value * share for value, share in zip(launched, plan.shares, strict=True)),
+        *(total[i] for i in plan.attention_rows),
+        *(total[i] for i in plan.gemm_rows),
+        *(total[i] - launch[i] for i in optimizer),
+        *(rows[i].gaps for i in optimizer),
+        *(rows[i].host for i in optimizer),
+    ]
     peak = step.ceilings.peak_flops
     if numbers:
-        values: dict[str, Any] = dict(zip(_SUMMED, sums[:, 0].tolist(), strict=True))
+        sums = [0.0] * len(_SUMMED)
+        for part, weight in zip(plan.index, weights, strict=True):
+            sums[part] += float(weight)
+        values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
         values["model_flops"] = _column(plan.model_flops, sizes.shape).item()
         return ComputeParts(micro_batch_size=sizes.item(), peak=peak, **values)
-    arrays = {name: sums[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
+    stacked = stack_rows(weights, sizes.shape).reshape(len(weights), -1)
+    summed = np.zeros((len(_SUMMED), sizes.size))
+    if stacked.shape[1] == 1:  # one size: numpy's faster sum of one column
+        summed[:, 0] = np.bincount(plan.index, weights=stacked[:, 0], minlength=len(_SUMMED))
+    else:
+        np.add.at(summed, plan.index, stacked)
+    arrays = {name: summed[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
     arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
     return ComputeParts(micro_batch_size=sizes, peak=peak, **arrays)
 
