@@ -15,8 +15,9 @@ step, a plan, a search) is a :class:`Result`: it lists its figures, and from the
 
 It also holds the number-aware helpers of the vectorized formulas (:func:`where`,
 :func:`maximum`, :func:`minimum`, :func:`clip`, :func:`floats`, :func:`flags`, :func:`ceil`,
-:func:`floor`, :func:`any_true`): a formula written with them runs on numpy arrays for a sweep
-or a search and on Python numbers for one configuration, the same IEEE operations either way.
+:func:`floor`, :func:`first_largest`, :func:`any_true`): a formula written with them runs on
+numpy arrays for a sweep or a search and on Python numbers for one configuration, the same IEEE
+operations either way.
 """
 
 from __future__ import annotations
@@ -180,6 +181,18 @@ def clip(value: Any, low: Any, high: Any) -> Any:
         raised = value if value > low else low
         return raised if raised < high else high
     return np.clip(value, low, high)
+
+
+def first_largest(values: Sequence[float]) -> int:
+    """``np.argmax`` of Python numbers: the index of the first largest, or of the first NaN
+    (numpy takes NaN as the largest)."""
+    best = 0
+    for i, value in enumerate(values):
+        if value != value:  # NaN
+            return i
+        if value > values[best]:
+            best = i
+    return best
 
 
 def all_numbers(*values: Any) -> bool:

@@ -43,7 +43,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.results import any_true, floats, where
+from mlcost.results import all_numbers, any_true, floats, where
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -91,7 +91,7 @@ def collective_name(collective: str) -> Collective:
 def steps_log2(n: Number) -> Number:
     """``ceil(log2 n)`` steps of a binomial tree."""
     steps = np.ceil(np.log2(np.maximum(np.asarray(n, dtype=np.float64), 1.0)))
-    return float(steps) if type(n) in (int, float) else steps
+    return float(steps) if all_numbers(n) else steps
 
 
 def ring_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:

@@ -48,8 +48,10 @@ from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 from mlcost.results import (
     Figure,
     Result,
+    all_numbers,
     any_true,
     broadcast_shape,
+    first_largest,
     json_value,
     maximum,
     minimum,
@@ -301,7 +303,7 @@ def per_gpu_memory(
         "expert_parameters": expert_parameters,
     }
     p = len(stage_layers)
-    if all(type(value) in (int, float, bool) for value in inputs):
+    if all_numbers(*inputs):
         return _one_configuration(
             parts, stage_layers, virtual_stages, tensor_parallel, weight_replicas,
             sequence_parallel, micro_batches, expert_parallel, overheads, common,
@@ -371,7 +373,7 @@ def _one_configuration(
         terms[MemoryTerm.FRAGMENTATION] = subtotal * overheads.fragmentation
         by_stage.append(terms)
         subtotals.append(subtotal)
-    stage = max(range(p), key=subtotals.__getitem__)  # the first of equals, as np.argmax
+    stage = first_largest(subtotals)
     return StageMemory(
         stage_index=np.asarray(stage),
         total=subtotals[stage] + by_stage[stage][MemoryTerm.FRAGMENTATION],

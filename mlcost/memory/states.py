@@ -26,7 +26,7 @@ from mlcost.finetune import (
     trainable_parameters,
 )
 from mlcost.memory.terms import MemoryTerm
-from mlcost.results import plain, where
+from mlcost.results import all_numbers, plain, where
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload.config import PRECISION_POLICIES
@@ -100,7 +100,7 @@ def state_bytes(
     """:func:`zero_model_state_bytes` on plain numbers (bytes; arrays welcome), for the
     vectorized callers. Python numbers in, Python floats out: the same IEEE arithmetic as on
     arrays, without numpy's cost per call on one number."""
-    scalar = type(parameters) in (int, float) and type(data_parallel) in (int, float)
+    scalar = all_numbers(parameters, data_parallel)
     stage = zero_stage if type(zero_stage) is int else np.asarray(zero_stage)
     psi = float(parameters) if scalar else np.asarray(parameters, dtype=np.float64)
     result: dict[MemoryTerm, Number] = {}

@@ -19,7 +19,7 @@ from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
-from mlcost.results import all_numbers, flags, maximum, stack_rows
+from mlcost.results import all_numbers, first_largest, flags, maximum, stack_rows
 from mlcost.results import where as choose
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
@@ -310,7 +310,7 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
     )  # fmt: skip
     layer_counts = (d.first_layers, d.last_layers, d.middle_layers)
     if all_numbers(*stages, *backwards, *layer_counts):  # one configuration of Python numbers
-        slowest = _first_largest(stages)
+        slowest = first_largest(stages)
         micro, backward = stages[slowest], backwards[slowest]
         layers_on_slowest = layer_counts[slowest]
     else:
@@ -330,18 +330,6 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
         all_stages=layers * per_layer + embedding + head,
         optimizer=optimizer,
     )
-
-
-def _first_largest(values: tuple[float, ...]) -> int:
-    """``np.argmax`` of Python numbers: the index of the first largest, or of the first NaN
-    (numpy takes NaN as the largest)."""
-    best = 0
-    for i, value in enumerate(values):
-        if value != value:  # NaN
-            return i
-        if value > values[best]:
-            best = i
-    return best
 
 
 def model_dims(

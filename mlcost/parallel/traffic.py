@@ -277,7 +277,7 @@ class _Terms:
 
     def unused(self, ranks: Any) -> bool:
         """Whether every candidate's group has one rank (a parallelism none of them uses)."""
-        return not any_true((ranks if type(ranks) is int else np.asarray(ranks)) > 1)
+        return not any_true(floats(ranks) > 1)
 
     def inactive(self, spec: TermSpec, ranks: Any) -> CommTerm:
         """``spec``'s term where no candidate's group has more than one rank: no message, calls,
@@ -324,7 +324,7 @@ class _Terms:
     ) -> CommTerm:
         """``spec``'s term: the values of the candidates whose group has more than one rank,
         nothing (no message, calls, time or link) for the others."""
-        active = (ranks if type(ranks) is int else np.asarray(ranks)) > 1
+        active = floats(ranks) > 1
         total = choose(active, total, 0.0)
         exposed = clip(choose(active, exposed, 0.0), 0.0, total)
         return CommTerm(
@@ -524,7 +524,7 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
                 "'moe'); use ep=1 or a model with experts such as mixtral-8x7b"
             )
         return []
-    bad = (dims.num_experts % (d.ep if type(d.ep) is int else np.asarray(d.ep))) != 0
+    bad = dims.num_experts % floats(d.ep) != 0
     if any_true(bad):
         raise MlcostError(
             f"ep: got {np.asarray(d.ep)[bad].ravel()[0]}, expected a divisor of the "

@@ -24,9 +24,10 @@ import mlcost
 from mlcost.comms import Collective, collective_seconds, placement
 from mlcost.implementation import implementation
 from mlcost.layout import Layout
-from mlcost.parallel.compute import _first_largest, compute_parts, model_dims
+from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees
 from mlcost.parallel.step import evaluate
+from mlcost.results import first_largest
 from mlcost.specs import Accelerator
 from mlcost.specs.hardware import CollectiveFit, Measured
 from mlcost.systems import system
@@ -181,4 +182,4 @@ def test_a_collective_on_numbers_equals_it_on_arrays(
 def test_the_slowest_stage_of_numbers_is_numpys_argmax(values: list[float]) -> None:
     # Ties pick the first stage and a NaN is the largest, as np.argmax does: the stage whose
     # layer count the shard's attention and GEMM windows use.
-    assert _first_largest(tuple(values)) == int(np.argmax(np.array(values)))
+    assert first_largest(values) == int(np.argmax(np.array(values)))
