@@ -379,9 +379,16 @@ def collective_time(
     ``tree`` (binomial, all-reduce only), ``hierarchical`` (intra then inter node), ``nvls``
     (in-network all-reduce in one node, where the switches offer it), or ``auto`` (the fastest
     of those). ``size`` may hold an array (a sweep in one call). An algorithm that cannot run on
-    the group raises, or with ``strict=False`` takes infinitely long."""
+    the group raises, or with ``strict=False`` takes infinitely long. A group of one rank raises
+    (it moves nothing: no time, no bandwidth)."""
     resolved = system(target, nodes=nodes)
     n = resolved.gpus if ranks is None else check_ranks(ranks)
+    if any_true(np.asarray(n) < 2):  # no data moves: time 0, and S / 0 is no bandwidth
+        raise MlcostError(
+            f"ranks: got {n!r} on {resolved.name}, expected at least 2 (a collective over one "
+            "GPU moves nothing, so it has no time or bandwidth to report); give --ranks 2 or "
+            "more, or a system with more GPUs"
+        )
     if any_true(np.asarray(n) * np.asarray(stride) > resolved.gpus):
         raise MlcostError(
             f"ranks: {n} ranks {stride} apart need more than the {resolved.gpus} GPUs of "

@@ -45,6 +45,19 @@ def test_bad_size_is_a_user_error(cli: Cli) -> None:
     assert result.exit_code == 2 and "--bytes" in result.stderr
 
 
+@pytest.mark.parametrize("command", ["allreduce", "allgather", "alltoall", "broadcast"])
+def test_a_one_rank_collective_is_refused(cli: Cli, command: str) -> None:
+    """One rank moves no data: its time is 0 and ``S / t`` no bandwidth (nccl-tests needs two
+    ranks), so the answer is a one-line error naming ``ranks``, never ``inf`` or ``nan``."""
+    result = cli("comm", command, "--ranks", "1")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ranks: got 1" in lines[0] and "at least 2" in lines[0]
+    assert "Warning" not in result.stderr
+    assert cli("comm", command, "--ranks", "2").exit_code == 0
+
+
 def test_parallel_json_agrees_with_the_python_api(cli: Cli) -> None:
     result = cli(
         "parallel", "llama-2-7b", "--system", "dgx-h100", "--nodes", "1", "--global-batch", "64",

@@ -123,6 +123,8 @@ def test_bad_inputs_raise_mlcost_errors() -> None:
         bus_bandwidth_factor("gossip", 8)
     with pytest.raises(MlcostError, match="algorithm"):
         collective_time("dgx-h100", "all-reduce", S, algorithm="butterfly")
+    with pytest.raises(MlcostError, match=r"ranks: got 1 .*at least 2"):
+        collective_time("dgx-h100", "all-reduce", S, ranks=1)
 
 
 # ----- links and systems ------------------------------------------------------------------------
