@@ -142,3 +142,26 @@ def test_usage_errors_exit_2_without_a_traceback(cli: Cli) -> None:
         result = cli(*args)
         assert result.exit_code == 2, args
         assert "Traceback" not in result.stderr, args
+
+
+def test_start_up_turns_the_garbage_collector_back_on() -> None:
+    """A fresh process's start-up imports the command line with the cyclic collector off and
+    freezes what it built; the command's own work then runs with the collector on (a long sweep
+    must still collect its cycles). Checked in a new interpreter, where start-up really runs."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import gc, sys, atexit\n"
+        "atexit.register(lambda: print('gc', gc.isenabled(), gc.get_freeze_count() > 10**4,"
+        " file=sys.stderr))\n"
+        "sys.argv = ['mlcost', 'memory', 'gpt2']\n"
+        "from mlcost.cli import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "GiB" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "gc True True"
