@@ -28,9 +28,10 @@ def main() -> None:
 def _start() -> Callable[[], None]:
     """Import the command line with the cyclic garbage collector off: start-up creates some
     10^5 objects that live until exit (modules, classes, the unit registry) and no garbage, so
-    the collector's passes over them are pure cost (about 5% of a command line's time,
-    ``benchmarks/cli.py``). What start-up built is then frozen out of later collections
-    (``gc.freeze``) and the collector turned back on for the command's own work."""
+    the collector's passes over them are pure cost (3-5% of ``mlcost plan``, 8-19% of
+    ``mlcost memory``, paired runs on a 2-core machine). What start-up built is then frozen
+    out of later collections (``gc.freeze``) and the collector turned back on for the
+    command's own work."""
     import gc
 
     gc.disable()
