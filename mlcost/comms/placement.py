@@ -394,8 +394,9 @@ def collective_time(
             f"ranks: {n} ranks {stride} apart need more than the {resolved.gpus} GPUs of "
             f"{resolved.nodes} x {resolved.gpus_per_node}; raise --nodes"
         )
-    # numpy's arithmetic for the public answer (a one-rank group's zero time gives an infinite
-    # bandwidth, not a ZeroDivisionError): ranks as an array, never the evaluator's numbers path.
+    # numpy's arithmetic for the public answer (a zero time, e.g. no bytes over links without
+    # latency, gives inf or nan, not a ZeroDivisionError): ranks as an array, never the
+    # evaluator's numbers path.
     where = placement(resolved, np.asarray(n), stride)
     seconds = collective_seconds(
         resolved, collective, magnitude_in(size, "byte", "size"), where, algorithm, fit_world_size
