@@ -35,7 +35,7 @@ import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import quick_init, quick_replace
-from mlcost.results import any_true, floats, maximum, plain, stack_rows
+from mlcost.results import any_true, floats, largest, maximum, plain, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
@@ -192,15 +192,8 @@ def gemm_compute(
     waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
     depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
     attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
-    heads = attention.any() and ceilings.attention_curve
-    rows_shape = (-1,) + (1,) * len(shape)
-    layouts = np.empty(values.shape)
-    for index, layout in enumerate(("nn", "nt", "tn")):  # each pass's operand layout's curve
-        efficiency = ceilings.gemm_efficiency(flops, layout=layout)
-        if heads:
-            at = ceilings.gemm_efficiency(flops, attention=True, layout=layout)
-            efficiency = np.where(attention.reshape(rows_shape), at, efficiency)
-        layouts[index] = efficiency
+    # Each pass's operand layout's size curve (the attention rows' own where measured).
+    layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
     with np.errstate(divide="ignore", invalid="ignore"):
         seconds = values / (peak * layouts * (waves * depths))
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
@@ -264,7 +257,7 @@ def parameter_tensors(table: OperatorTable) -> float:
     micro = float(table.metadata.get("micro_batches", 1))
     return float(
         sum(
-            np.max(op.count) / micro
+            largest(op.count) / micro
             for op in table.operators
             if op.kind != OperatorKind.OPTIMIZER and any_true(op.parameters > 0)
         )

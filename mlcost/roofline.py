@@ -213,11 +213,36 @@ class Ceilings:
         ``flops`` reaches: the calibrated size curve for its operand layout (``nn`` forward,
         ``nt`` input gradient, ``tn`` weight gradient; interpolated in log FLOPs, flat beyond
         its ends) or the constant default."""
-        key = "attention" if attention and self.attention_curve else layout
-        curve = self._log_curves.get(key) or self._log_curves["nn"]
+        curve = self._size_curve(layout, attention)
         if curve is None:
             return self.compute_efficiency
         return _on_log_curve(curve, flops)
+
+    def _size_curve(
+        self, layout: str, attention: bool = False
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The size curve a GEMM reads (:attr:`_log_curves`): an attention matmul's own where
+        there is one, else its operand layout's, else the forward ``nn`` one; None: no curve,
+        the constant ``compute_efficiency``."""
+        key = "attention" if attention and self.attention_curve else layout
+        return self._log_curves.get(key) or self._log_curves["nn"]
+
+    def gemm_pass_efficiencies(self, flops: np.ndarray, attention: np.ndarray) -> np.ndarray:
+        """:meth:`gemm_efficiency` of GEMM rows of ``flops`` for each pass's operand layout at
+        once, shape ``(3, *flops.shape)`` (forward ``nn``, input gradient ``nt``, weight
+        gradient ``tn``): the rows where ``attention`` (broadcast over ``flops``) on the
+        attention curve where there is one. The same numbers as a call per layout, with the
+        log of the FLOPs and the attention rows' efficiency evaluated once."""
+        x = _log_flops(flops)
+        out = np.empty((3, *np.shape(flops)))
+        for index, layout in enumerate(("nn", "nt", "tn")):
+            curve = self._size_curve(layout)
+            out[index] = self.compute_efficiency if curve is None else np.interp(x, *curve)
+        if self.attention_curve and attention.any():
+            heads = self._size_curve("nn", attention=True)
+            if heads is not None:  # always: there is an attention curve
+                out[:] = np.where(attention, np.interp(x, *heads), out)
+        return out
 
     @cached_property
     def _log_curves(self) -> dict[str, tuple[np.ndarray, np.ndarray] | None]:
@@ -289,8 +314,12 @@ class Ceilings:
 def _on_log_curve(curve: tuple[np.ndarray, np.ndarray], flops: Number) -> Number:
     """A size curve ``(log10 FLOPs, efficiencies)`` at ``flops``: interpolated in log FLOPs,
     flat beyond its ends."""
-    x = np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
-    return plain(np.asarray(np.interp(x, curve[0], curve[1])))
+    return plain(np.asarray(np.interp(_log_flops(flops), curve[0], curve[1])))
+
+
+def _log_flops(flops: Number) -> np.ndarray:
+    """Where a size curve is read: ``log10`` of the FLOPs, at least 1 FLOP."""
+    return np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
 
 
 #: The depth-equivalent ``K0`` of a GEMM tile's prologue and epilogue, and the per-SM peak it

@@ -137,6 +137,41 @@ def test_maximum_agrees_with_numpy_maximum() -> None:
         assert np.shape(got) == np.shape(expected)
 
 
+def test_distinct_agrees_with_numpy_unique() -> None:
+    """``distinct`` equals ``np.unique`` (numpy the oracle) on numbers without NaN: empty, one
+    value, repeats, negatives and zeros, floats, integers and 2-D input (flattened), with the
+    same dtype; and it is a new array, never a view the caller could change the input through."""
+    import numpy as np
+
+    from mlcost.results import distinct
+
+    rng = np.random.default_rng(7)
+    cases = [np.array([], dtype=np.int64), np.array([5]), np.array([3, 3, 3]),
+             np.array([4, -1, 0, 4, 2, -1]), np.array([2.5, -0.0, 0.0, 1e300, 2.5]),
+             rng.integers(0, 9, size=(6, 7)), rng.normal(size=50), [4096, 8192, 4096]]  # fmt: skip
+    for values in cases:
+        got, expected = distinct(values), np.unique(values)
+        np.testing.assert_array_equal(got, expected, err_msg=repr(values))
+        assert got.dtype == expected.dtype
+    one = np.array([7])
+    distinct(one)[0] = 1
+    assert one[0] == 7
+
+
+def test_largest_agrees_with_numpy_max() -> None:
+    """``largest`` answers as ``np.max`` does (numpy the oracle): Python numbers, numpy scalars,
+    NaN (propagated) and arrays."""
+    import numpy as np
+
+    from mlcost.results import largest
+
+    cases = [3, -2.5, 0.0, True, np.float64(1.5), np.int64(4), np.array([1.0, 9.0, 5.0]),
+             np.array([[2], [7]]), np.array([1.0, float("nan")])]  # fmt: skip
+    for value in cases:
+        np.testing.assert_array_equal(largest(value), np.max(value), err_msg=repr(value))
+    assert np.isnan(largest(float("nan")))
+
+
 def test_broadcast_shape_agrees_with_numpy() -> None:
     """``broadcast_shape`` equals ``np.broadcast_shapes`` of ``np.shape`` of each value (numpy
     the oracle): numbers, numpy scalars, booleans, lists, arrays, and shapes that do not

@@ -45,7 +45,7 @@ from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import ComputeParts, compute_parts_by_shard, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees, stage_layer_profile
 from mlcost.parallel.step import evaluate
-from mlcost.results import Figure, Result
+from mlcost.results import Figure, Result, distinct
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system
@@ -67,7 +67,7 @@ def _divisors(n: int) -> np.ndarray:
 def default_pipeline_degrees(layers: int, gpus: int) -> np.ndarray:
     """The divisors of the layer count and the powers of two, up to the layers and the GPUs."""
     powers = 2 ** np.arange(0, int(np.log2(max(gpus, 1))) + 1)
-    options = np.union1d(_divisors(layers), powers)
+    options = distinct(np.concatenate((_divisors(layers), powers)))
     return options[(options <= layers) & (options <= gpus)]
 
 
@@ -192,14 +192,22 @@ def _groups(*keys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     return np.stack(np.unravel_index(distinct, radices)), members
 
 
-def _select(parts: ActivationParts, index: np.ndarray, shape: tuple[int, ...]) -> ActivationParts:
-    """``parts`` computed over a vector of micro-batch sizes, taken at ``index``."""
-    taken = {
-        f.name: np.broadcast_to(np.asarray(getattr(parts, f.name), dtype=np.float64), shape)[index]
+def _part_columns(parts: ActivationParts, shape: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """The numeric fields of ``parts`` (computed over a vector of micro-batch sizes) as float64
+    arrays of ``shape``: what :func:`_select` takes rows of, converted once per ``parts``."""
+    return {
+        f.name: np.broadcast_to(np.asarray(getattr(parts, f.name), dtype=np.float64), shape)
         for f in fields(ActivationParts)
         if f.name not in ("formula", "source")
     }
-    return replace(parts, **taken)
+
+
+def _select(
+    parts: ActivationParts, columns: dict[str, np.ndarray], index: np.ndarray
+) -> ActivationParts:
+    """``parts`` computed over a vector of micro-batch sizes, taken at ``index`` (``columns``:
+    its fields as arrays, :func:`_part_columns`)."""
+    return replace(parts, **{name: column[index] for name, column in columns.items()})
 
 
 def with_expert_parallel(
@@ -223,7 +231,7 @@ def with_expert_parallel(
     if row.size == 0:
         raise MlcostError(
             f"expert_parallel: no degree among {degrees.tolist()} divides the data-parallel "
-            f"degree of any candidate (data-parallel degrees {np.unique(cand['dp']).tolist()}); "
+            f"degree of any candidate (data-parallel degrees {distinct(cand['dp']).tolist()}); "
             "include 1, or leave expert_parallel=None"
         )
     return {**{key: value[row] for key, value in cand.items()}, "ep": e}
@@ -258,17 +266,18 @@ def _memory_bytes(
     # The saved activations depend on the recomputation, the sequence (cp) and the micro-batch,
     # not on the pipeline split: one operator table per (recompute, cp) over every micro-batch.
     (mbs,), mb_index = _distinct(cand["mb"])
-    per_mode: dict[tuple[int, int], ActivationParts] = {}
+    per_mode: dict[tuple[int, int], tuple[ActivationParts, dict[str, np.ndarray]]] = {}
     groups, rows = _groups(cand["recompute"], cand["cp"], cand["pp"], cand["v"])
     for g, members in enumerate(rows):
         rc, cp, pp, v = (int(x) for x in groups[:, g])
         layout = Layout(pp=pp, virtual_stages=v, recompute=RECOMPUTE_CODES[rc])
         if (rc, cp) not in per_mode:
-            per_mode[rc, cp] = activation_parts(
+            computed = activation_parts(
                 model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs,
                 config.sequence_length // cp,
             )  # fmt: skip
-        parts = _select(per_mode[rc, cp], mb_index[members], mbs.shape)
+            per_mode[rc, cp] = computed, _part_columns(computed, mbs.shape)
+        parts = _select(*per_mode[rc, cp], mb_index[members])
         memory = per_gpu_memory(
             parts,
             parameters=float(model.parameter_count),

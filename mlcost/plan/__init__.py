@@ -35,14 +35,13 @@ import pint
 
 from mlcost import scaling
 from mlcost.assumptions import Assumptions
-from mlcost.checkpointing import GoodputPlan, RecomputePlan, cheapest_recompute
+from mlcost.checkpointing.failures import GoodputPlan
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
 from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of
 from mlcost.plan.figures import fit_verdict, plan_figures
-from mlcost.plan.fit import Suggestion, suggestions
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
 from mlcost.results import Figure, Figures, Result, first_value
@@ -62,6 +61,9 @@ from mlcost.workload import TrainingConfig
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from mlcost.checkpointing.recompute import RecomputePlan
+    from mlcost.plan.fit import Suggestion
 
 
 class ComputeOptimalWarning(UserWarning):
@@ -269,11 +271,15 @@ class Plan(Result):
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> RecomputePlan:
         """The least recomputation that makes one step fit this plan's GPU (activation
         checkpoint placement, :func:`mlcost.checkpointing.cheapest_recompute`)."""
+        from mlcost.checkpointing.recompute import cheapest_recompute  # the optimizer, on use
+
         r = self.run
         return cheapest_recompute(r.model, r.config, r.system.accelerator, r.layout, budget)
 
     def suggestions(self, limit: int = 4) -> list[Suggestion]:
         """Layouts and settings on which this run fits (:mod:`mlcost.plan.fit`)."""
+        from mlcost.plan.fit import suggestions  # only a run that does not fit asks
+
         return suggestions(self.run, limit)
 
     def _subset(self, title: str, names: tuple[str, ...]) -> Figures:
@@ -415,6 +421,14 @@ class Plan(Result):
                 Figure("loss", float(fit.loss(n, d)), "E + A/N^alpha + B/D^beta", "", fit.source),
             ),
         )
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Suggestion":  # defined with the fit search, imported on first use (PEP 562)
+        from mlcost.plan.fit import Suggestion
+
+        return Suggestion
+    raise AttributeError(f"module 'mlcost.plan' has no attribute {name!r}")
 
 
 __all__ = [

@@ -46,7 +46,7 @@ from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
 from mlcost.parallel.step import evaluate
 from mlcost.plan.resolve import Run
-from mlcost.results import first_value, minimum
+from mlcost.results import distinct, first_value, minimum
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
@@ -168,7 +168,7 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
     exposed = np.zeros(x.gpus.shape)
     flops = np.zeros(x.gpus.shape)
     resolved = run.system.for_gpus(int(np.max(x.gpus)))
-    for length in np.unique(x.sequence_length):
+    for length in distinct(x.sequence_length):
         mask = x.sequence_length == length
         config = _at_length(run.config, int(length))
         gpus = x.gpus[mask]
@@ -180,10 +180,11 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
                 software=run.software,
             )  # fmt: skip
         else:
-            sizes, inverse = np.unique(x.micro_batch_size[mask], return_inverse=True)
+            batch = x.micro_batch_size[mask]
+            sizes = distinct(batch)
             parts = compute_parts(
                 run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
-            ).take(np.asarray(inverse).ravel())
+            ).take(np.searchsorted(sizes, batch).ravel())
             chosen = degrees.at(mask)
         result = evaluate(
             model_dims(run.model, config, run.software),
@@ -212,12 +213,12 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
     per_parameter = model_state_bytes_per_parameter(
         run.config.precision, run.config.optimizer, model=model, finetune=run.config.finetune
     )
-    for length in np.unique(x.sequence_length):
+    for length in distinct(x.sequence_length):
         mask = x.sequence_length == length
         config = _at_length(run.config, int(length))
         if isinstance(model, TransformerSpec):
             batch = x.micro_batch_size[mask]
-            one = np.unique(batch)
+            one = distinct(batch)
             parts = activation_parts(
                 model,
                 config,

@@ -310,3 +310,30 @@ def test_goodput_over_gpus_is_goodput_plan_for_every_count(asynchronous: bool) -
         for s, n, b in zip(state, gpus, bandwidth, strict=True)
     ]  # fmt: skip
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+def test_every_public_name_of_the_package_is_its_module_s_own() -> None:
+    """``mlcost.checkpointing`` imports its modules on first use (PEP 562): every name of its
+    ``__all__`` is the object its defining module holds, whichever is asked for first, and an
+    unknown name raises AttributeError as a module attribute does; likewise ``mlcost.plan``'s
+    ``Suggestion``."""
+    import importlib
+
+    import mlcost.checkpointing as package
+    import mlcost.plan
+
+    modules = ("chapter", "failures", "optimize", "placement", "recompute")
+    defined = {}
+    for name in modules:
+        module = importlib.import_module(f"mlcost.checkpointing.{name}")
+        defined.update({n: getattr(module, n) for n in dir(module) if n in package.__all__})
+    assert set(defined) == set(package.__all__)
+    for name in package.__all__:
+        assert getattr(package, name) is defined[name], name
+    with pytest.raises(AttributeError, match="no attribute 'placement_costs'"):
+        package.placement_costs  # noqa: B018 - the attribute access is the test
+    from mlcost.plan.fit import Suggestion
+
+    assert mlcost.plan.Suggestion is Suggestion
+    with pytest.raises(AttributeError, match="no attribute 'Suggestions'"):
+        mlcost.plan.Suggestions  # noqa: B018

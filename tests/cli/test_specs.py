@@ -56,6 +56,29 @@ def test_help_imports_no_command_nor_the_model() -> None:
     )
 
 
+def test_plan_loads_neither_numpy_masked_arrays_nor_the_optimizers_it_does_not_use() -> None:
+    # A fresh interpreter: `mlcost plan` of a run that fits answers without numpy.ma (which
+    # numpy imports on the first call of np.unique: about 10 ms of a command line on a 2-core
+    # machine), the activation-checkpoint placement optimizers and the fit search.
+    import subprocess
+    import sys
+
+    code = (
+        "import contextlib, io, sys\n"
+        "sys.argv = ['mlcost', 'plan']\n"
+        "from mlcost.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    try:\n        main()\n    except SystemExit:\n        pass\n"
+        "print('time to train' in out.getvalue() or 'wall clock' in out.getvalue())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[:2] == ['numpy', 'ma']))\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('mlcost.checkpointing.', "
+        "'mlcost.plan.fit'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:3] == ["True", "[]", "['mlcost.checkpointing.failures']"]
+
+
 def test_list_models(cli: Cli) -> None:
     result = cli("specs", "list", "models", "--json")
     assert result.exit_code == 0
