@@ -41,7 +41,11 @@ from mlcost.units import Q_
 class _Part(BaseModel):
     """A nested part of a spec (validated by its parent, which reports the full path)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    # Schemas built on first validation, as :class:`mlcost.specs.base.Model`'s: a command that
+    # reads the catalog's parsed specs validates none of these parts.
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True
+    )
 
 
 class PeakThroughput(_Part):

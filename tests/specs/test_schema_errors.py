@@ -138,3 +138,28 @@ def test_a_bare_number_is_not_bytes() -> None:
     # Bytes have their own dimension: "24" without a unit is rejected, not read as 24 bytes.
     with pytest.raises(SpecError, match="memory_capacity"):
         load_spec_text(GOOD_GPU.replace("memory_capacity: 24 GiB", "memory_capacity: 24"))
+
+
+def test_importing_the_specs_builds_no_validation_schema() -> None:
+    """A fresh interpreter: importing mlcost.specs builds no pydantic schema (each is built on
+    a model's first validation, several ms apiece of every command line's start-up), and a part
+    validates as before once asked: a bad format is still refused."""
+    import subprocess
+    import sys
+
+    code = (
+        "import pydantic, mlcost.specs as s\n"
+        "def models(c):\n"
+        "    for k in c.__subclasses__():\n"
+        "        yield k\n"
+        "        yield from models(k)\n"
+        "mine = {m for m in models(pydantic.BaseModel) if m.__module__.startswith('mlcost')}\n"
+        "print(len(mine), sorted(m.__name__ for m in mine if m.__pydantic_complete__))\n"
+        "print(s.PeakThroughput(format='bf16', dense='1 TFLOP/s').dense.to('flop/s').magnitude)\n"
+        "try:\n    s.PeakThroughput(format='bf17', dense='1 TFLOP/s')\n"
+        "except pydantic.ValidationError as e:\n    print('refused', 'bf17' in str(e))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    count, built = done.stdout.split("\n")[0].split(" ", 1)
+    assert int(count) >= 20 and built == "[]"
+    assert done.stdout.split("\n")[1:3] == ["1000000000000.0", "refused True"]
