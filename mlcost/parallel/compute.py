@@ -189,6 +189,12 @@ class _SplitPlan:
     model_flops: float | np.ndarray
 
 
+#: The operator kinds :func:`_split_plan` tests, read once (an enum member's lookup is a
+#: descriptor call on Python 3.11).
+_OPTIMIZER, _MATMUL = OperatorKind.OPTIMIZER, OperatorKind.MATMUL
+_ATTENTION_KINDS = (OperatorKind.ATTENTION, OperatorKind.SOFTMAX)
+
+
 def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     """The :class:`_SplitPlan` of ``table``: a pass operator adds its time less its launches to
     its group (:data:`_GROUPS`: block and whether tensor parallelism splits it) and that times
@@ -198,7 +204,8 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     its launches, its gaps and its host time go to the three optimizer parts."""
     body_rows, parts, shares, attention, gemms, optimizer = [], [], [], [], [], []
     for i, op in enumerate(table.operators):
-        if op.kind == OperatorKind.OPTIMIZER:
+        kind = op.kind
+        if kind == _OPTIMIZER:
             optimizer.append(i)
             continue
         block = op.block if transformer else "layer"
@@ -206,10 +213,14 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
         parts.append(
             _PART_INDEX[_GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")]
         )
-        shares.append(_backward_share(op.total_flops, op.backward_flops + op.recompute_flops))
-        if op.kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
+        # Operator.total_flops is forward + backward + recomputed, added in that order.
+        backward, recomputed = op.backward_flops, op.recompute_flops
+        shares.append(
+            _backward_share(op.forward_flops + backward + recomputed, backward + recomputed)
+        )
+        if kind in _ATTENTION_KINDS:
             attention.append(i)
-        if op.kind == OperatorKind.MATMUL and block == "layer":
+        if kind == _MATMUL and block == "layer":
             gemms.append(i)
     index = [part[j] for j in range(4) for part in parts]
     index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
