@@ -119,6 +119,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'mlcost.checkpointing' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The public names too before their first use (tab completion lists them)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 __all__ = [
     "DALY_RESTART_TIME",
     "LLAMA3_MTBF_PER_GPU",

@@ -318,6 +318,8 @@ def test_every_public_name_of_the_package_is_its_module_s_own() -> None:
     unknown name raises AttributeError as a module attribute does; likewise ``mlcost.plan``'s
     ``Suggestion``."""
     import importlib
+    import subprocess
+    import sys
 
     import mlcost.checkpointing as package
     import mlcost.plan
@@ -332,6 +334,12 @@ def test_every_public_name_of_the_package_is_its_module_s_own() -> None:
         assert getattr(package, name) is defined[name], name
     with pytest.raises(AttributeError, match="no attribute 'placement_costs'"):
         package.placement_costs  # noqa: B018 - the attribute access is the test
+    # dir() lists every public name before its first use (a fresh interpreter).
+    listed = subprocess.run(
+        [sys.executable, "-c", "import mlcost.checkpointing as c; print(sorted(dir(c)))"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert all(repr(name) in listed for name in package.__all__)
     from mlcost.plan.fit import Suggestion
 
     assert mlcost.plan.Suggestion is Suggestion
