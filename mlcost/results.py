@@ -15,9 +15,10 @@ step, a plan, a search) is a :class:`Result`: it lists its figures, and from the
 
 It also holds the number-aware helpers of the vectorized formulas (:func:`where`,
 :func:`maximum`, :func:`minimum`, :func:`clip`, :func:`floats`, :func:`flags`, :func:`ceil`,
-:func:`floor`, :func:`first_largest`, :func:`any_true`): a formula written with them runs on
-numpy arrays for a sweep or a search and on Python numbers for one configuration, the same IEEE
-operations either way.
+:func:`floor`, :func:`largest`, :func:`first_largest`, :func:`any_true`): a formula written
+with them runs on numpy arrays for a sweep or a search and on Python numbers for one
+configuration, the same IEEE operations either way. :func:`distinct` is ``np.unique`` without
+its first call's import of ``numpy.ma``.
 """
 
 from __future__ import annotations

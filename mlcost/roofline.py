@@ -238,10 +238,9 @@ class Ceilings:
         for index, layout in enumerate(("nn", "nt", "tn")):
             curve = self._size_curve(layout)
             out[index] = self.compute_efficiency if curve is None else np.interp(x, *curve)
-        if self.attention_curve and attention.any():
-            heads = self._size_curve("nn", attention=True)
-            if heads is not None:  # always: there is an attention curve
-                out[:] = np.where(attention, np.interp(x, *heads), out)
+        heads = self._size_curve("nn", attention=True) if self.attention_curve else None
+        if heads is not None and attention.any():
+            out[:] = np.where(attention, np.interp(x, *heads), out)
         return out
 
     @cached_property
