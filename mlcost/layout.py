@@ -164,6 +164,12 @@ class Layout(Model):
         """Tokens per optimizer step over all replicas: ``global batch x sequence``."""
         return self.global_batch * sequence_length
 
+    def one_micro_batch(self) -> Layout:
+        """This layout with one micro-batch per step: its operator table is one micro-batch's
+        operators and the optimizer update (what a micro-batch's time and saved bytes are read
+        from)."""
+        return self.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
+
     # ----- recomputation --------------------------------------------------------------
     def recompute_fraction(self, layers: int) -> float:
         """Share of layers whose whole forward (and its tensor-parallel traffic) is repeated in

@@ -395,11 +395,25 @@ def step_times(
 ) -> list[StepTime]:
     """:func:`step_time` at each of ``shards`` (``(t, c)`` pairs), the operator table built
     once: it does not depend on how the ranks split the GEMMs, only their times do."""
-    software = implementation_of(implementation)
     table = operators(
         as_model(model), config, layout, micro_batch_size=micro_batch_size,
         sequence_length=sequence_length,
     )  # fmt: skip
+    return table_step_times(table, config, gpu, shards, mode=mode, implementation=implementation)
+
+
+def table_step_times(
+    table: OperatorTable,
+    config: TrainingConfig,
+    gpu: Accelerator | Ceilings | str,
+    shards: Sequence[tuple[int, int]],
+    *,
+    mode: Mode = "roofline",
+    implementation: SoftwareLike = None,
+) -> list[StepTime]:
+    """:func:`step_times` of an operator table already built (:func:`mlcost.workload.operators`
+    under ``config``): the step of ``table`` on ``gpu`` at each of ``shards``."""
+    software = implementation_of(implementation)
     if isinstance(gpu, Ceilings):
         return [operator_times(table, gpu, mode, software=software, shard=s) for s in shards]
     accelerator = as_accelerator(gpu)

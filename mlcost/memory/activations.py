@@ -30,7 +30,13 @@ from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.specs import TransformerSpec
 from mlcost.units import Q_
-from mlcost.workload import OperatorKind, OperatorRole, TrainingConfig, transformer_operators
+from mlcost.workload import (
+    OperatorKind,
+    OperatorRole,
+    OperatorTable,
+    TrainingConfig,
+    transformer_operators,
+)
 
 Number = Any
 Profile = Literal["pytorch", "megatron"]
@@ -90,10 +96,15 @@ def activation_parts(
     batch: Number,
     sequence: Number,
     mini_sequences: int = 1,
+    *,
+    table: OperatorTable | None = None,
 ) -> ActivationParts:
     """The :class:`ActivationParts` of ``model`` for micro-batches of ``batch`` sequences of
     ``sequence`` tokens (the tokens one GPU holds: divide by the context-parallel degree first)
-    under ``layout``'s recomputation (module docstring)."""
+    under ``layout``'s recomputation (module docstring): the bytes the operators of one
+    micro-batch save (the table of ``layout.one_micro_batch()``). ``table``: that table when the
+    caller has built it already (:func:`mlcost.workload.operators` at ``batch`` and
+    ``sequence``; the ``pytorch`` profile)."""
     if profile not in PROFILES:
         raise MlcostError(f"profile: got {profile!r}, expected pytorch or megatron")
     if mini_sequences < 1:
@@ -101,19 +112,25 @@ def activation_parts(
     if profile == "megatron" and model.moe is None:  # Table 2 is of dense layers; MoE: the table
         fp32_logits = 4 * batch * sequence * model.vocab_size / mini_sequences
         return _megatron_parts(model, config, layout, batch, sequence, mini_sequences, fp32_logits)
-    table = transformer_operators(
-        model, config, layout, micro_batch_size=batch, sequence_length=sequence
-    )
-    micro = layout.micro_batches
+    if table is None:
+        table = transformer_operators(
+            model, config, layout.one_micro_batch(), micro_batch_size=batch,
+            sequence_length=sequence,
+        )  # fmt: skip
+    elif table.metadata.get("micro_batches") != 1:
+        raise MlcostError(
+            f"table: got {table.metadata.get('micro_batches')!r} micro-batches, expected the "
+            "table of one micro-batch (build it under layout.one_micro_batch())"
+        )
     sums = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
     logits: Number = 0.0
     for op in table.operators:
         if op.kind == OperatorKind.LOSS:
-            logits = logits + op.saved_bytes * op.count / micro / mini_sequences
+            logits = logits + op.saved_bytes * op.count / mini_sequences
             continue
         if op.kind == OperatorKind.OPTIMIZER or op.block not in sums:
             continue
-        saved = op.saved_bytes_after_recompute * op.count / micro
+        saved = op.saved_bytes_after_recompute * op.count
         if op.role == OperatorRole.MLP_INTERMEDIATE:
             saved = saved / mini_sequences
         split = op.tensor_parallel and not op.saved_replicated

@@ -23,7 +23,7 @@ from mlcost.results import all_numbers, first_largest, flags, maximum, stack_row
 from mlcost.results import where as choose
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
-from mlcost.timing import Mode, StepTime, step_times
+from mlcost.timing import Mode, StepTime, step_times, table_step_times
 from mlcost.workload import OperatorKind, OperatorTable, TrainingConfig
 
 Number = Any
@@ -110,16 +110,18 @@ def compute_parts(
     *,
     mode: Mode = "roofline",
     software: Software | None = None,
+    table: OperatorTable | None = None,
 ) -> ComputeParts:
     """Split the single-GPU step of one micro-batch (:func:`mlcost.timing.step_time`, one
     vectorized call over ``micro_batch_sizes``, with ``layout``'s recomputation, its GEMMs at
     the efficiency of the shapes one of ``layout``'s ``t x c`` tensor- and context-parallel
     ranks runs) into the parts a layout shards differently. The backward share of an operator
     is its backward (and recomputed) FLOPs over all its FLOPs (2/3 for an operator without
-    FLOPs)."""
+    FLOPs). ``table``: the operator table of this step when already built (see
+    :func:`compute_parts_by_shard`)."""
     return compute_parts_by_shard(
         model, config, gpu, layout, micro_batch_sizes, [(layout.tp, layout.cp)], mode=mode,
-        software=software,
+        software=software, table=table,
     )[0]  # fmt: skip
 
 
@@ -133,17 +135,29 @@ def compute_parts_by_shard(
     *,
     mode: Mode = "roofline",
     software: Software | None = None,
+    table: OperatorTable | None = None,
 ) -> list[ComputeParts]:
     """:func:`compute_parts` with the GEMMs of each of ``shards`` (``(t, c)`` pairs; ``layout``'s
     own degrees are not used), the operator table built once (:func:`mlcost.timing.step_times`).
     One micro-batch size given as a Python int gives parts of Python numbers (the evaluator's
     scalar path, :meth:`mlcost.parallel.degrees.Degrees.of_layout`); otherwise arrays over the
-    sizes."""
+    sizes. ``table``: the transformer's operator table of this step when the caller has built it
+    already (:func:`mlcost.workload.operators` of ``model`` under ``config`` and
+    ``layout.one_micro_batch()`` at the one micro-batch size given), timed instead of built
+    again."""
     numbers = type(micro_batch_sizes) is int
     sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
-    single = layout.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
+    single = layout.one_micro_batch()
     transformer = isinstance(model, TransformerSpec)
-    if transformer:
+    if table is not None:
+        micro = table.metadata.get("micro_batches")
+        if not transformer or micro != 1:
+            raise MlcostError(
+                f"table: got a table of {micro!r} micro-batches for {model.name!r}, expected a "
+                "transformer's table of one micro-batch (build it under layout.one_micro_batch())"
+            )
+        steps = table_step_times(table, config, gpu, shards, mode=mode, implementation=software)
+    elif transformer:
         # One size: the step of plain numbers (the same arithmetic, without numpy per value).
         batch = int(sizes[0]) if sizes.size == 1 else sizes
         steps = step_times(

@@ -51,7 +51,7 @@ from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
 from mlcost.units import Q_, in_unit
-from mlcost.workload import TrainingConfig
+from mlcost.workload import OperatorTable, TrainingConfig, operators
 
 Array = np.ndarray
 
@@ -159,9 +159,25 @@ class StepStage:
     model_flops_step: Array  # all GPUs
 
 
-def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
+def one_table(run: Run, x: Numbers) -> OperatorTable | None:
+    """The operator table of one micro-batch that both the step and the memory stage read where
+    ``x`` is one configuration of a transformer without context parallelism (its GPU holds the
+    whole sequence, so the memory stage's table is the step's): built once for both, else
+    None (each stage builds its own)."""
+    if x.gpus.size != 1 or run.layout.cp != 1 or not isinstance(run.model, TransformerSpec):
+        return None
+    return operators(
+        run.model, _at_length(run.config, int(x.sequence_length[0])),
+        run.layout.one_micro_batch(), micro_batch_size=int(x.micro_batch_size[0]),
+    )  # fmt: skip
+
+
+def step_stage(
+    run: Run, x: Numbers, degrees: Degrees, table: OperatorTable | None = None
+) -> StepStage:
     """Compute (with the bubble) and exposed communication per step, and model FLOPs per step
-    (module docstring), evaluated once per distinct sequence length."""
+    (module docstring), evaluated once per distinct sequence length; ``table``: the one
+    configuration's operator table (:func:`one_table`)."""
     m = degrees.micro_batches.astype(np.float64)
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
     compute = np.zeros(x.gpus.shape)
@@ -177,7 +193,7 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
             gpus = int(gpus[0])
             parts = compute_parts(
                 run.model, config, resolved.accelerator, run.layout, chosen.micro_batch,
-                software=run.software,
+                software=run.software, table=table,
             )  # fmt: skip
         else:
             batch = x.micro_batch_size[mask]
@@ -205,9 +221,12 @@ def step_stage(run: Run, x: Numbers, degrees: Degrees) -> StepStage:
     return StepStage(compute_s=compute, communication_s=exposed, model_flops_step=flops)
 
 
-def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
+def memory_stage(
+    run: Run, x: Numbers, degrees: Degrees, table: OperatorTable | None = None
+) -> Array:
     """Bytes per GPU of every configuration (:func:`mlcost.memory.per_gpu_memory`, the memory
-    model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length."""
+    model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length;
+    ``table``: the one configuration's operator table (:func:`one_table`)."""
     model, layout = run.model, run.layout
     out = np.zeros(x.gpus.shape)
     per_parameter = model_state_bytes_per_parameter(
@@ -227,6 +246,7 @@ def memory_stage(run: Run, x: Numbers, degrees: Degrees) -> Array:
                 # One size: the table of plain numbers (the same arithmetic, without numpy).
                 int(one[0]) if one.size == 1 else batch,
                 int(length) // layout.cp,
+                table=table,
             )
             layers, stages = model.num_layers, layout.stage_layer_counts(model.num_layers)
         elif isinstance(model, ConvNetSpec):
@@ -340,8 +360,9 @@ def _goodput(run: Run, gpus: Array) -> Array:
 def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     """The whole chain for arrays of configurations sharing one resolved run."""
     degrees = _degrees(run, x)
-    step = step_stage(run, x, degrees)
-    memory = memory_stage(run, x, degrees) / 2**30
+    table = one_table(run, x)
+    step = step_stage(run, x, degrees, table)
+    memory = memory_stage(run, x, degrees, table) / 2**30
     capacity = float(in_unit(run.system.accelerator.memory_available, "GiB"))
     data = data_stage(run, x, degrees)
     busy = step.compute_s + step.communication_s

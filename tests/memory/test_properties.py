@@ -8,11 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mlcost
+from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import (
     DEFAULT_OVERHEADS,
     ActivationParts,
     MemoryTerm,
+    activation_parts,
     max_micro_batch_size,
     max_sequence_length,
     memory_breakdown,
@@ -20,7 +22,7 @@ from mlcost.memory import (
     per_gpu_memory,
     smallest_gpu,
 )
-from mlcost.workload import TrainingConfig
+from mlcost.workload import TrainingConfig, operators
 
 MODELS = ["gpt2", "llama-2-7b", "mistral-7b", "gemma-2-9b", "bert-base"]
 configs = st.builds(
@@ -274,3 +276,34 @@ def test_one_configuration_in_numbers_equals_it_in_arrays(
         assert np.array_equal(numbers.by_stage[term], arrays.by_stage[term][:, 0]), term
     assert np.array_equal(numbers.held, arrays.held[:, 0])
     assert numbers.in_flight == arrays.in_flight[0]
+
+
+@pytest.mark.parametrize("name", ["gemma-2-9b", "llama-2-7b", "mixtral-8x7b"])
+@pytest.mark.parametrize("micro_batches", [3, 5, 7, 192])
+def test_saved_bytes_per_micro_batch_do_not_depend_on_how_many_micro_batches(
+    name: str, micro_batches: int
+) -> None:
+    # A micro-batch saves what its own operators save: the count of micro-batches per step
+    # changes how often it runs, not what it keeps. To the bit, also where every-k recomputation
+    # makes a layer's count fractional (a step's count divided back by m rounded before).
+    spec = mlcost.model(name)
+    config = TrainingConfig(sequence_length=1000)
+    one = Layout(micro_batch_size=1, recompute="every-k", recompute_every=3)
+    many = one.model_copy(update={"gradient_accumulation": micro_batches})
+    assert many.micro_batches == micro_batches
+    assert activation_parts(spec, config, many, "pytorch", 1, 1000) == activation_parts(
+        spec, config, one, "pytorch", 1, 1000
+    )
+
+
+def test_a_table_of_a_whole_step_is_refused_for_activations() -> None:
+    spec = mlcost.model("llama-2-7b")
+    config = TrainingConfig(sequence_length=1024)
+    layout = Layout(micro_batch_size=1, gradient_accumulation=4)
+    step = operators(spec, config, layout)
+    with pytest.raises(MlcostError, match="table: got 4 micro-batches, expected the table of one"):
+        activation_parts(spec, config, layout, "pytorch", 1, 1024, table=step)
+    # The table of one micro-batch gives what activation_parts builds itself.
+    one = operators(spec, config, layout.one_micro_batch())
+    given = activation_parts(spec, config, layout, "pytorch", 1, 1024, table=one)
+    assert given == activation_parts(spec, config, layout, "pytorch", 1, 1024)

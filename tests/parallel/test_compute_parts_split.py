@@ -13,9 +13,11 @@ import pytest
 
 import mlcost
 from mlcost import Layout, TrainingConfig
+from mlcost.errors import MlcostError
 from mlcost.implementation import implementation
 from mlcost.parallel.compute import compute_parts
 from mlcost.timing import step_time
+from mlcost.workload import operators
 
 GROUP = {
     ("layer", True): "layers_split",
@@ -78,3 +80,22 @@ def test_parts_are_the_rows_summed_by_group(sizes: np.ndarray, software: str) ->
     flops = step.table.forward_flops + step.table.backward_flops
     np.testing.assert_allclose(parts.model_flops, flops.to("flop").magnitude, rtol=1e-12)
     np.testing.assert_array_equal(parts.micro_batch_size, sizes)
+
+
+def test_a_table_built_by_the_caller_gives_the_parts_of_the_table_built_inside() -> None:
+    # The plan's chain builds one micro-batch's operator table once for its step and memory
+    # stages and hands it to compute_parts: the parts must be those compute_parts builds itself.
+    model, gpu = mlcost.model("llama-2-7b"), mlcost.accelerator("h100-sxm5-80gb")
+    config = TrainingConfig(sequence_length=2048)
+    layout = Layout(tp=2, dp=4, micro_batch_size=2, gradient_accumulation=6, recompute="every-k",
+                    recompute_every=3)  # fmt: skip
+    impl = implementation("megatron-core")
+    table = operators(model, config, layout.one_micro_batch(), micro_batch_size=2)
+    given = compute_parts(model, config, gpu, layout, 2, software=impl, table=table)
+    built = compute_parts(model, config, gpu, layout, 2, software=impl)
+    assert given == built
+    # A table of several micro-batches (its counts per step, not per micro-batch) is refused.
+    whole_step = operators(model, config, layout, micro_batch_size=2)
+    refused = r"table: got a table of 6 micro-batches .* expected .* one micro-batch"
+    with pytest.raises(MlcostError, match=refused):
+        compute_parts(model, config, gpu, layout, 2, software=impl, table=whole_step)

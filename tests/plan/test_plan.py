@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,9 +21,10 @@ from mlcost.layout import Layout
 from mlcost.memory import memory_breakdown
 from mlcost.parallel import multi_gpu_step_time
 from mlcost.plan import ComputeOptimalWarning, DoesNotFitError, Plan
+from mlcost.plan.chain import Numbers, evaluate_run
 from mlcost.specs import Attached, Node
 from mlcost.units import Q_
-from mlcost.workload import TrainingConfig
+from mlcost.workload import OperatorTable, TrainingConfig
 
 CONFIG = TrainingConfig(sequence_length=2048)
 #: The chapter's carbon example (W-23): 8 A100 (400 W TDP) per host and 200 W of host power:
@@ -290,6 +292,8 @@ def test_carbon_and_cost_scale_with_their_inputs(gpus: int, intensity_region: st
         Layout(dp=2, tp=2, pp=2, micro_batch_size=1, gradient_accumulation=8, zero_stage=1),
         Layout(dp=2, cp=2, pp=2, virtual_stages=2, micro_batch_size=1, gradient_accumulation=4,
                zero_stage=3),
+        Layout(dp=2, tp=2, pp=2, micro_batch_size=1, gradient_accumulation=7, recompute="every-k",
+               recompute_every=3),
     ],
 )  # fmt: skip
 def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> None:
@@ -308,6 +312,21 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     assert list(step.detail.terms["exposed"]) == pytest.approx(list(reference.terms["exposed"]))
     memory = memory_breakdown("llama-2-7b", config, "h100-sxm5-80gb", layout)
     assert plan.memory().total == memory.total
+    # The chain's memory (what decides whether the run fits) is the memory model's, to the bit:
+    # with one operator table for the step and the memory stages, built once, where the GPU
+    # holds the whole sequence (no context parallelism), and each stage's own otherwise.
+    tables: list[OperatorTable] = []
+    built = OperatorTable.__init__
+
+    def counted(self: OperatorTable, *args: Any, **kwargs: Any) -> None:
+        tables.append(self)
+        built(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(OperatorTable, "__init__", counted)
+        chain = evaluate_run(plan.run, Numbers.of(plan.run))
+    assert chain.memory_gib[0] * 2**30 == memory.total.to("byte").magnitude
+    assert len(tables) == (1 if layout.cp == 1 else 2)
     assert plan.figures()[0].value.startswith("fits" if memory.fits() else "does not fit")
 
 
