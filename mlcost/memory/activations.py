@@ -102,7 +102,7 @@ def activation_parts(
     """The :class:`ActivationParts` of ``model`` for micro-batches of ``batch`` sequences of
     ``sequence`` tokens (the tokens one GPU holds: divide by the context-parallel degree first)
     under ``layout``'s recomputation (module docstring): the bytes the operators of one
-    micro-batch save (the table of ``layout.one_micro_batch()``). ``table``: that table when the
+    micro-batch save (the table of one micro-batch). ``table``: that table when the
     caller has built it already (:func:`mlcost.workload.operators` at ``batch`` and
     ``sequence``; the ``pytorch`` profile)."""
     if profile not in PROFILES:
@@ -114,8 +114,8 @@ def activation_parts(
         return _megatron_parts(model, config, layout, batch, sequence, mini_sequences, fp32_logits)
     if table is None:
         table = transformer_operators(
-            model, config, layout.one_micro_batch(), micro_batch_size=batch,
-            sequence_length=sequence,
+            model, config, layout, micro_batch_size=batch, sequence_length=sequence,
+            micro_batches=1,
         )  # fmt: skip
     elif table.metadata.get("micro_batches") != 1:
         raise MlcostError(

@@ -220,6 +220,7 @@ def transformer_operators(
     *,
     micro_batch_size: Number | None = None,
     sequence_length: Number | None = None,
+    micro_batches: int | None = None,
 ) -> OperatorTable:
     """The operator table of one training step of one model replica: ``m`` micro-batches of
     ``b`` sequences (``layout``: micro-batch size, micro-batches and recomputation; the parallel
@@ -227,7 +228,8 @@ def transformer_operators(
 
     ``micro_batch_size`` and ``sequence_length`` override the layout's and the config's and may
     be numpy arrays (broadcast together): every figure of the table is then an array, one value
-    per configuration, so a sweep is one call.
+    per configuration, so a sweep is one call. ``micro_batches`` overrides the layout's ``m``
+    (1: the table of one micro-batch, as of ``layout.one_micro_batch()``).
     """
     layout = layout or Layout()
     layers = model.num_layers
@@ -237,7 +239,7 @@ def transformer_operators(
         config=config,
         b=layout.micro_batch_size if micro_batch_size is None else micro_batch_size,
         s=config.sequence_length if sequence_length is None else sequence_length,
-        micro=layout.micro_batches,
+        micro=layout.micro_batches if micro_batches is None else micro_batches,
         layer_rf=layer_rf,
         core_rf=1.0 if layout.recompute == "selective" else layer_rf,
         ep=layout.ep,
