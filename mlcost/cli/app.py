@@ -164,11 +164,17 @@ def _usage_message(error: Exception) -> str:
     return f"{command}: {text}; see '{command} --help'"
 
 
+def command_name(arguments: list[str]) -> str | None:
+    """The command a command line names: its first argument that is not an option (None for
+    ``mlcost``, ``mlcost --help``)."""
+    return next((arg for arg in arguments if not arg.startswith("-")), None)
+
+
 def main() -> None:
     """Console entry point: every user error becomes one line (stderr, or a JSON object on
     stdout with ``--json``) and exit status 2; never a traceback."""
     as_json = "--json" in sys.argv[1:]
-    first = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    first = command_name(sys.argv[1:])
     try:
         # No command named: only the listing (or an option's error) can follow.
         app = build_app(first if first in COMMANDS else None, listing=first is None)

@@ -178,6 +178,11 @@ def test_start_up_turns_the_garbage_collector_back_on() -> None:
         "import gc, sys, atexit\n"
         "atexit.register(lambda: print('gc', gc.isenabled(), gc.get_freeze_count() > 10**4,"
         " file=sys.stderr))\n"
+        # What was imported when start-up froze its objects: the command's own module too, and
+        # what it imports (the unit registry, numpy), not only the command line's frame.
+        "freeze, seen = gc.freeze, ('mlcost.cli.app', 'mlcost.cli.memory', 'mlcost.units')\n"
+        "gc.freeze = lambda: print('frozen', *(m in sys.modules for m in seen), file=sys.stderr)"
+        " or freeze()\n"
         "sys.argv = ['mlcost', 'memory', 'gpt2']\n"
         "from mlcost.cli import main\n"
         "main()\n"
@@ -187,4 +192,26 @@ def test_start_up_turns_the_garbage_collector_back_on() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "GiB" in done.stdout
-    assert done.stderr.strip().splitlines()[-1] == "gc True True"
+    assert done.stderr.strip().splitlines() == ["frozen True True True", "gc True True"]
+
+
+def test_a_command_module_that_does_not_import_is_one_line_not_a_traceback() -> None:
+    """Start-up imports the command's module with the collector off; where that import fails,
+    the command line reports it as every other failure (one line, status 70), not a traceback."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "sys.modules['mlcost.cli.memory'] = None\n"  # an import of it raises ImportError
+        "sys.argv = ['mlcost', 'memory', 'gpt2']\n"
+        "from mlcost.cli import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 70, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: internal error (ModuleNotFoundError")
+    assert len(done.stderr.strip().splitlines()) == 1
