@@ -117,11 +117,8 @@ def activation_parts(
             model, config, layout, micro_batch_size=batch, sequence_length=sequence,
             micro_batches=1,
         )  # fmt: skip
-    elif table.metadata.get("micro_batches") != 1:
-        raise MlcostError(
-            f"table: got {table.metadata.get('micro_batches')!r} micro-batches, expected the "
-            "table of one micro-batch (build it under layout.one_micro_batch())"
-        )
+    else:
+        table.require_one_micro_batch(model.name)
     sums = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
     logits: Number = 0.0
     for op in table.operators:

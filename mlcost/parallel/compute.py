@@ -150,12 +150,12 @@ def compute_parts_by_shard(
     single = layout.one_micro_batch()
     transformer = isinstance(model, TransformerSpec)
     if table is not None:
-        micro = table.metadata.get("micro_batches")
-        if not transformer or micro != 1:
+        if not transformer:
             raise MlcostError(
-                f"table: got a table of {micro!r} micro-batches for {model.name!r}, expected a "
-                "transformer's table of one micro-batch (build it under layout.one_micro_batch())"
+                f"table: {model.name!r} is a {model.KIND}; a table built by the caller is timed "
+                "for transformers only (leave table out)"
             )
+        table.require_one_micro_batch(model.name)
         steps = table_step_times(table, config, gpu, shards, mode=mode, implementation=software)
     elif transformer:
         # One size: the step of plain numbers (the same arithmetic, without numpy per value).

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
+from mlcost.errors import MlcostError
 from mlcost.records import quick_init
 from mlcost.results import Figure, Result
 from mlcost.units import Q_
@@ -309,6 +310,17 @@ class OperatorTable(Result):
         per_step = self._total("saved_bytes_after_recompute")
         micro_batches = self.metadata.get("micro_batches", 1)
         return Q_(per_step / micro_batches, "byte")
+
+    def require_one_micro_batch(self, model: str) -> None:
+        """Raise :class:`MlcostError` unless this is the table of one micro-batch of ``model``:
+        what a caller that built it once hands to the stages reading one micro-batch's time
+        and saved bytes (a table of ``m`` micro-batches counts every operator ``m`` times)."""
+        micro, name = self.metadata.get("micro_batches"), self.metadata.get("model")
+        if micro != 1 or name != model:
+            raise MlcostError(
+                f"table: got the table of {micro!r} micro-batch(es) of {name!r}, expected one "
+                f"micro-batch of {model!r} (build it under layout.one_micro_batch())"
+            )
 
     def by_kind(self) -> pd.DataFrame:
         """Totals per step grouped by operator kind."""

@@ -96,6 +96,12 @@ def test_a_table_built_by_the_caller_gives_the_parts_of_the_table_built_inside()
     assert given == built
     # A table of several micro-batches (its counts per step, not per micro-batch) is refused.
     whole_step = operators(model, config, layout, micro_batch_size=2)
-    refused = r"table: got a table of 6 micro-batches .* expected .* one micro-batch"
+    refused = r"table: got the table of 6 micro-batch\(es\) of 'llama-2-7b', expected one"
     with pytest.raises(MlcostError, match=refused):
         compute_parts(model, config, gpu, layout, 2, software=impl, table=whole_step)
+    # So is another model's table, and a table for a model that is not a transformer.
+    other = operators(mlcost.model("gpt2"), TrainingConfig(sequence_length=1024), Layout())
+    with pytest.raises(MlcostError, match="of 'gpt2', expected one micro-batch of 'llama-2-7b'"):
+        compute_parts(model, config, gpu, layout, 2, software=impl, table=other)
+    with pytest.raises(MlcostError, match=r"'resnet-50' is a convnet; .* transformers only"):
+        compute_parts(mlcost.model("resnet-50"), config, gpu, Layout(), 2, table=table)
