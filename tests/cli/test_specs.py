@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,9 +40,6 @@ def test_help_lists_every_command_by_its_own_help(cli: Cli) -> None:
 
 def test_help_imports_no_command_nor_the_model() -> None:
     # A fresh interpreter: after `mlcost --help`, no command module, pint, numpy or pydantic.
-    import subprocess
-    import sys
-
     code = (
         "import contextlib, io, sys\n"
         "sys.argv = ['mlcost', '--help']\n"
@@ -60,9 +59,6 @@ def test_plan_loads_neither_numpy_masked_arrays_nor_the_optimizers_it_does_not_u
     # A fresh interpreter: `mlcost plan` of a run that fits answers without numpy.ma (which
     # numpy imports on the first call of np.unique: about 10 ms of a command line on a 2-core
     # machine), the activation-checkpoint placement optimizers and the fit search.
-    import subprocess
-    import sys
-
     code = (
         "import contextlib, io, sys\n"
         "sys.argv = ['mlcost', 'plan']\n"
@@ -167,14 +163,21 @@ def test_usage_errors_exit_2_without_a_traceback(cli: Cli) -> None:
         assert "Traceback" not in result.stderr, args
 
 
-def test_start_up_turns_the_garbage_collector_back_on() -> None:
-    """A fresh process's start-up imports the command line with the cyclic collector off and
-    freezes what it built; the command's own work then runs with the collector on (a long sweep
-    must still collect its cycles). Checked in a new interpreter, where start-up really runs."""
-    import subprocess
-    import sys
+def _memory_gpt2_after(setup: str) -> subprocess.CompletedProcess[str]:
+    """``mlcost memory gpt2`` through the console entry point in a new interpreter (where
+    start-up really runs), after the Python lines ``setup``."""
+    probe = f"{setup}\nimport sys\nsys.argv = ['mlcost', 'memory', 'gpt2']\n"
+    probe += "from mlcost.cli import main\nmain()\n"
+    return subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120
+    )
 
-    probe = (
+
+def test_start_up_turns_the_garbage_collector_back_on() -> None:
+    """A fresh process's start-up imports the command line, and its command's module, with the
+    cyclic collector off and freezes what it built; the command's own work then runs with the
+    collector on (a long sweep must still collect its cycles)."""
+    done = _memory_gpt2_after(
         "import gc, sys, atexit\n"
         "atexit.register(lambda: print('gc', gc.isenabled(), gc.get_freeze_count() > 10**4,"
         " file=sys.stderr))\n"
@@ -182,13 +185,7 @@ def test_start_up_turns_the_garbage_collector_back_on() -> None:
         # what it imports (the unit registry, numpy), not only the command line's frame.
         "freeze, seen = gc.freeze, ('mlcost.cli.app', 'mlcost.cli.memory', 'mlcost.units')\n"
         "gc.freeze = lambda: print('frozen', *(m in sys.modules for m in seen), file=sys.stderr)"
-        " or freeze()\n"
-        "sys.argv = ['mlcost', 'memory', 'gpt2']\n"
-        "from mlcost.cli import main\n"
-        "main()\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120
+        " or freeze()"
     )
     assert done.returncode == 0, done.stderr
     assert "GiB" in done.stdout
@@ -198,19 +195,8 @@ def test_start_up_turns_the_garbage_collector_back_on() -> None:
 def test_a_command_module_that_does_not_import_is_one_line_not_a_traceback() -> None:
     """Start-up imports the command's module with the collector off; where that import fails,
     the command line reports it as every other failure (one line, status 70), not a traceback."""
-    import subprocess
-    import sys
-
-    probe = (
-        "import sys\n"
-        "sys.modules['mlcost.cli.memory'] = None\n"  # an import of it raises ImportError
-        "sys.argv = ['mlcost', 'memory', 'gpt2']\n"
-        "from mlcost.cli import main\n"
-        "main()\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120
-    )
+    # An import of the command's module raises ImportError.
+    done = _memory_gpt2_after("import sys\nsys.modules['mlcost.cli.memory'] = None")
     assert done.returncode == 70, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("error: internal error (ModuleNotFoundError")
