@@ -42,9 +42,9 @@ def _start() -> Callable[[], None]:
         from mlcost.cli import app
 
         command = app.COMMANDS.get(app.command_name(sys.argv[1:]) or "")
-        # A failure is reported by app.main, which imports the module again.
-        with contextlib.suppress(Exception):
-            if command is not None:
+        if command is not None:
+            # A failure is reported by app.main, which imports the module again.
+            with contextlib.suppress(Exception):
                 importlib.import_module(command[0])
     finally:
         gc.freeze()
