@@ -28,6 +28,7 @@ import numpy as np
 
 from mlcost.bench.store import read_metadata, read_results_csv, results_path
 from mlcost.errors import MlcostError
+from mlcost.roofline import alignment_elements, is_unaligned
 from mlcost.specs import Accelerator, spec_from_dict
 from mlcost.units import Q_, format_quantity
 
@@ -121,11 +122,8 @@ def fit_gemm_curves(
 ) -> dict[str, list[dict[str, float]]]:
     """Per format: ``[{"flops", "efficiency"}]`` sorted by size, non-decreasing."""
     curves = {}
-    gemms = _ok(results, "gemm")
-    gemms = gemms.assign(
-        layout=gemms["params"].map(lambda p: json.loads(p).get("layout", "nn")),
-        achieved=gemms["flops"] / gemms["median_s"],
-    )
+    gemms = _gemm_rows(results)
+    gemms = gemms[~gemms["unaligned"]]  # the size curves are aligned GEMMs' (fit_unaligned)
     best = {str(f): float(group["achieved"].max()) for f, group in gemms.groupby("format")}
     for (fmt, layout), rows in gemms.groupby(["format", "layout"]):
         achieved = rows["achieved"].to_numpy()
@@ -143,6 +141,47 @@ def fit_gemm_curves(
     return curves
 
 
+def _gemm_rows(results: pd.DataFrame) -> pd.DataFrame:
+    """The successful GEMM rows with their operand layout, achieved FLOP/s and whether a
+    leading dimension is unaligned (:func:`mlcost.roofline.is_unaligned`): ``k`` and ``n`` in
+    the ``nn`` and ``nt`` layouts, ``m`` and ``n`` in ``tn`` (``A^T`` is stored ``k x m``)."""
+    gemms = _ok(results, "gemm")
+    params = gemms["params"].map(json.loads)
+
+    def unaligned(p: dict[str, Any], fmt: str) -> bool:
+        if fmt not in _FORMAT_BYTES_KNOWN:
+            return False
+        lead = p["m"] if p.get("layout", "nn") == "tn" else p["k"]
+        return bool(is_unaligned(p["n"], lead, alignment_elements(fmt)))
+
+    return gemms.assign(
+        layout=params.map(lambda p: p.get("layout", "nn")),
+        achieved=gemms["flops"] / gemms["median_s"],
+        unaligned=[unaligned(p, str(f)) for p, f in zip(params, gemms["format"], strict=True)],
+    )
+
+
+#: The formats whose element size the catalog knows (the GEMM benchmark's formats).
+_FORMAT_BYTES_KNOWN = ("fp32", "tf32", "fp16", "bf16", "fp8")
+
+
+def fit_unaligned(results: pd.DataFrame) -> dict[str, float]:
+    """Per format and layout (keys as :func:`fit_gemm_curves`'), an unaligned GEMM's achieved
+    FLOP/s over that of the aligned GEMM nearest in FLOPs (same format and layout), the median
+    over the unaligned shapes measured: ``Measured.gemm_unaligned``."""
+    gemms = _gemm_rows(results)
+    ratios: dict[str, list[float]] = {}
+    for (fmt, layout), rows in gemms.groupby(["format", "layout"]):
+        aligned = rows[~rows["unaligned"]]
+        if aligned.empty:
+            continue
+        for _, row in rows[rows["unaligned"]].iterrows():
+            nearest = aligned.iloc[int(np.argmin(np.abs(np.log(aligned["flops"] / row["flops"]))))]
+            key = str(fmt) if layout == "nn" else f"{fmt}/{layout}"
+            ratios.setdefault(key, []).append(float(row["achieved"] / nearest["achieved"]))
+    return {key: float(np.median(values)) for key, values in sorted(ratios.items())}
+
+
 def fit_attention_curves(
     results: pd.DataFrame, peaks: dict[str, float]
 ) -> dict[str, list[dict[str, float]]]:
@@ -150,6 +189,11 @@ def fit_attention_curves(
     FLOPs of one of its two matmuls (a sixth of the fwd + bwd FLOPs recorded), as the workload
     table's attention rows are."""
     rows = _ok(results, "attention")
+    if not rows.empty:
+        # The backend PyTorch picks itself is what a training step runs: where the backends were
+        # also forced one by one (CUDA), only its rows are fitted.
+        backend = rows["params"].map(lambda p: json.loads(p).get("backend", "default"))
+        rows = rows[backend == "default"]
     curves = {}
     for fmt, group in rows.groupby("format"):
         achieved = (group["flops"] / group["median_s"]).to_numpy()
@@ -314,6 +358,7 @@ def calibrate(
         "preset": metadata.get("preset"),
         "gemm_efficiency": curves,
         "attention_efficiency": attention_curves,
+        "gemm_unaligned": fit_unaligned(results),
         "memory_bandwidth": format_quantity(Q_(bandwidth, "B/s").to("GB/s")) if bandwidth else None,
         "launch_overhead": format_quantity(Q_(launch, "s").to("us")) if launch else None,
         "vector_efficiency": vector_efficiency,

@@ -6,7 +6,8 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 * GEMMs: ``F / (peak · eta · w)`` per pass (forward ``nn``, input gradient ``nt``, weight
   gradient ``tn``), ``eta`` the GEMM efficiency, ``w`` the wave quantization of its output tiles,
   both at the shape one GPU runs (:func:`shard_shapes`: a tensor- and context-parallel rank's
-  share of the GEMM);
+  share of the GEMM), and where a measured profile has it, the slowdown of a linear layer whose
+  features are not 16-byte aligned (:meth:`mlcost.roofline.Ceilings.gemm_alignment_efficiency`);
   other operators ``F / (vector peak · eta_v)``; memory ``B / (bandwidth · eta_m)``;
 * ``roofline``: ``max(compute, memory)``, ``no-overlap``: their sum; plus one launch gap per kernel
   (forward, backward, recomputed forward);
@@ -194,6 +195,12 @@ def gemm_compute(
     attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
     # Each pass's operand layout's size curve (the attention rows' own where measured).
     layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
+    if ceilings.unaligned_gemm != (1.0, 1.0, 1.0):
+        # A linear layer whose features are not 16-byte aligned runs on slower kernels
+        # (Ceilings.gemm_alignment_efficiency); attention's matmuls are not linear layers.
+        aligned = ceilings.gemm_alignment_efficiency(n, k)
+        linear = ~attention.reshape((-1,) + (1,) * len(shape))
+        layouts = layouts * np.where(linear, aligned, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         seconds = values / (peak * layouts * (waves * depths))
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing

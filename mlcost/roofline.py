@@ -99,6 +99,9 @@ class Ceilings:
       an assumption until measured.
     * ``tile`` 128 x 128 output tile per SM for the wave quantization of GEMMs (the common
       CUTLASS/cuBLAS tile for large BF16 GEMMs).
+    * ``unaligned_gemm`` (1, 1, 1): the throughput of a GEMM whose feature dimension is not a
+      multiple of 16 bytes, relative to an aligned one, per pass (forward ``nn``, input gradient
+      ``nt``, weight gradient ``tn``); no penalty unless measured (``Measured.gemm_unaligned``).
     """
 
     name: str
@@ -116,6 +119,7 @@ class Ceilings:
     gemm_curve_nt: tuple[tuple[float, float], ...] = ()
     gemm_curve_tn: tuple[tuple[float, float], ...] = ()
     attention_curve: tuple[tuple[float, float], ...] = ()
+    unaligned_gemm: tuple[float, float, float] = (1.0, 1.0, 1.0)
     kind_efficiency: tuple[tuple[str, float], ...] = ()
     optimizer_curve: tuple[tuple[float, float], ...] = ()
     wave_quantization: bool = True
@@ -227,6 +231,28 @@ class Ceilings:
         key = "attention" if attention and self.attention_curve else layout
         return self._log_curves.get(key) or self._log_curves["nn"]
 
+    @cached_property
+    def alignment_elements(self) -> int:
+        """:func:`alignment_elements` of this format."""
+        return alignment_elements(self.format)
+
+    def gemm_alignment_efficiency(self, n: Number, k: Number) -> Number:
+        """Per pass (``nn``, ``nt``, ``tn``; shape ``(3, *shape)``), the throughput of a linear
+        layer's GEMM ``[m x k]·[k x n]`` relative to an aligned one: ``unaligned_gemm`` where
+        ``n`` or ``k`` is not a multiple of :attr:`alignment_elements`, else 1.
+
+        ``n`` and ``k`` (the layer's out- and in-features) are the leading dimensions of every
+        operand of the three passes (``m``, the tokens, never is); cuBLAS runs a GEMM whose
+        leading dimension is not 16-byte aligned on slower kernels without TMA and wgmma. On an
+        H200 a GPT-2 LM head (16,384 x 50,257 x 768, BF16) ran at 125, 95 and 141 TFLOP/s
+        against 687, 606 and 588 at a vocabulary of 50,304 (benchmarks/data/h200-2026-11-26/
+        profile_steps.json): nanoGPT pads its vocabulary to 50,304 for this reason."""
+        unaligned = np.asarray(is_unaligned(n, k, self.alignment_elements))
+        factors = np.asarray(self.unaligned_gemm, dtype=np.float64).reshape(
+            (3,) + (1,) * unaligned.ndim
+        )
+        return np.where(unaligned, factors, 1.0)
+
     def gemm_pass_efficiencies(self, flops: np.ndarray, attention: np.ndarray) -> np.ndarray:
         """:meth:`gemm_efficiency` of GEMM rows of ``flops`` for each pass's operand layout at
         once, shape ``(3, *flops.shape)`` (forward ``nn``, input gradient ``nt``, weight
@@ -310,6 +336,24 @@ class Ceilings:
         return plain(np.minimum(share / self.wave_reference, 1.0))
 
 
+def alignment_elements(format: str) -> int:
+    """Elements in 16 bytes of ``format`` (8 in BF16 and FP16, 4 in FP32 and TF32, 16 in FP8):
+    the alignment of a leading dimension that cuBLAS's TMA and wgmma kernels need (NVIDIA,
+    "Matrix Multiplication Background User's Guide", section "Requirements to use Tensor Cores":
+    dimensions multiples of 16 bytes)."""
+    from mlcost.specs import default_catalog
+
+    return max(int(16 // default_catalog().element_bytes(format)), 1)
+
+
+def is_unaligned(n: Number, k: Number, step: int) -> Number:
+    """Whether a linear layer's GEMM ``[m x k]·[k x n]`` has a feature dimension (``n`` or ``k``)
+    that is not a multiple of ``step`` elements (:func:`alignment_elements`)."""
+    n = np.asarray(n, dtype=np.float64)
+    k = np.asarray(k, dtype=np.float64)
+    return plain((np.mod(n, step) != 0) | (np.mod(k, step) != 0))
+
+
 def _on_log_curve(curve: tuple[np.ndarray, np.ndarray], flops: Number) -> Number:
     """A size curve ``(log10 FLOPs, efficiencies)`` at ``flops``: interpolated in log FLOPs,
     flat beyond its ends."""
@@ -372,6 +416,13 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
             gemm_curve_tn=points(f"{format}/tn"), wave_quantization=False, k_overhead=0.0,
         )  # fmt: skip
         parts.append(f"{format} GEMM size curve")
+    unaligned = measured.gemm_unaligned
+    if format in unaligned:
+        fields["unaligned_gemm"] = tuple(
+            float(unaligned.get(key, unaligned[format]))
+            for key in (format, f"{format}/nt", f"{format}/tn")
+        )
+        parts.append(f"unaligned {format} GEMMs at {unaligned[format]:.0%} of aligned")
     attention = tuple(
         (p.flops, p.efficiency) for p in measured.attention_efficiency.get(format, ())
     )

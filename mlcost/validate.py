@@ -20,7 +20,7 @@ import numpy as np
 
 from mlcost.bench.store import read_results_csv
 from mlcost.layout import Layout
-from mlcost.roofline import Ceilings
+from mlcost.roofline import Ceilings, is_unaligned
 from mlcost.specs import Accelerator
 from mlcost.timing import step_time
 from mlcost.units import in_unit
@@ -31,10 +31,12 @@ if TYPE_CHECKING:
 
 
 def _single_operator_seconds(
-    flops: float, moved: float, ceilings: Ceilings, layout: str = "nn"
+    flops: float, moved: float, ceilings: Ceilings, layout: str = "nn", aligned: bool = True
 ) -> float:
     peak = in_unit(ceilings.peak, "flop/s")
     efficiency = float(ceilings.gemm_efficiency(flops, layout=layout)) if flops else 1.0
+    if not aligned:  # a leading dimension not 16-byte aligned (Ceilings.unaligned_gemm)
+        efficiency *= ceilings.unaligned_gemm[("nn", "nt", "tn").index(layout)]
     compute = flops / (peak * efficiency) if flops else 0.0
     memory = moved / (in_unit(ceilings.bandwidth, "B/s") * ceilings.memory_efficiency)
     return max(compute, memory) + in_unit(ceilings.launch_overhead, "s")
@@ -69,8 +71,15 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
         return None
     ceilings = _ceilings(accelerator, fmt, calibrated=calibrated)
     if family in ("gemm", "bmm", "memory"):
-        layout = json.loads(row["params"]).get("layout", "nn")
-        return _single_operator_seconds(float(row["flops"]), float(row["bytes"]), ceilings, layout)
+        params = json.loads(row["params"])
+        layout = params.get("layout", "nn")
+        aligned = True
+        if family == "gemm":  # the leading dimensions: k and n, or m and n in the tn layout
+            lead = params["m"] if layout == "tn" else params["k"]
+            aligned = not is_unaligned(params["n"], lead, ceilings.alignment_elements)
+        return _single_operator_seconds(
+            float(row["flops"]), float(row["bytes"]), ceilings, layout, aligned
+        )
     if family == "launch":
         return float(in_unit(ceilings.launch_overhead, "s"))
     if family == "e2e":
@@ -159,3 +168,87 @@ def plot(report: pd.DataFrame, ax: Any = None) -> Any:
     ax.set_ylabel("predicted (s)")
     ax.legend(fontsize=8)
     return figure
+
+
+#: The memory terms that ``torch.cuda.max_memory_allocated`` does not count: the CUDA context
+#: lives outside PyTorch's caching allocator, and fragmentation is memory the allocator holds
+#: (``max_memory_reserved``) but no tensor occupies.
+UNALLOCATED_TERMS = ("CUDA context", "allocator fragmentation")
+
+
+def training_spec(row: dict[str, Any]) -> Any:
+    """The model spec of one measured training step of ``scripts/train_steps.py``: the
+    reference GPT's own spec (:func:`mlcost.bench.model.spec_of`), or a Hugging Face config
+    dict through :func:`mlcost.specs.from_hf_config`."""
+    from mlcost.bench.model import GPTConfig, spec_of
+    from mlcost.specs import from_hf_config
+
+    config = row["config"]
+    if row["kind"] == "bench":
+        return spec_of(GPTConfig(**config))
+    return from_hf_config(config, name=row["name"])
+
+
+def training_steps(
+    results: str | Path,
+    gpus: dict[str, Accelerator | str],
+    *,
+    implementation: str = "ddp-eager",
+) -> pd.DataFrame:
+    """Real training steps (``scripts/train_steps.py``'s JSON: BF16 autocast, FP32 parameters,
+    ``torch.optim.AdamW``, one GPU) against mlcost's predictions, one row per measured step.
+
+    Each step is predicted as ``precision="bf16-mixed"``, ``attention="flash"`` (a fused
+    ``scaled_dot_product_attention`` kernel), no dropout, AdamW, the measured micro-batch and
+    recomputation, run by ``implementation``; its time by :func:`mlcost.timing.step_time` on
+    each of ``gpus`` (label -> spec or name: the datasheet, a measured profile); its memory by
+    :func:`mlcost.memory.memory_breakdown` less :data:`UNALLOCATED_TERMS`, the bytes
+    ``torch.cuda.max_memory_allocated`` counts. Errors are ``predicted / measured - 1``."""
+    import pandas as pd
+
+    from mlcost.memory import memory_breakdown
+
+    data = json.loads(Path(results).read_text(encoding="utf-8"))
+    rows = []
+    for row in data["rows"]:
+        if row.get("status", "ok") != "ok":
+            continue
+        spec = training_spec(row)
+        config = TrainingConfig(
+            sequence_length=row["sequence_length"],
+            precision="bf16-mixed",
+            attention="flash",
+            dropout=False,
+            optimizer="adamw",
+        )
+        layout = Layout(micro_batch_size=row["micro_batch_size"], recompute=row["recompute"])
+        measured_s = float(row["step_median_s"])
+        out: dict[str, Any] = {
+            "model": row["name"],
+            "micro_batch": row["micro_batch_size"],
+            "recompute": row["recompute"],
+            "measured_ms": measured_s * 1e3,
+        }
+        first = None
+        for label, gpu in gpus.items():
+            seconds = float(
+                step_time(spec, config, gpu, layout, implementation=implementation).seconds
+            )
+            out[f"predicted_ms ({label})"] = seconds * 1e3
+            out[f"time error ({label})"] = seconds / measured_s - 1
+            first = first or gpu
+        breakdown = memory_breakdown(spec, config, first, layout)
+        allocated = in_unit(breakdown.total, "B") - sum(
+            in_unit(breakdown.term(term), "B") for term in UNALLOCATED_TERMS
+        )
+        peak = float(row["peak_allocated_bytes"])
+        out.update(
+            {
+                "measured_peak_gib": peak / 2**30,
+                "predicted_peak_gib": allocated / 2**30,
+                "memory error": allocated / peak - 1,
+                "measured_power_w": row.get("mean_power_w"),
+            }
+        )
+        rows.append(out)
+    return pd.DataFrame(rows)

@@ -1,27 +1,39 @@
 #!/usr/bin/env bash
 # Measure a GPU end to end in one command (issue 19), so GPU time goes to measuring.
 #
-#   bash scripts/measure_gpu.sh prepare            # on a machine with PyPI: wheels into wheels/
+#   bash scripts/measure_gpu.sh prepare [PYTHON_VERSION]   # where PyPI is reachable: wheels/
 #   OUT=/some/folder bash scripts/measure_gpu.sh run [--device cuda] [--preset full]
 #
-# `prepare` downloads, as wheels, what a typical CUDA image lacks (pint, pydantic and their
-# dependencies; PyTorch, numpy, pandas, matplotlib, typer and rich are expected there) and builds
-# mlcost's own wheel. `run` installs them offline (--no-index), records the machine (nvidia-smi,
-# driver, clocks, torch and CUDA versions), samples GPU power through nvidia-smi every second in
-# the background, runs `mlcost bench`, fits the profile with `mlcost calibrate`, prints the
-# before/after table of `mlcost validate`, and writes everything under $OUT. A dry run on a CPU:
+# `prepare` downloads, as wheels for the GPU machine's Python (3.12 by default, manylinux x86-64),
+# what a typical CUDA image lacks: pint and pydantic with their dependencies (PyTorch, numpy,
+# pandas, matplotlib, typer, rich, PyYAML, transformers and nvidia-ml-py are expected there).
+# `run` installs them offline into a private folder, runs mlcost from this checkout, records the
+# machine (nvidia-smi, driver, clocks, torch and CUDA versions), samples power, SM clock and
+# utilization through nvidia-smi every 100 ms in the background, then
+#   1. scripts/train_steps.py: real bf16-autocast AdamW training steps (step time, peak memory,
+#      NVML energy; idle power first),
+#   2. `mlcost bench` (GEMMs, attention backends, STREAM, kernels, optimizer, transfers, launch),
+#   3. `mlcost calibrate` and `mlcost validate` on the results (seconds, CPU work),
+# each under its own time limit, and packs everything into $OUT/results.tar.gz (plus run.log).
+# A dry run on a CPU:
 #   OUT=/tmp/gpu-dry bash scripts/measure_gpu.sh run --device cpu --preset quick
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
+repo="$(pwd)"
 mode="${1:-run}"
 shift || true
 WHEELS="${WHEELS:-wheels}"
 
 if [[ "$mode" == "prepare" ]]; then
+    version="${1:-3.12}"
     mkdir -p "$WHEELS"
-    python3 -m pip download --quiet --dest "$WHEELS" --only-binary=:all: \
-        "pint>=0.23" "pydantic>=2.5,<3" pyyaml
-    python3 -m pip wheel --quiet --no-deps --wheel-dir "$WHEELS" .
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$WHEELS" \
+        --python-version "$version" --implementation cp \
+        --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+        --platform manylinux2014_x86_64 \
+        "pint==0.25.3" "flexcache==0.3" "flexparser==0.4" "platformdirs==4.14.8" \
+        "pydantic==2.14.4" "pydantic_core==2.50.5" "annotated-types==0.8.0" \
+        "typing-inspection==0.4.5" "typing_extensions==4.16.0" || exit 1
     ls "$WHEELS"
     exit 0
 fi
@@ -36,36 +48,53 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 OUT="${OUT:?set OUT to the folder results go to}"
-mkdir -p "$OUT"
+mkdir -p "$OUT/results"
+R="$OUT/results"
 PY="${PYTHON:-python3}"
-if ! "$PY" -c "import mlcost" 2>/dev/null; then
-    if [[ -d "$WHEELS" ]]; then
-        "$PY" -m pip install --quiet --no-index --find-links "$WHEELS" mlcost
-    else
-        "$PY" -m pip install --quiet .
-    fi
+exec > >(tee "$OUT/run.log") 2>&1
+if ! "$PY" -c "import pint, pydantic" 2>/dev/null; then
+    site="${SITE:-/tmp/mlcost-site}"
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target "$site" "$WHEELS"/*.whl || exit 1
+    export PYTHONPATH="$site:${PYTHONPATH:-}"
 fi
+export PYTHONPATH="$repo:${PYTHONPATH:-}" PYTHONUNBUFFERED=1
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "host: $(hostname)"
-    "$PY" -c "import torch, sys; print('python:', sys.version.split()[0]); print('torch:', torch.__version__); print('cuda:', torch.version.cuda); print('gpu:', torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none')"
+    "$PY" -c "import torch, sys; print('python:', sys.version.split()[0]); print('torch:', torch.__version__); print('cuda:', torch.version.cuda); print('gpu:', torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none'); print('cudnn:', torch.backends.cudnn.version())"
+    "$PY" -c "import transformers; print('transformers:', transformers.__version__)" || true
     if command -v nvidia-smi >/dev/null; then
-        nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit,power.default_limit,memory.total --format=csv
+        nvidia-smi
+        nvidia-smi -q -d CLOCK,POWER,PERFORMANCE || true
+        nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit,power.default_limit,memory.total,pcie.link.gen.max,pcie.link.width.max --format=csv
     fi
-} > "$OUT/machine.txt" 2>&1
-cat "$OUT/machine.txt"
+} > "$R/machine.txt" 2>&1
+cat "$R/machine.txt"
 
 sampler=""
 if command -v nvidia-smi >/dev/null && [[ "$device" == cuda* ]]; then
-    nvidia-smi --query-gpu=timestamp,power.draw,clocks.sm,utilization.gpu,temperature.gpu \
-        --format=csv -l 1 > "$OUT/power.csv" &
+    nvidia-smi --query-gpu=timestamp,power.draw,clocks.sm,clocks.mem,utilization.gpu,temperature.gpu,memory.used \
+        --format=csv -lms 100 > "$R/power.csv" &
     sampler=$!
     trap '[[ -n "$sampler" ]] && kill "$sampler" 2>/dev/null || true' EXIT
-    sleep 10  # idle power before the measurements start
 fi
+quick=()
+[[ "$preset" == "quick" ]] && quick=(--quick --steps 2 --seconds 0 --idle 1)
+echo "== training steps $(date -u +%T)"
+timeout "${TRAIN_LIMIT:-200}" "$PY" scripts/train_steps.py --device "$device" \
+    --out "$R/train_steps.json" "${quick[@]}" || echo "train_steps ended with status $?"
+echo "== bench $(date -u +%T)"
 flag="--quick"
 [[ "$preset" == "full" ]] && flag="--full"
-"$PY" -m mlcost.cli bench --device "$device" "$flag" --out "$OUT/bench" 2>&1 | tee "$OUT/bench.log"
+# The families that calibration needs most run first, so a run cut by its limit keeps them.
+only=()
+for family in launch memory kernels attention optimizer gemm bmm e2e transfer; do
+    only+=(--only "$family")
+done
+timeout "${BENCH_LIMIT:-300}" "$PY" -m mlcost.cli bench --device "$device" "$flag" \
+    "${only[@]}" --out "$R/bench" || echo "bench ended with status $?"
+echo "== calibrate $(date -u +%T)"
 base=()
 if [[ "$device" == cuda* ]]; then
     case "$("$PY" -c 'import torch; print(torch.cuda.get_device_name(0))')" in
@@ -74,11 +103,12 @@ if [[ "$device" == cuda* ]]; then
         *A100*) base=(--base a100-sxm4-80gb) ;;
     esac
 fi
-"$PY" -m mlcost.cli calibrate "$OUT/bench" "${base[@]}" --out "$OUT/profile.yaml" --force \
-    2>&1 | tee "$OUT/calibrate.log"
-"$PY" -m mlcost.cli validate "$OUT/bench" --profile "$OUT/profile.yaml" "${base[@]}" \
-    --plot "$OUT/validate.png" 2>&1 | tee "$OUT/validate.log"
-"$PY" -m mlcost.cli validate "$OUT/bench" --profile "$OUT/profile.yaml" "${base[@]}" --json \
-    > "$OUT/validate.json"
-echo "results in $OUT"
-ls -la "$OUT"
+"$PY" -m mlcost.cli calibrate "$R/bench" "${base[@]}" --out "$R/profile.yaml" --force \
+    || echo "calibrate ended with status $?"
+"$PY" -m mlcost.cli validate "$R/bench" --profile "$R/profile.yaml" "${base[@]}" \
+    || echo "validate ended with status $?"
+[[ -n "$sampler" ]] && kill "$sampler" 2>/dev/null
+sampler=""
+echo "== done $(date -u +%T)"
+tar -czf "$OUT/results.tar.gz" -C "$OUT" results
+ls -la "$R" "$OUT"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
+import torch.utils.checkpoint
 from torch import nn
 from torch.nn import functional
 
@@ -45,9 +46,13 @@ class Block(nn.Module):
 
 
 class GPT(nn.Module):
-    def __init__(self, config: GPTConfig) -> None:
+    """``checkpoint=True`` recomputes every block in backward (full activation recomputation:
+    each block saves only its input, through ``torch.utils.checkpoint``)."""
+
+    def __init__(self, config: GPTConfig, *, checkpoint: bool = False) -> None:
         super().__init__()
         self.config = config
+        self.checkpoint = checkpoint
         self.tokens = nn.Embedding(config.vocab_size, config.hidden)
         self.positions = nn.Embedding(config.sequence_length, config.hidden)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.layers))
@@ -57,7 +62,10 @@ class GPT(nn.Module):
         positions = torch.arange(ids.shape[1], device=ids.device)
         x = self.tokens(ids) + self.positions(positions)
         for block in self.blocks:
-            x = block(x)
+            if self.checkpoint and self.training:
+                x = torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)
+            else:
+                x = block(x)
         logits = self.norm(x) @ self.tokens.weight.t()
         return functional.cross_entropy(logits.float().flatten(0, 1), ids.flatten())
 

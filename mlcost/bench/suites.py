@@ -33,7 +33,10 @@ def element_bytes(fmt: str) -> float:
 PRESETS: dict[str, dict[str, Any]] = {
     "quick": {
         "gemm_square": [64, 128, 256, 512, 768, 1024],
-        "gemm_llm": [(256, 768, 768), (256, 3072, 768), (512, 768, 3072)],
+        "gemm_llm": [(256, 768, 768), (256, 3072, 768), (512, 768, 3072), (256, 1000, 256)],
+        # features not a multiple of 16 bytes, each beside an aligned shape of about its size
+        # (calibration fits the ratio: mlcost.calibrate.fit_unaligned)
+        "gemm_unaligned": [(256, 1003, 256)],
         "memory_elements": [2**14, 2**17, 2**20, 2**22],
         "e2e": [GPTConfig(vocab_size=4096, sequence_length=256, layers=2, hidden=256, heads=4)],
         "e2e_batch": 4,
@@ -54,7 +57,11 @@ PRESETS: dict[str, dict[str, Any]] = {
             (8192, 4096, 14336),
             (4096, 128256, 4096),
             (16384, 12288, 12288),
+            (16384, 50304, 768),
         ],
+        # GPT-2's vocabulary (50,257) beside nanoGPT's padded one (50,304) in gemm_llm, and an
+        # odd hidden size beside 8192 x 4096 x 4096
+        "gemm_unaligned": [(16384, 50257, 768), (8192, 4096, 4100)],
         "memory_elements": [2**16, 2**20, 2**24, 2**26, 2**28],
         "e2e": [GPTConfig(vocab_size=32768, sequence_length=1024, layers=12, hidden=768, heads=12)],
         "e2e_batch": 8,
@@ -124,6 +131,7 @@ def gemm(
     """``C = A·B`` for square and LLM-shaped GEMMs in each format and operand layout (the
     transposed layouts are what the backward pass runs)."""
     shapes = [(n, n, n) for n in preset["gemm_square"]] + list(preset["gemm_llm"])
+    shapes += list(preset.get("gemm_unaligned", ()))
     shapes.sort(key=lambda shape: shape[0] * shape[1] * shape[2])
     limit = preset.get("gemm_time_limit_s", float("inf"))
     for fmt in _formats(device, formats):
@@ -191,7 +199,7 @@ def _fp8_gemm(
     """FP8 (E4M3) GEMM through ``torch._scaled_mm`` (Hopper and later; the second operand must
     be column-major, so only the ``nn`` layout is measured)."""
     if layout != "nn":
-        raise NotImplementedError("fp8 is supported here for the nn layout only")
+        raise NotImplementedError("fp8 is not supported here for the nt and tn layouts (nn only)")
     device = "cuda"
     a = torch.randn(m, k, device=device).to(torch.float8_e4m3fn)
     b = torch.randn(n, k, device=device).to(torch.float8_e4m3fn).t()
@@ -396,14 +404,19 @@ def attention(
     device: str, preset: dict[str, Any], skip: Skip = _never
 ) -> Iterator[dict[str, Any] | None]:
     """``scaled_dot_product_attention`` forward + backward over sequence length, causal and
-    not, with each backend the device offers (PyTorch picks on the CPU). FLOPs count the
-    unmasked scores (the ``flash`` convention of the workload table): two matmuls of
+    not, with each backend the device offers. ``default`` is the backend PyTorch picks itself
+    (what a training step runs, and what calibration fits); on CUDA each backend is also forced
+    (flash, memory-efficient, cuDNN, math). The format is FP32 on the CPU and BF16 on CUDA
+    (FlashAttention and cuDNN attention take half precision only; training runs BF16). FLOPs
+    count the unmasked scores (the ``flash`` convention of the workload table): two matmuls of
     ``2·d·pairs·heads·b`` forward, twice that backward."""
 
     batch, heads, head_dim = preset["attention_shape"]
     backends: list[str] = ["default"]
+    fmt = "fp32"
     if device.startswith("cuda"):
-        backends = ["flash", "efficient", "math", "cudnn"]
+        backends = ["default", "flash", "efficient", "cudnn", "math"]
+        fmt = "bf16"
     for backend in backends:
         for causal in (True, False):
             for seq in preset["attention_seq"]:
@@ -426,9 +439,10 @@ def attention(
                 ) -> dict[str, Any]:
                     shape = (batch, heads, seq, head_dim)
                     q, k, v = (
-                        torch.randn(shape, device=device, requires_grad=True) for _ in range(3)
+                        torch.randn(shape, device=device, dtype=DTYPES[fmt], requires_grad=True)
+                        for _ in range(3)
                     )
-                    grad = torch.randn(shape, device=device)
+                    grad = torch.randn(shape, device=device, dtype=DTYPES[fmt])
 
                     def step() -> None:
                         out = torch.nn.functional.scaled_dot_product_attention(
@@ -455,14 +469,14 @@ def attention(
                         "attention",
                         name,
                         device,
-                        "fp32",
+                        fmt,
                         params,
                         timing=timing,
                         flops=3 * 2 * one_matmul,
-                        bytes_moved=4 * 4 * batch * heads * seq * head_dim * 3,
+                        bytes_moved=element_bytes(fmt) * 4 * batch * heads * seq * head_dim * 3,
                     )
 
-                yield _guarded("attention", name, device, "fp32", params, measure, skip)
+                yield _guarded("attention", name, device, fmt, params, measure, skip)
 
 
 def launch(

@@ -14,7 +14,6 @@ from mlcost.cli.output import check_destination, print_json, save_png, stdout_co
 from mlcost.errors import MlcostError
 from mlcost.io import write_text_atomically
 from mlcost.published import validate_published
-from mlcost.specs import Accelerator, load_spec
 
 
 def bench(
@@ -117,7 +116,8 @@ def validate(
         ),
     ] = False,
     profile: Annotated[
-        Path | None, typer.Option("--profile", help="Calibrated profile YAML.")
+        str | None,
+        typer.Option("--profile", help="Calibrated profile: catalog name (measured/) or YAML."),
     ] = None,
     base: Annotated[
         str | None, typer.Option("--base", help="Catalog GPU (datasheet) for 'before'.")
@@ -143,9 +143,7 @@ def validate(
     from mlcost.validate import summary
     from mlcost.validate import validate as compare
 
-    after = load_spec(profile) if profile else fit(results)
-    if not isinstance(after, Accelerator):
-        raise MlcostError(f"--profile: {profile} is not an accelerator profile")
+    after = resolve_accelerator(profile) if profile else fit(results)
     before = resolve_accelerator(base) if base else after
     report = compare(results, before, after)
     table_of = summary(report)

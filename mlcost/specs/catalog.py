@@ -47,6 +47,9 @@ SPEC_TYPES: dict[str, type[Spec]] = {
 #: What ``mlcost specs list GROUP`` lists: group -> the kinds in it (also the catalog folders).
 GROUPS: dict[str, tuple[str, ...]] = {
     "accelerators": ("accelerator",),
+    #: Profiles measured by ``mlcost bench`` and fitted by ``mlcost calibrate`` on real GPUs,
+    #: shipped under their own names (raw results in ``benchmarks/data``).
+    "measured": ("accelerator",),
     "links": ("link",),
     "storage": ("storage",),
     "hosts": ("host",),
@@ -502,7 +505,19 @@ class Catalog:
                 raise UnknownNameError("group", group, GROUPS)
             kinds = GROUPS[key]
         self._ensure(kinds)
-        return sorted((s for s in self._specs.values() if s.KIND in kinds), key=lambda s: s.name)
+        specs = [s for s in self._specs.values() if s.KIND in kinds]
+        if group is not None and any(
+            other != key and set(kinds) & set(GROUPS[other]) for other in GROUPS
+        ):
+            # Two folders hold this kind (accelerators/ and measured/): the group lists its own
+            # folder's specs (and those given in code, which have no folder).
+            specs = [s for s in specs if self._folder(s.name) in (key, None)]
+        return sorted(specs, key=lambda s: s.name)
+
+    def _folder(self, name: str) -> str | None:
+        """The catalog folder a spec was read from (None: given in code)."""
+        origin = self._origins.get(name.lower())
+        return None if origin is None else Path(origin).parent.name
 
     def names(self, group: str | None = None) -> list[str]:
         return [s.name for s in self.items(group)]

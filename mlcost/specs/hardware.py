@@ -109,6 +109,11 @@ class Measured(_Part):
         default_factory=dict
     )
     attention_efficiency: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
+    #: Per format and operand layout (keys as ``gemm_efficiency``'s: ``bf16``, ``bf16/nt``,
+    #: ``bf16/tn``): an unaligned GEMM's throughput over an aligned one's of the same size, where
+    #: a feature dimension (``n`` or ``k``, a leading dimension of the operands) is not a
+    #: multiple of 16 bytes (:meth:`mlcost.roofline.Ceilings.gemm_alignment_efficiency`).
+    gemm_unaligned: dict[str, float] = Field(default_factory=dict)
     optimizer_efficiency: tuple[GemmPoint, ...] = ()
     memory_bandwidth: ByteRate | None = None
     launch_overhead: Duration | None = None
