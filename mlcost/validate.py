@@ -25,6 +25,7 @@ from mlcost.specs import Accelerator
 from mlcost.timing import step_time
 from mlcost.units import in_unit
 from mlcost.workload import TrainingConfig
+from mlcost.workload.config import Precision
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,6 +65,18 @@ def _ceilings(accelerator: Accelerator, fmt: str, *, calibrated: bool) -> Ceilin
     )
 
 
+def bench_training(sequence_length: int, precision: Precision) -> TrainingConfig:
+    """How the benchmarks train: a fused ``scaled_dot_product_attention`` kernel, no dropout,
+    AdamW, at ``precision``."""
+    return TrainingConfig(
+        sequence_length=sequence_length,
+        precision=precision,
+        attention="flash",
+        dropout=False,
+        optimizer="adamw",
+    )
+
+
 def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> float | None:
     """Predicted seconds for one measured row (``None`` when the family is not predicted)."""
     family, fmt = row["family"], str(row["format"])
@@ -93,13 +106,7 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
             hidden=params["hidden"],
             heads=params["heads"],
         )
-        training = TrainingConfig(
-            sequence_length=params["sequence_length"],
-            precision="fp32",
-            attention="flash",
-            dropout=False,
-            optimizer="adamw",
-        )
+        training = bench_training(params["sequence_length"], "fp32")
         layout = Layout(micro_batch_size=params["batch"])
         return float(step_time(spec_of(config), training, ceilings, layout).seconds)
     return None
@@ -214,13 +221,7 @@ def training_steps(
         if row.get("status", "ok") != "ok":
             continue
         spec = training_spec(row)
-        config = TrainingConfig(
-            sequence_length=row["sequence_length"],
-            precision="bf16-mixed",
-            attention="flash",
-            dropout=False,
-            optimizer="adamw",
-        )
+        config = bench_training(row["sequence_length"], "bf16-mixed")
         layout = Layout(micro_batch_size=row["micro_batch_size"], recompute=row["recompute"])
         measured_s = float(row["step_median_s"])
         out: dict[str, Any] = {

@@ -20,16 +20,13 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_steps import MODELS, QUICK, build, loss_of
+from train_steps import MODELS, QUICK, setup
 
 
 def phases(
     kind: str, config: dict[str, Any], seq: int, batch: int, recompute: bool, device: str
 ) -> dict[str, Any]:
-    torch.manual_seed(0)
-    model = build(kind, config, recompute, device)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    ids = torch.randint(0, int(config["vocab_size"]), (batch, seq), device=device)
+    run = setup(kind, config, seq, batch, recompute, device)
     cuda = device.startswith("cuda")
     out: dict[str, Any] = {}
     for repeat in range(3):
@@ -37,8 +34,7 @@ def phases(
             torch.cuda.synchronize()
             torch.cuda.reset_peak_memory_stats()
             out["start"] = torch.cuda.memory_allocated()
-        with torch.autocast(device_type="cuda" if cuda else "cpu", dtype=torch.bfloat16):
-            loss = loss_of(kind, model, ids)
+        loss = run.forward()
         if cuda:
             torch.cuda.synchronize()
             out["forward_peak"] = torch.cuda.max_memory_allocated()
@@ -51,12 +47,12 @@ def phases(
             out["backward_peak"] = torch.cuda.max_memory_allocated()
             out["after_backward"] = torch.cuda.memory_allocated()
             torch.cuda.reset_peak_memory_stats()
-        optimizer.step()
+        run.optimizer.step()
         if cuda:
             torch.cuda.synchronize()
             out["optimizer_peak"] = torch.cuda.max_memory_allocated()
             out["after_optimizer"] = torch.cuda.memory_allocated()
-        optimizer.zero_grad(set_to_none=True)
+        run.optimizer.zero_grad(set_to_none=True)
         out["repeat"] = repeat
     return out
 
@@ -64,25 +60,14 @@ def phases(
 def kernels(kind: str, config: dict[str, Any], seq: int, batch: int, device: str) -> dict[str, Any]:
     from torch.profiler import ProfilerActivity, profile
 
-    torch.manual_seed(0)
-    model = build(kind, config, False, device)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    ids = torch.randint(0, int(config["vocab_size"]), (batch, seq), device=device)
+    run = setup(kind, config, seq, batch, False, device)
     cuda = device.startswith("cuda")
-
-    def step() -> None:
-        with torch.autocast(device_type="cuda" if cuda else "cpu", dtype=torch.bfloat16):
-            loss = loss_of(kind, model, ids)
-        loss.backward()
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
-
     for _ in range(3):
-        step()
+        run.step()
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     with profile(activities=activities) as prof:
         for _ in range(3):
-            step()
+            run.step()
         if cuda:
             torch.cuda.synchronize()
     events = prof.key_averages()

@@ -32,12 +32,15 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mlcost.bench.timer import time_callable
 
 GPT2_CONFIG = {
     "model_type": "gpt2",
@@ -177,6 +180,40 @@ def loss_of(kind: str, model: torch.nn.Module, ids: torch.Tensor) -> torch.Tenso
     return model(input_ids=ids, labels=ids).loss  # type: ignore[no-any-return]
 
 
+@dataclass
+class Setup:
+    """A model on the device with its AdamW, a batch of token ids, and one training step."""
+
+    model: torch.nn.Module
+    optimizer: torch.optim.Optimizer
+    ids: torch.Tensor
+    kind: str
+
+    def forward(self) -> torch.Tensor:
+        """The loss under BF16 autocast."""
+        device_type = "cuda" if self.ids.is_cuda else "cpu"
+        with torch.autocast(device_type=device_type, dtype=torch.bfloat16):
+            return loss_of(self.kind, self.model, self.ids)
+
+    def step(self) -> None:
+        """Forward, backward, ``optimizer.step()``, ``zero_grad(set_to_none=True)``."""
+        self.forward().backward()
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+
+
+def setup(
+    kind: str, config: dict[str, Any], seq: int, batch: int, recompute: bool, device: str
+) -> Setup:
+    """Seed 0, the model (FP32 parameters) on ``device``, ``torch.optim.AdamW`` (lr 1e-4, its
+    default foreach path) and ``batch x seq`` random token ids."""
+    torch.manual_seed(0)
+    model = build(kind, config, recompute, device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    ids = torch.randint(0, int(config["vocab_size"]), (batch, seq), device=device)
+    return Setup(model, optimizer, ids, kind)
+
+
 def measure(
     name: str,
     kind: str,
@@ -192,23 +229,12 @@ def measure(
     if cuda:
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats()
-    torch.manual_seed(0)
-    model = build(kind, config, recompute, device)
-    parameters = sum(p.numel() for p in model.parameters())
+    run = setup(kind, config, seq, batch, recompute, device)
+    parameters = sum(p.numel() for p in run.model.parameters())
+    # after the model, the ids and (lazily, at the first step) no optimizer state yet
     after_build = torch.cuda.memory_allocated() if cuda else None
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    vocab = int(config["vocab_size"])
-    ids = torch.randint(0, vocab, (batch, seq), device=device)
-
-    def step() -> None:
-        with torch.autocast(device_type="cuda" if cuda else "cpu", dtype=torch.bfloat16):
-            loss = loss_of(kind, model, ids)
-        loss.backward()
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
-
     for _ in range(3):
-        step()
+        run.step()
     if cuda:
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
@@ -218,17 +244,7 @@ def measure(
     before = energy.millijoules()
     clocks: list[dict[str, Any]] = []
     while len(samples) < args.steps or sum(samples) < args.seconds:
-        if cuda:
-            begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            begin.record()
-            step()
-            end.record()
-            end.synchronize()
-            samples.append(begin.elapsed_time(end) / 1e3)
-        else:
-            t0 = time.perf_counter()
-            step()
-            samples.append(time.perf_counter() - t0)
+        samples += time_callable(run.step, device=device, warmup=0, repeats=1).samples
         if len(samples) % 5 == 0:
             clocks.append(energy.clocks())
         if len(samples) >= 2000:
