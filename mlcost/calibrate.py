@@ -28,7 +28,7 @@ import numpy as np
 
 from mlcost.bench.store import read_metadata, read_results_csv, results_path
 from mlcost.errors import MlcostError
-from mlcost.roofline import alignment_elements, is_unaligned
+from mlcost.roofline import alignment_elements, layout_unaligned
 from mlcost.specs import Accelerator, spec_from_dict
 from mlcost.units import Q_, format_quantity
 
@@ -143,26 +143,18 @@ def fit_gemm_curves(
 
 def _gemm_rows(results: pd.DataFrame) -> pd.DataFrame:
     """The successful GEMM rows with their operand layout, achieved FLOP/s and whether a
-    leading dimension is unaligned (:func:`mlcost.roofline.is_unaligned`): ``k`` and ``n`` in
-    the ``nn`` and ``nt`` layouts, ``m`` and ``n`` in ``tn`` (``A^T`` is stored ``k x m``)."""
+    leading dimension is unaligned (:func:`mlcost.roofline.layout_unaligned`)."""
     gemms = _ok(results, "gemm")
     params = gemms["params"].map(json.loads)
-
-    def unaligned(p: dict[str, Any], fmt: str) -> bool:
-        if fmt not in _FORMAT_BYTES_KNOWN:
-            return False
-        lead = p["m"] if p.get("layout", "nn") == "tn" else p["k"]
-        return bool(is_unaligned(p["n"], lead, alignment_elements(fmt)))
-
+    layouts = params.map(lambda p: p.get("layout", "nn"))
     return gemms.assign(
-        layout=params.map(lambda p: p.get("layout", "nn")),
+        layout=layouts,
         achieved=gemms["flops"] / gemms["median_s"],
-        unaligned=[unaligned(p, str(f)) for p, f in zip(params, gemms["format"], strict=True)],
+        unaligned=[
+            layout_unaligned(p["m"], p["n"], p["k"], layout, alignment_elements(str(fmt)))
+            for p, layout, fmt in zip(params, layouts, gemms["format"], strict=True)
+        ],
     )
-
-
-#: The formats whose element size the catalog knows (the GEMM benchmark's formats).
-_FORMAT_BYTES_KNOWN = ("fp32", "tf32", "fp16", "bf16", "fp8")
 
 
 def fit_unaligned(results: pd.DataFrame) -> dict[str, float]:

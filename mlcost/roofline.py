@@ -354,6 +354,13 @@ def is_unaligned(n: Number, k: Number, step: int) -> Number:
     return plain((np.mod(n, step) != 0) | (np.mod(k, step) != 0))
 
 
+def layout_unaligned(m: int, n: int, k: int, layout: str, step: int) -> bool:
+    """Whether the GEMM ``[m x k]·[k x n]`` in operand ``layout`` (``nn``, ``nt``, ``tn``, as
+    ``mlcost bench`` runs them) has an unaligned leading dimension (:func:`is_unaligned`): ``k``
+    and ``n`` in ``nn`` and ``nt``, ``m`` and ``n`` in ``tn`` (``A^T`` is stored ``k x m``)."""
+    return bool(is_unaligned(n, m if layout == "tn" else k, step))
+
+
 def _on_log_curve(curve: tuple[np.ndarray, np.ndarray], flops: Number) -> Number:
     """A size curve ``(log10 FLOPs, efficiencies)`` at ``flops``: interpolated in log FLOPs,
     flat beyond its ends."""

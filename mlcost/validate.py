@@ -20,8 +20,8 @@ import numpy as np
 
 from mlcost.bench.store import read_results_csv
 from mlcost.layout import Layout
-from mlcost.roofline import Ceilings, is_unaligned
-from mlcost.specs import Accelerator
+from mlcost.roofline import Ceilings, layout_unaligned
+from mlcost.specs import Accelerator, TransformerSpec
 from mlcost.timing import step_time
 from mlcost.units import in_unit
 from mlcost.workload import TrainingConfig
@@ -86,10 +86,9 @@ def predict(row: pd.Series, accelerator: Accelerator, *, calibrated: bool) -> fl
     if family in ("gemm", "bmm", "memory"):
         params = json.loads(row["params"])
         layout = params.get("layout", "nn")
-        aligned = True
-        if family == "gemm":  # the leading dimensions: k and n, or m and n in the tn layout
-            lead = params["m"] if layout == "tn" else params["k"]
-            aligned = not is_unaligned(params["n"], lead, ceilings.alignment_elements)
+        aligned = family != "gemm" or not layout_unaligned(
+            params["m"], params["n"], params["k"], layout, ceilings.alignment_elements
+        )
         return _single_operator_seconds(
             float(row["flops"]), float(row["bytes"]), ceilings, layout, aligned
         )
@@ -183,7 +182,7 @@ def plot(report: pd.DataFrame, ax: Any = None) -> Any:
 UNALLOCATED_TERMS = ("CUDA context", "allocator fragmentation")
 
 
-def training_spec(row: dict[str, Any]) -> Any:
+def training_spec(row: dict[str, Any]) -> TransformerSpec:
     """The model spec of one measured training step of ``scripts/train_steps.py``: the
     reference GPT's own spec (:func:`mlcost.bench.model.spec_of`), or a Hugging Face config
     dict through :func:`mlcost.specs.from_hf_config`."""
