@@ -7,7 +7,8 @@ default job: Llama-2-7B on one DGX H100, layout searched)
 and llm-analysis's command line for the comparable answer (``python -m llm_analysis.analysis
 train`` on Llama-2-7B, seq 4096, 8x H100, ZeRO-1: memory, step time and time to train in one
 call). Each mlcost command is compared with the peer run of the same repeat; the script prints
-the medians and the median of the paired ratios. The peer runs from its own environment
+the medians and the median of the paired ratios with its bootstrap 95% interval, judged against
+the target for ``memory`` and ``plan`` (``peers.verdict``). The peer runs from its own environment
 (``benchmarks/.peer-venv``, installed on first use; see ``peers.py``). Run on an otherwise idle
 machine: whole-process times move with the load. Both sides run from bytecode: pip compiled the
 peer's when it installed it, and the script compiles mlcost's package first (``compileall``),
@@ -26,11 +27,13 @@ import sys
 import time
 from pathlib import Path
 
-from peers import peer_python
+from peers import paired_ratio, peer_python, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 MLCOST = str(Path(sys.executable).with_name("mlcost"))
 VERSION_TARGET_S = 0.3  # issue 17
+#: Issue 17: these commands take at most as long as the peer's command line (paired runs).
+PEER_TARGETS = {"mlcost memory llama-2-7b": 1.0, "mlcost plan": 1.0}
 COMMANDS = {
     "mlcost --version": [MLCOST, "--version"],
     "mlcost --help": [MLCOST, "--help"],
@@ -64,22 +67,24 @@ def main() -> None:
     for command in (*COMMANDS.values(), peer):  # warm: file caches, pint's registry cache
         _seconds(command)
     ours: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    ratios: dict[str, list[float]] = {name: [] for name in COMMANDS}
     theirs: list[float] = []
     for _ in range(args.repeats):
-        peer_s = _seconds(peer)
-        theirs.append(peer_s)
+        theirs.append(_seconds(peer))
         for name, command in COMMANDS.items():
-            seconds = _seconds(command)
-            ours[name].append(seconds)
-            ratios[name].append(seconds / peer_s)
+            ours[name].append(_seconds(command))
     peer_median = statistics.median(theirs)
     print(f"{args.repeats} interleaved repeats, medians; peer: llm-analysis train command line")
-    print(f"{'command':28s} {'mlcost':>9s} {'peer':>9s} {'paired ratio':>13s}")
+    print(
+        f"{'command':28s} {'mlcost':>9s} {'peer':>9s} {'paired ratio [95% CI]':>24s} "
+        f"{'target':>7s}  verdict"
+    )
     for name in COMMANDS:
+        ratio, low, high = paired_ratio(ours[name], theirs)
+        target = PEER_TARGETS.get(name)
+        judged = "" if target is None else f"{target:6.1f}x  {verdict(low, high, target)}"
         print(
             f"{name:28s} {statistics.median(ours[name]):8.2f}s {peer_median:8.2f}s "
-            f"{statistics.median(ratios[name]):12.2f}x"
+            f"{ratio:9.2f}x [{low:.2f}, {high:.2f}] {judged}"
         )
     for name in ("mlcost --version", "mlcost --help"):
         seconds = statistics.median(ours[name])

@@ -8,6 +8,11 @@ fresh object so nothing is cached between repeats. llm-analysis is imported from
 environment (``benchmarks/.peer-venv``, created on first use with ``pip install
 llm-analysis==0.2.2``; its site-packages go at the end of ``sys.path`` so shared packages are
 mlcost's); without network or pip the script says so and stops.
+
+Each question's call is followed by one peer call. The script prints the ratio of the medians
+(the peer's samples of all questions pooled) and, per question, the median of the paired ratios
+(a call over the peer call right after it: both ran in the same instant of the machine, whose
+speed drifts) with a bootstrap 95% interval, judged against issue 17's target.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import venv
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 PEER = "llm-analysis==0.2.2"
 PEER_HOME = Path(__file__).resolve().parent / ".peer-venv"
@@ -72,6 +79,39 @@ def _median_us(samples: list[float]) -> float:
     return statistics.median(samples) * 1e6
 
 
+#: Issue 17's acceptance: mlcost's time over llm-analysis's one ``train()`` call, per question.
+TARGETS = {
+    "memory": 1.0,
+    "step time, 1 GPU": 1.0,
+    "step time, 8 GPUs with communication": 2.0,
+    "time to train (Plan.train())": 2.0,
+}
+
+
+def paired_ratio(
+    ours: list[float], theirs: list[float], resamples: int = 2000
+) -> tuple[float, float, float]:
+    """The median of the paired ratios ``ours[i] / theirs[i]`` (each call against the peer's
+    call right after it, so a drift of the machine's speed cancels) and a percentile-bootstrap
+    95% interval of that median (Efron and Tibshirani 1993, ch. 13; a fixed seed, so the same
+    samples give the same interval)."""
+    ratios = np.asarray(ours) / np.asarray(theirs)
+    rng = np.random.default_rng(17)
+    medians = np.median(rng.choice(ratios, size=(resamples, ratios.size)), axis=1)
+    low, high = np.percentile(medians, [2.5, 97.5])
+    return float(np.median(ratios)), float(low), float(high)
+
+
+def verdict(low: float, high: float, target: float) -> str:
+    """``met`` when the whole interval is at or below the target, ``not met`` when it is above,
+    else ``undecided`` (the target lies inside the interval: more repeats, or parity)."""
+    if high <= target:
+        return "met"
+    if low > target:
+        return "not met"
+    return "undecided"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30)
@@ -114,7 +154,7 @@ def main() -> None:
     for call in (*questions.values(), peer):  # warm: imports, catalog, caches of the libraries
         call()
     ours: dict[str, list[float]] = {name: [] for name in questions}
-    theirs: list[float] = []
+    paired: dict[str, list[float]] = {name: [] for name in questions}  # the peer's call after each
     for _ in range(args.repeats):
         for name, call in questions.items():
             start = time.perf_counter()
@@ -122,13 +162,26 @@ def main() -> None:
             ours[name].append(time.perf_counter() - start)
             start = time.perf_counter()
             peer()
-            theirs.append(time.perf_counter() - start)
+            paired[name].append(time.perf_counter() - start)
+    theirs = [sample for samples in paired.values() for sample in samples]
     peer_us = _median_us(theirs)
     print(f"Llama-2-7B, seq 4096, 8x H100, ZeRO-1; {args.repeats} interleaved repeats, medians")
-    print(f"{'question':40s} {'mlcost':>12s} {'llm-analysis':>14s} {'mlcost/peer':>12s}")
+    print(
+        f"{'question':38s} {'mlcost':>10s} {'llm-analysis':>13s} {'ratio':>6s} "
+        f"{'paired [95% CI]':>20s} {'target':>7s}  verdict"
+    )
     for name, samples in ours.items():
         us = _median_us(samples)
-        print(f"{name:40s} {us:10,.0f} us {peer_us:12,.0f} us {us / peer_us:11.2f}x")
+        ratio, low, high = paired_ratio(samples, paired[name])
+        target = TARGETS[name]
+        print(
+            f"{name:38s} {us:7,.0f} us {peer_us:10,.0f} us {us / peer_us:5.2f}x "
+            f"{ratio:6.2f}x [{low:.2f}, {high:.2f}] {target:6.1f}x  {verdict(low, high, target)}"
+        )
+    print(
+        "ratio: median over median (the peer's samples pooled); paired: the median of each call's "
+        "time over the peer call right after it, with a bootstrap 95% interval of that median"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ backward, as the module docstrings of :mod:`mlcost.workload.transformer` describ
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from mlcost.records import quick_init
@@ -118,7 +119,7 @@ class StepBuilder:
     frozen_norms: bool = False  # norm weights that do not train (fine-tuning)
     ep: int = 1  # expert-parallel degree: E/ep local experts, each taking ep·T·k/E tokens
 
-    @property
+    @cached_property
     def policy(self) -> PrecisionPolicy:
         return self.config.policy
 
@@ -126,7 +127,7 @@ class StepBuilder:
     def tokens(self) -> Any:
         return self.b * self.s
 
-    @property
+    @cached_property
     def act(self) -> float:
         return self.policy.activation
 
@@ -238,9 +239,10 @@ class StepBuilder:
     ) -> Operator:
         """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
         m`` times a step (or ``count``), recomputed with the layer."""
-        return self.gemm(
+        return gemm_operator(
             name, "layer", self.layer_count if count is None else count,
-            self.tokens if m is None else m, n, k, bias=bias, rf=self.layer_rf, **extra,
+            self.tokens if m is None else m, n, k, policy=self.policy, bias=bias,
+            recompute_fraction=self.layer_rf, **extra,
         )  # fmt: skip
 
     def gemm(
