@@ -239,10 +239,9 @@ class StepBuilder:
     ) -> Operator:
         """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
         m`` times a step (or ``count``), recomputed with the layer."""
-        return gemm_operator(
+        return self.gemm(
             name, "layer", self.layer_count if count is None else count,
-            self.tokens if m is None else m, n, k, policy=self.policy, bias=bias,
-            recompute_fraction=self.layer_rf, **extra,
+            self.tokens if m is None else m, n, k, bias=bias, rf=self.layer_rf, **extra,
         )  # fmt: skip
 
     def gemm(
