@@ -173,9 +173,9 @@ def _distinct(*keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows (a sort of a million rows is most of a search's time otherwise)."""
     code, radices = _code(*keys)
     present = np.bincount(code) > 0
-    distinct = np.flatnonzero(present)
+    found = np.flatnonzero(present)
     position = np.cumsum(present) - 1
-    return np.stack(np.unravel_index(distinct, radices)), position[code]
+    return np.stack(np.unravel_index(found, radices)), position[code]
 
 
 def _groups(*keys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -188,8 +188,8 @@ def _groups(*keys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     ordered = code[order]
     starts = np.flatnonzero(np.diff(ordered)) + 1
     members = np.split(order, starts)
-    distinct = ordered[np.concatenate(([0], starts))]
-    return np.stack(np.unravel_index(distinct, radices)), members
+    firsts = ordered[np.concatenate(([0], starts))]
+    return np.stack(np.unravel_index(firsts, radices)), members
 
 
 def _part_columns(parts: ActivationParts, shape: tuple[int, ...]) -> dict[str, np.ndarray]:

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import ClassVar, Literal
 
 import pint
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, model_validator
 
 from mlcost.errors import MlcostError
 from mlcost.specs.base import (
@@ -113,7 +113,8 @@ class Measured(_Part):
     #: ``bf16/tn``): an unaligned GEMM's throughput over an aligned one's of the same size, where
     #: a feature dimension (``n`` or ``k``, a leading dimension of the operands) is not a
     #: multiple of 16 bytes (:meth:`mlcost.roofline.Ceilings.gemm_alignment_efficiency`).
-    gemm_unaligned: dict[str, float] = Field(default_factory=dict)
+    #: Positive: it divides a GEMM's time (FP32, without tensor cores, measures about 1).
+    gemm_unaligned: dict[str, PositiveFloat] = Field(default_factory=dict)
     optimizer_efficiency: tuple[GemmPoint, ...] = ()
     memory_bandwidth: ByteRate | None = None
     launch_overhead: Duration | None = None

@@ -99,6 +99,9 @@ def test_gpt2_lm_head_against_the_measured_gemms() -> None:
         predicted[vocab] = gemm_compute(head, ceilings, [False])[0]
         if vocab == 50257:
             without = gemm_compute(head, plain, [False])[0]
+    # Tolerances: the aligned head within 15 % (the size curves' median GEMM error on this GPU
+    # is 8.6 %, docs/benchmarks.md); the unaligned one within 35 %, since its penalty is the median
+    # ratio over two unaligned shapes (vocabulary and hidden size), not this shape's own.
     assert predicted[50257] == pytest.approx(seconds[50257], rel=0.35)
     assert predicted[50304] == pytest.approx(seconds[50304], rel=0.15)
     assert without == pytest.approx(predicted[50304], rel=0.01)  # no penalty without it

@@ -163,3 +163,17 @@ def test_importing_the_specs_builds_no_validation_schema() -> None:
     count, built = done.stdout.split("\n")[0].split(" ", 1)
     assert int(count) >= 20 and built == "[]"
     assert done.stdout.split("\n")[1:3] == ["1000000000000.0", "refused True"]
+
+
+@pytest.mark.parametrize("ratio", ["0", "-0.3", "nan"])
+def test_an_unaligned_gemm_ratio_must_be_positive(ratio: str) -> None:
+    """``measured.gemm_unaligned`` divides a GEMM's time: zero or a negative ratio would give an
+    infinite or negative step, so the spec is refused, naming the field."""
+    text = GOOD_GPU + (
+        "measured:\n  measured_on: my-gpu\n  date: 2026-11-26\n"
+        f"  gemm_unaligned: {{bf16: {ratio}}}\n"
+    )
+    with pytest.raises(SpecError, match=r"measured\.gemm_unaligned\.bf16"):
+        load_spec_text(text)
+    good = text.replace(f"bf16: {ratio}", "bf16: 0.26")
+    assert load_spec_text(good).measured.gemm_unaligned == {"bf16": 0.26}  # type: ignore[attr-defined]
