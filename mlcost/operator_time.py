@@ -36,7 +36,7 @@ import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import quick_init, quick_replace
-from mlcost.results import any_true, floats, largest, maximum, plain, stack_rows
+from mlcost.results import any_true, floats, largest, maximum, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
@@ -112,7 +112,7 @@ def _gemm_compute(
 
 
 def shard_shapes(
-    ops: Sequence[Operator], m: Any, n: Any, k: Any, batch: Any, shard: tuple[int, int]
+    ops: Sequence[Operator], m: Any, n: Any, k: Any, batch: Any, shard: tuple[Any, Any]
 ) -> tuple[Any, Any, Any, Any, Any]:
     """The GEMM dimensions one of ``t`` tensor-parallel and ``c`` context-parallel ranks runs
     (arrays ``(rows, ...)``, one row per operator), and the share of each GEMM's FLOPs it
@@ -121,7 +121,9 @@ def shard_shapes(
     a column-parallel GEMM's ``n`` output features, a row-parallel one's ``k`` input features
     (:attr:`Operator.row_parallel`), and the attention core's heads, so its batch of per-head
     GEMMs (Shoeybi et al. 2019, section 3). Dimensions that do not divide round up (the largest
-    rank's share). Operators tensor parallelism replicates keep ``n``, ``k`` and the batch."""
+    rank's share). Operators tensor parallelism replicates keep ``n``, ``k`` and the batch.
+    ``t`` and ``c`` may be arrays of shards, shaped ``(shards, 1, ...)`` with one more axis than
+    ``m``: the dimensions then have that leading axis (:func:`gemm_compute_by_shard`)."""
     t, c = shard
     split = np.array([bool(op.tensor_parallel) for op in ops]).reshape((-1,) + (1,) * (m.ndim - 1))
     heads = np.array([op.kind == OperatorKind.ATTENTION for op in ops]).reshape(split.shape)
@@ -140,17 +142,30 @@ def gemm_compute(
     grouped: Sequence[bool],
     shard: tuple[int, int] = (1, 1),
 ) -> list[Number]:
-    """The compute seconds of GEMM rows, all evaluated at once: each pass on its own output
-    tiles and depth: forward ``[m x k]·[k x n]``, input gradient ``[m x n]·[n x k]``, weight
-    gradient ``[k x m]·[m x n]``, ``F / (peak · eta · w · d)`` (``eta`` the size curve of the
-    pass's layout, ``w`` the wave and ``d`` the depth efficiency), each efficiency at the shape
-    and size one rank of ``shard = (t, c)`` runs (:func:`shard_shapes`) while ``F`` stays the
-    whole GEMM's (the caller divides the time over the ranks); a pass without FLOPs costs
-    nothing. A grouped GEMM (``grouped``, the ``gemm_group`` local experts of an MoE layer in
-    one launch) fills the GPU's waves with the tiles of all its GEMMs together.
+    """The compute seconds of GEMM rows at one ``shard`` (:func:`gemm_compute_by_shard`)."""
+    return gemm_compute_by_shard(ops, ceilings, grouped, (shard,))[0]
 
-    Element by element the same arithmetic as one row at a time (so the same numbers, to the
-    last bit); a row's result has the shape of its own fields (a number, or the sweep's)."""
+
+def gemm_compute_by_shard(
+    ops: Sequence[Operator],
+    ceilings: Ceilings,
+    grouped: Sequence[bool],
+    shards: Sequence[tuple[int, int]],
+) -> list[list[Number]]:
+    """The compute seconds of GEMM rows at each of ``shards``, all evaluated at once: each pass
+    on its own output tiles and depth: forward ``[m x k]·[k x n]``, input gradient
+    ``[m x n]·[n x k]``, weight gradient ``[k x m]·[m x n]``, ``F / (peak · eta · w · d)``
+    (``eta`` the size curve of the pass's layout, ``w`` the wave and ``d`` the depth
+    efficiency), each efficiency at the shape and size one rank of a shard ``(t, c)`` runs
+    (:func:`shard_shapes`; ``(1, 1)``: the whole GEMM) while ``F`` stays the whole GEMM's (the
+    caller divides the time over the ranks); a pass without FLOPs costs nothing. A grouped GEMM
+    (``grouped``, the ``gemm_group`` local experts of an MoE layer in one launch) fills the
+    GPU's waves with the tiles of all its GEMMs together. The shards are one more leading axis
+    of the same arrays (a search times one table at every tensor- and context-parallel degree).
+
+    Element by element the same arithmetic as one row and one shard at a time (so the same
+    numbers, to the last bit); per shard, a row's result has the shape of its own fields (a
+    number, or the sweep's)."""
     peak = ceilings.peak_flops
     batches = [
         op.gemm_group if group else (op.gemm_batch if any_true(op.gemm_batch) else 1)
@@ -185,9 +200,22 @@ def gemm_compute(
         active = np.array([[any_true(x) for x in part] for part in passes]).reshape(
             (len(passes), -1) + (1,) * len(shape)
         )
-    if shard != (1, 1):
-        m, n, k, batch, share = shard_shapes(ops, m, n, k, batch, shard)
-        flops = flops * share
+    # Several shards: their axis leads, (shards, rows, *shape); the whole GEMMs alone (a
+    # one-GPU step): no such axis, one added to the result.
+    whole = [shard == (1, 1) for shard in shards]
+    stacked = not all(whole)
+    if stacked:
+        values, active = values[:, np.newaxis], active[:, np.newaxis]
+        axis = (-1,) + (1,) * m.ndim
+        t = np.array([shard[0] for shard in shards]).reshape(axis)
+        c = np.array([shard[1] for shard in shards]).reshape(axis)
+        rows, cols, depth, per_head, share = shard_shapes(ops, m, n, k, batch, (t, c))
+        unsplit = np.array(whole).reshape(axis)  # a whole GEMM keeps its own dimensions
+        m, n, k, batch = (
+            np.where(unsplit, x, split)
+            for x, split in ((m, rows), (n, cols), (k, depth), (batch, per_head))
+        )
+        flops = flops * share  # 1 for a whole GEMM
     # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
     waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
@@ -205,15 +233,22 @@ def gemm_compute(
         seconds = values / (peak * layouts * (waves * depths))
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
+    if not stacked:
+        compute = compute[np.newaxis]
     if not shape:  # numbers only: each row's seconds as a Python float
         return compute.tolist()
-    compute = np.broadcast_to(compute, (len(ops), *shape))
-    out: list[Number] = []
-    for i, row_shape in enumerate(own):
-        if row_shape == shape:
-            out.append(plain(compute[i]) if not shape else compute[i].copy())
-        else:  # a row narrower than the others' sweep: its own evaluation
-            out.append(gemm_compute((ops[i],), ceilings, (grouped[i],), shard)[0])
+    compute = np.broadcast_to(compute, (len(shards), len(ops), *shape))
+    out: list[list[Number]] = []
+    for s, shard in enumerate(shards):
+        out.append(
+            [
+                compute[s, i].copy()
+                if row_shape == shape
+                # A row narrower than the others' sweep: its own evaluation.
+                else gemm_compute((ops[i],), ceilings, (grouped[i],), shard)[0]
+                for i, row_shape in enumerate(own)
+            ]
+        )
     return out
 
 
@@ -278,10 +313,6 @@ def _grouped(op: Operator, software: Software | None) -> bool:
     )
 
 
-def _uses_kernel(op: Operator, kernels: dict[str, tuple[Number, Kernel]]) -> bool:
-    return op.role == _ATTENTION_CORE and op.pattern in kernels
-
-
 def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: bool) -> frozenset:
     """The fuse groups (:attr:`Operator.fuse_group`) that run as one GEMM: every group under an
     implementation whose code fuses its projections (``fused_projections``: Megatron-Core's
@@ -306,19 +337,24 @@ def _fused(members: Sequence[Operator]) -> Operator:
 
 def operator_rows(
     ops: Sequence[Operator],
-    ex: Execution,
-    kernels: dict[str, tuple[Number, Kernel]],
+    executions: Sequence[Execution],
+    kernels: Sequence[dict[str, tuple[Number, Kernel]]],
     tensors: float,
-) -> tuple[OperatorTime, ...]:
-    """The time of every operator row (module docstring), the GEMM rows of each format
-    evaluated together (:func:`gemm_compute`). The rows of a fuse group that runs as one GEMM
-    (``ex.fused``) are timed as that GEMM (:func:`_fused`: the sum of their widths, so its
-    tiles and waves), each row taking its share of the FLOPs, one launch for them all."""
-    gemms: dict[int, Number] = {}
+) -> list[tuple[OperatorTime, ...]]:
+    """The time of every operator row (module docstring) under each of ``executions`` (the same
+    but for their ``shard``; ``kernels``: each one's :func:`attention_kernels`), the GEMM rows of
+    each format evaluated together at every shard (:func:`gemm_compute_by_shard`). The rows of a
+    fuse group that runs as one GEMM (``ex.fused``) are timed as that GEMM (:func:`_fused`: the
+    sum of their widths, so its tiles and waves), each row taking its share of the FLOPs, one
+    launch for them all. Only the GEMMs and the attention core depend on the shard: every other
+    row is timed once and shared by all executions."""
+    ex = executions[0]
     members: dict[str, list[int]] = {}
     singles: list[int] = []
     for i, op in enumerate(ops):  # the GEMM rows the model times: not a measured kernel's
-        if not op.is_matmul or _uses_kernel(op, kernels):
+        if not op.is_matmul or (
+            op.role == _ATTENTION_CORE and all(op.pattern in found for found in kernels)
+        ):
             continue
         if op.fuse_group in ex.fused:
             members.setdefault(op.fuse_group, []).append(i)
@@ -331,23 +367,40 @@ def operator_rows(
     by_ceilings: dict[int, list[tuple[Operator, tuple[int, ...]]]] = {}
     for entry in timed:
         by_ceilings.setdefault(id(ex.of(entry[0])), []).append(entry)
+    shards = [e.shard for e in executions]
+    gemms: list[dict[int, Number]] = [{} for _ in executions]
     for entries in by_ceilings.values():
         group = [op for op, _ in entries]
-        seconds = gemm_compute(
-            group, ex.of(group[0]), [_grouped(op, ex.software) for op in group], ex.shard
+        per_shard = gemm_compute_by_shard(
+            group, ex.of(group[0]), [_grouped(op, ex.software) for op in group], shards
         )
-        for (op, rows), time in zip(entries, seconds, strict=True):
-            for i in rows:
-                gemms[i] = (
-                    time if len(rows) == 1 else time * (ops[i].forward_flops / op.forward_flops)
-                )
+        for found, seconds in zip(gemms, per_shard, strict=True):
+            for (op, rows), time in zip(entries, seconds, strict=True):
+                for i in rows:
+                    found[i] = (
+                        time if len(rows) == 1 else time * (ops[i].forward_flops / op.forward_flops)
+                    )
     launches = {i: len(rows) for rows in fused.values() for i in rows}
-    return tuple(
-        operator_time(
-            op, ex, kernels, tensors, gemm=gemms.get(i), kernels_shared=launches.get(i, 1)
-        )
-        for i, op in enumerate(ops)
+    shared = (
+        {
+            i: operator_time(op, ex, kernels[0], tensors)
+            for i, op in enumerate(ops)
+            if not op.is_matmul and op.role != _ATTENTION_CORE
+        }
+        if len(executions) > 1
+        else {}  # one execution: every row timed once anyway
     )
+    return [
+        tuple(
+            shared[i]
+            if i in shared
+            else operator_time(
+                op, one, found, tensors, gemm=seconds.get(i), kernels_shared=launches.get(i, 1)
+            )
+            for i, op in enumerate(ops)
+        )
+        for one, found, seconds in zip(executions, kernels, gemms, strict=True)
+    ]
 
 
 def operator_time(
@@ -418,6 +471,7 @@ __all__ = [
     "attention_kernels",
     "fused_groups",
     "gemm_compute",
+    "gemm_compute_by_shard",
     "operator_rows",
     "operator_time",
     "parameter_tensors",

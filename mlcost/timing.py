@@ -313,26 +313,57 @@ def operator_times(
     """Place every operator of ``table`` on the roofline of ``ceilings`` (one, or one per format
     with ``""`` the table's own), under ``software`` (:mod:`mlcost.operator_time`), the GEMMs
     at the shapes one of ``shard = (t, c)`` tensor- and context-parallel ranks runs."""
+    return operator_times_by_shard(
+        table, ceilings, (shard,), mode, software=software, accelerators=accelerators
+    )[0]
+
+
+def operator_times_by_shard(
+    table: OperatorTable,
+    ceilings: Ceilings | dict[str, Ceilings],
+    shards: Sequence[tuple[int, int]],
+    mode: Mode = "roofline",
+    *,
+    software: Software | None = None,
+    accelerators: tuple[str, ...] = (),
+) -> list[StepTime]:
+    """:func:`operator_times` at each of ``shards`` (``(t, c)`` pairs), in one evaluation: the
+    GEMMs of every shard in one array call, the rows no shard changes timed once
+    (:func:`mlcost.operator_time.operator_rows`), the measured attention kernel looked up once
+    per tensor-parallel degree (its launch size is ``1/t`` of the heads)."""
     if mode not in MODES:
         raise MlcostError(f"mode: got {mode!r}, expected 'roofline' or 'no-overlap'")
+    if not shards:
+        return []
     by_format = ceilings if isinstance(ceilings, dict) else {"": ceilings}
     fused = fused_groups(table.operators, software, bool(table.metadata.get("fused_qkv")))
-    ex = Execution(
-        ceilings=by_format, software=software, accelerators=accelerators or (by_format[""].name,),
-        mode=mode, shard=shard, fused=fused,
-    )  # fmt: skip
-    kernels = attention_kernels(table, ex)
+    names = accelerators or (by_format[""].name,)
+    executions = [
+        Execution(by_format, software, names, mode, shard=shard, fused=fused) for shard in shards
+    ]
+    by_degree: dict[int, dict[str, Any]] = {}  # the kernels depend on t only
+    for ex in executions:
+        if ex.shard[0] not in by_degree:
+            by_degree[ex.shard[0]] = attention_kernels(table, ex)
+    kernels = [by_degree[ex.shard[0]] for ex in executions]
     # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor
     # otherwise, so the count is not needed).
     per_tensor = software is not None and software.spec.optimizer_ops_per_tensor
     tensors = parameter_tensors(table) if per_tensor else 0.0
-    rows = operator_rows(table.operators, ex, kernels, tensors)
     details: dict[str, Any] = {}
     if software is not None:
         details["implementation"] = software.describe()
-    if kernels:
-        details["attention_kernel"] = next(iter(kernels.values()))[1].name
-    return StepTime(table=table, ceilings=by_format[""], mode=mode, rows=rows, details=details)
+    out = []
+    for rows, found in zip(
+        operator_rows(table.operators, executions, kernels, tensors), kernels, strict=True
+    ):
+        shown = dict(details)
+        if found:
+            shown["attention_kernel"] = next(iter(found.values()))[1].name
+        out.append(
+            StepTime(table=table, ceilings=by_format[""], mode=mode, rows=rows, details=shown)
+        )
+    return out
 
 
 def step_ceilings(gpu: Accelerator, config: TrainingConfig) -> dict[str, Ceilings]:
@@ -415,13 +446,12 @@ def table_step_times(
     under ``config``): the step of ``table`` on ``gpu`` at each of ``shards``."""
     software = implementation_of(implementation)
     if isinstance(gpu, Ceilings):
-        return [operator_times(table, gpu, mode, software=software, shard=s) for s in shards]
+        return operator_times_by_shard(table, gpu, shards, mode, software=software)
     accelerator = as_accelerator(gpu)
     ceilings, names = step_ceilings(accelerator, config), accelerator_names(accelerator)
-    return [
-        operator_times(table, ceilings, mode, software=software, accelerators=names, shard=s)
-        for s in shards
-    ]
+    return operator_times_by_shard(
+        table, ceilings, shards, mode, software=software, accelerators=names
+    )
 
 
 @dataclass(frozen=True)

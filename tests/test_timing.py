@@ -229,23 +229,39 @@ def test_ceilings_memo_follows_a_copied_spec() -> None:
     assert Ceilings.from_accelerator(copy.deepcopy(gpu)).bandwidth_bytes == 3.35e12
 
 
-def _gemm_seconds_by_hand(op, ceilings, grouped: bool):  # type: ignore[no-untyped-def]
+def _gemm_seconds_by_hand(op, ceilings, grouped: bool, shard=(1, 1)):  # type: ignore[no-untyped-def]
     """One GEMM row from its definition, pass by pass: ``F / (peak · eta · w · d)``, forward
     ``[m x k]·[k x n]`` (with its recomputation), input gradient ``[m x n]·[n x k]``, weight
-    gradient ``[k x m]·[m x n]``; a grouped launch fills the waves with ``gemm_group`` GEMMs."""
+    gradient ``[k x m]·[m x n]``; a grouped launch fills the waves with ``gemm_group`` GEMMs.
+    ``shard = (t, c)``: the efficiencies at the GEMM one rank runs (Shoeybi et al. 2019,
+    section 3; Liu et al. 2023): ``ceil(m / c)`` rows; a split column-parallel GEMM
+    ``ceil(n / t)`` output features, a row-parallel one ``ceil(k / t)`` input features, the
+    attention core ``ceil(batch / t)`` heads; ``eta`` at the rank's FLOPs, ``F · 1/(c·t)``."""
     from mlcost.workload import OperatorKind
 
     batch = op.gemm_group if grouped else (op.gemm_batch if np.any(op.gemm_batch) else 1)
     attention = op.kind == OperatorKind.ATTENTION
+    m, n, k, flops = op.m, op.n, op.k, op.forward_flops
+    if shard != (1, 1):
+        t, c = shard
+        t = t if op.tensor_parallel else 1
+        m = np.ceil(m / c)
+        if op.tensor_parallel and attention:
+            batch = np.ceil(batch / t)
+        elif op.tensor_parallel and op.row_parallel:
+            k = np.ceil(k / t)
+        elif op.tensor_parallel:
+            n = np.ceil(n / t)
+        flops = flops * (1.0 / (c * t))
     seconds = 0.0
     for part, layout, (rows, cols, depth) in (
-        (op.forward_flops + op.recompute_flops, "nn", (op.m, op.n, op.k)),
-        (op.backward_input_flops, "nt", (op.m, op.k, op.n)),
-        (op.backward_weight_flops, "tn", (op.k, op.n, op.m)),
+        (op.forward_flops + op.recompute_flops, "nn", (m, n, k)),
+        (op.backward_input_flops, "nt", (m, k, n)),
+        (op.backward_weight_flops, "tn", (k, n, m)),
     ):
         if not np.any(part):
             continue
-        eta = ceilings.gemm_efficiency(op.forward_flops, attention=attention, layout=layout)
+        eta = ceilings.gemm_efficiency(flops, attention=attention, layout=layout)
         shape = ceilings.gemm_wave_efficiency(rows, cols, batch) * ceilings.gemm_depth_efficiency(
             depth
         )
@@ -299,3 +315,66 @@ def test_gemm_rows_evaluated_together_equal_each_row_by_hand() -> None:
             expected = _gemm_seconds_by_hand(op, ceilings, flag)
             assert np.shape(seconds) == np.shape(expected), op.name
             np.testing.assert_array_equal(seconds, expected, err_msg=op.name)
+
+
+def test_gemm_rows_at_several_shards_equal_each_shard_by_hand() -> None:
+    """``gemm_compute_by_shard`` times GEMM rows at several tensor- and context-parallel
+    shards in one array call (a search's tables); each shard's seconds equal the rank's
+    GEMM written out by hand (:func:`_gemm_seconds_by_hand`), to the last bit: a plain table,
+    a micro-batch sweep, and an MoE layer's grouped experts, with the whole GEMM among the
+    shards."""
+    from mlcost.operator_time import gemm_compute_by_shard
+
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    bf16 = Ceilings.from_accelerator(gpu, "bf16")
+    llama, moe = mlcost.model("llama-2-7b"), mlcost.model("mixtral-8x7b")
+    plain_table = operators(llama, TrainingConfig(sequence_length=1024))
+    sweep = operators(
+        llama, TrainingConfig(sequence_length=1024), micro_batch_size=np.array([1, 3, 8])
+    )
+    experts = operators(moe, TrainingConfig(sequence_length=512))
+    shards = [(1, 1), (2, 1), (8, 1), (1, 4), (4, 2), (3, 3)]
+    for table, grouped in ((plain_table, False), (sweep, False), (experts, True)):
+        gemms = [op for op in table.operators if op.is_matmul]
+        flags = [grouped and bool(np.any(op.gemm_group)) for op in gemms]
+        assert any(op.tensor_parallel and op.row_parallel for op in gemms)
+        per_shard = gemm_compute_by_shard(gemms, bf16, flags, shards)
+        assert len(per_shard) == len(shards)
+        for shard, together in zip(shards, per_shard, strict=True):
+            for op, flag, seconds in zip(gemms, flags, together, strict=True):
+                expected = _gemm_seconds_by_hand(op, bf16, flag, shard)
+                assert np.shape(seconds) == np.shape(expected), (op.name, shard)
+                np.testing.assert_array_equal(seconds, expected, err_msg=f"{op.name} {shard}")
+        # A split GEMM is slower per FLOP on a rank's narrower shape than on the whole one.
+        whole, split = per_shard[0], per_shard[2]
+        assert any(np.all(b > a) for a, b in zip(whole, split, strict=True))
+
+
+def test_a_step_at_several_shards_equals_each_shard_alone() -> None:
+    """``operator_times_by_shard`` (one evaluation for all shards: the rows no shard changes
+    timed once, the GEMMs in one array call, the measured attention kernel looked up per
+    tensor-parallel degree) gives each shard the rows ``operator_times`` gives it alone, under
+    Megatron-Core on an H100 (a measured fused attention kernel, fused projections) and
+    without an implementation."""
+    from mlcost.implementation import implementation
+    from mlcost.timing import operator_times_by_shard, step_ceilings
+
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    config = TrainingConfig(sequence_length=4096)
+    table = operators(mlcost.model("llama-2-7b"), config)
+    shards = [(1, 1), (2, 1), (8, 1), (1, 2), (4, 2)]
+    ceilings = step_ceilings(gpu, config)
+    for software in (implementation("megatron-core"), None):
+        together = operator_times_by_shard(
+            table, ceilings, shards, software=software, accelerators=(gpu.name,)
+        )
+        for shard, step in zip(shards, together, strict=True):
+            alone = operator_times(
+                table, ceilings, software=software, accelerators=(gpu.name,), shard=shard
+            )
+            assert step.details == alone.details
+            if software is not None:
+                assert "attention_kernel" in step.details
+            for a, b in zip(step.rows, alone.rows, strict=True):
+                assert a == b, (shard, a.name)
+    assert operator_times_by_shard(table, ceilings, []) == []
