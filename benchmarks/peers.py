@@ -9,10 +9,14 @@ environment (``benchmarks/.peer-venv``, created on first use with ``pip install
 llm-analysis==0.2.2``; its site-packages go at the end of ``sys.path`` so shared packages are
 mlcost's); without network or pip the script says so and stops.
 
-Each question's call is followed by one peer call. The script prints the ratio of the medians
-(the peer's samples of all questions pooled) and, per question, the median of the paired ratios
-(a call over the peer call right after it: both ran in the same instant of the machine, whose
-speed drifts) with a bootstrap 95% interval, judged against issue 17's target.
+Each question's call is paired with one peer call made in the same instant of the machine,
+whose speed drifts. Each timed call follows an untimed call of the same function, so both sides
+are timed in their own warm state, never in the cache state the other side left behind (timing
+a call right after the other library's showed a bias of its own: the peer ran faster after the
+small memory question than after ``Plan.train()``, 6-11% of the paired ratio at stop 40), and
+the pair's order alternates between repeats. The script prints the ratio of the medians (the
+peer's samples of all questions pooled) and, per question, the median of the paired ratios with
+a bootstrap 95% interval, judged against issue 17's target.
 """
 
 from __future__ import annotations
@@ -154,15 +158,16 @@ def main() -> None:
     for call in (*questions.values(), peer):  # warm: imports, catalog, caches of the libraries
         call()
     ours: dict[str, list[float]] = {name: [] for name in questions}
-    paired: dict[str, list[float]] = {name: [] for name in questions}  # the peer's call after each
-    for _ in range(args.repeats):
+    paired: dict[str, list[float]] = {name: [] for name in questions}  # the peer's, per call
+    for repeat in range(args.repeats):
         for name, call in questions.items():
-            start = time.perf_counter()
-            call()
-            ours[name].append(time.perf_counter() - start)
-            start = time.perf_counter()
-            peer()
-            paired[name].append(time.perf_counter() - start)
+            pair = (call, peer) if repeat % 2 == 0 else (peer, call)
+            for function in pair:
+                function()  # untimed: the timed call runs in its own warm state
+                start = time.perf_counter()
+                function()
+                elapsed = time.perf_counter() - start
+                (ours[name] if function is call else paired[name]).append(elapsed)
     theirs = [sample for samples in paired.values() for sample in samples]
     peer_us = _median_us(theirs)
     print(f"Llama-2-7B, seq 4096, 8x H100, ZeRO-1; {args.repeats} interleaved repeats, medians")
@@ -180,7 +185,8 @@ def main() -> None:
         )
     print(
         "ratio: median over median (the peer's samples pooled); paired: the median of each call's "
-        "time over the peer call right after it, with a bootstrap 95% interval of that median"
+        "time over the peer call paired with it (each timed after an untimed call of itself, "
+        "the order alternating), with a bootstrap 95% interval of that median"
     )
 
 
