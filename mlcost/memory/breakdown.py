@@ -56,6 +56,7 @@ from mlcost.results import (
     maximum,
     minimum,
     plain,
+    sweep_text,
     where,
 )
 from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
@@ -695,7 +696,8 @@ def memory_breakdown(
         terms=terms,
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,
-        description=f"{spec.name}, b={batch}, s={sequence}, {config.precision}, "
+        description=f"{spec.name}, b={sweep_text(batch)}, s={sweep_text(sequence)}, "
+        f"{config.precision}, "
         f"{config.optimizer}, {layout.describe()}, {profile} profile",
         details={"stage": memory.stage, "in_flight": memory.in_flight, "layout": layout},
         total_bytes=memory.total if every_term else None,

@@ -40,7 +40,7 @@ from typing import Any, Literal
 import numpy as np
 
 from mlcost.errors import MlcostError
-from mlcost.results import plain
+from mlcost.results import plain, sweep_text
 from mlcost.serving.formats import compute_format, element_bytes
 from mlcost.serving.kv_cache import cache_elements_per_token, cache_layers, cached_tokens
 from mlcost.serving.weights import weight_bytes_per_parameter
@@ -260,8 +260,8 @@ def forward_operators(
     )
     return OperatorTable(
         operators=operators,
-        description=f"{model.name} forward: b={batch}, {new_tokens} new token(s) after "
-        f"{past_tokens} cached, weights {weights}, KV cache {kv_format}"
+        description=f"{model.name} forward: b={sweep_text(batch)}, {sweep_text(new_tokens)} new "
+        f"token(s) after {sweep_text(past_tokens)} cached, weights {weights}, KV cache {kv_format}"
         + (f", tp={tensor_parallel} (one rank)" if tensor_parallel > 1 else ""),
         tokens_per_step=np.asarray(batch) * np.asarray(new_tokens),
         metadata={

@@ -34,6 +34,7 @@ from typing import Any
 from mlcost.finetune import frozen_parts, trainable_parameters
 from mlcost.layout import Layout
 from mlcost.records import quick_replace
+from mlcost.results import sweep_text
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.adapters import (
     adapter_layer_ops,
@@ -274,7 +275,8 @@ def transformer_operators(
     ]
     return OperatorTable(
         operators=tuple(ops),
-        description=f"{model.name}: b={step.b}, s={step.s}, {config.precision}, "
+        description=f"{model.name}: b={sweep_text(step.b)}, s={sweep_text(step.s)}, "
+        f"{config.precision}, "
         + (f"{tuning.describe()}, " if frozen else "")
         + f"{config.attention} attention ({config.attention_flops}), recompute "
         f"{layout.recompute}, {step.micro} micro-batch(es)",

@@ -134,3 +134,25 @@ def test_parameters_touched_add_up_to_the_model(catalog: Catalog) -> None:
                 continue
             total += op.parameters * op.count
         assert total == spec.parameter_count, spec.name  # type: ignore[attr-defined]
+
+
+def test_a_sweeps_description_names_its_range() -> None:
+    """A table's description names a sweep's micro-batch sizes and sequence lengths by their
+    range and count (``b=1..8 (3 values)``), a single configuration by its numbers; a memory
+    breakdown's does the same."""
+    import mlcost
+    from mlcost.memory import memory_breakdown
+
+    llama = mlcost.model("llama-2-7b")
+    config = TrainingConfig(sequence_length=1024)
+    one = operators(llama, config, micro_batch_size=2)
+    assert "b=2, s=1024," in one.description
+    sweep = operators(llama, config, micro_batch_size=np.array([1, 3, 8]))
+    assert "b=1..8 (3 values), s=1024," in sweep.description
+    lengths = operators(
+        llama, config, micro_batch_size=np.array([4, 4]), sequence_length=np.array([512, 2048])
+    )
+    assert "b=4, s=512..2048 (2 values)," in lengths.description
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    memory = memory_breakdown(llama, config, gpu, micro_batch_size=np.array([1, 2]))
+    assert "b=1..2 (2 values), s=1024," in memory.description
