@@ -53,6 +53,10 @@ LLAMA3_GPUS = 16_384
 #: software) charged to the job's GPUs, ``54 d x 16,384 / 419 ~ 50,700 h (5.8 years)``. A job
 #: of ``N`` GPUs then fails every ``50,700 h / N``: 3.09 h at 16,384 GPUs.
 LLAMA3_MTBF_PER_GPU = (LLAMA3_SNAPSHOT * LLAMA3_GPUS / LLAMA3_UNEXPECTED_INTERRUPTIONS).to("hour")
+#: Where :data:`LLAMA3_MTBF_PER_GPU` comes from, as the failure model cites it.
+LLAMA3_MTBF_SOURCE = (
+    "Dubey et al. 2024 (Llama 3) section 3.3.4: 54 d x 16,384 GPUs / 419 interruptions"
+)
 
 #: Restart time default: Daly 2006's worked examples (Figs. 3-5) use R = 10 min. An HPC-era
 #: figure; replace it with a measured restart (rescheduling, NCCL initialization, checkpoint
@@ -351,6 +355,66 @@ def _waste_parts(tau: Number, delta: Number, m: Number, r: Number) -> dict[str, 
     }
 
 
+@dataclass(frozen=True)
+class GoodputSchedule:
+    """:func:`goodput_seconds`: the checkpoint schedule and goodput of :func:`goodput_plan` at
+    Daly's interval on plain magnitudes (numbers, or arrays over GPU counts)."""
+
+    checkpoint_bytes: Number  # S·N: every GPU's state
+    write_s: Number  # delta_w = S·N / B
+    blocking_s: Number  # delta: the write, or 0 when asynchronous with an ideal snapshot
+    mtbf_s: Number  # M = MTBF_gpu / N
+    daly_s: Number  # Daly's optimum
+    interval_s: Number  # tau: Daly's optimum, at least the write when asynchronous
+    restart_s: Number  # R as given
+    effective_restart_s: Number  # R, plus the write when asynchronous
+    goodput: Number
+    asynchronous: bool
+
+    @property
+    def interval_rule(self) -> str:
+        """:func:`daly_rule` of this schedule."""
+        return daly_rule(self.asynchronous, self.daly_s, self.write_s)
+
+
+def daly_rule(asynchronous: bool, daly_s: Number, write_s: Number) -> str:
+    """How the checkpoint interval was chosen: Daly's optimum, or the write time where an
+    asynchronous write outlasts that optimum (one write in flight at a time)."""
+    if asynchronous and any_true(np.asarray(daly_s) < write_s):
+        return "the write time (one asynchronous write in flight at a time)"
+    return "Daly 2006 optimum"
+
+
+def goodput_seconds(
+    state_bytes_per_gpu: Number,
+    gpus: Number,
+    write_bandwidth: Number,
+    *,
+    mtbf_per_gpu_hours: float,
+    restart_seconds: float,
+    asynchronous: bool = False,
+) -> GoodputSchedule:
+    """The schedule and goodput of :func:`goodput_plan` at Daly's interval for arrays of GPU
+    counts, on plain magnitudes (bytes, bytes/s; a sweep's one call instead of a plan per GPU
+    count): the write ``delta_w = S·N / B``, the system MTBF ``M = MTBF_gpu / N``, the blocking
+    cost ``delta`` (the write, or 0 when asynchronous with an ideal snapshot), ``tau`` Daly's
+    optimum (at least the write when asynchronous) and the complete model's goodput with ``R``
+    (plus the write when asynchronous). Inputs are trusted: :func:`goodput_plan` is the checked
+    entry point."""
+    n = np.asarray(gpus, dtype=np.float64)
+    checkpoint = np.asarray(state_bytes_per_gpu, dtype=np.float64) * n
+    write = checkpoint / write_bandwidth
+    mtbf = mtbf_per_gpu_hours * 3600.0 / n
+    blocking = np.zeros_like(write) if asynchronous else write
+    daly = _daly_seconds(blocking, mtbf)
+    tau, restart = _schedule(daly, write, restart_seconds, asynchronous)
+    return GoodputSchedule(
+        checkpoint_bytes=checkpoint, write_s=write, blocking_s=blocking, mtbf_s=mtbf,
+        daly_s=daly, interval_s=tau, restart_s=restart_seconds, effective_restart_s=restart,
+        goodput=_goodput_fraction(tau, blocking, mtbf, restart), asynchronous=asynchronous,
+    )  # fmt: skip
+
+
 def goodput_over_gpus(
     state_bytes_per_gpu: Number,
     gpus: Number,
@@ -360,18 +424,12 @@ def goodput_over_gpus(
     restart_seconds: float,
     asynchronous: bool = False,
 ) -> Number:
-    """Goodput of :func:`goodput_plan` at Daly's interval for arrays of GPU counts, on plain
-    magnitudes (bytes, bytes/s; a sweep's one call instead of a plan per GPU count): the write
-    ``delta_w = S·N / B``, the system MTBF ``M = MTBF_gpu / N``, the blocking cost ``delta`` (the
-    write, or 0 when asynchronous with an ideal snapshot), ``tau`` Daly's optimum (at least the
-    write when asynchronous) and the complete model's goodput with ``R`` (plus the write when
-    asynchronous). Inputs are trusted: :func:`goodput_plan` is the checked entry point."""
-    n = np.asarray(gpus, dtype=np.float64)
-    write = np.asarray(state_bytes_per_gpu, dtype=np.float64) * n / write_bandwidth
-    mtbf = mtbf_per_gpu_hours * 3600.0 / n
-    blocking = np.zeros_like(write) if asynchronous else write
-    tau, restart = _schedule(_daly_seconds(blocking, mtbf), write, restart_seconds, asynchronous)
-    return _goodput_fraction(tau, blocking, mtbf, restart)
+    """Goodput of :func:`goodput_plan` at Daly's interval for arrays of GPU counts
+    (:func:`goodput_seconds`)."""
+    return goodput_seconds(
+        state_bytes_per_gpu, gpus, write_bandwidth, mtbf_per_gpu_hours=mtbf_per_gpu_hours,
+        restart_seconds=restart_seconds, asynchronous=asynchronous,
+    ).goodput  # fmt: skip
 
 
 def _schedule(interval: Number, write: Number, restart: Number, asynchronous: bool) -> tuple:
@@ -547,9 +605,7 @@ def goodput_plan(
     }
     if mtbf_per_gpu is None:
         mtbf_per_gpu = LLAMA3_MTBF_PER_GPU
-        sources["mtbf"] = (
-            "Dubey et al. 2024 (Llama 3) section 3.3.4: 54 d x 16,384 GPUs / 419 interruptions"
-        )
+        sources["mtbf"] = LLAMA3_MTBF_SOURCE
     _magnitude(mtbf_per_gpu, "hour", "mtbf_per_gpu")
     mtbf = system_mtbf(mtbf_per_gpu, gpus)
     m = in_unit(mtbf, "s")
@@ -570,9 +626,7 @@ def goodput_plan(
     effective_restart = Q_(restart_s, "s").to("minute")
     if interval is None:
         chosen = Q_(tau, "s").to("minute")
-        rule = "Daly 2006 optimum"
-        if asynchronous and in_unit(daly, "s") < write_s:
-            rule = "the write time (one asynchronous write in flight at a time)"
+        rule = daly_rule(asynchronous, in_unit(daly, "s"), write_s)
     else:
         chosen = _check(interval, "s", "interval").to("minute")
         rule = "given"

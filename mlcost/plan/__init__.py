@@ -35,12 +35,12 @@ import pint
 
 from mlcost import scaling
 from mlcost.assumptions import Assumptions
-from mlcost.checkpointing.failures import GoodputPlan
+from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
-from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of
+from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of, goodput_schedule
 from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
@@ -268,6 +268,13 @@ class Plan(Result):
         ``failures=False`` (computed once per plan)."""
         return self._goodput_plan
 
+    @cached_property
+    def _schedule(self) -> GoodputSchedule | None:
+        """The checkpoint schedule the figures cite (:func:`mlcost.plan.chain.goodput_schedule`:
+        the failure model on magnitudes, what the chain's goodput comes from), None where the
+        run does not fit."""
+        return goodput_schedule(self.run, self.run.gpus) if self.fits else None
+
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> RecomputePlan:
         """The least recomputation that makes one step fit this plan's GPU (activation
         checkpoint placement, :func:`mlcost.checkpointing.cheapest_recompute`)."""
@@ -286,8 +293,7 @@ class Plan(Result):
         self.require_fit()
         built = self.__dict__.get("_figures")  # every figure, when already built
         if built is None:
-            failures = self.goodput() if self.fits else None
-            built = plan_figures(self.run, self._values, failures, wanted=frozenset(names))
+            built = plan_figures(self.run, self._values, self._schedule, wanted=frozenset(names))
         chosen = tuple(f for f in built if f.name in names)
         return Figures(f"{title}: {self.description}", chosen)
 
@@ -328,8 +334,7 @@ class Plan(Result):
 
     @cached_property
     def _figures(self) -> tuple[Figure, ...]:
-        failures = self.goodput() if self.fits else None
-        return tuple(plan_figures(self.run, self._values, failures))
+        return tuple(plan_figures(self.run, self._values, self._schedule))
 
     def figures(self) -> list[Figure]:
         """Every figure of the plan with its formula, numbers substituted and source (built once

@@ -34,7 +34,8 @@ from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_
 from mlcost.checkpointing.failures import (
     DALY_RESTART_TIME,
     LLAMA3_MTBF_PER_GPU,
-    goodput_over_gpus,
+    GoodputSchedule,
+    goodput_seconds,
 )
 from mlcost.datapipe import data_stage_seconds, pipelined_seconds
 from mlcost.errors import MlcostError
@@ -340,14 +341,15 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
     )
 
 
-def _goodput(run: Run, gpus: Array) -> Array:
-    """:func:`goodput_of`'s goodput for every GPU count at once (one vectorized call,
-    :func:`mlcost.checkpointing.failures.goodput_over_gpus`); 1 without a checkpoint target."""
+def goodput_schedule(run: Run, gpus: Any) -> GoodputSchedule | None:
+    """:func:`goodput_of`'s schedule and goodput for every GPU count of ``gpus`` at once, on
+    magnitudes (one vectorized call, :func:`mlcost.checkpointing.failures.goodput_seconds`);
+    None without a checkpoint target."""
     if run.checkpoint is None:
-        return np.ones(gpus.shape, dtype=np.float64)
+        return None
     state = _checkpoint_state(run, gpus)
     mtbf = run.mtbf_per_gpu if run.mtbf_per_gpu is not None else LLAMA3_MTBF_PER_GPU
-    return goodput_over_gpus(
+    return goodput_seconds(
         in_unit(state, "byte"),
         gpus,
         run.checkpoint.bandwidth(gpus, run.system.gpus_per_node),
@@ -355,6 +357,12 @@ def _goodput(run: Run, gpus: Array) -> Array:
         restart_seconds=float(in_unit(DALY_RESTART_TIME, "s")),
         asynchronous=run.async_checkpoint,
     )
+
+
+def _goodput(run: Run, gpus: Array) -> Array:
+    """:func:`goodput_schedule`'s goodput of every GPU count; 1 without a checkpoint target."""
+    schedule = goodput_schedule(run, gpus)
+    return np.ones(gpus.shape, dtype=np.float64) if schedule is None else schedule.goodput
 
 
 def evaluate_run(run: Run, x: Numbers) -> PlanArrays:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mlcost.assumptions import ASSUMPTION_SOURCES
-from mlcost.checkpointing import GoodputPlan
+from mlcost.checkpointing.failures import LLAMA3_MTBF_SOURCE, GoodputSchedule
 from mlcost.energy import ACCOUNTING
 from mlcost.plan.resolve import Run
 from mlcost.results import Figure
@@ -125,7 +125,7 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
     ]
 
 
-def time_figures(run: Run, v: Values, failures: GoodputPlan | None) -> list[Figure]:
+def time_figures(run: Run, v: Values, failures: GoodputSchedule | None) -> list[Figure]:
     """Steps, goodput, wall clock, GPU-hours, MFU, and the distance from compute-optimal."""
     lay = run.layout
     steps = Figure(
@@ -189,7 +189,9 @@ def optimality_figure(run: Run, v: Values) -> Figure:
     )
 
 
-def goodput_figure(run: Run, v: Values, detail: GoodputPlan | None) -> Figure:
+def goodput_figure(run: Run, v: Values, detail: GoodputSchedule | None) -> Figure:
+    """The goodput under failures and checkpoints, with the schedule behind it (``detail``: the
+    plan's :func:`mlcost.plan.chain.goodput_schedule`)."""
     if detail is None or run.checkpoint is None:
         return Figure(
             "goodput",
@@ -198,19 +200,17 @@ def goodput_figure(run: Run, v: Values, detail: GoodputPlan | None) -> Figure:
             "-",
             "pass system= with drives or checkpoint_storage= to model failures",
         )
+    mtbf_source = LLAMA3_MTBF_SOURCE if run.mtbf_per_gpu is None else "given"
     return Figure(
         "goodput",
         Q_(v["goodput"], "dimensionless"),
         "useful time / expected wall time with checkpoints, failures and restarts "
         f"(interval: {detail.interval_rule})",
-        f"checkpoint {detail.checkpoint_bytes.to('TB').magnitude:.4g} TB in "
-        f"{detail.checkpoint_time.to('s').magnitude:.4g} s, system MTBF "
-        f"{detail.system_mtbf.to('hour').magnitude:.4g} h, interval "
-        f"{detail.interval.to('minute').magnitude:.4g} min, restart "
-        f"{detail.restart_time.to('minute').magnitude:.4g} min",
-        "Daly 2006 (FGCS 22(3)), Young 1974; MTBF: "
-        + detail.sources.get("mtbf", "Llama 3 paper (Dubey et al. 2024) section 3.3.4")
-        + "; storage: "
+        f"checkpoint {float(detail.checkpoint_bytes) / 1e12:.4g} TB in "
+        f"{float(detail.blocking_s):.4g} s, system MTBF {float(detail.mtbf_s) / 3600:.4g} h, "
+        f"interval {float(detail.interval_s) / 60:.4g} min, restart "
+        f"{detail.restart_s / 60:.4g} min",
+        f"Daly 2006 (FGCS 22(3)), Young 1974; MTBF: {mtbf_source}; storage: "
         + run.checkpoint.source,
     )
 
@@ -374,7 +374,7 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
 
 
 def plan_figures(
-    run: Run, v: Values, failures: GoodputPlan | None, *, wanted: frozenset[str] | None = None
+    run: Run, v: Values, failures: GoodputSchedule | None, *, wanted: frozenset[str] | None = None
 ) -> list[Figure]:
     """Every figure of a plan (or, with ``wanted``, those figures only, built by the stages in
     order until every one is there: ``Plan.train()`` needs no energy, cost or CO2e); a plan that

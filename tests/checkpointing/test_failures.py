@@ -312,6 +312,80 @@ def test_goodput_over_gpus_is_goodput_plan_for_every_count(asynchronous: bool) -
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
 
 
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_goodput_schedule_is_goodput_plan_for_every_count(asynchronous: bool) -> None:
+    """The vectorized schedule behind a plan's goodput figure (:func:`goodput_seconds`) is
+    :func:`goodput_plan`'s, GPU count by GPU count: checkpoint size, blocking time, system
+    MTBF, Daly's and the chosen interval, the effective restart and how the interval was
+    chosen (asynchronous writes of 980 GB through 2 GB/s per node outlast Daly's optimum at
+    large counts: the write-time rule)."""
+    from mlcost.checkpointing.failures import (
+        DALY_RESTART_TIME,
+        LLAMA3_MTBF_PER_GPU,
+        daly_rule,
+        goodput_plan,
+        goodput_seconds,
+    )
+
+    gpus = np.array([8, 64, 512, 4096, 16384])
+    state = 14 * 70e9 / gpus
+    bandwidth = 2e9 * np.ceil(gpus / 8)
+    fast = goodput_seconds(
+        state, gpus, bandwidth,
+        mtbf_per_gpu_hours=float(LLAMA3_MTBF_PER_GPU.to("hour").magnitude),
+        restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude), asynchronous=asynchronous,
+    )  # fmt: skip
+    rules = []
+    for i, (s, n, b) in enumerate(zip(state, gpus, bandwidth, strict=True)):
+        slow = goodput_plan(
+            Q_(float(s), "byte"), int(n), write_bandwidth=Q_(float(b), "byte/s"),
+            asynchronous=asynchronous,
+        )  # fmt: skip
+        pairs = [
+            (fast.checkpoint_bytes[i], slow.checkpoint_bytes.to("byte").magnitude),
+            (fast.write_s[i], slow.write_time.to("s").magnitude),
+            (fast.blocking_s[i], slow.checkpoint_time.to("s").magnitude),
+            (fast.mtbf_s[i], slow.system_mtbf.to("s").magnitude),
+            (fast.daly_s[i], slow.daly_interval.to("s").magnitude),
+            (fast.interval_s[i], slow.interval.to("s").magnitude),
+            # R alone when blocking (one number for every count), R + delta_w when not
+            (
+                np.broadcast_to(fast.effective_restart_s, gpus.shape)[i],
+                slow.effective_restart_time.to("s").magnitude,
+            ),
+            (fast.goodput[i], slow.goodput),
+        ]
+        for ours, theirs in pairs:
+            assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+        assert daly_rule(asynchronous, fast.daly_s[i], fast.write_s[i]) == slow.interval_rule
+        rules.append(slow.interval_rule)
+    assert ("the write time" in " ".join(rules)) == asynchronous
+
+
+def test_a_plans_goodput_figure_cites_its_failure_model() -> None:
+    """The goodput row of a plan (built from the vectorized schedule) cites the numbers of the
+    plan's own failure model (:meth:`Plan.goodput`, the checked pint path): checkpoint size,
+    blocking time, system MTBF, interval and restart, and the MTBF's source."""
+    from mlcost import Plan
+    from mlcost.checkpointing.failures import LLAMA3_MTBF_SOURCE
+
+    for gpus, mtbf in ((64, None), (4096, Q_(20_000, "hour"))):
+        plan = Plan("llama-2-7b", system="dgx-h100", gpus=gpus, tokens=1e12, mtbf_per_gpu=mtbf)
+        detail = plan.goodput()
+        assert detail is not None
+        row = next(f for f in plan.train().figures() if f.name == "goodput")
+        assert row.substituted == (
+            f"checkpoint {detail.checkpoint_bytes.to('TB').magnitude:.4g} TB in "
+            f"{detail.checkpoint_time.to('s').magnitude:.4g} s, system MTBF "
+            f"{detail.system_mtbf.to('hour').magnitude:.4g} h, interval "
+            f"{detail.interval.to('minute').magnitude:.4g} min, restart "
+            f"{detail.restart_time.to('minute').magnitude:.4g} min"
+        )
+        assert detail.interval_rule in row.formula
+        assert row.value.magnitude == pytest.approx(detail.goodput, rel=1e-12)
+        assert (LLAMA3_MTBF_SOURCE in row.source) == (mtbf is None)
+
+
 def test_every_public_name_of_the_package_is_its_module_s_own() -> None:
     """``mlcost.checkpointing`` imports its modules on first use (PEP 562): every name of its
     ``__all__`` is the object its defining module holds, whichever is asked for first, and an
