@@ -415,23 +415,6 @@ def goodput_seconds(
     )  # fmt: skip
 
 
-def goodput_over_gpus(
-    state_bytes_per_gpu: Number,
-    gpus: Number,
-    write_bandwidth: Number,
-    *,
-    mtbf_per_gpu_hours: float,
-    restart_seconds: float,
-    asynchronous: bool = False,
-) -> Number:
-    """Goodput of :func:`goodput_plan` at Daly's interval for arrays of GPU counts
-    (:func:`goodput_seconds`)."""
-    return goodput_seconds(
-        state_bytes_per_gpu, gpus, write_bandwidth, mtbf_per_gpu_hours=mtbf_per_gpu_hours,
-        restart_seconds=restart_seconds, asynchronous=asynchronous,
-    ).goodput  # fmt: skip
-
-
 def _schedule(interval: Number, write: Number, restart: Number, asynchronous: bool) -> tuple:
     """The interval and effective restart (seconds) of a blocking or asynchronous checkpoint:
     blocking, as given; asynchronous (CheckFreq, Mohan et al. 2021), the interval at least the

@@ -284,41 +284,13 @@ def test_goodput_plan_rejects_bad_inputs() -> None:
 
 
 @pytest.mark.parametrize("asynchronous", [False, True])
-def test_goodput_over_gpus_is_goodput_plan_for_every_count(asynchronous: bool) -> None:
-    """The vectorized goodput of a sweep equals :func:`goodput_plan` GPU count by GPU count (the
-    same Daly complete model; ``goodput_plan`` is checked against Daly's paper above)."""
-    from mlcost.checkpointing.failures import (
-        DALY_RESTART_TIME,
-        LLAMA3_MTBF_PER_GPU,
-        goodput_over_gpus,
-        goodput_plan,
-    )
-
-    gpus = np.array([8, 64, 512, 4096, 16384])
-    state = 14 * 70e9 / gpus  # bytes per GPU of a 70B model's sharded state
-    bandwidth = 2e9 * np.ceil(gpus / 8)  # 2 GB/s per node
-    fast = goodput_over_gpus(
-        state, gpus, bandwidth,
-        mtbf_per_gpu_hours=float(LLAMA3_MTBF_PER_GPU.to("hour").magnitude),
-        restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude), asynchronous=asynchronous,
-    )  # fmt: skip
-    slow = [
-        goodput_plan(
-            Q_(float(s), "byte"), int(n), write_bandwidth=Q_(float(b), "byte/s"),
-            asynchronous=asynchronous,
-        ).goodput
-        for s, n, b in zip(state, gpus, bandwidth, strict=True)
-    ]  # fmt: skip
-    np.testing.assert_allclose(fast, slow, rtol=1e-12)
-
-
-@pytest.mark.parametrize("asynchronous", [False, True])
 def test_goodput_schedule_is_goodput_plan_for_every_count(asynchronous: bool) -> None:
-    """The vectorized schedule behind a plan's goodput figure (:func:`goodput_seconds`) is
-    :func:`goodput_plan`'s, GPU count by GPU count: checkpoint size, blocking time, system
-    MTBF, Daly's and the chosen interval, the effective restart and how the interval was
-    chosen (asynchronous writes of 980 GB through 2 GB/s per node outlast Daly's optimum at
-    large counts: the write-time rule)."""
+    """The vectorized schedule of a sweep's goodput and of a plan's goodput figure
+    (:func:`goodput_seconds`) is :func:`goodput_plan`'s, GPU count by GPU count (the same Daly
+    complete model; ``goodput_plan`` is checked against Daly's paper above): the goodput,
+    checkpoint size, blocking time, system MTBF, Daly's and the chosen interval, the effective
+    restart and how the interval was chosen (asynchronous writes of 980 GB through 2 GB/s per
+    node outlast Daly's optimum at large counts: the write-time rule)."""
     from mlcost.checkpointing.failures import (
         DALY_RESTART_TIME,
         LLAMA3_MTBF_PER_GPU,
