@@ -280,12 +280,14 @@ def value_text(value: Any) -> str:
 
 def sweep_text(value: Any) -> str:
     """A description's text of a number or of a sweep's values: the number as it is, an array
-    as ``low..high (n values)`` (one value: that value). numpy's own text of an array costs a
-    fifth of a millisecond, more than the step it describes, and lists values a title cannot
-    hold."""
+    as ``low..high (n values)`` (one value: that value; none: ``[]``). numpy's own text of an
+    array costs a fifth of a millisecond, more than the step it describes, and lists values a
+    title cannot hold."""
     if not np.ndim(value):
         return str(value)
     values = np.asarray(value)
+    if values.size == 0:
+        return "[]"
     low, high = values.min(), values.max()
     return str(low) if values.size == 1 or low == high else f"{low}..{high} ({values.size} values)"
 

@@ -153,6 +153,8 @@ def test_a_sweeps_description_names_its_range() -> None:
         llama, config, micro_batch_size=np.array([4, 4]), sequence_length=np.array([512, 2048])
     )
     assert "b=4, s=512..2048 (2 values)," in lengths.description
+    empty = operators(llama, config, micro_batch_size=np.array([], dtype=np.int64))
+    assert "b=[], s=1024," in empty.description  # an empty sweep is described, not a crash
     gpu = mlcost.accelerator("h100-sxm5-80gb")
     memory = memory_breakdown(llama, config, gpu, micro_batch_size=np.array([1, 2]))
     assert "b=1..2 (2 values), s=1024," in memory.description
