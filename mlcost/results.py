@@ -26,9 +26,9 @@ from __future__ import annotations
 import datetime
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import pint
@@ -80,6 +80,49 @@ class Figure:
                 "derivation": self.band_note,
             }
         return data
+
+
+class LazyFigures(Sequence[Figure]):
+    """A result's figures built when first read, then kept: ``build()`` returns them. For a
+    result whose figures cost more to write than the numbers behind them (a memory breakdown's
+    terms, each with its quantity and formula text), so a question about one number never
+    formats the rest. Reads as the tuple ``build()`` gives (equal to it, same ``repr``)."""
+
+    __slots__ = ("_build", "_built")
+
+    def __init__(self, build: Callable[[], Iterable[Figure]]) -> None:
+        self._build = build
+        self._built: tuple[Figure, ...] | None = None
+
+    def _figures(self) -> tuple[Figure, ...]:
+        if self._built is None:
+            self._built = tuple(self._build())
+        return self._built
+
+    @overload
+    def __getitem__(self, index: int) -> Figure: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Figure, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Figure | tuple[Figure, ...]:
+        return self._figures()[index]
+
+    def __len__(self) -> int:
+        return len(self._figures())
+
+    def __iter__(self) -> Iterator[Figure]:
+        return iter(self._figures())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyFigures):
+            return self._figures() == other._figures()
+        return self._figures() == other
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's: it is compared by its figures
+
+    def __repr__(self) -> str:
+        return repr(self._figures())
 
 
 def any_true(value: Any) -> bool:
@@ -283,7 +326,7 @@ def sweep_text(value: Any) -> str:
     as ``low..high (n values)`` (one value: that value; none: ``[]``). numpy's own text of an
     array costs a fifth of a millisecond, more than the step it describes, and lists values a
     title cannot hold."""
-    if not np.ndim(value):
+    if isinstance(value, int | float) or not np.ndim(value):
         return str(value)
     values = np.asarray(value)
     if values.size == 0:
@@ -417,4 +460,13 @@ class Figures(Result):
         return [(figure.name, figure.value) for figure in self.entries]
 
 
-__all__ = ["Figure", "Figures", "Result", "first_value", "json_value", "plain", "value_text"]
+__all__ = [
+    "Figure",
+    "Figures",
+    "LazyFigures",
+    "Result",
+    "first_value",
+    "json_value",
+    "plain",
+    "value_text",
+]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,6 +47,7 @@ from mlcost.memory.states import (
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 from mlcost.results import (
     Figure,
+    LazyFigures,
     Result,
     all_numbers,
     any_true,
@@ -395,9 +396,11 @@ def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
 @dataclass(frozen=True)
 class MemoryBreakdown(Result):
     """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
-    against an optional GPU's usable capacity."""
+    against an optional GPU's usable capacity. ``terms`` is a tuple of figures, or a
+    :class:`~mlcost.results.LazyFigures` that builds them when first read (as
+    :func:`memory_breakdown` gives them: a question about the total never formats a formula)."""
 
-    terms: tuple[Figure, ...]
+    terms: Sequence[Figure]
     capacity: pint.Quantity | None = None
     gpu: str | None = None
     description: str = ""
@@ -557,6 +560,46 @@ def _term_formulas(
     return formulas
 
 
+def _term_figures(
+    term_bytes: dict[MemoryTerm, Number],
+    spec: ModelSpec,
+    config: TrainingConfig,
+    layout: Layout,
+    parts: ActivationParts,
+    per_parameter: dict[MemoryTerm, float],
+) -> tuple[Figure, ...]:
+    """The figures of :func:`memory_breakdown`'s terms: each term's bytes with its formula and
+    source (the parameters a GPU holds, the fine-tuning's states, QLoRA's dequantized
+    weight)."""
+    experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
+    held = spec.parameter_count - experts + experts / layout.ep
+    psi = f"{held / layout.tp:,.0f} params x stage share"
+    if layout.pp == 1:
+        psi = f"{held / layout.tp:,.0f} params"
+    if experts and layout.ep > 1:
+        psi += f" (routed experts / ep = {layout.ep}; their states sharded by ZeRO over dp·cp/ep)"
+    formulas = _term_formulas(layout, parts, per_parameter, psi)
+    if not config.finetune.is_default:
+        for term in MODEL_STATES:
+            formula, source = formulas[term]
+            paged = term == MemoryTerm.OPTIMIZER_STATES and config.finetune.paged
+            formulas[term] = (
+                f"{formula}; {config.finetune.describe()}: averaged over the base parameters "
+                "(trainable ones carry every state, frozen ones their stored weight)"
+                + ("; paged optimizer: states in host memory" if paged else ""),
+                f"{source}; mlcost.memory.states.model_state_bytes_per_parameter",
+            )
+    formulas[MemoryTerm.DEQUANTIZED] = (
+        "largest linear weight of a layer x compute-format bytes / t",
+        "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
+    )
+    return tuple(
+        Figure(term.value, Q_(value, "byte"), formula, "", source, key=term.value)
+        for term, value in term_bytes.items()
+        for formula, source in (formulas[term],)
+    )
+
+
 def _convnet_parts(model: ConvNetSpec, config: TrainingConfig, layout: Layout) -> ActivationParts:
     table = operators(model, config, layout)
     zero = 0.0
@@ -663,37 +706,16 @@ def memory_breakdown(
         expert_parameters=float(experts),
         expert_parallel=layout.ep,
     )
-    held = spec.parameter_count - experts + experts / layout.ep
-    psi = f"{held / layout.tp:,.0f} params x stage share"
-    if layout.pp == 1:
-        psi = f"{held / layout.tp:,.0f} params"
-    if experts and layout.ep > 1:
-        psi += f" (routed experts / ep = {layout.ep}; their states sharded by ZeRO over dp·cp/ep)"
-    formulas = _term_formulas(layout, parts, per_parameter, psi)
-    if not config.finetune.is_default:
-        for term in MODEL_STATES:
-            formula, source = formulas[term]
-            paged = term == MemoryTerm.OPTIMIZER_STATES and config.finetune.paged
-            formulas[term] = (
-                f"{formula}; {config.finetune.describe()}: averaged over the base parameters "
-                "(trainable ones carry every state, frozen ones their stored weight)"
-                + ("; paged optimizer: states in host memory" if paged else ""),
-                f"{source}; mlcost.memory.states.model_state_bytes_per_parameter",
-            )
-    formulas[MemoryTerm.DEQUANTIZED] = (
-        "largest linear weight of a layer x compute-format bytes / t",
-        "bitsandbytes MatMul4Bit dequantizes one weight per GEMM (Dettmers et al. 2023)",
-    )
     every_term = profile == "pytorch"
-    terms = tuple(
-        Figure(
-            term.value, Q_(value, "byte"), formulas[term][0], "", formulas[term][1], key=term.value
-        )
+    term_bytes = {
+        term: value
         for term, value in memory.terms.items()
         if term != MemoryTerm.HEAD_ACTIVATIONS or every_term
-    )
+    }
     return MemoryBreakdown(
-        terms=terms,
+        terms=LazyFigures(
+            partial(_term_figures, term_bytes, spec, config, layout, parts, per_parameter)
+        ),
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,
         description=f"{spec.name}, b={sweep_text(batch)}, s={sweep_text(sequence)}, "

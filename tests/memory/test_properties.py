@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -22,6 +24,7 @@ from mlcost.memory import (
     per_gpu_memory,
     smallest_gpu,
 )
+from mlcost.results import Figure, LazyFigures
 from mlcost.workload import TrainingConfig, operators
 
 MODELS = ["gpt2", "llama-2-7b", "mistral-7b", "gemma-2-9b", "bert-base"]
@@ -165,6 +168,27 @@ def test_explain_names_the_sources_and_the_verdict() -> None:
     assert "Rajbhandari" in text and "Korthikanti" not in text  # pytorch profile
     # 6,738,415,616 x 16 B (AdamW, bf16 mixed) = 100 GiB of states on a 40 GB card.
     assert "does not fit: needs" in text and "40.00 GiB per GPU" in text
+
+
+def test_the_total_is_answered_without_formatting_the_formulas() -> None:
+    """The terms' figures are written only when read (issue 17): a breakdown whose figures
+    cannot be written still answers its total, which equals the sum of its terms (6,738,415,616
+    params x 2 B of BF16 weights is one of them, written out here)."""
+    breakdown = memory_breakdown("llama-2-7b", TrainingConfig(), "h100-sxm5-80gb")
+    assert isinstance(breakdown.terms, LazyFigures)  # what memory_breakdown answers with
+
+    def unwritable() -> list[Figure]:
+        raise RuntimeError("figures formatted")
+
+    lazy = dataclasses.replace(breakdown, terms=LazyFigures(unwritable))
+    total = float(lazy.total.to("byte").magnitude)
+    with pytest.raises(RuntimeError, match="figures formatted"):
+        _ = lazy.terms[0]
+    terms = {t.key: float(t.value.to("byte").magnitude) for t in breakdown.terms}
+    assert total == pytest.approx(sum(terms.values()), rel=1e-12)
+    assert terms[MemoryTerm.WEIGHTS.value] == 6_738_415_616 * 2
+    assert breakdown.terms == tuple(breakdown.terms)  # reads as the tuple of its figures
+    assert repr(breakdown.terms) == repr(tuple(breakdown.terms))
 
 
 def gib(breakdown: object, term: str) -> float:
