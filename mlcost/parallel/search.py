@@ -205,8 +205,8 @@ def _part_columns(parts: ActivationParts, shape: tuple[int, ...]) -> dict[str, n
 def _select(
     parts: ActivationParts, columns: dict[str, np.ndarray], index: np.ndarray
 ) -> ActivationParts:
-    """``parts`` computed over a vector of micro-batch sizes, taken at ``index`` (``columns``:
-    its fields as arrays, :func:`_part_columns`)."""
+    """``parts`` with its numbers taken from ``columns`` at ``index`` (``columns``: its fields
+    as arrays, :func:`_part_columns`, or every candidate's)."""
     return replace(parts, **{name: column[index] for name, column in columns.items()})
 
 
@@ -256,37 +256,42 @@ def _memory_bytes(
     profile: Profile,
     overheads: Overheads,
 ) -> np.ndarray:
-    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`): activations per
-    distinct (recompute, cp) over the micro-batch sizes, the stage split per distinct (p, v)."""
+    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`): the saved
+    activations of one operator table per distinct (recompute, cp) over the micro-batch sizes,
+    taken at each candidate's; then one composition per distinct pipeline split (p, v), whose
+    stage layers are the same for all its candidates whatever their recomputation and cp."""
     n = cand["tp"].size
     out = np.zeros(n)
     per_parameter = model_state_bytes_per_parameter(
         config.precision, config.optimizer, model=model, finetune=config.finetune
     )
-    # The saved activations depend on the recomputation, the sequence (cp) and the micro-batch,
-    # not on the pipeline split: one operator table per (recompute, cp) over every micro-batch.
     (mbs,), mb_index = _distinct(cand["mb"])
-    per_mode: dict[tuple[int, int], tuple[ActivationParts, dict[str, np.ndarray]]] = {}
-    groups, rows = _groups(cand["recompute"], cand["cp"], cand["pp"], cand["v"])
-    for g, members in enumerate(rows):
-        rc, cp, pp, v = (int(x) for x in groups[:, g])
-        layout = Layout(pp=pp, virtual_stages=v, recompute=RECOMPUTE_CODES[rc])
-        if (rc, cp) not in per_mode:
-            computed = activation_parts(
-                model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs,
-                config.sequence_length // cp,
-            )  # fmt: skip
-            per_mode[rc, cp] = computed, _part_columns(computed, mbs.shape)
-        parts = _select(*per_mode[rc, cp], mb_index[members])
+    modes, mode_of = _distinct(cand["recompute"], cand["cp"])
+    # Every (recompute, cp) table's activation parts over the micro-batch sizes, one row each
+    # (flattened: a candidate's are at its mode's row and its micro-batch's column).
+    columns: dict[str, np.ndarray] = {}
+    for g, (rc, cp) in enumerate(modes.T.tolist()):
+        parts = activation_parts(
+            model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs,
+            config.sequence_length // cp,
+        )  # fmt: skip
+        for name, column in _part_columns(parts, mbs.shape).items():
+            columns.setdefault(name, np.empty((modes.shape[1], mbs.size)))[g] = column
+    flat = {name: rows.ravel() for name, rows in columns.items()}
+    cell = mode_of * mbs.size + mb_index
+    replicas = cand["dp"] * cand["cp"]
+    splits, split_rows = _groups(cand["pp"], cand["v"])
+    for g, members in enumerate(split_rows):
+        pp, v = (int(x) for x in splits[:, g])
         memory = per_gpu_memory(
-            parts,
+            _select(parts, flat, cell[members]),  # the last table's parts, every number replaced
             parameters=float(model.parameter_count),
             layers=model.num_layers,
             per_parameter=per_parameter,
-            stage_layers=layout.stage_layer_counts(model.num_layers),
+            stage_layers=Layout(pp=pp, virtual_stages=v).stage_layer_counts(model.num_layers),
             virtual_stages=v,
             tensor_parallel=cand["tp"][members],
-            weight_replicas=cand["dp"][members] * cp,
+            weight_replicas=replicas[members],
             zero_stage=cand["zero"][members],
             sequence_parallel=cand["sp"][members],
             micro_batches=cand["m"][members],

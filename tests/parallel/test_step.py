@@ -235,6 +235,24 @@ def test_search_agrees_with_the_one_layout_path_at_every_tensor_and_context_degr
             assert frame.iloc[index].step_s == pytest.approx(expected, rel=EXACT), (pair, mode)
 
 
+def test_search_memory_agrees_with_the_breakdown_in_every_pipeline_split() -> None:
+    # The search composes the memory of all candidates of one pipeline split (p, v) at once,
+    # each with the saved activations of its own recomputation and context-parallel degree:
+    # every (p, v, recompute, cp) cell, at its largest and smallest micro-batch, equals the
+    # breakdown of that one layout (Llama-3-8B on two DGX H100 nodes, cp 1-2, v 1-2).
+    model, config = mlcost.model("llama-3-8b"), TrainingConfig(sequence_length=2048)
+    space = SearchSpace(context_parallel=(1, 2), virtual_stages=(1, 2))
+    result = search(model, "dgx-h100", 64, config=config, nodes=2, keep_unfit=True, space=space)
+    frame = result.frame.reset_index(drop=True)
+    cells = frame.groupby(["pp", "v", "recompute", "cp"])
+    assert cells.ngroups >= 40 and frame.v.max() == 2 and frame.cp.max() == 2
+    for _, cell in cells:
+        for index in {int(cell.micro_batch.idxmax()), int(cell.micro_batch.idxmin())}:
+            memory = memory_breakdown(model, config, "h100-sxm5-80gb", result.layout(index))
+            expected = memory.total.to("GiB").magnitude
+            assert frame.memory_GiB[index] == pytest.approx(expected, rel=EXACT), index
+
+
 def test_search_finds_layouts_at_least_as_good_as_hand_picked_ones(gpt2xl) -> None:
     # Pure data parallelism with ZeRO-1 and micro-batch 1 fits GPT-2 XL on a node; the search's
     # best is no slower, and ranked by cost (smaller runs allowed) no more expensive per token.
