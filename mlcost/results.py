@@ -121,6 +121,12 @@ class LazyFigures(Sequence[Figure]):
 
     __hash__ = None  # type: ignore[assignment]  # as a list's: it is compared by its figures
 
+    def __add__(self, other: tuple[Figure, ...]) -> tuple[Figure, ...]:
+        return self._figures() + tuple(other)
+
+    def __radd__(self, other: tuple[Figure, ...]) -> tuple[Figure, ...]:
+        return tuple(other) + self._figures()
+
     def __repr__(self) -> str:
         return repr(self._figures())
 

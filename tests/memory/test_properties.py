@@ -189,6 +189,8 @@ def test_the_total_is_answered_without_formatting_the_formulas() -> None:
     assert terms[MemoryTerm.WEIGHTS.value] == 6_738_415_616 * 2
     assert breakdown.terms == tuple(breakdown.terms)  # reads as the tuple of its figures
     assert repr(breakdown.terms) == repr(tuple(breakdown.terms))
+    joined = (breakdown.terms + (), () + breakdown.terms)  # noqa: RUF005 - tuple-like +
+    assert joined == (tuple(breakdown.terms), tuple(breakdown.terms))
 
 
 def gib(breakdown: object, term: str) -> float:
