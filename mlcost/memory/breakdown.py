@@ -35,7 +35,7 @@ import pint
 from pydantic import Field
 
 from mlcost.errors import MlcostError
-from mlcost.finetune import dequantized_weight_bytes
+from mlcost.finetune import FineTuning, dequantized_weight_bytes
 from mlcost.layout import Layout
 from mlcost.memory.activations import ActivationParts, Profile, activation_parts
 from mlcost.memory.states import (
@@ -562,29 +562,30 @@ def _term_formulas(
 
 def _term_figures(
     term_bytes: dict[MemoryTerm, Number],
-    spec: ModelSpec,
-    config: TrainingConfig,
+    parameters: int,
+    experts: int,
+    finetune: FineTuning,
     layout: Layout,
     parts: ActivationParts,
     per_parameter: dict[MemoryTerm, float],
 ) -> tuple[Figure, ...]:
     """The figures of :func:`memory_breakdown`'s terms: each term's bytes with its formula and
-    source (the parameters a GPU holds, the fine-tuning's states, QLoRA's dequantized
-    weight)."""
-    experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
-    held = spec.parameter_count - experts + experts / layout.ep
+    source (the ``parameters`` a GPU holds, of which ``experts`` routed ones, the
+    fine-tuning's states, QLoRA's dequantized weight). Plain inputs only (no spec), so a
+    breakdown still pickles with its figures unbuilt."""
+    held = parameters - experts + experts / layout.ep
     psi = f"{held / layout.tp:,.0f} params x stage share"
     if layout.pp == 1:
         psi = f"{held / layout.tp:,.0f} params"
     if experts and layout.ep > 1:
         psi += f" (routed experts / ep = {layout.ep}; their states sharded by ZeRO over dp·cp/ep)"
     formulas = _term_formulas(layout, parts, per_parameter, psi)
-    if not config.finetune.is_default:
+    if not finetune.is_default:
         for term in MODEL_STATES:
             formula, source = formulas[term]
-            paged = term == MemoryTerm.OPTIMIZER_STATES and config.finetune.paged
+            paged = term == MemoryTerm.OPTIMIZER_STATES and finetune.paged
             formulas[term] = (
-                f"{formula}; {config.finetune.describe()}: averaged over the base parameters "
+                f"{formula}; {finetune.describe()}: averaged over the base parameters "
                 "(trainable ones carry every state, frozen ones their stored weight)"
                 + ("; paged optimizer: states in host memory" if paged else ""),
                 f"{source}; mlcost.memory.states.model_state_bytes_per_parameter",
@@ -714,7 +715,16 @@ def memory_breakdown(
     }
     return MemoryBreakdown(
         terms=LazyFigures(
-            partial(_term_figures, term_bytes, spec, config, layout, parts, per_parameter)
+            partial(
+                _term_figures,
+                term_bytes,
+                spec.parameter_count,
+                experts,
+                config.finetune,
+                layout,
+                parts,
+                per_parameter,
+            )
         ),
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import numpy as np
 import pytest
@@ -191,6 +192,11 @@ def test_the_total_is_answered_without_formatting_the_formulas() -> None:
     assert repr(breakdown.terms) == repr(tuple(breakdown.terms))
     joined = (breakdown.terms + (), () + breakdown.terms)  # noqa: RUF005 - tuple-like +
     assert joined == (tuple(breakdown.terms), tuple(breakdown.terms))
+    # A breakdown whose figures are not built yet pickles (as one holding its figures did),
+    # and builds the same figures after.
+    unread = memory_breakdown("llama-2-7b", TrainingConfig(), "h100-sxm5-80gb")
+    again = pickle.loads(pickle.dumps(unread))
+    assert again.terms == breakdown.terms and again.total == breakdown.total
 
 
 def gib(breakdown: object, term: str) -> float:
