@@ -1,0 +1,105 @@
+"""The test suite's wall time against the suite issue 17 measured, paired runs on this machine:
+``python benchmarks/suite_time.py [--repeats 2] [--base dfc7853] [--head HEAD]``.
+
+Issue 17 asks for the same coverage in at most half of the suite's wall time of its day (155.4 s
+for the 620 tests of dfc7853, the revision it was filed on). This machine's speed drifts by 15%
+and more within an hour, so a fixed number of seconds is no verdict: this script runs both
+suites, alternating which goes first, and judges the ratio of each pair (head over base) against
+0.5.
+
+Each revision is a clean copy (``git archive``, no bytecode, no pytest cache) in a temporary
+folder, run with this environment's interpreter and its own test command: the ``-m pytest`` line
+of its ``scripts/test.sh`` (the base ran pytest on one process; today's suite runs one worker per
+CPU with pytest-xdist). ``PYTHONPATH`` points at the copy, so the tests, the notebooks' kernels
+and the command lines they start import that revision's ``mlcost``, not the installed one. Both
+run with this environment's packages: the comparison is of the suites, not of the
+environments. Run on an otherwise idle machine: the base takes about 4 minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The revision issue 17 was filed on and the suite time it measured there.
+BASE, BASE_SECONDS = "dfc7853", 155.4
+TARGET = 0.5  # issue 17: at most half the wall time
+
+
+def extract(revision: str, folder: Path) -> Path:
+    """A clean copy of ``revision``'s files in ``folder`` (``git archive``)."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", revision],
+        check=True, capture_output=True,
+    ).stdout  # fmt: skip
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def test_command(tree: Path) -> list[str]:
+    """The ``-m pytest`` line of ``tree``'s ``scripts/test.sh``, run with this interpreter."""
+    for line in (tree / "scripts" / "test.sh").read_text().splitlines():
+        words = shlex.split(line)
+        if words[1:3] == ["-m", "pytest"]:
+            return [sys.executable, *words[1:], "-q", "-p", "no:cacheprovider"]
+    raise SystemExit(f"{tree}/scripts/test.sh has no '-m pytest' line")
+
+
+def run_suite(tree: Path) -> tuple[float, int, str]:
+    """Wall seconds, exit status and pytest's last line of ``tree``'s suite."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    start = time.perf_counter()
+    done = subprocess.run(test_command(tree), cwd=tree, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    summary = re.sub(r"=+", "", lines[-1]).strip() if lines else done.stderr.strip()[-200:]
+    return seconds, done.returncode, summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--base", default=BASE, help=f"the earlier revision (default {BASE})")
+    parser.add_argument("--head", default="HEAD", help="the revision measured (default HEAD)")
+    args = parser.parse_args()
+    if args.repeats < 1:
+        raise SystemExit(f"--repeats: got {args.repeats}, expected at least 1")
+    with tempfile.TemporaryDirectory() as folder:
+        trees = {
+            name: extract(revision, Path(folder) / name)
+            for name, revision in (("base", args.base), ("head", args.head))
+        }
+        seconds: dict[str, list[float]] = {"base": [], "head": []}
+        for repeat in range(args.repeats):
+            order = ("base", "head") if repeat % 2 == 0 else ("head", "base")
+            for name in order:
+                wall, status, summary = run_suite(trees[name])
+                seconds[name].append(wall)
+                print(f"repeat {repeat + 1} {name:4s} {wall:7.1f} s  exit {status}  {summary}")
+    ratios = [h / b for h, b in zip(seconds["head"], seconds["base"], strict=True)]
+    base, head = statistics.median(seconds["base"]), statistics.median(seconds["head"])
+    verdict = "met" if max(ratios) <= TARGET else "not met" if min(ratios) > TARGET else "undecided"
+    print(
+        f"base {args.base}: median {base:.1f} s (issue 17 measured {BASE_SECONDS} s there); "
+        f"head {args.head}: median {head:.1f} s"
+    )
+    print(
+        f"head / base per pair: {', '.join(f'{r:.2f}' for r in ratios)}; target <= {TARGET}: "
+        f"{verdict} (met: every pair at or below it)"
+    )
+
+
+if __name__ == "__main__":
+    main()
