@@ -51,17 +51,17 @@ def extract(revision: str, folder: Path) -> Path:
 def test_command(tree: Path) -> list[str]:
     """The ``-m pytest`` line of ``tree``'s ``scripts/test.sh``, run with this interpreter."""
     for line in (tree / "scripts" / "test.sh").read_text().splitlines():
-        words = shlex.split(line)
+        words = shlex.split(line, comments=True)
         if words[1:3] == ["-m", "pytest"]:
             return [sys.executable, *words[1:], "-q", "-p", "no:cacheprovider"]
     raise SystemExit(f"{tree}/scripts/test.sh has no '-m pytest' line")
 
 
-def run_suite(tree: Path) -> tuple[float, int, str]:
+def run_suite(tree: Path, command: list[str]) -> tuple[float, int, str]:
     """Wall seconds, exit status and pytest's last line of ``tree``'s suite."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
-    done = subprocess.run(test_command(tree), cwd=tree, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     summary = re.sub(r"=+", "", lines[-1]).strip() if lines else done.stderr.strip()[-200:]
@@ -81,11 +81,12 @@ def main() -> None:
             name: extract(revision, Path(folder) / name)
             for name, revision in (("base", args.base), ("head", args.head))
         }
+        commands = {name: test_command(tree) for name, tree in trees.items()}  # before any run
         seconds: dict[str, list[float]] = {"base": [], "head": []}
         for repeat in range(args.repeats):
             order = ("base", "head") if repeat % 2 == 0 else ("head", "base")
             for name in order:
-                wall, status, summary = run_suite(trees[name])
+                wall, status, summary = run_suite(trees[name], commands[name])
                 seconds[name].append(wall)
                 print(f"repeat {repeat + 1} {name:4s} {wall:7.1f} s  exit {status}  {summary}")
     ratios = [h / b for h, b in zip(seconds["head"], seconds["base"], strict=True)]
