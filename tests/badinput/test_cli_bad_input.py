@@ -26,6 +26,14 @@ from tests.badinput.cli_cases import cli_cases
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def runtime_env(**extra: str) -> dict[str, str]:
+    """The environment the runtime-only interpreter runs in: this one's, without the variables
+    that would put other code before its installed packages (``PYTHONPATH`` pointing at a
+    checkout would import the checkout's ``mlcost`` instead of the installed wheel)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    return {**env, **extra}
+
+
 @pytest.fixture(scope="module")
 def runtime_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A virtual environment with mlcost and its runtime dependencies only. It gets no pip of
@@ -60,7 +68,7 @@ def outcomes(runtime_python: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     subprocess.run(
         [str(runtime_python), str(ROOT / "tests/badinput/run_cli_cases.py"), str(cases_file),
          str(results_file)],
-        check=True, timeout=2400, cwd=folder, env={**os.environ, "MPLBACKEND": "Agg"},
+        check=True, timeout=2400, cwd=folder, env=runtime_env(MPLBACKEND="Agg"),
     )  # fmt: skip
     return list(json.loads(results_file.read_text()))
 
@@ -72,7 +80,10 @@ def test_the_runtime_environment_lacks_test_only_packages(
     """The packages the test environment brings (click through typer's test extras, torch,
     pytest) are absent, so the suite sees what a user with ``pip install mlcost`` sees."""
     probe = subprocess.run(
-        [str(runtime_python), "-c", f"import {module}"], capture_output=True, check=False
+        [str(runtime_python), "-c", f"import {module}"],
+        capture_output=True,
+        check=False,
+        env=runtime_env(),
     )
     assert probe.returncode != 0, f"{module} importable in the runtime-only environment"
 
@@ -87,6 +98,7 @@ def test_the_install_ships_every_catalog_and_data_file(runtime_python: Path) -> 
          "    for p in sorted((root / folder).rglob('*')):\n"
          "        if p.is_file() and '__pycache__' not in p.parts: print(p.relative_to(root))"],
         capture_output=True, text=True, check=True, cwd=runtime_python.parents[1],
+        env=runtime_env(),
     ).stdout.split()  # the installed package, not the checkout's  # fmt: skip
     catalog = [p for p in (ROOT / "specs").rglob("*") if p.is_file()]
     expected = [f"_catalog/{p.relative_to(ROOT / 'specs')}" for p in catalog]
@@ -179,6 +191,23 @@ def test_files_in_a_folder_path_that_is_a_file_are_refused(outcomes: list[Any]) 
 def test_a_fresh_interpreter_runs_the_cli_entry_point(runtime_python: Path) -> None:
     """The installed console script (not the in-process call) with a usage error."""
     script = runtime_python.parent / "mlcost"
-    done = subprocess.run([str(script), "frobnicate"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [str(script), "frobnicate"], capture_output=True, text=True, check=False, env=runtime_env()
+    )
     assert done.returncode == 2 and done.stderr.startswith("error: "), done
     assert sys.executable != str(runtime_python)
+
+
+def test_the_runtime_interpreter_imports_the_installed_package_under_a_pythonpath(
+    runtime_python: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``PYTHONPATH`` naming the checkout (as ``benchmarks/suite_time.py`` sets it) does not
+    reach the runtime-only interpreter: it still imports the installed wheel, not the checkout."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    found = subprocess.run(
+        [str(runtime_python), "-c", "import mlcost; print(mlcost.__file__)"],
+        capture_output=True, text=True, check=True, cwd=runtime_python.parents[1],
+        env=runtime_env(),
+    ).stdout.strip()  # fmt: skip
+    assert Path(found).is_relative_to(runtime_python.parents[1]), found
+    assert not Path(found).is_relative_to(ROOT), found
