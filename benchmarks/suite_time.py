@@ -5,7 +5,7 @@ Issue 17 asks for the same coverage in at most half of the suite's wall time of 
 for the 620 tests of dfc7853, the revision it was filed on). This machine's speed drifts by 15%
 and more within an hour, so a fixed number of seconds is no verdict: this script runs both
 suites, alternating which goes first, and judges the ratio of each pair (head over base) against
-0.5.
+0.5. A pair counts only when both suites pass: a failed run's time measures nothing.
 
 Each revision is a clean copy (``git archive``, no bytecode, no pytest cache) in a temporary
 folder, run with this environment's interpreter and its own test command: the ``-m pytest`` line
@@ -48,7 +48,7 @@ def extract(revision: str, folder: Path) -> Path:
     return folder
 
 
-def test_command(tree: Path) -> list[str]:
+def suite_command(tree: Path) -> list[str]:
     """The ``-m pytest`` line of ``tree``'s ``scripts/test.sh``, run with this interpreter."""
     for line in (tree / "scripts" / "test.sh").read_text().splitlines():
         words = shlex.split(line, comments=True)
@@ -81,17 +81,22 @@ def main() -> None:
             name: extract(revision, Path(folder) / name)
             for name, revision in (("base", args.base), ("head", args.head))
         }
-        commands = {name: test_command(tree) for name, tree in trees.items()}  # before any run
+        commands = {name: suite_command(tree) for name, tree in trees.items()}  # before any run
         seconds: dict[str, list[float]] = {"base": [], "head": []}
+        failed = []
         for repeat in range(args.repeats):
             order = ("base", "head") if repeat % 2 == 0 else ("head", "base")
             for name in order:
                 wall, status, summary = run_suite(trees[name], commands[name])
                 seconds[name].append(wall)
+                if status != 0:
+                    failed.append(f"{name} in repeat {repeat + 1}")
                 print(f"repeat {repeat + 1} {name:4s} {wall:7.1f} s  exit {status}  {summary}")
     ratios = [h / b for h, b in zip(seconds["head"], seconds["base"], strict=True)]
     base, head = statistics.median(seconds["base"]), statistics.median(seconds["head"])
     verdict = "met" if max(ratios) <= TARGET else "not met" if min(ratios) > TARGET else "undecided"
+    if failed:
+        verdict = f"no verdict: the suite failed ({', '.join(failed)})"
     print(
         f"base {args.base}: median {base:.1f} s (issue 17 measured {BASE_SECONDS} s there); "
         f"head {args.head}: median {head:.1f} s"
