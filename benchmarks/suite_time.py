@@ -39,11 +39,13 @@ TARGET = 0.5  # issue 17: at most half the wall time
 
 def extract(revision: str, folder: Path) -> Path:
     """A clean copy of ``revision``'s files in ``folder`` (``git archive``)."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", revision],
-        check=True, capture_output=True,
-    ).stdout  # fmt: skip
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", revision], capture_output=True
+    )
+    if done.returncode != 0:
+        reason = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no reason"]
+        raise SystemExit(f"revision: got {revision!r}, which git cannot archive ({reason[0]})")
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
         tar.extractall(folder, filter="data")
     return folder
 
