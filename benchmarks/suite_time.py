@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from peers import verdict as judged
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The revision issue 17 was filed on and the suite time it measured there.
 BASE, BASE_SECONDS = "dfc7853", 155.4
@@ -96,7 +98,7 @@ def main() -> None:
                 print(f"repeat {repeat + 1} {name:4s} {wall:7.1f} s  exit {status}  {summary}")
     ratios = [h / b for h, b in zip(seconds["head"], seconds["base"], strict=True)]
     base, head = statistics.median(seconds["base"]), statistics.median(seconds["head"])
-    verdict = "met" if max(ratios) <= TARGET else "not met" if min(ratios) > TARGET else "undecided"
+    verdict = judged(min(ratios), max(ratios), TARGET)  # met: every pair at or below it
     if failed:
         verdict = f"no verdict: the suite failed ({', '.join(failed)})"
     print(
