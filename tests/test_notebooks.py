@@ -6,10 +6,17 @@ pandas and matplotlib into it takes about 2 s of the ~3 s a notebook takes). Bef
 first cell empties the kernel the way a fresh one starts: ``%reset -f`` (no name of the previous
 notebook is left), matplotlib's defaults, the inline backend and no open figure, the notebook's
 folder as the working directory; the test checks that the namespace is empty after it.
+
+The kernel imports the ``mlcost`` under test: the package this test process imported, whose
+folder goes first on the kernel's ``PYTHONPATH``. Otherwise a kernel started in the notebooks'
+folder finds whatever ``mlcost`` its environment has installed, which, for a checkout tested with
+another checkout's environment, is that other checkout's code. The first cell prints the file the
+kernel imported, and the test compares it with this process's.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +25,8 @@ import nbformat
 import pytest
 from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
+
+import mlcost
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 FOLDER = NOTEBOOKS[0].parent if NOTEBOOKS else Path()
@@ -33,7 +42,19 @@ _plt.close("all")
 del _os, _mpl, _plt
 _kernel = {{"In", "Out", "exit", "quit", "get_ipython", "open"}}
 print(sorted(k for k in globals() if not k.startswith("_") and k not in _kernel))
+import mlcost as _mlcost
+print(_mlcost.__file__)
+del _mlcost
 """
+#: The folder holding the ``mlcost`` this process imported (the checkout under test).
+SOURCE = Path(mlcost.__file__).resolve().parents[1]
+
+
+def kernel_env() -> dict[str, str]:
+    """This process's environment with :data:`SOURCE` first on ``PYTHONPATH``: the kernel
+    imports the package under test, not the one its environment installed."""
+    paths = [str(SOURCE), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def test_there_are_notebooks() -> None:
@@ -60,9 +81,11 @@ def test_notebook_executes(kernel: Any, path: Path) -> None:
         timeout=300,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
+    ).execute(env=kernel_env())  # used where this notebook starts the module's kernel
     fresh, *cells = notebook.cells
-    assert [o.get("text") for o in fresh.outputs] == ["[]\n"], fresh.outputs
+    printed = "".join(o.get("text", "") for o in fresh.outputs).splitlines()
+    assert printed[0] == "[]", fresh.outputs  # an empty namespace
+    assert Path(printed[1]).resolve() == Path(mlcost.__file__).resolve(), printed  # under test
     errors = [
         output
         for cell in cells
