@@ -84,7 +84,7 @@ def test_notebook_executes(kernel: Any, path: Path) -> None:
     ).execute(env=kernel_env())  # used where this notebook starts the module's kernel
     fresh, *cells = notebook.cells
     printed = "".join(o.get("text", "") for o in fresh.outputs).splitlines()
-    assert printed[0] == "[]", fresh.outputs  # an empty namespace
+    assert len(printed) == 2 and printed[0] == "[]", fresh.outputs  # an empty namespace
     assert Path(printed[1]).resolve() == Path(mlcost.__file__).resolve(), printed  # under test
     errors = [
         output
