@@ -8,15 +8,15 @@ notebook is left), matplotlib's defaults, the inline backend and no open figure,
 folder as the working directory; the test checks that the namespace is empty after it.
 
 The kernel imports the ``mlcost`` under test: the package this test process imported, whose
-folder goes first on the kernel's ``PYTHONPATH``. Otherwise a kernel started in the notebooks'
-folder finds whatever ``mlcost`` its environment has installed, which, for a checkout tested with
-another checkout's environment, is that other checkout's code. The first cell prints the file the
-kernel imported, and the test compares it with this process's.
+folder goes first on the kernel's ``PYTHONPATH`` (:func:`tests.conftest.under_test_env`).
+Otherwise a kernel started in the notebooks' folder finds whatever ``mlcost`` its environment
+has installed, which, for a checkout tested with another checkout's environment, is that other
+checkout's code. The first cell prints the file the kernel imported, and the test compares it
+with this process's.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 
 import mlcost
+from tests.conftest import under_test_env
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 FOLDER = NOTEBOOKS[0].parent if NOTEBOOKS else Path()
@@ -46,15 +47,6 @@ import mlcost as _mlcost
 print(_mlcost.__file__)
 del _mlcost
 """
-#: The folder holding the ``mlcost`` this process imported (the checkout under test).
-SOURCE = Path(mlcost.__file__).resolve().parents[1]
-
-
-def kernel_env() -> dict[str, str]:
-    """This process's environment with :data:`SOURCE` first on ``PYTHONPATH``: the kernel
-    imports the package under test, not the one its environment installed."""
-    paths = [str(SOURCE), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def test_there_are_notebooks() -> None:
@@ -81,7 +73,7 @@ def test_notebook_executes(kernel: Any, path: Path) -> None:
         timeout=300,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
-    ).execute(env=kernel_env())  # used where this notebook starts the module's kernel
+    ).execute(env=under_test_env())  # used where this notebook starts the module's kernel
     fresh, *cells = notebook.cells
     printed = "".join(o.get("text", "") for o in fresh.outputs).splitlines()
     assert len(printed) == 2 and printed[0] == "[]", fresh.outputs  # an empty namespace

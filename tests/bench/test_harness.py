@@ -14,6 +14,7 @@ from mlcost.bench import suites  # noqa: E402
 from mlcost.bench.runner import run  # noqa: E402
 from mlcost.bench.store import COLUMNS, ResultStore, record  # noqa: E402
 from mlcost.bench.timer import Timing, time_callable  # noqa: E402
+from tests.conftest import under_test_env  # noqa: E402
 
 
 def test_timing_statistics() -> None:
@@ -106,5 +107,8 @@ def test_a_collective_worker_process_does_not_load_pandas() -> None:
         "import sys, mlcost.bench.collectives\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pandas'))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env=under_test_env(),
+    )  # fmt: skip
     assert done.stdout.strip() == "[]"

@@ -36,6 +36,7 @@ from mlcost.checkpointing import (
 from mlcost.errors import MlcostError
 from mlcost.specs import default_catalog
 from mlcost.units import Q_
+from tests.conftest import under_test_env
 
 DELTA = Q_(5, "minute")  # Daly 2006, Figs. 3-5: delta = 5 min, R = 10 min
 
@@ -383,7 +384,7 @@ def test_every_public_name_of_the_package_is_its_module_s_own() -> None:
     # dir() lists every public name before its first use (a fresh interpreter).
     listed = subprocess.run(
         [sys.executable, "-c", "import mlcost.checkpointing as c; print(sorted(dir(c)))"],
-        capture_output=True, text=True, check=True,
+        capture_output=True, text=True, check=True, env=under_test_env(),
     ).stdout  # fmt: skip
     assert all(repr(name) in listed for name in package.__all__)
     from mlcost.plan.fit import Suggestion

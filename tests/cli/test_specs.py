@@ -11,6 +11,7 @@ import pytest
 
 import mlcost
 from tests.cli.conftest import Cli
+from tests.conftest import under_test_env
 
 
 def test_version(cli: Cli) -> None:
@@ -49,7 +50,10 @@ def test_help_imports_no_command_nor_the_model() -> None:
         "print(sorted(m for m in sys.modules if m.startswith(('mlcost', 'pint', 'numpy', "
         "'pydantic'))))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env=under_test_env(),
+    )  # fmt: skip
     assert done.stdout.split("\n")[0] == str(
         ["mlcost", "mlcost.cli", "mlcost.cli.app", "mlcost.errors"]
     )
@@ -71,7 +75,10 @@ def test_plan_loads_neither_numpy_masked_arrays_nor_the_optimizers_it_does_not_u
         "print(sorted(m for m in sys.modules if m.startswith(('mlcost.checkpointing.', "
         "'mlcost.plan.fit'))))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env=under_test_env(),
+    )  # fmt: skip
     assert done.stdout.split("\n")[:3] == ["True", "[]", "['mlcost.checkpointing.failures']"]
 
 
@@ -169,8 +176,9 @@ def _memory_gpt2_after(setup: str) -> subprocess.CompletedProcess[str]:
     probe = f"{setup}\nimport sys\nsys.argv = ['mlcost', 'memory', 'gpt2']\n"
     probe += "from mlcost.cli import main\nmain()\n"
     return subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120
-    )
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120,
+        env=under_test_env(),
+    )  # fmt: skip
 
 
 def test_start_up_turns_the_garbage_collector_back_on() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from mlcost.errors import SpecError
 from mlcost.specs import Accelerator, load_spec, load_spec_text, spec_from_dict
+from tests.conftest import under_test_env
 
 GOOD_GPU = """
 kind: accelerator
@@ -159,7 +160,10 @@ def test_importing_the_specs_builds_no_validation_schema() -> None:
         "try:\n    s.PeakThroughput(format='bf17', dense='1 TFLOP/s')\n"
         "except pydantic.ValidationError as e:\n    print('refused', 'bf17' in str(e))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env=under_test_env(),
+    )  # fmt: skip
     count, built = done.stdout.split("\n")[0].split(" ", 1)
     assert int(count) >= 20 and built == "[]"
     assert done.stdout.split("\n")[1:3] == ["1000000000000.0", "refused True"]
