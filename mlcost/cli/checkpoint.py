@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from mlcost.checkpointing import (
     LLAMA3_MTBF_PER_GPU,
@@ -89,7 +90,7 @@ def activations(
         )
     best = result.chain_cost
     table.add_row(
-        "[bold]cheapest that fits[/bold]",
+        Text("cheapest that fits", style="bold"),
         f"{best.memory.to('GiB').magnitude:,.2f}",
         f"{best.recompute_flops.to('TFLOP').magnitude:,.3f}",
     )

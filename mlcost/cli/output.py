@@ -20,8 +20,14 @@ from mlcost.results import Result, json_value
 
 
 def stdout_console() -> Console:
-    """Standard output; a fixed width when not a terminal, so piped tables do not wrap."""
-    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
+    """Standard output; a fixed width when not a terminal, so piped tables do not wrap. Text is
+    printed as it is: never read as rich markup or emoji codes, so a spec's notes, a name or a
+    formula with square brackets (``[k x n]``, ``[/fast]``) neither loses them nor fails to
+    print; the commands style their own lines with :class:`rich.text.Text` (also the faster
+    path: a table's cells skip the markup parser)."""
+    return Console(
+        soft_wrap=False, width=None if sys.stdout.isatty() else 140, markup=False, emoji=False
+    )
 
 
 def print_json(data: Any) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from mlcost.cli.options import (
     TRAINING,
@@ -96,10 +97,13 @@ def _collective(
         )
     console = stdout_console()
     console.print(table)
-    console.print(f"[dim]{resolved.describe()}[/dim]", highlight=False)
+    console.print(Text(resolved.describe(), style="dim"))
     console.print(
-        "[dim]busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather, reduce-scatter, "
-        "all-to-all), as nccl-tests reports it.[/dim]"
+        Text(
+            "busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather, reduce-scatter, "
+            "all-to-all), as nccl-tests reports it.",
+            style="dim",
+        )
     )
 
 
@@ -214,4 +218,4 @@ def parallel_command(
         )
     console = stdout_console()
     console.print(table)
-    console.print(f"[dim]{resolved.describe()}[/dim]", highlight=False)
+    console.print(Text(resolved.describe(), style="dim"))

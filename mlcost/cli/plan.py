@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from mlcost.cli.options import (
     DEFAULT_MODEL,
@@ -157,7 +158,7 @@ def plan(
     else:
         print_result(the_plan, title=f"plan: {the_plan.description}")
         stdout_console().print(
-            "[dim]--explain shows the numbers substituted and each source.[/dim]"
+            Text("--explain shows the numbers substituted and each source.", style="dim")
         )
     for path in written:
         stdout_console().print(f"wrote {path}")

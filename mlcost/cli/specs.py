@@ -40,7 +40,7 @@ def render(description: SpecDescription, console: Console) -> None:
         )
     console.print(table)
     if spec.notes:
-        console.print(f"[dim]notes:[/dim] {spec.notes}")
+        console.print(Text.assemble(("notes: ", "dim"), spec.notes))
     for key, text in spec.references.items():
         console.print(Text.assemble((f"[{key}] ", "dim"), text))
 
