@@ -68,9 +68,9 @@ class SpecDescription(Result):
         return str(self)
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per field: section, field, value, unit, source."""
         import pandas as pd
 
-        """One row per field: section, field, value, unit, source."""
         records = []
         for row in self.rows:
             if isinstance(row.value, pint.Quantity):
@@ -155,6 +155,14 @@ def spec_value_text(value: Any) -> str:
         )
     if isinstance(value, BaseModel):
         return item_text(value)
+    if isinstance(value, (tuple, list)):
+        # A measured curve's points: numbers in one unit written once, "(333, 392) TFLOP/s";
+        # anything else item by item, never a Python repr.
+        units = {str(v.units) for v in value if isinstance(v, pint.Quantity)}
+        if value and len(units) == 1 and all(isinstance(v, pint.Quantity) for v in value):
+            numbers = ", ".join(spec_value_text(v.magnitude) for v in value)
+            return f"({numbers}) {unit_text(value[0])}"
+        return f"({', '.join(spec_value_text(v) for v in value)})"
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, int) and not isinstance(value, bool):

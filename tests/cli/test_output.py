@@ -10,7 +10,9 @@ from pathlib import Path
 
 import yaml
 
+import mlcost.specs
 from mlcost.cli.output import print_result
+from mlcost.description import spec_value_text
 from mlcost.results import Figure, Figures
 from mlcost.units import Q_
 from tests.cli.conftest import Cli
@@ -42,3 +44,17 @@ def test_a_results_names_values_and_formulas_print_as_written() -> None:
     for written in ("GEMM [m x k]·[k x n] [/fast]", "time [a]", "[fa3]", "[/fast]",
                     ":thumbs_up:", "F / [peak x eta] :fire:"):  # fmt: skip
         assert written in text, written
+
+
+def test_a_measured_curve_prints_its_numbers_not_python_reprs(cli: Cli) -> None:
+    """A kernel's curves hold tuples of quantities: shown as numbers with their unit once, as the
+    YAML writes them (specs/kernels/flash-attn-3.yaml), not ``<Quantity(333.0, ...)>``."""
+    spec = yaml.safe_load((ROOT / "specs/kernels/flash-attn-3.yaml").read_text())
+    first = spec["curves"][0]
+    rates = ", ".join(t.split()[0] for t in first["throughput"])  # "333 TFLOP/s" -> "333"
+    curve = mlcost.specs.default_catalog().get("flash-attn-3").curves[0]
+    assert spec_value_text(curve.throughput) == f"({rates}) TFLOP / s"
+    assert spec_value_text(curve.accelerators) == f"({', '.join(first['accelerators'])})"
+    result = cli("specs", "show", "flash-attn-3")
+    assert result.exit_code == 0, result.stderr
+    assert "Quantity(" not in result.stdout
