@@ -156,13 +156,19 @@ def spec_value_text(value: Any) -> str:
     if isinstance(value, BaseModel):
         return item_text(value)
     if isinstance(value, (tuple, list)):
-        # A measured curve's points: numbers in one unit written once, "(333, 392) TFLOP/s";
+        # A measured curve's points: each written as one value is, without thousands separators
+        # (the commas separate the items), the unit they share once, "(333, 16384) TFLOP / s";
         # anything else item by item, never a Python repr.
-        units = {str(v.units) for v in value if isinstance(v, pint.Quantity)}
-        if value and len(units) == 1 and all(isinstance(v, pint.Quantity) for v in value):
-            numbers = ", ".join(spec_value_text(v.magnitude) for v in value)
-            return f"({numbers}) {unit_text(value[0])}"
-        return f"({', '.join(spec_value_text(v) for v in value)})"
+        def item(v: Any) -> str:
+            text = spec_value_text(v)
+            return text.replace(",", "") if isinstance(v, int | float | pint.Quantity) else text
+
+        quantities = value and all(isinstance(v, pint.Quantity) for v in value)
+        if quantities and len({v.units for v in value}) == 1:
+            unit = unit_text(value[0])
+            numbers = ", ".join(item(v).removesuffix(f" {unit}") for v in value)
+            return f"({numbers}) {unit}".rstrip()
+        return f"({', '.join(item(v) for v in value)})"
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, int) and not isinstance(value, bool):

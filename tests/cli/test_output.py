@@ -47,14 +47,16 @@ def test_a_results_names_values_and_formulas_print_as_written() -> None:
 
 
 def test_a_measured_curve_prints_its_numbers_not_python_reprs(cli: Cli) -> None:
-    """A kernel's curves hold tuples of quantities: shown as numbers with their unit once, as the
-    YAML writes them (specs/kernels/flash-attn-3.yaml), not ``<Quantity(333.0, ...)>``."""
+    """A kernel's curves hold tuples of quantities and numbers: shown with their unit once, as
+    the YAML writes them (specs/kernels/flash-attn-3.yaml), not ``<Quantity(333.0, ...)>``."""
     spec = yaml.safe_load((ROOT / "specs/kernels/flash-attn-3.yaml").read_text())
     first = spec["curves"][0]
     rates = ", ".join(t.split()[0] for t in first["throughput"])  # "333 TFLOP/s" -> "333"
     curve = mlcost.specs.default_catalog().get("flash-attn-3").curves[0]
     assert spec_value_text(curve.throughput) == f"({rates}) TFLOP / s"
     assert spec_value_text(curve.accelerators) == f"({', '.join(first['accelerators'])})"
+    # 16384 without a thousands separator: the commas separate the items.
+    assert spec_value_text(curve.sequence) == f"({', '.join(map(str, first['sequence']))})"
     result = cli("specs", "show", "flash-attn-3")
     assert result.exit_code == 0, result.stderr
     assert "Quantity(" not in result.stdout
