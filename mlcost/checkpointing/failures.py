@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -375,6 +375,20 @@ class GoodputSchedule:
     def interval_rule(self) -> str:
         """:func:`daly_rule` of this schedule."""
         return daly_rule(self.asynchronous, self.daly_s, self.write_s)
+
+    def at(self, index: int) -> GoodputSchedule:
+        """The schedule of one configuration of a schedule over arrays (its ``index``-th GPU
+        count) as plain numbers: each field's value there (a field shared by every count, such
+        as a blocking schedule's restart, as it is); the mode as it is."""
+        shape = np.shape(self.goodput)  # every count's
+        return GoodputSchedule(
+            **{
+                f.name: value if f.name == "asynchronous" else
+                np.broadcast_to(value, shape).reshape(-1)[index].item()
+                for f in fields(self)
+                for value in (getattr(self, f.name),)
+            }
+        )  # fmt: skip
 
 
 def daly_rule(asynchronous: bool, daly_s: Number, write_s: Number) -> str:

@@ -40,7 +40,7 @@ from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
-from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of, goodput_schedule
+from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of
 from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
@@ -270,10 +270,11 @@ class Plan(Result):
 
     @cached_property
     def _schedule(self) -> GoodputSchedule | None:
-        """The checkpoint schedule the figures cite (:func:`mlcost.plan.chain.goodput_schedule`:
-        the failure model on magnitudes, what the chain's goodput comes from), None where the
-        run does not fit."""
-        return goodput_schedule(self.run, self.run.gpus) if self.fits else None
+        """The checkpoint schedule the figures cite: the one the chain's goodput came from
+        (:func:`mlcost.plan.chain.goodput_schedule`, the failure model on magnitudes, evaluated
+        once with the chain), None where the run does not fit."""
+        schedule = self._arrays.schedule
+        return schedule.at(0) if schedule is not None and self.fits else None
 
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> RecomputePlan:
         """The least recomputation that makes one step fit this plan's GPU (activation

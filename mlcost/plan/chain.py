@@ -132,9 +132,13 @@ class PlanArrays:
     total_t: Array
     n_over_n_opt: Array
     goodput: Array
+    # The checkpoint schedule the goodput column comes from (:func:`goodput_schedule`, arrays
+    # over the configurations; None without a checkpoint target): not a column, what the
+    # figures cite (:meth:`GoodputSchedule.at`), computed once with the goodput.
+    schedule: GoodputSchedule | None = None
 
     def columns(self) -> dict[str, Array]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "schedule"}
 
 
 def _degrees(run: Run, x: Numbers) -> Degrees:
@@ -359,12 +363,6 @@ def goodput_schedule(run: Run, gpus: Any) -> GoodputSchedule | None:
     )
 
 
-def _goodput(run: Run, gpus: Array) -> Array:
-    """:func:`goodput_schedule`'s goodput of every GPU count; 1 without a checkpoint target."""
-    schedule = goodput_schedule(run, gpus)
-    return np.ones(gpus.shape, dtype=np.float64) if schedule is None else schedule.goodput
-
-
 def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     """The whole chain for arrays of configurations sharing one resolved run."""
     degrees = _degrees(run, x)
@@ -377,7 +375,8 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     step_s = np.maximum(busy, data["data"])
     m = degrees.micro_batches
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
-    goodput = _goodput(run, x.gpus)
+    schedule = goodput_schedule(run, x.gpus)  # goodput 1 without a checkpoint target
+    goodput = np.ones(x.gpus.shape) if schedule is None else schedule.goodput
     time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
     if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock
         hours = run.gpu_hours * np.ones(x.gpus.shape)
@@ -413,6 +412,7 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
         price=x.price * ones,
         intensity_g_per_kwh=x.intensity * ones,
         goodput=goodput * ones,
+        schedule=schedule,
         **power,
         **money,
         **carbon,

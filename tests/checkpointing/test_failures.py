@@ -332,21 +332,52 @@ def test_goodput_schedule_is_goodput_plan_for_every_count(asynchronous: bool) ->
             assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
         assert daly_rule(asynchronous, fast.daly_s[i], fast.write_s[i]) == slow.interval_rule
         rules.append(slow.interval_rule)
+        # One count's schedule as numbers (what a plan's figures cite): the same, count by count.
+        one = fast.at(i)
+        numbers = [
+            (one.checkpoint_bytes, slow.checkpoint_bytes.to("byte").magnitude),
+            (one.write_s, slow.write_time.to("s").magnitude),
+            (one.blocking_s, slow.checkpoint_time.to("s").magnitude),
+            (one.mtbf_s, slow.system_mtbf.to("s").magnitude),
+            (one.daly_s, slow.daly_interval.to("s").magnitude),
+            (one.interval_s, slow.interval.to("s").magnitude),
+            (one.restart_s, slow.restart_time.to("s").magnitude),
+            (one.effective_restart_s, slow.effective_restart_time.to("s").magnitude),
+            (one.goodput, slow.goodput),
+        ]
+        for ours, theirs in numbers:
+            assert type(ours) is float
+            assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+        assert one.interval_rule == slow.interval_rule
+        assert one.asynchronous is asynchronous
     assert ("the write time" in " ".join(rules)) == asynchronous
 
 
-def test_a_plans_goodput_figure_cites_its_failure_model() -> None:
+def test_a_plans_goodput_figure_cites_its_failure_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """The goodput row of a plan (built from the vectorized schedule) cites the numbers of the
     plan's own failure model (:meth:`Plan.goodput`, the checked pint path): checkpoint size,
-    blocking time, system MTBF, interval and restart, and the MTBF's source."""
+    blocking time, system MTBF, interval and restart, and the MTBF's source. The schedule is
+    evaluated once per plan: the chain's goodput and the figures read the same one."""
+    import mlcost.plan.chain as chain
     from mlcost import Plan
     from mlcost.checkpointing.failures import LLAMA3_MTBF_SOURCE
 
+    evaluated: list[int] = []
+    schedule = chain.goodput_seconds
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        evaluated.append(1)
+        return schedule(*args, **kwargs)
+
+    monkeypatch.setattr(chain, "goodput_seconds", counted)
     for gpus, mtbf in ((64, None), (4096, Q_(20_000, "hour"))):
         plan = Plan("llama-2-7b", system="dgx-h100", gpus=gpus, tokens=1e12, mtbf_per_gpu=mtbf)
         detail = plan.goodput()
         assert detail is not None
+        evaluated.clear()
         row = next(f for f in plan.train().figures() if f.name == "goodput")
+        plan.figures()  # every figure: the goodput row again, from the same schedule
+        assert len(evaluated) == 1
         assert row.substituted == (
             f"checkpoint {detail.checkpoint_bytes.to('TB').magnitude:.4g} TB in "
             f"{detail.checkpoint_time.to('s').magnitude:.4g} s, system MTBF "
