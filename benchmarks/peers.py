@@ -116,24 +116,77 @@ def verdict(low: float, high: float, target: float) -> str:
     return "undecided"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def peer_call(train: Callable[..., Any]) -> Callable[[], Any]:
+    """llm-analysis's one ``train()`` call on issue 17's configuration (module docstring)."""
+
+    def peer() -> Any:
+        return train(
+            model_name="NousResearch_Llama-2-7b-hf", gpu_name="h100-sxm-80gb",
+            dtype_name="w16a16e16", log_level="ERROR", seq_len=4096, batch_size_per_gpu=1,
+            total_num_gpus=8, ds_zero=1, flops_efficiency=0.5, hbm_memory_efficiency=0.9,
+            total_num_tokens=int(2e12), global_batch_size=1024,
+        )  # fmt: skip
+
+    return peer
+
+
+def interleaved(
+    calls: dict[str, Callable[[], Any]], peer: Callable[[], Any], repeats: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Seconds of each of ``calls`` and of the ``peer`` call paired with it, ``repeats`` times
+    (module docstring: every call warmed first; each timed call after an untimed call of
+    itself; the pair's order alternating)."""
+    for call in (*calls.values(), peer):  # warm: imports, catalog, caches of the libraries
+        call()
+    ours: dict[str, list[float]] = {name: [] for name in calls}
+    paired: dict[str, list[float]] = {name: [] for name in calls}  # the peer's, per call
+    for repeat in range(repeats):
+        for name, call in calls.items():
+            pair = (call, peer) if repeat % 2 == 0 else (peer, call)
+            for function in pair:
+                function()  # untimed: the timed call runs in its own warm state
+                start = time.perf_counter()
+                function()
+                elapsed = time.perf_counter() - start
+                (ours[name] if function is call else paired[name]).append(elapsed)
+    return ours, paired
+
+
+def setup(description: str) -> tuple[int, Callable[[], Any]] | None:
+    """The ``--repeats`` argument and the peer's call (None where llm-analysis is missing: the
+    reason is printed); mlcost's warnings and logs off, as the peer's are."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--repeats", type=int, default=30)
     args = parser.parse_args()
     train = _peer_train()
     if train is None:
-        return
+        return None
     logging.disable(logging.CRITICAL)
+    return args.repeats, peer_call(train)
+
+
+def configuration() -> tuple[Any, Any, Any]:
+    """mlcost's side of the peer's call: Llama-2-7B, the H100 SXM 80GB, sequence 4096."""
+    import mlcost
+    from mlcost import TrainingConfig
+
+    model, gpu = mlcost.model("llama-2-7b"), mlcost.accelerator("h100-sxm5-80gb")
+    return model, gpu, TrainingConfig(sequence_length=4096)
+
+
+def main() -> None:
+    found = setup(__doc__.splitlines()[0])
+    if found is None:
+        return
+    repeats, peer = found
 
     import mlcost
-    from mlcost import Layout, Plan, TrainingConfig
+    from mlcost import Layout, Plan
     from mlcost.memory import memory_breakdown
     from mlcost.parallel import multi_gpu_step_time
     from mlcost.timing import step_time
 
-    model = mlcost.model("llama-2-7b")
-    gpu = mlcost.accelerator("h100-sxm5-80gb")
-    config = TrainingConfig(sequence_length=4096)
+    model, gpu, config = configuration()
     layout = Layout(dp=8, zero_stage=1, micro_batch_size=1, global_batch_size=1024)
     hardware = mlcost.system("dgx-h100", gpus=8)
     questions: dict[str, Callable[[], Any]] = {
@@ -147,30 +200,10 @@ def main() -> None:
         ).train(),
     }
 
-    def peer() -> Any:
-        return train(
-            model_name="NousResearch_Llama-2-7b-hf", gpu_name="h100-sxm-80gb",
-            dtype_name="w16a16e16", log_level="ERROR", seq_len=4096, batch_size_per_gpu=1,
-            total_num_gpus=8, ds_zero=1, flops_efficiency=0.5, hbm_memory_efficiency=0.9,
-            total_num_tokens=int(2e12), global_batch_size=1024,
-        )  # fmt: skip
-
-    for call in (*questions.values(), peer):  # warm: imports, catalog, caches of the libraries
-        call()
-    ours: dict[str, list[float]] = {name: [] for name in questions}
-    paired: dict[str, list[float]] = {name: [] for name in questions}  # the peer's, per call
-    for repeat in range(args.repeats):
-        for name, call in questions.items():
-            pair = (call, peer) if repeat % 2 == 0 else (peer, call)
-            for function in pair:
-                function()  # untimed: the timed call runs in its own warm state
-                start = time.perf_counter()
-                function()
-                elapsed = time.perf_counter() - start
-                (ours[name] if function is call else paired[name]).append(elapsed)
+    ours, paired = interleaved(questions, peer, repeats)
     theirs = [sample for samples in paired.values() for sample in samples]
     peer_us = _median_us(theirs)
-    print(f"Llama-2-7B, seq 4096, 8x H100, ZeRO-1; {args.repeats} interleaved repeats, medians")
+    print(f"Llama-2-7B, seq 4096, 8x H100, ZeRO-1; {repeats} interleaved repeats, medians")
     print(
         f"{'question':38s} {'mlcost':>10s} {'llm-analysis':>13s} {'ratio':>6s} "
         f"{'paired [95% CI]':>20s} {'target':>7s}  verdict"

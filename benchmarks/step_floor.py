@@ -24,37 +24,28 @@ in the target minus that sum (the floor the row-by-row model sets until these tw
 
 from __future__ import annotations
 
-import argparse
-import logging
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers import _median_us, _peer_train, paired_ratio
+from peers import _median_us, configuration, interleaved, paired_ratio, setup
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=30)
-    args = parser.parse_args()
-    train = _peer_train()
-    if train is None:
+    found = setup(__doc__.splitlines()[0])
+    if found is None:
         return
-    logging.disable(logging.CRITICAL)
+    repeats, peer = found
 
-    import mlcost
     import mlcost.operator_time
-    from mlcost import Layout, TrainingConfig
+    from mlcost import Layout
     from mlcost.timing import step_time
     from mlcost.workload import operators
 
-    model = mlcost.model("llama-2-7b")
-    gpu = mlcost.accelerator("h100-sxm5-80gb")
-    config = TrainingConfig(sequence_length=4096)
+    model, gpu, config = configuration()
     evaluate = mlcost.operator_time.gemm_compute_by_shard
     captured: list[tuple[Any, ...]] = []
 
@@ -77,30 +68,10 @@ def main() -> None:
         "whole one-GPU step": lambda: step_time(model, config, gpu, Layout(micro_batch_size=1)),
     }
 
-    def peer() -> Any:
-        return train(
-            model_name="NousResearch_Llama-2-7b-hf", gpu_name="h100-sxm-80gb",
-            dtype_name="w16a16e16", log_level="ERROR", seq_len=4096, batch_size_per_gpu=1,
-            total_num_gpus=8, ds_zero=1, flops_efficiency=0.5, hbm_memory_efficiency=0.9,
-            total_num_tokens=int(2e12), global_batch_size=1024,
-        )  # fmt: skip
-
-    for call in (*parts.values(), peer):
-        call()
-    ours: dict[str, list[float]] = {name: [] for name in parts}
-    paired: dict[str, list[float]] = {name: [] for name in parts}
-    for repeat in range(args.repeats):
-        for name, call in parts.items():
-            pair = (call, peer) if repeat % 2 == 0 else (peer, call)
-            for function in pair:
-                function()  # untimed: the timed call runs in its own warm state
-                start = time.perf_counter()
-                function()
-                elapsed = time.perf_counter() - start
-                (ours[name] if function is call else paired[name]).append(elapsed)
+    ours, paired = interleaved(parts, peer, repeats)
     peer_us = _median_us([sample for samples in paired.values() for sample in samples])
     print(
-        f"Llama-2-7B, seq 4096, one H100, micro-batch 1; {args.repeats} interleaved repeats, "
+        f"Llama-2-7B, seq 4096, one H100, micro-batch 1; {repeats} interleaved repeats, "
         f"medians; llm-analysis train() {peer_us:,.0f} us"
     )
     print(f"{'part':34s} {'mlcost':>10s} {'paired / peer [95% CI]':>24s}")
