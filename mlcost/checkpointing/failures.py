@@ -380,11 +380,15 @@ class GoodputSchedule:
         """The schedule of one configuration of a schedule over arrays (its ``index``-th GPU
         count) as plain numbers: each field's value there (a field shared by every count, such
         as a blocking schedule's restart, as it is); the mode as it is."""
-        shape = np.shape(self.goodput)  # every count's
+
+        def one(value: Number) -> float:
+            if isinstance(value, np.ndarray):  # the flat index (the counts are one axis)
+                return float(value.item(index if value.size > 1 else 0))
+            return float(value)  # one value for every count
+
         return GoodputSchedule(
             **{
-                f.name: value if f.name == "asynchronous" else
-                np.broadcast_to(value, shape).reshape(-1)[index].item()
+                f.name: value if f.name == "asynchronous" else one(value)
                 for f in fields(self)
                 for value in (getattr(self, f.name),)
             }
