@@ -386,13 +386,10 @@ class GoodputSchedule:
                 return float(value.item(index if value.size > 1 else 0))
             return float(value)  # one value for every count
 
-        return GoodputSchedule(
-            **{
-                f.name: value if f.name == "asynchronous" else one(value)
-                for f in fields(self)
-                for value in (getattr(self, f.name),)
-            }
-        )  # fmt: skip
+        numbers: dict[str, Any] = {
+            f.name: one(getattr(self, f.name)) for f in fields(self) if f.name != "asynchronous"
+        }
+        return GoodputSchedule(**numbers, asynchronous=self.asynchronous)
 
 
 def daly_rule(asynchronous: bool, daly_s: Number, write_s: Number) -> str:
