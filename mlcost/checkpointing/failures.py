@@ -37,7 +37,7 @@ import pint
 from mlcost.errors import MlcostError
 from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter
 from mlcost.memory.states import state_bytes
-from mlcost.results import Figure, Result, any_true, json_value
+from mlcost.results import Figure, Result, any_true, first_value, json_value
 from mlcost.specs import Storage
 from mlcost.units import Q_, in_unit, magnitude_in
 
@@ -376,18 +376,14 @@ class GoodputSchedule:
         """:func:`daly_rule` of this schedule."""
         return daly_rule(self.asynchronous, self.daly_s, self.write_s)
 
-    def at(self, index: int) -> GoodputSchedule:
-        """The schedule of one configuration of a schedule over arrays (its ``index``-th GPU
-        count) as plain numbers: each field's value there (a field shared by every count, such
-        as a blocking schedule's restart, as it is); the mode as it is."""
-
-        def one(value: Number) -> float:
-            if isinstance(value, np.ndarray):  # the flat index (the counts are one axis)
-                return float(value.item(index if value.size > 1 else 0))
-            return float(value)  # one value for every count
-
+    def one_configuration(self) -> GoodputSchedule:
+        """This schedule of one configuration (arrays of one GPU count, as a plan's chain
+        evaluates) as plain numbers, read as the chain's columns are
+        (:func:`mlcost.results.first_value`); the mode as it is."""
         numbers: dict[str, Any] = {
-            f.name: one(getattr(self, f.name)) for f in fields(self) if f.name != "asynchronous"
+            f.name: first_value(getattr(self, f.name))
+            for f in fields(self)
+            if f.name != "asynchronous"
         }
         return GoodputSchedule(**numbers, asynchronous=self.asynchronous)
 

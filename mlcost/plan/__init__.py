@@ -274,7 +274,7 @@ class Plan(Result):
         (:func:`mlcost.plan.chain.goodput_schedule`, the failure model on magnitudes, evaluated
         once with the chain), None where the run does not fit."""
         schedule = self._arrays.schedule
-        return schedule.at(0) if schedule is not None and self.fits else None
+        return schedule.one_configuration() if schedule is not None and self.fits else None
 
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> RecomputePlan:
         """The least recomputation that makes one step fit this plan's GPU (activation

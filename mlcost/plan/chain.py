@@ -134,7 +134,7 @@ class PlanArrays:
     goodput: Array
     # The checkpoint schedule the goodput column comes from (:func:`goodput_schedule`, arrays
     # over the configurations; None without a checkpoint target): not a column, what the
-    # figures cite (:meth:`GoodputSchedule.at`), computed once with the goodput.
+    # figures cite (:meth:`GoodputSchedule.one_configuration`), computed once with the goodput.
     schedule: GoodputSchedule | None = None
 
     def columns(self) -> dict[str, Array]:

@@ -332,8 +332,13 @@ def test_goodput_schedule_is_goodput_plan_for_every_count(asynchronous: bool) ->
             assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
         assert daly_rule(asynchronous, fast.daly_s[i], fast.write_s[i]) == slow.interval_rule
         rules.append(slow.interval_rule)
-        # One count's schedule as numbers (what a plan's figures cite): the same, count by count.
-        one = fast.at(i)
+        # One count alone, as a plan's chain evaluates it (arrays of one count), read as numbers
+        # for the figures: the same, count by count.
+        one = goodput_seconds(
+            state[i : i + 1], gpus[i : i + 1], bandwidth[i : i + 1],
+            mtbf_per_gpu_hours=float(LLAMA3_MTBF_PER_GPU.to("hour").magnitude),
+            restart_seconds=float(DALY_RESTART_TIME.to("s").magnitude), asynchronous=asynchronous,
+        ).one_configuration()  # fmt: skip
         numbers = [
             (one.checkpoint_bytes, slow.checkpoint_bytes.to("byte").magnitude),
             (one.write_s, slow.write_time.to("s").magnitude),
