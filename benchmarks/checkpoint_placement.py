@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,7 @@ def random_chain(layers: int, selective: bool, seed: int = 0) -> LayerChain:
 def budgets(chain: LayerChain, label: str, target: float = TARGET_PLACEMENT) -> None:
     kept = placement_cost(chain, no_recompute_placement(chain.layers)).memory
     for fraction in BUDGETS:
-        best, seconds = timed(lambda f=fraction: optimal_placement(chain, kept * f))
+        best, seconds = timed(partial(optimal_placement, chain, kept * fraction))
         print(
             f"{label}: optimal_placement at {fraction:.0%} of keep-all memory: {seconds:.2f} s "
             f"(ratio to {target:g} s: {seconds / target:.2f}); "
@@ -123,9 +124,7 @@ def main() -> None:
     )
     config = TrainingConfig(sequence_length=8192)
     for label, model, layout in cases:
-        plan, seconds = timed(
-            lambda m=model, lay=layout: cheapest_recompute(m, config, "h100-sxm", lay)
-        )
+        plan, seconds = timed(partial(cheapest_recompute, model, config, "h100-sxm", layout))
         print(
             f"cheapest_recompute, {label}: {seconds:.2f} s (ratio to {TARGET_RECOMPUTE:g} s: "
             f"{seconds / TARGET_RECOMPUTE:.2f}); {plan.placement}"
@@ -137,8 +136,8 @@ def main() -> None:
         for layers in (16, 24, 32):
             chain = random_chain(layers, True)
             kept = placement_cost(chain, no_recompute_placement(layers)).memory
-            _, before = timed(lambda c=chain: reference_frontier(c))
-            _, after = timed(lambda c=chain, k=kept: optimal_placement(c, k * 0.25))
+            _, before = timed(partial(reference_frontier, chain))
+            _, after = timed(partial(optimal_placement, chain, kept * 0.25))
             print(f"random, {layers} layers, selective: previous optimizer {before:.2f} s, "
                   f"now {after:.2f} s (25% budget)")  # fmt: skip
 

@@ -25,8 +25,9 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import torch
 import yaml
@@ -174,6 +175,11 @@ def gemm_rate(m: int, n: int, k: int, device: str, budget: float = 0.25) -> dict
     return {"m": m, "n": n, "k": k, **t, "tflops": 2 * m * n * k / t["median_s"] / 1e12}
 
 
+def all_passes(linears: dict[str, tuple[int, int, int]], device: str) -> dict[str, Any]:
+    """:func:`passes` of each named Linear ``(m, n, k)``."""
+    return {name: passes(*shape, device) for name, shape in linears.items()}
+
+
 def passes(m: int, n: int, k: int, device: str) -> dict[str, Any]:
     """The three GEMMs of a Linear ``[k -> n]`` on ``m`` tokens as autograd runs them: forward
     ``x·Wᵀ`` (m,n,k), input gradient ``g·W`` (m,k,n), weight gradient ``gᵀ·x`` (n,k,m)."""
@@ -241,7 +247,7 @@ class RankLayer(torch.nn.Module):
 
     def __init__(self, hidden: int, heads: int, ffn: int, tp: int, dropout: float, device: str):
         super().__init__()
-        kw = {"device": device, "dtype": BF16}
+        kw: dict[str, Any] = {"device": device, "dtype": BF16}
         self.heads, self.head_dim, self.p = heads // tp, hidden // heads, dropout
         local = self.heads * self.head_dim
         self.ln1 = torch.nn.LayerNorm(hidden, **kw)
@@ -360,6 +366,11 @@ def layer_step(row: dict[str, Any], device: str, *, recompute: bool = False) -> 
     return result
 
 
+def layer_recompute(row: dict[str, Any], device: str) -> dict[str, Any] | None:
+    """:func:`layer_step` with full recomputation, for the rows that recompute (else None)."""
+    return layer_step(row, device, recompute=True) if row.get("recompute") else None
+
+
 def attention_only(row: dict[str, Any], device: str) -> dict[str, Any]:
     """The rank's attention kernel alone: forward, and forward + backward, with the row's
     dropout and without; the backend PyTorch picks (and, on CUDA, cuDNN and flash)."""
@@ -416,12 +427,11 @@ def rows(device: str, dry: bool) -> list[dict[str, Any]]:
             "logits": (m, row["vocab"] // t, h),
         }  # fmt: skip
         parts: tuple[tuple[str, Callable[[], Any]], ...] = (
-            ("gemms", lambda lin=linears: {n: passes(*s, device) for n, s in lin.items()}),
-            ("attention", lambda r=row: attention_only(r, device)),
-            ("layer", lambda r=row: layer_step(r, device)),
-            ("layer_recompute",
-             lambda r=row: layer_step(r, device, recompute=True) if r.get("recompute") else None),
-        )  # fmt: skip
+            ("gemms", partial(all_passes, linears, device)),
+            ("attention", partial(attention_only, row, device)),
+            ("layer", partial(layer_step, row, device)),
+            ("layer_recompute", partial(layer_recompute, row, device)),
+        )
         for part, fn in parts:
             try:
                 entry[part] = fn()
@@ -441,7 +451,7 @@ def rows(device: str, dry: bool) -> list[dict[str, Any]]:
 class GPT(torch.nn.Module):
     def __init__(self, row: dict[str, Any], device: str):
         super().__init__()
-        kw = {"device": device, "dtype": BF16}
+        kw: dict[str, Any] = {"device": device, "dtype": BF16}
         h = row["hidden"]
         self.embed = torch.nn.Embedding(row["vocab"], h, **kw)
         self.pos = torch.nn.Embedding(row["seq"], h, **kw)
@@ -542,7 +552,7 @@ def attention_grid(device: str, dry: bool, backend_name: str = "cudnn") -> list[
         for s in (1024, 2048, 4096, 8192) for bh in (4, 8, 16, 32, 64, 128) for p in (0.0, 0.1)
         if not (not causal and d == 64)
     ]  # fmt: skip
-    out = []
+    out: list[dict[str, Any]] = []
     chosen = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
     backend = [SDPBackend.MATH] if dry else [chosen[backend_name]]
     RESULTS["attention_grid_backend"] = backend_name
@@ -554,9 +564,14 @@ def attention_grid(device: str, dry: bool, backend_name: str = "cudnn") -> list[
         try:
             with sdpa_kernel(backend):
 
-                def fwd(qkv: tuple = (q, k, v), p: float = p, causal: bool = causal) -> None:
+                def fwd(
+                    qkv: tuple[torch.Tensor, ...] = (q, k, v), p: float = p, causal: bool = causal
+                ) -> None:
+                    query, key, value = qkv
                     with torch.no_grad():
-                        nnf.scaled_dot_product_attention(*qkv, dropout_p=p, is_causal=causal)
+                        nnf.scaled_dot_product_attention(
+                            query, key, value, dropout_p=p, is_causal=causal
+                        )
 
                 o = nnf.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=causal)
 
@@ -632,7 +647,7 @@ def compiled_gpt(device: str, dry: bool, seconds: float) -> dict[str, Any]:
     row = rank_shapes(dry)[0]
     model = GPT(row, device)
     for i, layer in enumerate(model.layers):
-        model.layers[i] = torch.compile(layer)
+        model.layers[i] = cast(torch.nn.Module, torch.compile(layer))  # an OptimizedModule
     ids = torch.randint(0, row["vocab"], (1, row["seq"]), device=device)
 
     def fwd_bwd() -> None:
@@ -699,7 +714,7 @@ def power_duty(device: str, dry: bool, seconds: float) -> list[dict[str, Any]]:
     for n in sizes:
         a = torch.randn(n, n, device=device, dtype=BF16)
         b = torch.randn(n, n, device=device, dtype=BF16)
-        gemm = timed(lambda a=a, b=b: a @ b, device, budget=0.2)["median_s"]
+        gemm = timed(partial(torch.matmul, a, b), device, budget=0.2)["median_s"]
         for duty in (1.0, 0.75, 0.5, 0.25):
             k = min(elements, int(gemm * (1 - duty) / duty / copy))
             samples: list[tuple[float, float]] = []

@@ -18,7 +18,7 @@ TARGET_SECONDS = 0.050
 
 
 def main() -> None:
-    model = mlcost.model("llama-3.1-405b")
+    model = mlcost.catalog().transformer("llama-3.1-405b")
     config = TrainingConfig(sequence_length=8192)
     operators(model, config)  # warm-up: imports, caches
     timings = []

@@ -59,7 +59,7 @@ def _peer_train() -> Callable[..., Any] | None:
     try:
         from llm_analysis.analysis import train  # type: ignore[import-not-found]
 
-        return train  # type: ignore[no-any-return]
+        return train
     except ImportError:
         pass
     python = peer_python()
@@ -73,7 +73,7 @@ def _peer_train() -> Callable[..., Any] | None:
     try:
         from llm_analysis.analysis import train
 
-        return train  # type: ignore[no-any-return]
+        return train
     except ImportError as error:
         print(f"skipped: {PEER} does not import here ({error})")
         return None

@@ -47,7 +47,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     counts = report.groupby("family").size()
     for family, row in table.iterrows():
-        print(f"| {family} | {counts[family]} | " + " | ".join(f"{v:.1%}" for v in row) + " |")
+        print(f"| {family} | {counts[str(family)]} | " + " | ".join(f"{v:.1%}" for v in row) + " |")
     gemm = report[report["family"] == "gemm"]
     print("\n| GEMM format | rows | median before | median after | worst after (row) |")
     print("|---|---|---|---|---|")
@@ -79,6 +79,9 @@ def main() -> int:
     print()
 
     raw = json.loads((data / "train_steps.json").read_text())
+    if datasheet.tdp is None:  # the share of the cap needs the datasheet's power cap
+        print(f"\nno power table: {datasheet.name} has no TDP in its spec (tdp)")
+        return 0
     tdp = in_unit(datasheet.tdp, "W")
     idle = raw["idle"]
     print("\n## Power (NVML energy counter)\n")

@@ -166,18 +166,19 @@ def build(kind: str, config: dict[str, Any], recompute: bool, device: str) -> to
         )
         hf_config._attn_implementation = "sdpa"
         with torch.device(device):
-            model = getattr(transformers, model_class)(hf_config)
+            hf_model = getattr(transformers, model_class)(hf_config)
         if recompute:
-            model.gradient_checkpointing_enable(
+            hf_model.gradient_checkpointing_enable(
                 gradient_checkpointing_kwargs={"use_reentrant": False}
             )
+        model = hf_model
     return model.to(device).train()
 
 
 def loss_of(kind: str, model: torch.nn.Module, ids: torch.Tensor) -> torch.Tensor:
     if kind == "bench":
-        return model(ids)  # type: ignore[no-any-return]
-    return model(input_ids=ids, labels=ids).loss  # type: ignore[no-any-return]
+        return model(ids)
+    return model(input_ids=ids, labels=ids).loss
 
 
 @dataclass
