@@ -43,6 +43,13 @@ def _numbers(value: Any) -> Any:
     return np.asarray(getattr(value, "magnitude", value)).tolist()
 
 
+def _is_error(answer: Any) -> bool:
+    """Whether ``answer`` is an error's text as ``record`` writes it: ``"<ClassName>Error: ..."``
+    (no other answer is a string that starts with an identifier and a colon)."""
+    name, colon, _ = answer.partition(": ") if isinstance(answer, str) else ("", "", "")
+    return bool(colon) and name.isidentifier() and name.endswith("Error")
+
+
 def _json(result: Any) -> str:
     return json.dumps(result.to_json(), sort_keys=True, default=str)
 
@@ -115,9 +122,7 @@ def main(argv: list[str]) -> int:
             warnings.simplefilter("ignore")  # compute-optimality warnings of some plans
             found = answers()
         Path(argv[1]).write_bytes(pickle.dumps(found))
-        errors = sum(
-            isinstance(a, str) and a.split(":")[0].endswith("Error") for a in found.values()
-        )
+        errors = sum(_is_error(answer) for answer in found.values())
         print(f"{len(found)} answers ({errors} of them mlcost's errors) written to {argv[1]}")
         return 0
     if len(argv) == 3 and argv[0] == "compare":
