@@ -196,6 +196,7 @@ class _SplitPlan:
 
     body_rows: list[int]  # the pass operators' rows (not the optimizer's)
     shares: list[Number]  # per such row, its backward share
+    row_parts: list[tuple[int, ...]]  # per such row, the four parts it adds to (:data:`_PARTS`)
     attention_rows: list[int]
     gemm_rows: list[int]  # the layers' GEMMs
     optimizer_rows: list[int]
@@ -240,7 +241,9 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
     for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
         index += [_INDEX[name]] * len(optimizer)
-    return _SplitPlan(body_rows, shares, attention, gemms, optimizer, index, table.model_flop_count)
+    return _SplitPlan(
+        body_rows, shares, parts, attention, gemms, optimizer, index, table.model_flop_count
+    )
 
 
 def _split(
@@ -250,8 +253,11 @@ def _split(
     says where each goes). Each part adds its rows' contributions one after the other in row
     order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
     adding them row by row. ``numbers``: one size, the parts as Python numbers (summed in the
-    same order on Python floats)."""
+    same order on Python floats, :func:`_split_numbers`)."""
     rows, optimizer = step.rows, plan.optimizer_rows
+    peak = step.ceilings.peak_flops
+    if numbers:
+        return _split_numbers(step, sizes, plan, peak)
     total, launch = [r.total for r in rows], [r.launch for r in rows]
     body = [total[i] - launch[i] for i in plan.body_rows]
     launched = [launch[i] for i in plan.body_rows]
@@ -266,14 +272,6 @@ def _split(
         *(rows[i].gaps for i in optimizer),
         *(rows[i].host for i in optimizer),
     ]
-    peak = step.ceilings.peak_flops
-    if numbers:
-        sums = [0.0] * len(_SUMMED)
-        for part, weight in zip(plan.index, weights, strict=True):
-            sums[part] += float(weight)
-        values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
-        values["model_flops"] = _column(plan.model_flops, sizes.shape).item()
-        return ComputeParts(micro_batch_size=sizes.item(), peak=peak, **values)
     stacked = stack_rows(weights, sizes.shape).reshape(len(weights), -1)
     summed = np.zeros((len(_SUMMED), sizes.size))
     if stacked.shape[1] == 1:  # one size: numpy's faster sum of one column
@@ -283,6 +281,45 @@ def _split(
     arrays = {name: summed[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
     arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
     return ComputeParts(micro_batch_size=sizes, peak=peak, **arrays)
+
+
+_ATTENTION_PART, _GEMM_PART = _INDEX["attention"], _INDEX["layers_gemm"]
+_OPTIMIZER_PARTS = tuple(_INDEX[name] for name in ("optimizer", "optimizer_gaps", "optimizer_host"))
+
+
+def _split_numbers(
+    step: StepTime, sizes: np.ndarray, plan: _SplitPlan, peak: float
+) -> ComputeParts:
+    """:func:`_split` of one size on Python numbers, in one pass over the rows: each part takes
+    one kind of contribution (a row's body, its backward share, its launches, their backward
+    share; the attention rows, the layers' GEMMs, the optimizer's three), so adding a row's
+    contributions as the row comes adds each part's in row order from 0, the order
+    :func:`_split` lists them in: the same sums, bit for bit."""
+    rows = step.rows
+    sums = [0.0] * len(_SUMMED)
+    for i, share, (body_part, backward_part, launch_part, launch_backward_part) in zip(
+        plan.body_rows, plan.shares, plan.row_parts, strict=True
+    ):
+        row = rows[i]
+        launch = row.launch
+        body = row.total - launch
+        sums[body_part] += float(body)
+        sums[backward_part] += float(body * share)
+        sums[launch_part] += float(launch)
+        sums[launch_backward_part] += float(launch * share)
+    for i in plan.attention_rows:
+        sums[_ATTENTION_PART] += float(rows[i].total)
+    for i in plan.gemm_rows:
+        sums[_GEMM_PART] += float(rows[i].total)
+    optimizer, gaps, host = _OPTIMIZER_PARTS
+    for i in plan.optimizer_rows:
+        row = rows[i]
+        sums[optimizer] += float(row.total - row.launch)
+        sums[gaps] += float(row.gaps)
+        sums[host] += float(row.host)
+    values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
+    values["model_flops"] = _column(plan.model_flops, sizes.shape).item()
+    return ComputeParts(micro_batch_size=sizes.item(), peak=peak, **values)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
