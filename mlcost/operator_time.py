@@ -51,6 +51,7 @@ _ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
     OperatorKind.ELEMENTWISE,
 )
 _ATTENTION_CORE = OperatorRole.ATTENTION_CORE
+_DROPOUT = OperatorKind.DROPOUT
 Number = Any
 Mode = Literal["roofline", "no-overlap"]
 
@@ -126,7 +127,7 @@ def shard_shapes(
     ``m``: the dimensions then have that leading axis (:func:`gemm_compute_by_shard`)."""
     t, c = shard
     split = np.array([bool(op.tensor_parallel) for op in ops]).reshape((-1,) + (1,) * (m.ndim - 1))
-    heads = np.array([op.kind == OperatorKind.ATTENTION for op in ops]).reshape(split.shape)
+    heads = np.array([op.kind == _ATTENTION for op in ops]).reshape(split.shape)
     row = np.array([bool(op.row_parallel) for op in ops]).reshape(split.shape)
     t_of = np.where(split, t, 1)
     rows = np.ceil(m / c)
@@ -220,7 +221,7 @@ def gemm_compute_by_shard(
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
     waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
     depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
-    attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops])
+    attention = np.array([op.kind == _ATTENTION for op in ops])
     # Each pass's operand layout's size curve (the attention rows' own where measured).
     layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
     if ceilings.unaligned_gemm != (1.0, 1.0, 1.0):
@@ -265,12 +266,11 @@ def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Nu
     accelerator = next(a for a in ex.accelerators if a in kernel.measured_on())
     causal = bool(table.metadata.get("causal", True))
     dropout = any(
-        op.kind == OperatorKind.DROPOUT and op.name.startswith("attention dropout")
-        for op in table.operators
+        op.kind == _DROPOUT and op.name.startswith("attention dropout") for op in table.operators
     )
     out: dict[str, tuple[Number, Kernel]] = {}
     for op in table.operators:
-        if op.kind == OperatorKind.ATTENTION and op.name.startswith("attention scores QK^T"):
+        if op.kind == _ATTENTION and op.name.startswith("attention scores QK^T"):
             flops = 2 * op.forward_flops
             seconds = attention_kernel_seconds(
                 kernel, accelerator, flops, causal=causal,
@@ -301,7 +301,7 @@ def parameter_tensors(table: OperatorTable) -> float:
         sum(
             largest(op.count) / micro
             for op in table.operators
-            if op.kind != OperatorKind.OPTIMIZER and any_true(op.parameters > 0)
+            if op.kind != _OPTIMIZER and any_true(op.parameters > 0)
         )
     )
 

@@ -41,6 +41,10 @@ from mlcost.workload import (
 Number = Any
 Profile = Literal["pytorch", "megatron"]
 PROFILES: tuple[str, ...] = ("pytorch", "megatron")
+#: The operator kinds and role the per-row sum tests, read once (an enum member's lookup is a
+#: descriptor call on Python 3.11).
+_LOSS, _OPTIMIZER = OperatorKind.LOSS, OperatorKind.OPTIMIZER
+_MLP_INTERMEDIATE = OperatorRole.MLP_INTERMEDIATE
 
 
 def megatron_activation_bytes_per_layer(
@@ -122,13 +126,13 @@ def activation_parts(
     sums = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
     logits: Number = 0.0
     for op in table.operators:
-        if op.kind == OperatorKind.LOSS:
+        if op.kind == _LOSS:
             logits = logits + op.saved_bytes * op.count / mini_sequences
             continue
-        if op.kind == OperatorKind.OPTIMIZER or op.block not in sums:
+        if op.kind == _OPTIMIZER or op.block not in sums:
             continue
         saved = op.saved_bytes_after_recompute * op.count
-        if op.role == OperatorRole.MLP_INTERMEDIATE:
+        if op.role == _MLP_INTERMEDIATE:
             saved = saved / mini_sequences
         split = op.tensor_parallel and not op.saved_replicated
         sums[op.block][0 if split else 1] = sums[op.block][0 if split else 1] + saved
