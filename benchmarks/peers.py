@@ -174,12 +174,10 @@ def configuration() -> tuple[Any, Any, Any]:
     return model, gpu, TrainingConfig(sequence_length=4096)
 
 
-def main() -> None:
-    found = setup(__doc__.splitlines()[0])
-    if found is None:
-        return
-    repeats, peer = found
-
+def questions() -> dict[str, Callable[[], Any]]:
+    """mlcost's four calls on issue 17's configuration (module docstring), by question, each on
+    fresh objects: what this script times against the peer and ``revisions.py`` between two
+    revisions."""
     import mlcost
     from mlcost import Layout, Plan
     from mlcost.memory import memory_breakdown
@@ -189,7 +187,7 @@ def main() -> None:
     model, gpu, config = configuration()
     layout = Layout(dp=8, zero_stage=1, micro_batch_size=1, global_batch_size=1024)
     hardware = mlcost.system("dgx-h100", gpus=8)
-    questions: dict[str, Callable[[], Any]] = {
+    return {
         "memory": lambda: memory_breakdown(model, config, gpu, layout).total,
         "step time, 1 GPU": lambda: step_time(model, config, gpu, Layout(micro_batch_size=1)),
         "step time, 8 GPUs with communication": lambda: multi_gpu_step_time(
@@ -200,7 +198,13 @@ def main() -> None:
         ).train(),
     }
 
-    ours, paired = interleaved(questions, peer, repeats)
+
+def main() -> None:
+    found = setup(__doc__.splitlines()[0])
+    if found is None:
+        return
+    repeats, peer = found
+    ours, paired = interleaved(questions(), peer, repeats)
     theirs = [sample for samples in paired.values() for sample in samples]
     peer_us = _median_us(theirs)
     print(f"Llama-2-7B, seq 4096, 8x H100, ZeRO-1; {repeats} interleaved repeats, medians")
