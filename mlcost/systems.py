@@ -188,7 +188,10 @@ class System:
         return (self.inter.bandwidth * self.nics_per_node).to("GB/s")
 
     def with_nodes(self, nodes: int) -> System:
-        """The same system with ``nodes`` nodes."""
+        """The same system with ``nodes`` nodes (this one where it has them already: a system
+        is immutable, so an equal copy would only cost its construction)."""
+        if int(nodes) == self.nodes:
+            return self
         if int(nodes) < 1:
             raise MlcostError(f"nodes: got {nodes!r}, expected a whole number >= 1")
         if int(nodes) > 1 and self.inter is None:
