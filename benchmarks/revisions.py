@@ -1,6 +1,6 @@
 """Whether a change made mlcost's four questions of ``peers.py`` faster, slower or neither, two
 revisions timed against each other in alternating processes on this machine:
-``python benchmarks/revisions.py --base REV [--head HEAD] [--rounds 10]``.
+``python benchmarks/revisions.py --base REV [--head HEAD] [--rounds 12]``.
 
 The questions (``peers.questions``: memory, the one-GPU step, the 8-GPU step with communication,
 ``Plan.train()``) answer in a fraction of a millisecond, and this machine's speed drifts by up to
@@ -15,14 +15,15 @@ then times each in batches of calls, the questions interleaved, and reports per 
 fastest batch's mean (the least disturbed by the machine). Per question the script prints both
 medians, the median of the rounds' head / base ratios with its bootstrap 95% interval
 (``peers.paired_ratio``) and the verdict: ``faster`` when the whole interval lies below
-``1 - NOISE``, ``slower`` when above ``1 + NOISE``, otherwise ``no change measurable``.
+``1 - NOISE``, ``slower`` when above ``1 + NOISE``, otherwise ``no change measurable``; no
+verdict from fewer than ``MIN_ROUNDS`` rounds.
 
 ``NOISE`` (2%) is this method's own floor, measured by timing a revision against itself (stop
-48, 12 rounds each, 3 runs x 4 questions): the medians of head / base fell within 0.986-1.014,
-and one interval of the twelve excluded 1 (1.014 [1.003, 1.036]). In a run while the machine
-drifted, a question the change did not touch gave 1.036 [1.002, 1.043]: a median alone is no
-verdict, and no interval of these runs lay wholly beyond 2%. A change smaller than that is not
-told apart from the machine here.
+48; the defaults, 12 rounds of 7 batches of 100 calls; 3 runs x 4 questions): the medians of
+head / base fell within 0.986-1.014, and one interval of the twelve excluded 1 (1.014 [1.003,
+1.036]). In a run while the machine drifted, a question the change did not touch gave 1.036
+[1.002, 1.043]: a median alone is no verdict, and no interval of these runs lay wholly beyond
+2%. A change smaller than that is not told apart from the machine here.
 """
 
 from __future__ import annotations
@@ -37,12 +38,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from peers import paired_ratio, questions
+from peers import paired_ratio, questions, quiet
 from suite_time import extract
 
 HERE = Path(__file__).resolve().parent
 #: The ratio's noise floor on this machine: timing a revision against itself (module docstring).
 NOISE = 0.02
+#: The fewest rounds a verdict is given for: the floor was measured at 12 (a 2-round A/A run of
+#: small batches, with the machine drifting, gave memory 0.754 [0.566, 0.942]).
+MIN_ROUNDS = 10
 
 
 def child(tree: str, batches: int, calls: int) -> None:
@@ -53,6 +57,7 @@ def child(tree: str, batches: int, calls: int) -> None:
 
     if not Path(mlcost.__file__).resolve().is_relative_to(Path(tree).resolve()):
         raise SystemExit(f"child: imported mlcost from {mlcost.__file__}, expected {tree}")
+    quiet()  # as peers.py times them
     timed = questions()
     for call in timed.values():  # warm: imports, catalogs, caches
         for _ in range(calls):
@@ -79,9 +84,11 @@ def timed_in(tree: Path, batches: int, calls: int) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def verdict(low: float, high: float) -> str:
+def verdict(low: float, high: float, rounds: int) -> str:
     """``faster`` when the interval of head / base lies below ``1 - NOISE``, ``slower`` when it
-    lies above ``1 + NOISE`` (module docstring)."""
+    lies above ``1 + NOISE`` (module docstring); none from fewer than ``MIN_ROUNDS`` rounds."""
+    if rounds < MIN_ROUNDS:
+        return f"no verdict: fewer than {MIN_ROUNDS} rounds"
     if high < 1 - NOISE:
         return "faster"
     if low > 1 + NOISE:
@@ -93,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="the earlier revision (a commit, tag or branch)")
     parser.add_argument("--head", default="HEAD", help="the revision measured (default HEAD)")
-    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--batches", type=int, default=7)
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -129,7 +136,7 @@ def main() -> None:
         ratio, low, high = paired_ratio(head, base)
         print(
             f"{name:38s} {statistics.median(base):6,.0f} us {statistics.median(head):6,.0f} us "
-            f"{ratio:9.3f} [{low:.3f}, {high:.3f}]  {verdict(low, high)}"
+            f"{ratio:9.3f} [{low:.3f}, {high:.3f}]  {verdict(low, high, args.rounds)}"
         )
 
 
