@@ -6,8 +6,10 @@ questions to a pickle, then compare two pickles (before and after).
     python scripts/bit_identity.py compare before.pkl after.pkl
 
 The questions: the multi-GPU step (total, exposed communication and its whole JSON) and
-``Plan.train()``'s JSON for 8 models x BF16/FP8 x 4 implementations x 5 layouts, a micro-batch
-sweep of the one-GPU step and a memory breakdown per model and format, and a layout search.
+``Plan.train()``'s JSON for 8 models x BF16/FP8 x 4 implementations x 5 layouts;
+``Plan.train()`` with the layout searched (8 and 64 GPUs), a micro-batch sweep of the one-GPU
+step and a memory breakdown per model and format; and a layout search (the layouts that fit,
+and every one).
 An error of mlcost's own (a layout that does not fit) is an answer too: its text is compared.
 Any other exception stops the run: as text, the same error before and after would compare
 equal. A refactoring that claims to change no number must compare equal here; the test suite
@@ -90,6 +92,10 @@ def answers() -> dict[Any, Any]:
         )  # fmt: skip
         return _json(plan.train())
 
+    def searched(model: str, config: Any, gpus: int) -> Any:  # the layout searched
+        plan = Plan(model, system="dgx-h100", gpus=gpus, config=config, tokens=1e11)
+        return [plan.run.layout_source, _json(plan.train())]
+
     def sweep(model: str, config: Any) -> Any:
         sizes = np.array([1, 2, 4])
         return _numbers(step_time(model, config, "h100-sxm5-80gb", micro_batch_size=sizes).total)
@@ -100,7 +106,8 @@ def answers() -> dict[Any, Any]:
     def layouts_found() -> Any:
         config = TrainingConfig(sequence_length=4096)
         found = search("llama-2-7b", "dgx-h100", 512, config=config, gpus=64)
-        return found.to_frame().to_csv()
+        every = search("llama-2-7b", "dgx-h100", 512, config=config, gpus=64, keep_unfit=True)
+        return [found.to_frame().to_csv(), every.to_frame().to_csv()]
 
     for model in MODELS:
         for precision in ("bf16", "fp8"):
@@ -110,6 +117,8 @@ def answers() -> dict[Any, Any]:
                     key = (model, precision, software, i)
                     record((*key, "step"), step, model, config, layout, software)
                     record((*key, "plan"), train, model, config, layout, software)
+            for gpus in (8, 64):
+                record((model, precision, gpus, "searched"), searched, model, config, gpus)
             record((model, precision, "sweep"), sweep, model, config)
             record((model, precision, "memory"), memory, model, config)
     record("search", layouts_found)

@@ -20,8 +20,9 @@ For a mixture-of-experts model each candidate is also tried at every expert-para
 expert_parallel`` narrows them): ``e`` shards the routed experts' states and adds the
 all-to-all of :func:`mlcost.parallel.traffic.expert_parallel_terms`. Dense models keep ``e = 1``.
 
-Candidates that do not fit are dropped (unless ``keep_unfit``); the rest are ranked by step time
-or by cost (GPU-seconds per token, proportional to dollars at a fixed price per GPU-hour).
+Candidates that do not fit are dropped (unless ``keep_unfit``) before their step is timed (the
+memory is computed first); the rest are ranked by step time or by cost (GPU-seconds per token,
+proportional to dollars at a fixed price per GPU-hour).
 """
 
 from __future__ import annotations
@@ -347,8 +348,9 @@ RANK_COLUMNS = {"time": "step_s", "cost": "gpu_s_per_token"}
 @dataclass(frozen=True)
 class SearchResult(Result):
     """The ranked layouts (:func:`search`): one row per candidate kept, best first. ``columns``
-    holds every candidate evaluated (plain arrays, the recomputation as codes into
-    :data:`RECOMPUTE_CODES`) and ``order`` the kept ones' indices, best first; ``rows`` (the
+    holds every candidate timed (plain arrays, the recomputation as codes into
+    :data:`RECOMPUTE_CODES`: with ``keep_unfit`` all of them, else those that fit, :func:`_timed`)
+    and ``order`` the kept ones' indices, best first; ``rows`` (the
     kept rows in that order) and the pandas ``frame`` are built on first use, so reading the
     best layouts (``layout()``, ``layouts(top)``) never copies a million rows of every column."""
 
@@ -496,6 +498,27 @@ def _degrees(cand: dict[str, np.ndarray], layers: int) -> Degrees:
     )  # fmt: skip
 
 
+def _timed(
+    cand: dict[str, np.ndarray], memory: np.ndarray, resolved: System, keep_unfit: bool
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The candidates whose step is timed and their memory: those that fit the GPU unless
+    ``keep_unfit`` (a layout that does not fit is dropped, so its step need not be timed: each
+    candidate's time depends on its own degrees only); all of them when none fits, so the
+    result still has every candidate's time."""
+    if keep_unfit:
+        return cand, memory
+    fits = memory <= _capacity_bytes(resolved)
+    if fits.all() or not fits.any():
+        return cand, memory
+    rows = np.flatnonzero(fits)
+    return {name: column[rows] for name, column in cand.items()}, memory[rows]
+
+
+def _capacity_bytes(resolved: System) -> float:
+    """The memory one GPU of ``resolved`` has for a step, in bytes."""
+    return float(resolved.accelerator.memory_available.to("byte").magnitude)
+
+
 def _columns(
     cand: dict[str, np.ndarray],
     used: np.ndarray,
@@ -507,7 +530,7 @@ def _columns(
 ) -> dict[str, Any]:
     """The columns of the result, one value per candidate: degrees, memory against capacity,
     step time and its parts (the capacity is one number for all)."""
-    capacity = resolved.accelerator.memory_available.to("byte").magnitude
+    capacity = _capacity_bytes(resolved)
     return {
         "gpus": used, "nodes": np.ceil(used / resolved.gpus_per_node).astype(np.int64),
         "dp": cand["dp"], "tp": cand["tp"], "pp": cand["pp"], "v": cand["v"], "ep": cand["ep"],
@@ -617,16 +640,17 @@ def search(
     )  # fmt: skip
     experts = 0 if spec.moe is None else spec.moe.num_experts
     cand = with_expert_parallel(cand, experts, space.expert_parallel)
-    degrees = _degrees(cand, spec.num_layers)
+    memory = _memory_bytes(spec, config, cand, profile, overheads or DEFAULT_OVERHEADS)
+    timed, memory = _timed(cand, memory, resolved, keep_unfit)
+    degrees = _degrees(timed, spec.num_layers)
     result = evaluate(
         model_dims(spec, config, software), resolved, degrees,
-        _compute_parts(spec, config, resolved, cand, mode, software),
+        _compute_parts(spec, config, resolved, timed, mode, software),
         gpus_per_node=np.minimum(resolved.gpus_per_node, degrees.gpus), options=options,
         software=software,
     )  # fmt: skip
-    memory = _memory_bytes(spec, config, cand, profile, overheads or DEFAULT_OVERHEADS)
     columns = _columns(
-        cand, degrees.gpus, result, memory, resolved,
+        timed, degrees.gpus, result, memory, resolved,
         tokens=global_batch_size * config.sequence_length,
     )  # fmt: skip
     if price_per_gpu_hour is not None:

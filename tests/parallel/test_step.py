@@ -253,6 +253,21 @@ def test_search_memory_agrees_with_the_breakdown_in_every_pipeline_split() -> No
             assert frame.memory_GiB[index] == pytest.approx(expected, rel=EXACT), index
 
 
+def test_search_of_the_layouts_that_fit_times_only_them_and_ranks_them_alike() -> None:
+    # Without keep_unfit the search times only the candidates that fit (their memory comes
+    # first); keeping every candidate times them all. Llama-2-70B on two DGX H100 nodes, where
+    # about a third fit: the same rows, in the same order, with the same numbers, and the
+    # columns of the first search hold only layouts that fit.
+    model, config = mlcost.model("llama-2-70b"), TrainingConfig(sequence_length=4096)
+    fitting = search(model, "dgx-h100", 64, config=config, nodes=2)
+    every = search(model, "dgx-h100", 64, config=config, nodes=2, keep_unfit=True)
+    assert 0 < fitting.fitting < fitting.candidates == every.candidates
+    assert fitting.fitting == every.fitting == len(fitting.frame)
+    assert fitting.columns["fits"].all() and fitting.columns["fits"].size == fitting.fitting
+    expected = every.frame[every.frame.fits].reset_index(drop=True)
+    pd.testing.assert_frame_equal(fitting.frame.reset_index(drop=True), expected)
+
+
 def test_search_finds_layouts_at_least_as_good_as_hand_picked_ones(gpt2xl) -> None:
     # Pure data parallelism with ZeRO-1 and micro-batch 1 fits GPT-2 XL on a node; the search's
     # best is no slower, and ranked by cost (smaller runs allowed) no more expensive per token.
