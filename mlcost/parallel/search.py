@@ -349,10 +349,10 @@ RANK_COLUMNS = {"time": "step_s", "cost": "gpu_s_per_token"}
 class SearchResult(Result):
     """The ranked layouts (:func:`search`): one row per candidate kept, best first. ``columns``
     holds every candidate timed (plain arrays, the recomputation as codes into
-    :data:`RECOMPUTE_CODES`: with ``keep_unfit`` all of them, else those that fit, :func:`_timed`)
-    and ``order`` the kept ones' indices, best first; ``rows`` (the
-    kept rows in that order) and the pandas ``frame`` are built on first use, so reading the
-    best layouts (``layout()``, ``layouts(top)``) never copies a million rows of every column."""
+    :data:`RECOMPUTE_CODES`; with ``keep_unfit`` all of them, else those that fit, :func:`_timed`)
+    and ``order`` the kept ones' indices, best first; ``rows`` (the kept rows in that order) and
+    the pandas ``frame`` are built on first use, so reading the best layouts (``layout()``,
+    ``layouts(top)``) never copies a million rows of every column."""
 
     columns: dict[str, Any]
     order: np.ndarray
@@ -503,8 +503,8 @@ def _timed(
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The candidates whose step is timed and their memory: those that fit the GPU unless
     ``keep_unfit`` (a layout that does not fit is dropped, so its step need not be timed: each
-    candidate's time depends on its own degrees only); all of them when none fits, so the
-    result still has every candidate's time."""
+    candidate's time depends on its own degrees only); all of them when none fits (the
+    evaluator takes at least one candidate; the result then keeps none)."""
     if keep_unfit:
         return cand, memory
     fits = memory <= _capacity_bytes(resolved)
