@@ -503,14 +503,14 @@ def _timed(
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The candidates whose step is timed and their memory: those that fit the GPU unless
     ``keep_unfit`` (a layout that does not fit is dropped, so its step need not be timed: each
-    candidate's time depends on its own degrees only); all of them when none fits (the
+    candidate's time depends on its own degrees only); only the first when none fits (the
     evaluator takes at least one candidate; the result then keeps none)."""
     if keep_unfit:
         return cand, memory
     fits = memory <= _capacity_bytes(resolved)
-    if fits.all() or not fits.any():
+    if fits.all():
         return cand, memory
-    rows = np.flatnonzero(fits)
+    rows = np.flatnonzero(fits) if fits.any() else np.arange(1)
     return {name: column[rows] for name, column in cand.items()}, memory[rows]
 
 

@@ -266,6 +266,11 @@ def test_search_of_the_layouts_that_fit_times_only_them_and_ranks_them_alike() -
     assert fitting.columns["fits"].all() and fitting.columns["fits"].size == fitting.fitting
     expected = every.frame[every.frame.fits].reset_index(drop=True)
     pd.testing.assert_frame_equal(fitting.frame.reset_index(drop=True), expected)
+    # Where none fits (Llama-2-70B's weights alone are 128 GiB in BF16: not on one H100 at
+    # any layout of one GPU), one candidate is timed and none kept.
+    alone = search(model, "dgx-h100", 64, config=config, gpus=1)
+    assert alone.empty and alone.fitting == 0 and alone.candidates > 1
+    assert alone.columns["fits"].size == 1 and not alone.columns["fits"].any()
 
 
 def test_search_finds_layouts_at_least_as_good_as_hand_picked_ones(gpt2xl) -> None:
