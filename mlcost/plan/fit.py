@@ -62,18 +62,22 @@ def _candidates(run: Run) -> list[tuple[str, Layout, int]]:
     model = run.model
     if gpus > 1 and isinstance(model, TransformerSpec):
         try:
-            found = search(
-                model,
-                run.system,
-                layout.global_batch,
-                config=run.config,
-                gpus=gpus,
-                top=2,
-                implementation=run.software,
-            )
+            # The plan's own search where it searched the layout: the same question (its model,
+            # system, GPUs, configuration, implementation and the layout's batch).
+            found = run.search
+            if found is None:
+                found = search(
+                    model,
+                    run.system,
+                    layout.global_batch,
+                    config=run.config,
+                    gpus=gpus,
+                    top=2,
+                    implementation=run.software,
+                )
             out += [
                 (f"layout {i + 1} of the search", lay, gpus)
-                for i, lay in enumerate(found.layouts())
+                for i, lay in enumerate(found.layouts(2))
             ]
         except MlcostError:
             pass

@@ -360,6 +360,25 @@ def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions()
     assert exact.run.layout == result.layout(0)
 
 
+def test_a_plan_that_searched_its_layout_suggests_from_that_search(monkeypatch) -> None:
+    # The suggestions' "layouts of the search" are the search's two best: a plan that searched
+    # its layout answers from that search (the same question) instead of searching again.
+    from mlcost.parallel import search
+    from mlcost.plan import fit
+
+    plan = Plan("llama-2-7b", system="dgx-h100", gpus=8)
+    r = plan.run
+    best = search(r.model, r.system, r.layout.global_batch_size, config=r.config, gpus=8,
+                  top=2, implementation=r.software).layouts()  # fmt: skip
+
+    def again(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(fit, "search", again)
+    found = [s.layout for s in plan.suggestions(limit=10) if "of the search" in s.change]
+    assert found == best and len(best) == 2
+
+
 def test_a_run_that_does_not_fit_is_never_priced() -> None:
     # 69B parameters x 16 B/param on every GPU (plain data parallelism): over 1 TB per GPU.
     plan = Plan("llama-2-70b", gpu="h100-sxm5-80gb", gpus=1024, tokens=2e12, layout=Layout(dp=1024))
