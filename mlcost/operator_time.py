@@ -28,14 +28,13 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
-from mlcost.records import quick_init, quick_replace
+from mlcost.records import Record, replace
 from mlcost.results import any_true, floats, largest, maximum, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel
@@ -56,9 +55,7 @@ Number = Any
 Mode = Literal["roofline", "no-overlap"]
 
 
-@quick_init
-@dataclass(frozen=True)
-class OperatorTime:
+class OperatorTime(Record, frozen=True):
     """Time of one operator row per step, split into its parts (seconds, arrays in sweeps)."""
 
     name: str
@@ -76,9 +73,7 @@ class OperatorTime:
         return np.where(np.asarray(self.compute) >= np.asarray(self.memory), "compute", "memory")
 
 
-@quick_init
-@dataclass(frozen=True)
-class Execution:
+class Execution(Record, frozen=True, dict=True):
     """What an operator's time depends on besides the operator: the ceilings of each format the
     step computes in (key ``""``: the table's own), the software, the accelerator's names (for
     the measured kernels) and the combination mode."""
@@ -326,7 +321,7 @@ def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: 
 def _fused(members: Sequence[Operator]) -> Operator:
     """One GEMM for fused projections reading the same ``[m x k]`` input: their output widths
     and FLOPs added."""
-    return quick_replace(
+    return replace(
         members[0],
         n=sum(op.n for op in members),
         forward_flops=sum(op.forward_flops for op in members),

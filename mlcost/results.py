@@ -37,13 +37,11 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     import pandas as pd
 
-from mlcost.records import quick_init
+from mlcost.records import Record
 from mlcost.units import quantity_to_json, unit_text
 
 
-@quick_init
-@dataclass(frozen=True)
-class Figure:
+class Figure(Record, frozen=True):
     """One number with its derivation: ``value`` (a quantity), ``formula``, the numbers
     ``substituted`` into it and its ``source``. ``key`` is a stable identifier for programs
     (an enum value such as a memory term), independent of the display ``name``."""

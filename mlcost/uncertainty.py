@@ -16,7 +16,7 @@ from the validation it runs; the test suite recomputes them and fails when they 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.records import replace
 from mlcost.results import Figure
 
 #: The level of every band: the share of published rows inside it.

@@ -5,7 +5,7 @@ into the memory and step-time models)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from mlcost.memory import (
     in_flight_micro_batches,
     memory_breakdown,
 )
+from mlcost.records import replace
 from mlcost.results import Figure, Result, json_value
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Spec, TransformerSpec

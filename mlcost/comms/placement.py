@@ -37,7 +37,7 @@ from mlcost.comms.collectives import (
     tree_allreduce_seconds,
 )
 from mlcost.errors import MlcostError
-from mlcost.records import quick_init
+from mlcost.records import Record
 from mlcost.results import (
     Figure,
     Result,
@@ -61,9 +61,7 @@ if TYPE_CHECKING:
 Number = Any
 
 
-@quick_init
-@dataclass(frozen=True)
-class GroupPlacement:
+class GroupPlacement(Record, frozen=True):
     """Where a communication group sits: ``ranks`` members, ``per_node`` of them on each node
     (arrays allowed), and the bandwidth each member gets on each tier (bytes/s) and latency (s).
     """

@@ -8,7 +8,6 @@ model), and one communication term of a step (:class:`CommTerm`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -18,16 +17,14 @@ from mlcost.comms import Collective, bus_bandwidth_factor
 from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import DEFAULT_OVERHEADS
-from mlcost.records import quick_init
+from mlcost.records import Record, replace
 from mlcost.results import first_value, maximum
 from mlcost.units import Q_
 
 Number = Any
 
 
-@quick_init
-@dataclass(frozen=True)
-class CommOptions:
+class CommOptions(Record, frozen=True):
     """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
     upper bound); ``bucket`` the DDP gradient bucket (all but the last hide behind backward;
     :class:`mlcost.memory.Overheads` is its one home). What the software overlaps comes from
@@ -65,9 +62,7 @@ def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
     return counts[0], counts[-1], middle
 
 
-@quick_init
-@dataclass(frozen=True)
-class Degrees:
+class Degrees(Record, frozen=True):
     """Layout parameters as numpy arrays (one element per candidate; broadcastable), or as
     Python numbers for one layout (:meth:`of_layout`), with the pipeline's layer split: layers
     of the first, last and most loaded middle stage."""
@@ -103,16 +98,18 @@ class Degrees:
 
     def at(self, index: Any) -> Degrees:
         """The candidates at ``index`` (a mask or indices into the columns)."""
-        return Degrees(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
+        return Degrees(**{name: getattr(self, name)[index] for name in self.__struct_fields__})
 
     def numbers(self) -> Degrees:
         """The degrees of one configuration (one-element columns) as Python numbers, what
         :meth:`of_layout` gives: the evaluator's scalar path."""
-        return Degrees(**{f.name: first_value(getattr(self, f.name)) for f in fields(self)})
+        return Degrees(
+            **{name: first_value(getattr(self, name)) for name in self.__struct_fields__}
+        )
 
     def broadcast_to(self, shape: tuple[int, ...], **columns: Any) -> Degrees:
         """Every column broadcast to ``shape``, with ``columns`` replacing some."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values = {name: getattr(self, name) for name in self.__struct_fields__}
         values.update(columns)
         return Degrees(**{k: _broadcast_copy(v, shape) for k, v in values.items()})
 
@@ -165,9 +162,7 @@ def _broadcast_copy(value: Any, shape: tuple[int, ...]) -> np.ndarray:
     return np.broadcast_to(np.asarray(value), shape).copy()
 
 
-@quick_init
-@dataclass(frozen=True)
-class ShardCompute:
+class ShardCompute(Record, frozen=True):
     """Compute seconds on one GPU (arrays, or Python numbers for one layout): one micro-batch
     on the slowest pipeline stage, its forward and backward parts, its attention kernels, the
     sum over all stages of one micro-batch (for the bubble), and the optimizer update per
@@ -186,9 +181,7 @@ class ShardCompute:
 LINK_NAMES = np.asarray(["intra-node", "inter-node", "intra+inter", "none"], dtype=object)
 
 
-@quick_init
-@dataclass(frozen=True)
-class CommTerm:
+class CommTerm(Record, frozen=True):
     """One communication term of a step, per GPU: what is sent, how often, over which link,
     how long it takes in all, and how much of that is exposed (not hidden behind compute).
 
@@ -247,9 +240,7 @@ class CommTerm:
         return Q_(self.message_bytes * self.calls * factor, "byte")
 
 
-@quick_init
-@dataclass(frozen=True)
-class ModelDims:
+class ModelDims(Record, frozen=True):
     """The model numbers the traffic depends on."""
 
     parameters: float

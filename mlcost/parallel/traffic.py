@@ -41,7 +41,6 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -56,7 +55,7 @@ from mlcost.parallel.degrees import (
     ModelDims,
     ShardCompute,
 )
-from mlcost.records import quick_init
+from mlcost.records import Record, replace
 from mlcost.results import (
     all_numbers,
     any_true,
@@ -97,9 +96,7 @@ def _link_code(where: GroupPlacement) -> Any:
     return spans * (1 + shares)
 
 
-@quick_init
-@dataclass(frozen=True)
-class TermSpec:
+class TermSpec(Record, frozen=True):
     """What a communication term is, whatever the candidates: its strategy, collective, how
     it is shown, its formula and source, and whether its calls are counted in whole numbers
     (the type its call count has, so an inactive term carries the same type as an active one)."""
@@ -187,9 +184,7 @@ EXPERT_PARALLEL = TermSpec(
 )
 
 
-@quick_init
-@dataclass(frozen=True)
-class _Terms:
+class _Terms(Record, frozen=True):
     """What every strategy's term builder needs, and how a term is recorded."""
 
     dims: ModelDims
@@ -219,7 +214,8 @@ class _Terms:
 
         def taken(columns: Any) -> Any:
             return replace(
-                columns, **{f.name: rows(getattr(columns, f.name)) for f in fields(columns)}
+                columns,
+                **{name: rows(getattr(columns, name)) for name in columns.__struct_fields__},
             )
 
         return replace(

@@ -34,12 +34,12 @@ all of the replicated ones (norms, residual adds); its attention has ``n_q/t`` q
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.records import replace
 from mlcost.results import plain, sweep_text
 from mlcost.serving.formats import compute_format, element_bytes
 from mlcost.serving.kv_cache import cache_elements_per_token, cache_layers, cached_tokens

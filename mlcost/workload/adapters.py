@@ -29,8 +29,6 @@ first norm keeps only what its weight gradient needs (:func:`graph_boundary_norm
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mlcost.finetune import (
     FineTuning,
     LinearModule,
@@ -38,6 +36,7 @@ from mlcost.finetune import (
     quantized_bits_per_parameter,
     targeted_linears,
 )
+from mlcost.records import replace
 from mlcost.workload.builder import StepBuilder
 from mlcost.workload.config import PrecisionPolicy
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator, OperatorKind, elementwise_operator

@@ -7,11 +7,10 @@ backward, as the module docstrings of :mod:`mlcost.workload.transformer` describ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from mlcost.records import quick_init
+from mlcost.records import Record
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
@@ -101,9 +100,7 @@ def attention_layers(
     return [("", model.num_layers, {} if window is None else {"window": window})]
 
 
-@quick_init
-@dataclass(frozen=True)
-class StepBuilder:
+class StepBuilder(Record, frozen=True, dict=True):
     """What every block builder needs: the model, the per-GPU numerics and the micro-batch
     (``b`` sequences of ``s`` tokens, ``m`` micro-batches per step), the recomputed shares of
     the layers (``layer_rf``) and of the attention core (``core_rf``), and the byte sizes."""

@@ -11,9 +11,9 @@ maps ``H`` to ``ceil(H / t)``; the stride sits on the 3x3 convolution of a bottl
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from mlcost.layout import Layout
+from mlcost.records import replace
 from mlcost.specs.models import ConvNetSpec
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.optimizer import optimizer_operator

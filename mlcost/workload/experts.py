@@ -34,10 +34,10 @@ projection's input) and the weight product the expert output and the gathered FP
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from mlcost.errors import MlcostError
+from mlcost.records import replace
 from mlcost.workload.builder import StepBuilder, feed_forward_ops
 from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
 

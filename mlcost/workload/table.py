@@ -22,7 +22,7 @@ import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.records import quick_init
+from mlcost.records import Record
 from mlcost.results import Figure, Result
 from mlcost.units import Q_
 
@@ -112,9 +112,7 @@ class OperatorRole(str, Enum):
         return self.value
 
 
-@quick_init
-@dataclass(frozen=True)
-class Operator:
+class Operator(Record, frozen=True):
     """One kind of operation in a training step. Per-execution figures; ``count`` per step.
 
     ``kind`` is an :class:`OperatorKind` (or its value); ``block`` the part of the model it

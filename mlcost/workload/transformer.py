@@ -28,12 +28,11 @@ operators of a layer are in :mod:`mlcost.workload.layer`, the shared row builder
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from mlcost.finetune import frozen_parts, trainable_parameters
 from mlcost.layout import Layout
-from mlcost.records import quick_replace
+from mlcost.records import replace
 from mlcost.results import sweep_text
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.adapters import (
@@ -248,7 +247,7 @@ def transformer_operators(
     tuning = config.finetune
     frozen = frozen_parts(model, tuning) if not tuning.is_default else set()
     prefix_layers = min(tuning.frozen_layers, layers)
-    trained = quick_replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
+    trained = replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
     layer = [*attention_block_ops(trained), *mlp_block_ops(trained)]
     if tuning.adapters:
         layer = adapter_layer_ops(trained, layer)

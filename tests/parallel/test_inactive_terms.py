@@ -68,7 +68,7 @@ CONTEXTS += [("mixtral-8x7b", [layout]) for layout in EXPERTS] + [("mixtral-8x7b
 
 
 def _same(ours: CommTerm, evaluated: CommTerm) -> None:
-    for field in CommTerm.__dataclass_fields__:
+    for field in CommTerm.__struct_fields__:
         a, b = getattr(ours, field), getattr(evaluated, field)
         if isinstance(b, np.ndarray):
             assert isinstance(a, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape, field
