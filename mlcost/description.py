@@ -17,6 +17,7 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     import pandas as pd
 
+from mlcost.records import Record
 from mlcost.results import Figure, Result, json_value
 from mlcost.specs import (
     Accelerator,
@@ -36,8 +37,7 @@ from mlcost.units import format_quantity, unit_text
 WEIGHT_FORMATS = ("fp32", "bf16", "fp8-e4m3", "int4")
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Record, frozen=True):
     """One line of a description."""
 
     section: str

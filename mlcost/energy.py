@@ -33,13 +33,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import pint
 
 from mlcost.assumptions import Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
+from mlcost.records import Record
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 
 Number = Any
@@ -164,8 +164,7 @@ def _intensity(value: Any, field: str) -> pint.Quantity:
     return Q_(magnitude, "gCO2e/kWh")
 
 
-@dataclass(frozen=True)
-class EnergyReport:
+class EnergyReport(Record, frozen=True):
     """Energy and carbon of a number of GPU-hours under one convention: operational energy as
     dynamic + idle, location- (and market-) based carbon, and optionally the embodied carbon of
     the GPUs and servers (the life-cycle view; :func:`report_energy`)."""

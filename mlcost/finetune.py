@@ -36,13 +36,13 @@ encoders and on the embedding or LM head (peft's ``modules_to_save``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.specs.base import Model, PositiveInt
 from mlcost.specs.models import TransformerSpec
 
@@ -177,8 +177,7 @@ def quantized_bits_per_parameter(tuning: FineTuning) -> float:
 
 
 # ----- the linear modules of a layer -----------------------------------------------------------
-@dataclass(frozen=True)
-class LinearModule:
+class LinearModule(Record, frozen=True):
     """One linear of a transformer layer as ``peft`` names it: its input and output widths,
     whether it has a bias, and the GEMM rows of the operator table it computes."""
 

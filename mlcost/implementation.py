@@ -24,11 +24,11 @@ at the same length. A recomputed forward adds ``F_fwd / R_fwd``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.specs import Catalog, Implementation, Kernel, KernelCurve, Spec, default_catalog
 
 Number = Any
@@ -39,8 +39,7 @@ Number = Any
 DEFAULT_IMPLEMENTATION = "megatron-core"
 
 
-@dataclass(frozen=True)
-class Software:
+class Software(Record, frozen=True):
     """An implementation profile with the kernels it names, resolved from the catalog."""
 
     spec: Implementation

@@ -40,6 +40,7 @@ from mlcost.comms.placement import collective_seconds
 from mlcost.energy import report_energy
 from mlcost.layout import Layout
 from mlcost.parallel.step import multi_gpu_step_time
+from mlcost.records import Record
 from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Node, TransformerSpec, default_catalog
@@ -65,8 +66,7 @@ def published_cases() -> tuple[dict[str, Any], ...]:
     return tuple(yaml.safe_load(text)["cases"])
 
 
-@dataclass(frozen=True)
-class Prediction:
+class Prediction(Record, frozen=True):
     """One row: what was measured, what mlcost predicts for it, and how."""
 
     id: str

@@ -1,6 +1,6 @@
-"""Immutable records that are cheap to define and to build: :class:`Record`, the base of the
-small frozen value types a step builds in numbers (operator rows and their times, the degrees
-and communication terms of the parallel model, figures), and :func:`replace`.
+"""Immutable records that are cheap to define and to build: :class:`Record`, the base of
+mlcost's frozen value types (operator rows and their times, the degrees and communication terms
+of the parallel model, the plan's resolved run and its columns, figures), and :func:`replace`.
 
 A record is a ``msgspec.Struct`` with ``frozen=True`` (msgspec, "Structs":
 https://jcristharif.com/msgspec/structs.html): its class and its constructor are built in C.
@@ -16,7 +16,9 @@ checkers read it per class (PEP 681, ``dataclass_transform``). A record with cac
 also declares ``dict=True``, which gives its instances the ``__dict__`` that
 ``functools.cached_property`` stores into.
 :func:`replace` builds a new record from the fields alone, so a cached value is never carried
-over to a record whose fields changed.
+over to a record whose fields changed. A record's field names, in order, are its class's
+``__struct_fields__``: ``msgspec.structs.fields`` also resolves every annotation (311 us for
+the 44 fields of :class:`mlcost.plan.chain.PlanArrays`, against 0.05 us), never on a hot path.
 """
 
 from __future__ import annotations

@@ -15,19 +15,18 @@ A 482.01, B 2085.43, alpha 0.3478, beta 0.3658). The rule of thumb ``D = 20·N``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.units import Q_
 
 Number = Any
 
 
-@dataclass(frozen=True)
-class LossFit:
+class LossFit(Record, frozen=True):
     name: str
     E: float
     A: float

@@ -39,6 +39,7 @@ from mlcost.operator_time import (
     operator_rows,
     parameter_tensors,
 )
+from mlcost.records import Record
 from mlcost.results import Figure, Result, any_true
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
@@ -67,8 +68,7 @@ def model_flops_utilization(
     return model_flops / (seconds * gpus * peak)
 
 
-@dataclass(frozen=True)
-class TrainingTime:
+class TrainingTime(Record, frozen=True):
     """Steps, wall clock and GPU-hours for a token budget (plain arrays: steps, seconds,
     hours)."""
 

@@ -16,7 +16,6 @@ from the validation it runs; the test suite recomputes them and fails when they 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -24,15 +23,14 @@ from typing import Any
 import numpy as np
 
 from mlcost.errors import MlcostError
-from mlcost.records import replace
+from mlcost.records import Record, replace
 from mlcost.results import Figure
 
 #: The level of every band: the share of published rows inside it.
 LEVEL = 0.8
 
 
-@dataclass(frozen=True)
-class Band:
+class Band(Record, frozen=True):
     """``[low, high]`` multipliers of a prediction, their level and how they were derived."""
 
     low: float

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,7 @@ import pint
 from mlcost.errors import MlcostError
 from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter
 from mlcost.memory.states import state_bytes
+from mlcost.records import Record
 from mlcost.results import Figure, Result, any_true, first_value, json_value
 from mlcost.specs import Storage
 from mlcost.units import Q_, in_unit, magnitude_in
@@ -355,8 +356,7 @@ def _waste_parts(tau: Number, delta: Number, m: Number, r: Number) -> dict[str, 
     }
 
 
-@dataclass(frozen=True)
-class GoodputSchedule:
+class GoodputSchedule(Record, frozen=True):
     """:func:`goodput_seconds`: the checkpoint schedule and goodput of :func:`goodput_plan` at
     Daly's interval on plain magnitudes (numbers, or arrays over GPU counts)."""
 
@@ -381,9 +381,9 @@ class GoodputSchedule:
         evaluates) as plain numbers, read as the chain's columns are
         (:func:`mlcost.results.first_value`); the mode as it is."""
         numbers: dict[str, Any] = {
-            f.name: first_value(getattr(self, f.name))
-            for f in fields(self)
-            if f.name != "asynchronous"
+            name: first_value(getattr(self, name))
+            for name in self.__struct_fields__
+            if name != "asynchronous"
         }
         return GoodputSchedule(**numbers, asynchronous=self.asynchronous)
 

@@ -54,6 +54,7 @@ import pint
 
 from mlcost.checkpointing.chapter import chapter_optimal_checkpoints
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.results import any_true
 from mlcost.units import Q_, in_unit, magnitude_in
 
@@ -275,8 +276,7 @@ def selective_placement(layers: int) -> Placement:
     return Placement(("selective",) * layers)
 
 
-@dataclass(frozen=True)
-class PlacementCost:
+class PlacementCost(Record, frozen=True):
     """Peak activation bytes and recomputation per micro-batch of a placement on a chain."""
 
     placement: Placement

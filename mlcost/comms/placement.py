@@ -104,8 +104,7 @@ def placement(
     return GroupPlacement(n, per_node, nodes, intra_b, inter_b, intra_a, inter_a)
 
 
-@dataclass(frozen=True)
-class GroupLinks:
+class GroupLinks(Record, frozen=True):
     """The numbers every algorithm needs for one collective on one group (plain arrays): ranks
     ``n``, members per node ``k``, ``nodes``, whether it stays in one node, each tier's
     bandwidth and latency, and those of a flat scheme spanning both tiers."""
@@ -168,8 +167,7 @@ def group_links(
 Seconds = Callable[[Collective, Any, GroupLinks], Any]
 
 
-@dataclass(frozen=True)
-class Algorithm:
+class Algorithm(Record, frozen=True):
     """A way to carry collectives: the ones it carries, its time, and where it comes from."""
 
     name: str

@@ -21,13 +21,13 @@ intermediates and the LM head's logits into ``M`` chunks, dividing their memory 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import pint
 
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
+from mlcost.records import Record
 from mlcost.specs import TransformerSpec
 from mlcost.units import Q_
 from mlcost.workload import (
@@ -68,8 +68,7 @@ def megatron_activation_bytes_per_layer(
     return Q_(s * b * h * (10 + 24 / t + attention_scores / t), "byte")
 
 
-@dataclass(frozen=True)
-class ActivationParts:
+class ActivationParts(Record, frozen=True):
     """Bytes one micro-batch of one replica saves for backward (plain numbers, arrays over a
     sweep), before any parallel split:
 

@@ -8,7 +8,6 @@ compose into a step).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
+from mlcost.records import Record
 from mlcost.results import all_numbers, first_largest, flags, maximum, stack_rows
 from mlcost.results import where as choose
 from mlcost.roofline import Ceilings
@@ -30,8 +30,7 @@ Number = Any
 
 
 # ----- compute at the shard ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class ComputeParts:
+class ComputeParts(Record, frozen=True):
     """Seconds of one micro-batch on one GPU holding the whole model (arrays over micro-batch
     sizes, or Python numbers for one size given as an int), grouped by how a layout splits
     them: the ``L`` transformer layers' tensor-parallel and replicated operators (and their
@@ -72,8 +71,8 @@ class ComputeParts:
     def take(self, index: Any) -> ComputeParts:
         """The parts at ``index`` into the micro-batch sizes (fancy indexing)."""
         values = {
-            f.name: getattr(self, f.name) if f.name == "peak" else getattr(self, f.name)[index]
-            for f in fields(self)
+            name: getattr(self, name) if name == "peak" else getattr(self, name)[index]
+            for name in self.__struct_fields__
         }
         return ComputeParts(**values)
 
@@ -177,17 +176,16 @@ def compute_parts_by_shard(
 
 #: The parts of :class:`ComputeParts` the operator rows add to, in field order.
 _SUMMED = tuple(
-    f.name
-    for f in fields(ComputeParts)
-    if f.name not in ("peak", "micro_batch_size", "model_flops")
+    name
+    for name in ComputeParts.__struct_fields__
+    if name not in ("peak", "micro_batch_size", "model_flops")
 )
 _INDEX = {name: i for i, name in enumerate(_SUMMED)}
 #: Per group, the indices in :data:`_SUMMED` of its four parts (:data:`_PARTS`).
 _PART_INDEX = {group: tuple(_INDEX[name] for name in names) for group, names in _PARTS.items()}
 
 
-@dataclass(frozen=True)
-class _SplitPlan:
+class _SplitPlan(Record, frozen=True):
     """Where each operator row of a table adds its time (:func:`_split`), worked out once per
     table (it does not depend on how the ranks split the GEMMs): for each kind of contribution,
     the rows that make it and the part each adds to (``index``: body, its backward share,

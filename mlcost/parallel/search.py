@@ -28,7 +28,7 @@ proportional to dollars at a fixed price per GPU-hour).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,7 @@ from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import ComputeParts, compute_parts_by_shard, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees, stage_layer_profile
 from mlcost.parallel.step import evaluate
+from mlcost.records import Record, replace
 from mlcost.results import Figure, Result, distinct
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -72,8 +73,7 @@ def default_pipeline_degrees(layers: int, gpus: int) -> np.ndarray:
     return options[(options <= layers) & (options <= gpus)]
 
 
-@dataclass(frozen=True)
-class SearchSpace:
+class SearchSpace(Record, frozen=True):
     """The options :func:`search` enumerates (``None``: the defaults in the module docstring)."""
 
     tensor_parallel: Sequence[int] = (1, 2, 4, 8)
@@ -197,9 +197,9 @@ def _part_columns(parts: ActivationParts, shape: tuple[int, ...]) -> dict[str, n
     """The numeric fields of ``parts`` (computed over a vector of micro-batch sizes) as float64
     arrays of ``shape``: what :func:`_select` takes rows of, converted once per ``parts``."""
     return {
-        f.name: np.broadcast_to(np.asarray(getattr(parts, f.name), dtype=np.float64), shape)
-        for f in fields(ActivationParts)
-        if f.name not in ("formula", "source")
+        name: np.broadcast_to(np.asarray(getattr(parts, name), dtype=np.float64), shape)
+        for name in ActivationParts.__struct_fields__
+        if name not in ("formula", "source")
     }
 
 
@@ -334,9 +334,9 @@ def _compute_parts(
     done = [by_code[i] for i in range(codes.shape[1])]  # every code is in one table
     flat = row * mbs.size + mb_index  # each candidate's (code, micro-batch) cell, row-major
     columns = {
-        f.name: np.stack([getattr(p, f.name) for p in done]).ravel().take(flat)
-        for f in fields(ComputeParts)
-        if f.name != "peak"
+        name: np.stack([getattr(p, name) for p in done]).ravel().take(flat)
+        for name in ComputeParts.__struct_fields__
+        if name != "peak"
     }
     return ComputeParts(peak=done[0].peak, **columns)
 

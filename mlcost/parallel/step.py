@@ -45,6 +45,7 @@ from mlcost.parallel.closed_forms import pipeline_bubble_fraction
 from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims, shard_compute
 from mlcost.parallel.degrees import CommOptions, CommTerm, Degrees, ModelDims, ShardCompute
 from mlcost.parallel.traffic import communication_terms
+from mlcost.records import Record
 from mlcost.results import Figure, Result, all_numbers, first_value, floats
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -67,8 +68,7 @@ Number = Any
 
 
 # ----- the vectorized evaluation shared by one layout, the plan and the search -----------------
-@dataclass(frozen=True)
-class StepArrays:
+class StepArrays(Record, frozen=True):
     """Seconds per step (arrays over candidates, or Python numbers for one layout) and the
     communication terms."""
 

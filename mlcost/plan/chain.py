@@ -23,7 +23,6 @@ data-parallel degree (``dp = GPUs / (tp·pp·cp)``), with the micro-batches per 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -47,6 +46,7 @@ from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
 from mlcost.parallel.step import evaluate
 from mlcost.plan.resolve import Run
+from mlcost.records import Record, replace
 from mlcost.results import distinct, first_value, minimum
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
@@ -57,8 +57,7 @@ from mlcost.workload import OperatorTable, TrainingConfig, operators
 Array = np.ndarray
 
 
-@dataclass(frozen=True)
-class Numbers:
+class Numbers(Record, frozen=True):
     """Per-configuration inputs that vary along a sweep's numeric axes (arrays of one length)."""
 
     micro_batch_size: Array
@@ -85,8 +84,7 @@ class Numbers:
         )
 
 
-@dataclass(frozen=True)
-class PlanArrays:
+class PlanArrays(Record, frozen=True):
     """Every figure of the chain, one value per configuration (the columns of a sweep)."""
 
     micro_batch_size: Array
@@ -138,7 +136,7 @@ class PlanArrays:
     schedule: GoodputSchedule | None = None
 
     def columns(self) -> dict[str, Array]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "schedule"}
+        return {name: getattr(self, name) for name in self.__struct_fields__ if name != "schedule"}
 
 
 def _degrees(run: Run, x: Numbers) -> Degrees:
@@ -157,8 +155,7 @@ def _at_length(config: TrainingConfig, length: int) -> TrainingConfig:
     return config.model_copy(update={"sequence_length": length})
 
 
-@dataclass(frozen=True)
-class StepStage:
+class StepStage(Record, frozen=True):
     compute_s: Array
     communication_s: Array
     model_flops_step: Array  # all GPUs

@@ -29,6 +29,7 @@ from mlcost.memory import (
 )
 from mlcost.parallel.search import search
 from mlcost.plan.resolve import Run, describe_layout_options
+from mlcost.records import Record
 from mlcost.results import Figure, Result
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -39,8 +40,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass(frozen=True)
-class Suggestion:
+class Suggestion(Record, frozen=True):
     """A layout (and GPU count) on which the run fits, what changed, and its memory per GPU."""
 
     change: str
@@ -134,8 +134,7 @@ def suggestions(run: Run, limit: int = 4) -> list[Suggestion]:
 
 
 # ----- which fine-tuning method fits ------------------------------------------------------------
-@dataclass(frozen=True)
-class MethodFit:
+class MethodFit(Record, frozen=True):
     """One fine-tuning method on one GPU: its trainable parameters, its memory per GPU at the
     asked micro-batch and sequence, and the largest micro-batch and longest sequence that fit."""
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
+from mlcost.records import Record
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, system
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 FLOP_COUNTS = ("operators", "6ND")
 
 
-@dataclass(frozen=True)
-class CheckpointTarget:
+class CheckpointTarget(Record, frozen=True):
     """Where the training state is written, for the failure model: an aggregate bandwidth
     shared by the job, or one per node (the node's drives), in bytes/s."""
 
@@ -47,8 +46,7 @@ class CheckpointTarget:
         return float(self.per_node or 0.0) * np.ceil(np.asarray(gpus) / gpus_per_node)
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(Record, frozen=True):
     """Everything a plan needs, resolved once (plain numbers in the units noted)."""
 
     model: ModelSpec

@@ -9,12 +9,12 @@ values raise :class:`mlcost.errors.SpecError` naming the field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from mlcost.finetune import FineTuning
+from mlcost.records import Record
 from mlcost.specs.base import Model, PositiveInt
 
 Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8"]
@@ -25,8 +25,7 @@ Optimizer = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class PrecisionPolicy:
+class PrecisionPolicy(Record, frozen=True):
     """Bytes per element of each tensor class under a numeric format policy.
 
     Mixed precision after Micikevicius et al. 2018 ("Mixed Precision Training", section 3):

@@ -23,8 +23,7 @@ Sources of the table:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mlcost.records import Record
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind
 
@@ -34,8 +33,7 @@ from mlcost.workload.table import Operator, OperatorKind
 ADAM_8BIT_BLOCK = 256
 
 
-@dataclass(frozen=True)
-class OptimizerProfile:
+class OptimizerProfile(Record, frozen=True):
     """FLOPs per parameter of one update and the state it keeps per parameter."""
 
     name: str

@@ -72,10 +72,14 @@ def test_parts_are_the_rows_summed_by_group(sizes: np.ndarray, software: str) ->
     batch = int(sizes[0]) if sizes.size == 1 else sizes
     step = step_time(model, config, gpu, layout, micro_batch_size=batch, implementation=impl)
     expected = _by_hand(step, sizes)
-    assert set(expected) <= {f for f in vars(parts) if f not in ("peak", "micro_batch_size")}
+    assert set(expected) <= {
+        f for f in parts.__struct_fields__ if f not in ("peak", "micro_batch_size")
+    }
     for name, value in expected.items():
         np.testing.assert_allclose(getattr(parts, name), value, rtol=1e-12, err_msg=name)
-    for name in set(vars(parts)) - set(expected) - {"peak", "micro_batch_size", "model_flops"}:
+    for name in (
+        set(parts.__struct_fields__) - set(expected) - {"peak", "micro_batch_size", "model_flops"}
+    ):
         np.testing.assert_array_equal(getattr(parts, name), 0.0, err_msg=name)
     flops = step.table.forward_flops + step.table.backward_flops
     np.testing.assert_allclose(parts.model_flops, flops.to("flop").magnitude, rtol=1e-12)
