@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pint
@@ -16,6 +15,8 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     import pandas as pd
+
+import msgspec
 
 from mlcost.records import Record
 from mlcost.results import Figure, Result, json_value
@@ -46,12 +47,11 @@ class Row(Record, frozen=True):
     source: str | None = None
 
 
-@dataclass(frozen=True)
-class SpecDescription(Result):
+class SpecDescription(Record, Result, frozen=True):
     """The fields of a spec with their sources, and what mlcost derives from them."""
 
     spec: Spec
-    rows: tuple[Row, ...] = field(default_factory=tuple)
+    rows: tuple[Row, ...] = msgspec.field(default_factory=tuple)
 
     def title(self) -> str:
         return f"{self.spec.display_name or self.spec.name} ({self.spec.name})"

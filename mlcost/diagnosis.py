@@ -9,12 +9,12 @@ prediction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.results import Figure, Result
 from mlcost.timing import StepTime
 
@@ -47,8 +47,7 @@ TECHNIQUES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Diagnosis(Result):
+class Diagnosis(Record, Result, frozen=True):
     """The share of a step on each D·A·M axis, the bottleneck and what addresses it."""
 
     shares: dict[str, float]

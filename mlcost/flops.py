@@ -21,12 +21,13 @@ Closed forms reported beside the exact count, all vectorized over numpy arrays:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import pint
 
 from mlcost.layout import Layout
+from mlcost.records import Record
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -95,14 +96,13 @@ def _count(value: Number, unit: str) -> Number:
     return magnitude_in(value, unit, unit + "s", bare=True)
 
 
-@dataclass(frozen=True)
-class FlopsSummary(Result):
+class FlopsSummary(Record, Result, frozen=True):
     """FLOPs of one training step, exact, with the closed forms beside them."""
 
     table: OperatorTable
     model: ModelSpec
     config: TrainingConfig
-    layout: Layout = field(default_factory=Layout)
+    layout: Layout = msgspec.field(default_factory=Layout)
 
     @property
     def tokens(self) -> pint.Quantity:

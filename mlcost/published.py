@@ -28,11 +28,11 @@ Rows the model cannot predict from what the source gives (no configuration, or e
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import numpy as np
 
 from mlcost.comms import collective_time, placement
@@ -472,13 +472,12 @@ def predict_case(case: dict[str, Any]) -> list[Prediction]:
     return [_not_predicted(case, "a formula reference, not a measurement to predict")]
 
 
-@dataclass(frozen=True)
-class PublishedValidation(Result):
+class PublishedValidation(Record, Result, frozen=True):
     """Every row of the validation set with mlcost's prediction and the error, and the median
     absolute error per family."""
 
     rows: tuple[Prediction, ...]
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -27,7 +27,6 @@ import datetime
 import html
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
@@ -436,8 +435,7 @@ class Result:
         return f"<p>{html.escape(self.title())}</p>" + frame.to_html(index=False)
 
 
-@dataclass(frozen=True)
-class Figures(Result):
+class Figures(Record, Result, frozen=True):
     """A titled set of figures, readable by name: ``plan.train()["wall clock"]`` is the value
     of the figure called "wall clock" (a quantity)."""
 

@@ -21,9 +21,9 @@ token budget are :func:`training_time`. The Iron Law of training, ``T = O / (R_p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+import msgspec
 import numpy as np
 import pint
 
@@ -93,8 +93,7 @@ def training_time(
     return TrainingTime(steps=steps, wall_seconds=wall, gpu_hours=wall * gpus / 3600.0)
 
 
-@dataclass(frozen=True)
-class TimeToTrain(Result):
+class TimeToTrain(Record, Result, frozen=True):
     """Time to train a token budget: steps, step time, wall clock, GPU-hours (and MFU)."""
 
     tokens: pint.Quantity
@@ -171,15 +170,14 @@ def time_to_train(
     )
 
 
-@dataclass(frozen=True)
-class StepTime(Result):
+class StepTime(Record, Result, frozen=True):
     """The predicted step on one GPU: per-operator times, totals, MFU and HFU."""
 
     table: OperatorTable
     ceilings: Ceilings
     mode: Mode
     rows: tuple[OperatorTime, ...]
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def seconds(self) -> Number:
@@ -454,8 +452,7 @@ def table_step_times(
     )
 
 
-@dataclass(frozen=True)
-class IronLaw(Result):
+class IronLaw(Record, Result, frozen=True):
     """``T = O / (R_peak · eta)``: operations, peak rate, efficiency, and the time."""
 
     operations: pint.Quantity

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -437,8 +436,7 @@ def _schedule(interval: Number, write: Number, restart: Number, asynchronous: bo
 
 
 # ----- one run's plan ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class GoodputPlan(Result):
+class GoodputPlan(Record, Result, frozen=True):
     """Checkpoint interval, waste and goodput of one run (see :func:`goodput_plan`)."""
 
     state_bytes_per_gpu: pint.Quantity

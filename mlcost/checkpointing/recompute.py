@@ -5,7 +5,6 @@ into the memory and step-time models)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ from mlcost.memory import (
     in_flight_micro_batches,
     memory_breakdown,
 )
-from mlcost.records import replace
+from mlcost.records import Record, replace
 from mlcost.results import Figure, Result, json_value
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Spec, TransformerSpec
@@ -237,8 +236,7 @@ def transformer_layer_chain(
 
 
 # ----- plugged into the memory and step-time models ------------------------------------------
-@dataclass(frozen=True)
-class RecomputePlan(Result):
+class RecomputePlan(Record, Result, frozen=True):
     """The cheapest recomputation that makes a step fit: placement, memory, recompute cost.
 
     ``memory`` is the per-GPU total of :func:`mlcost.memory.memory_breakdown` with the layer

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -310,8 +309,7 @@ def collective_seconds(
     return chosen.seconds(wanted, size, links)
 
 
-@dataclass(frozen=True)
-class CollectiveTime(Result):
+class CollectiveTime(Record, Result, frozen=True):
     """One collective on a system: time, algorithm and bus bandwidth, and how it was placed."""
 
     collective: str

@@ -4,13 +4,13 @@ end-to-end training time. Quantities in, quantities out (counts may be numpy arr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.results import Figure, Result, all_numbers, any_true, plain
 from mlcost.units import Q_, magnitude_in
 
@@ -139,8 +139,7 @@ def end_to_end_training_time(
     return Q_(flops_per_parameter_token * t * p / (gpus * x), "s").to("day")
 
 
-@dataclass(frozen=True)
-class NetworkWall(Result):
+class NetworkWall(Record, Result, frozen=True):
     """Gradient bytes, bytes moved by the all-reduce, its time, and whether it is the
     bottleneck against a compute time (the chapter's "network wall")."""
 

@@ -4,7 +4,6 @@ same vectorized evaluation as one layout (:func:`mlcost.parallel.step.evaluate`)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,6 +16,7 @@ from mlcost.parallel.closed_forms import implied_communication_fraction
 from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees
 from mlcost.parallel.step import evaluate
+from mlcost.records import Record
 from mlcost.results import Figure, Result, any_true
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass(frozen=True)
-class ScalingCurve(Result):
+class ScalingCurve(Record, Result, frozen=True):
     """One row per GPU count (:func:`scaling_curve`); ``plot()`` draws speedup and efficiency."""
 
     frame: pd.DataFrame

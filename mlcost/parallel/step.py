@@ -30,9 +30,9 @@ MFU is model FLOPs per step (all ``d·m`` micro-batches) over ``step x N x peak`
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import numpy as np
 import pint
 
@@ -134,8 +134,7 @@ def evaluate(
 
 
 # ----- one layout -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class MultiGpuStep(Result):
+class MultiGpuStep(Record, Result, frozen=True):
     """One optimizer step of a layout on a system: compute, bubble, communication (each term
     with its exposed and hidden parts), MFU; ``explain()`` shows every figure's derivation."""
 
@@ -153,7 +152,7 @@ class MultiGpuStep(Result):
     peak: pint.Quantity
     stage_time: pint.Quantity
     optimizer_time: pint.Quantity
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def total(self) -> pint.Quantity:

@@ -44,6 +44,7 @@ from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of
 from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
+from mlcost.records import Record
 from mlcost.results import Figure, Figures, Result, first_value
 from mlcost.specs import (
     Accelerator,
@@ -80,8 +81,7 @@ class DoesNotFitError(MlcostError):
         super().__init__(f"{verdict}; these fit: {tried}")
 
 
-@dataclass(frozen=True)
-class PlanStep(Result):
+class PlanStep(Record, Result, frozen=True):
     """One optimizer step: compute (with the bubble), exposed communication, the overlapped
     input pipeline, and the multi-GPU step it comes from (``detail``, every communication term)."""
 

@@ -12,7 +12,6 @@ LoRA and QLoRA fits on a GPU, and at which micro-batch and sequence length.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pint
@@ -147,8 +146,7 @@ class MethodFit(Record, frozen=True):
     max_sequence_length: int
 
 
-@dataclass(frozen=True)
-class FineTuningFit(Result):
+class FineTuningFit(Record, Result, frozen=True):
     """Which of full fine-tuning, LoRA and QLoRA fits a model on a GPU, and at which batch and
     sequence (:func:`finetuning_fit`)."""
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.records import Record
 from mlcost.results import Figure, Result
 
 SOURCE = "mlcost.workload.packing (first-fit decreasing; Krell et al. 2021 for the problem)"
@@ -64,8 +64,7 @@ def _first_fit_decreasing(chunks: np.ndarray, maximum: int) -> list[list[int]]:
     return bins
 
 
-@dataclass(frozen=True)
-class PackingReport(Result):
+class PackingReport(Record, Result, frozen=True):
     """Padding vs packing for one set of documents at one maximum length."""
 
     maximum_length: int

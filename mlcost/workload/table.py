@@ -14,10 +14,10 @@ forward.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import numpy as np
 import pint
 
@@ -237,14 +237,13 @@ PER_EXECUTION_TOTALS = (
 )
 
 
-@dataclass(frozen=True)
-class OperatorTable(Result):
+class OperatorTable(Record, Result, frozen=True):
     """The operators of one training step (all micro-batches and the optimizer update)."""
 
     operators: tuple[Operator, ...]
     description: str = ""
     tokens_per_step: Number = 0
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
 
     # ----- totals (pint quantities) -------------------------------------------------------
     def _total(self, attribute: str, *, matmul_only: bool = False) -> Number:

@@ -24,7 +24,7 @@ from mlcost.plan import ComputeOptimalWarning, DoesNotFitError, Plan
 from mlcost.plan.chain import Numbers, evaluate_run
 from mlcost.specs import Attached, Node
 from mlcost.units import Q_
-from mlcost.workload import OperatorTable, TrainingConfig
+from mlcost.workload import OperatorTable, TrainingConfig, transformer
 
 CONFIG = TrainingConfig(sequence_length=2048)
 #: The chapter's carbon example (W-23): 8 A100 (400 W TDP) per host and 200 W of host power:
@@ -315,15 +315,15 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     # The chain's memory (what decides whether the run fits) is the memory model's, to the bit:
     # with one operator table for the step and the memory stages, built once, where the GPU
     # holds the whole sequence (no context parallelism), and each stage's own otherwise.
+    # Counted where a transformer's table is built (the name its builder calls).
     tables: list[OperatorTable] = []
-    built = OperatorTable.__init__
 
-    def counted(self: OperatorTable, *args: Any, **kwargs: Any) -> None:
-        tables.append(self)
-        built(self, *args, **kwargs)
+    def counted(*args: Any, **kwargs: Any) -> OperatorTable:
+        tables.append(OperatorTable(*args, **kwargs))
+        return tables[-1]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(OperatorTable, "__init__", counted)
+        patch.setattr(transformer, "OperatorTable", counted)
         chain = evaluate_run(plan.run, Numbers.of(plan.run))
     assert chain.memory_gib[0] * 2**30 == memory.total.to("byte").magnitude
     assert len(tables) == (1 if layout.cp == 1 else 2)
