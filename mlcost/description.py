@@ -16,9 +16,8 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     import pandas as pd
 
-import msgspec
 
-from mlcost.records import Record
+from mlcost.records import Record, field
 from mlcost.results import Figure, Result, json_value
 from mlcost.specs import (
     Accelerator,
@@ -51,7 +50,7 @@ class SpecDescription(Record, Result, frozen=True):
     """The fields of a spec with their sources, and what mlcost derives from them."""
 
     spec: Spec
-    rows: tuple[Row, ...] = msgspec.field(default_factory=tuple)
+    rows: tuple[Row, ...] = field(default_factory=tuple)
 
     def title(self) -> str:
         return f"{self.spec.display_name or self.spec.name} ({self.spec.name})"

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 import pint
 
 from mlcost.layout import Layout
-from mlcost.records import Record
+from mlcost.records import Record, field
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -102,7 +101,7 @@ class FlopsSummary(Record, Result, frozen=True):
     table: OperatorTable
     model: ModelSpec
     config: TrainingConfig
-    layout: Layout = msgspec.field(default_factory=Layout)
+    layout: Layout = field(default_factory=Layout)
 
     @property
     def tokens(self) -> pint.Quantity:

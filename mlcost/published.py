@@ -32,7 +32,6 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 import numpy as np
 
 from mlcost.comms import collective_time, placement
@@ -40,7 +39,7 @@ from mlcost.comms.placement import collective_seconds
 from mlcost.energy import report_energy
 from mlcost.layout import Layout
 from mlcost.parallel.step import multi_gpu_step_time
-from mlcost.records import Record
+from mlcost.records import Record, field
 from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Node, TransformerSpec, default_catalog
@@ -477,7 +476,7 @@ class PublishedValidation(Record, Result, frozen=True):
     absolute error per family."""
 
     rows: tuple[Prediction, ...]
-    details: dict[str, Any] = msgspec.field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -1,6 +1,8 @@
 """Immutable records that are cheap to define and to build: :class:`Record`, the base of
 mlcost's frozen value types (operator rows and their times, the degrees and communication terms
-of the parallel model, the plan's resolved run and its columns, figures), and :func:`replace`.
+of the parallel model, the plan's resolved run and its columns, figures), with :func:`field`
+(a default factory: ``field(default_factory=dict)``) and :func:`replace`: the one module that
+names msgspec.
 
 A record is a ``msgspec.Struct`` with ``frozen=True`` (msgspec, "Structs":
 https://jcristharif.com/msgspec/structs.html): its class and its constructor are built in C.
@@ -24,6 +26,7 @@ the 44 fields of :class:`mlcost.plan.chain.PlanArrays`, against 0.05 us), never 
 from __future__ import annotations
 
 import msgspec
+from msgspec import field
 from msgspec.structs import replace
 
 
@@ -33,4 +36,4 @@ class Record(msgspec.Struct, frozen=True):
     record by this base and checks it against the frozen dataclass with the same fields."""
 
 
-__all__ = ["Record", "replace"]
+__all__ = ["Record", "field", "replace"]

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-import msgspec
 import numpy as np
 import pint
 
@@ -39,7 +38,7 @@ from mlcost.operator_time import (
     operator_rows,
     parameter_tensors,
 )
-from mlcost.records import Record
+from mlcost.records import Record, field
 from mlcost.results import Figure, Result, any_true
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
@@ -177,7 +176,7 @@ class StepTime(Record, Result, frozen=True):
     ceilings: Ceilings
     mode: Mode
     rows: tuple[OperatorTime, ...]
-    details: dict[str, Any] = msgspec.field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seconds(self) -> Number:

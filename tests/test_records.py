@@ -13,11 +13,10 @@ import pickle
 import pkgutil
 from typing import Any
 
-import msgspec
 import pytest
 
 import mlcost
-from mlcost.records import Record, replace
+from mlcost.records import Record, field, replace
 
 
 def _record_classes() -> list[type[Record]]:
@@ -46,7 +45,7 @@ def test_the_hot_records_are_records() -> None:
 
 
 class _WithFactory(Record, frozen=True):
-    items: dict[str, Any] = msgspec.field(default_factory=dict)
+    items: dict[str, Any] = field(default_factory=dict)
 
 
 _Factory = type(_WithFactory.__struct_defaults__[0])  # how a class keeps a default factory
@@ -66,10 +65,10 @@ def _as_dataclass(cls: type[Record]) -> type:
     spec = []
     for name, default in _declared(cls).items():
         if isinstance(default, _Factory):
-            field = dataclasses.field(default_factory=default.factory)
+            declared = dataclasses.field(default_factory=default.factory)
         else:
-            field = dataclasses.field(default=default)
-        spec.append((name, Any, field))
+            declared = dataclasses.field(default=default)
+        spec.append((name, Any, declared))
     return dataclasses.make_dataclass(cls.__name__, spec, frozen=True)
 
 

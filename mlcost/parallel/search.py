@@ -52,7 +52,7 @@ from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system
 from mlcost.timing import Mode
-from mlcost.units import Q_, magnitude_in
+from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload import TrainingConfig
 
 if TYPE_CHECKING:
@@ -516,7 +516,7 @@ def _timed(
 
 def _capacity_bytes(resolved: System) -> float:
     """The memory one GPU of ``resolved`` has for a step, in bytes."""
-    return float(resolved.accelerator.memory_available.to("byte").magnitude)
+    return float(in_unit(resolved.accelerator.memory_available, "byte"))
 
 
 def _columns(

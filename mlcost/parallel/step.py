@@ -32,7 +32,6 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 import numpy as np
 import pint
 
@@ -45,7 +44,7 @@ from mlcost.parallel.closed_forms import pipeline_bubble_fraction
 from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims, shard_compute
 from mlcost.parallel.degrees import CommOptions, CommTerm, Degrees, ModelDims, ShardCompute
 from mlcost.parallel.traffic import communication_terms
-from mlcost.records import Record
+from mlcost.records import Record, field
 from mlcost.results import Figure, Result, all_numbers, first_value, floats
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -152,7 +151,7 @@ class MultiGpuStep(Record, Result, frozen=True):
     peak: pint.Quantity
     stage_time: pint.Quantity
     optimizer_time: pint.Quantity
-    details: dict[str, Any] = msgspec.field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def total(self) -> pint.Quantity:

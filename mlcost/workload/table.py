@@ -17,12 +17,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
-from mlcost.records import Record
+from mlcost.records import Record, field
 from mlcost.results import Figure, Result
 from mlcost.units import Q_
 
@@ -243,7 +242,7 @@ class OperatorTable(Record, Result, frozen=True):
     operators: tuple[Operator, ...]
     description: str = ""
     tokens_per_step: Number = 0
-    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
 
     # ----- totals (pint quantities) -------------------------------------------------------
     def _total(self, attribute: str, *, matmul_only: bool = False) -> Number:
