@@ -51,6 +51,10 @@ _ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
 )
 _ATTENTION_CORE = OperatorRole.ATTENTION_CORE
 _DROPOUT = OperatorKind.DROPOUT
+#: The rows of ``(m, n, k)`` that make each pass's output tiles and depth (forward, input
+#: gradient, weight gradient): tiles ``[m x n]``, ``[m x k]``, ``[k x n]``; depths ``k``, ``n``, ``m``.
+_MMK, _NKN, _KNM = np.array([0, 0, 2]), np.array([1, 2, 1]), np.array([2, 1, 0])
+_NUMBERS = (int, float)
 Number = Any
 Mode = Literal["roofline", "no-overlap"]
 
@@ -163,34 +167,48 @@ def gemm_compute_by_shard(
     numbers, to the last bit); per shard, a row's result has the shape of its own fields (a
     number, or the sweep's)."""
     peak = ceilings.peak_flops
-    batches = [
-        op.gemm_group if group else (op.gemm_batch if any_true(op.gemm_batch) else 1)
-        for op, group in zip(ops, grouped, strict=True)
-    ]
-    passes = [
-        [op.forward_flops + op.recompute_flops for op in ops],
-        [op.backward_input_flops for op in ops],
-        [op.backward_weight_flops for op in ops],
-    ]
-    fields = [
-        (op.m, op.n, op.k, op.forward_flops, batch) for op, batch in zip(ops, batches, strict=True)
-    ]
+    # One pass over the rows: their dimensions, FLOPs per pass and whether all are numbers.
+    ms, ns, ks, forwards, batches, heads = [], [], [], [], [], []
+    passes: tuple[list[Number], list[Number], list[Number]] = ([], [], [])
+    numbers = True
+    for op, group in zip(ops, grouped, strict=True):
+        m, n, k, forward = op.m, op.n, op.k, op.forward_flops
+        batch = op.gemm_group if group else (op.gemm_batch if any_true(op.gemm_batch) else 1)
+        first, second, third = (
+            forward + op.recompute_flops, op.backward_input_flops, op.backward_weight_flops
+        )
+        numbers = numbers and (
+            type(m) in _NUMBERS and type(n) in _NUMBERS and type(k) in _NUMBERS
+            and type(forward) in _NUMBERS and type(batch) in _NUMBERS
+            and type(first) in _NUMBERS and type(second) in _NUMBERS and type(third) in _NUMBERS
+        )  # fmt: skip
+        ms.append(m)
+        ns.append(n)
+        ks.append(k)
+        forwards.append(forward)
+        batches.append(batch)
+        heads.append(op.kind == _ATTENTION)
+        passes[0].append(first)
+        passes[1].append(second)
+        passes[2].append(third)
     own: list[tuple[int, ...]]
-    kinds = {type(x) for row in fields for x in row} | {type(x) for part in passes for x in part}
-    if kinds <= {int, float}:
-        own, shape = [()] * len(ops), ()  # numbers only: no sweep
-        m, n, k, flops, batch = np.array(fields, dtype=np.float64).T  # as stack_rows converts
+    if numbers:  # numbers only: no sweep
+        own, shape = [()] * len(ops), ()
+        dims = np.array((ms, ns, ks), dtype=np.float64)  # as stack_rows converts
+        m, n, k = dims
+        flops = np.array(forwards, dtype=np.float64)
+        batch = np.array(batches, dtype=np.float64)
         values = np.array(passes, dtype=np.float64)
         active = values != 0  # a pass is active where it has FLOPs
     else:
         own = [
-            np.broadcast_shapes(*map(np.shape, row), *(np.shape(part[i]) for part in passes))
-            for i, row in enumerate(fields)
+            np.broadcast_shapes(*map(np.shape, fields), *(np.shape(part[i]) for part in passes))
+            for i, fields in enumerate(zip(ms, ns, ks, forwards, batches, strict=True))
         ]
         shape = np.broadcast_shapes(*own)
-        m, n, k = (stack_rows([getattr(op, d) for op in ops], shape) for d in ("m", "n", "k"))
+        m, n, k = (stack_rows(x, shape) for x in (ms, ns, ks))
         batch = stack_rows(batches, shape)
-        flops = stack_rows([op.forward_flops for op in ops], shape)
+        flops = stack_rows(forwards, shape)
         values = np.stack([stack_rows(part, shape) for part in passes])
         # Sweeps: a pass is active for a row where it has FLOPs at any point of the sweep.
         active = np.array([[any_true(x) for x in part] for part in passes]).reshape(
@@ -214,9 +232,13 @@ def gemm_compute_by_shard(
         flops = flops * share  # 1 for a whole GEMM
     # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
-    waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
-    depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
-    attention = np.array([op.kind == _ATTENTION for op in ops])
+    if numbers and not stacked:  # the rows of (m, n, k) taken, not three arrays stacked
+        waves = ceilings.gemm_wave_efficiency(dims[_MMK], dims[_NKN], batch)
+        depths = ceilings.gemm_depth_efficiency(dims[_KNM])
+    else:
+        waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
+        depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
+    attention = np.array(heads)
     # Each pass's operand layout's size curve (the attention rows' own where measured).
     layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
     if ceilings.unaligned_gemm != (1.0, 1.0, 1.0):
@@ -410,10 +432,11 @@ def operator_time(
     """The time of one operator row per step (module docstring); ``gemm``: its GEMM compute
     seconds when already evaluated (:func:`operator_rows`); ``kernels_shared``: the rows of a
     fused GEMM sharing its launches."""
-    ceilings = ex.of(op)
-    spec = None if ex.software is None else ex.software.spec
-    bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
-    kind, count, dispatch = op.kind, op.count, ex.dispatch
+    found = ex.ceilings.get(op.format)  # ex.of(op), inline: called for every row
+    ceilings = ex.main if found is None else found
+    software = ex.software
+    spec = None if software is None else software.spec
+    kind, count = op.kind, op.count
     kernel = kernels.get(op.pattern) if op.role == _ATTENTION_CORE else None
     host_ops: float = 1 + (any_true(op.backward_flops) or any_true(op.backward_bytes))
     host_ops = host_ops + op.recompute_fraction
@@ -424,13 +447,15 @@ def operator_time(
     elif spec is not None and spec.fused_elementwise and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
-        grouped = _grouped(op, ex.software)
+        bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
+        grouped = _grouped(op, software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
         memory = op.bytes_moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
     else:
+        bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
         vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(kind, op.forward_flops)
         compute = op.total_flops / (vector * efficiency)
@@ -447,6 +472,7 @@ def operator_time(
     body = maximum(compute, memory) if ex.mode == "roofline" else compute + memory
     gaps = host_ops * ceilings.launch_seconds
     gpu = body + gaps
+    dispatch = ex.dispatch
     total = maximum(gpu, host_ops * dispatch)
     return OperatorTime(
         name=op.name, kind=kind, compute=compute * count, memory=memory * count,

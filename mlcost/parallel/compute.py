@@ -206,6 +206,11 @@ class _SplitPlan(Record, frozen=True):
 #: descriptor call on Python 3.11).
 _OPTIMIZER, _MATMUL = OperatorKind.OPTIMIZER, OperatorKind.MATMUL
 _ATTENTION_KINDS = (OperatorKind.ATTENTION, OperatorKind.SOFTMAX)
+#: Per (block, split by tensor parallelism), the four parts an operator row adds to
+#: (:data:`_PART_INDEX` of its group in :data:`_GROUPS`); any other block's: the layers'
+#: replicated ones.
+_GROUP_PARTS = {key: _PART_INDEX[group] for key, group in _GROUPS.items()}
+_REPLICATED_PARTS = _PART_INDEX["layers_replicated"]
 
 
 def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
@@ -223,9 +228,7 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
             continue
         block = op.block if transformer else "layer"
         body_rows.append(i)
-        parts.append(
-            _PART_INDEX[_GROUPS.get((block, bool(op.tensor_parallel)), "layers_replicated")]
-        )
+        parts.append(_GROUP_PARTS.get((block, bool(op.tensor_parallel)), _REPLICATED_PARTS))
         # Operator.total_flops is forward + backward + recomputed, added in that order.
         backward, recomputed = op.backward_flops, op.recompute_flops
         shares.append(
@@ -233,7 +236,7 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
         )
         if kind in _ATTENTION_KINDS:
             attention.append(i)
-        if kind == _MATMUL and block == "layer":
+        elif kind == _MATMUL and block == "layer":
             gemms.append(i)
     index = [part[j] for j in range(4) for part in parts]
     index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
