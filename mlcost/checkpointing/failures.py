@@ -37,7 +37,15 @@ from mlcost.errors import MlcostError
 from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter
 from mlcost.memory.states import state_bytes
 from mlcost.records import Record
-from mlcost.results import Figure, Result, any_true, first_value, json_value
+from mlcost.results import (
+    Figure,
+    Result,
+    all_numbers,
+    any_true,
+    first_value,
+    json_value,
+    maximum,
+)
 from mlcost.specs import Storage
 from mlcost.units import Q_, in_unit, magnitude_in
 
@@ -223,16 +231,25 @@ def _young_seconds(delta: Number, m: Number) -> Number:
 
 
 def _daly_seconds(delta: Number, m: Number) -> Number:
-    """Daly 2006, eq. 37 on magnitudes (seconds); see :func:`daly_interval`."""
+    """Daly 2006, eq. 37 on magnitudes (seconds); see :func:`daly_interval`. Two Python
+    numbers give a Python float (``math.sqrt`` and numpy's are both IEEE's correctly rounded
+    square root: the same value)."""
+    if all_numbers(delta, m) and m > 0 and delta >= 0:
+        if not delta < 2 * m:
+            return float(m)
+        x = delta / (2 * m)
+        return math.sqrt(2 * delta * m) * (1 + math.sqrt(x) / 3 + x / 9) - delta
     x = delta / (2 * m)
     tau = np.sqrt(2 * delta * m) * (1 + np.sqrt(x) / 3 + x / 9) - delta
     return np.where(delta < 2 * m, tau, m)
 
 
 def _goodput_fraction(tau: Number, delta: Number, m: Number, r: Number) -> Number:
-    """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`."""
+    """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`. Python numbers
+    give a Python float (numpy's ``exp`` and ``expm1`` of the one value, as of an array's)."""
     with np.errstate(over="ignore"):  # an interval far beyond M: goodput 0, not a warning
-        return tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
+        fraction = tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
+    return float(fraction) if all_numbers(tau, delta, m, r) else fraction
 
 
 def young_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
@@ -411,11 +428,16 @@ def goodput_seconds(
     optimum (at least the write when asynchronous) and the complete model's goodput with ``R``
     (plus the write when asynchronous). Inputs are trusted: :func:`goodput_plan` is the checked
     entry point."""
-    n = np.asarray(gpus, dtype=np.float64)
-    checkpoint = np.asarray(state_bytes_per_gpu, dtype=np.float64) * n
+    if all_numbers(state_bytes_per_gpu, gpus, write_bandwidth) and write_bandwidth > 0:
+        # One configuration of Python numbers: the same arithmetic on Python floats.
+        n, state = float(gpus), float(state_bytes_per_gpu)
+    else:
+        n = np.asarray(gpus, dtype=np.float64)
+        state = np.asarray(state_bytes_per_gpu, dtype=np.float64)
+    checkpoint = state * n
     write = checkpoint / write_bandwidth
     mtbf = mtbf_per_gpu_hours * 3600.0 / n
-    blocking = np.zeros_like(write) if asynchronous else write
+    blocking = (0.0 if type(write) is float else np.zeros_like(write)) if asynchronous else write
     daly = _daly_seconds(blocking, mtbf)
     tau, restart = _schedule(daly, write, restart_seconds, asynchronous)
     return GoodputSchedule(
@@ -432,7 +454,7 @@ def _schedule(interval: Number, write: Number, restart: Number, asynchronous: bo
     loses the previous interval too)."""
     if not asynchronous:
         return interval, restart
-    return np.maximum(interval, write), restart + write
+    return maximum(interval, write), restart + write
 
 
 # ----- one run's plan ------------------------------------------------------------------------

@@ -372,7 +372,8 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     step_s = np.maximum(busy, data["data"])
     m = degrees.micro_batches
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
-    schedule = goodput_schedule(run, x.gpus)  # goodput 1 without a checkpoint target
+    # Goodput 1 without a checkpoint target; one configuration on Python numbers.
+    schedule = goodput_schedule(run, first_value(x.gpus) if x.gpus.size == 1 else x.gpus)
     goodput = np.ones(x.gpus.shape) if schedule is None else schedule.goodput
     time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
     if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock

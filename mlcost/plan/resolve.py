@@ -41,6 +41,10 @@ class CheckpointTarget(Record, frozen=True):
 
     def bandwidth(self, gpus: Any, gpus_per_node: int) -> Any:
         """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s; arrays welcome)."""
+        if type(gpus) is int:  # one configuration: a Python float (the same value)
+            if self.shared is not None:
+                return float(self.shared)
+            return float(self.per_node or 0.0) * float(math.ceil(gpus / gpus_per_node))
         if self.shared is not None:
             return np.full(np.shape(gpus), self.shared)
         return float(self.per_node or 0.0) * np.ceil(np.asarray(gpus) / gpus_per_node)
