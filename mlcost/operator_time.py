@@ -52,7 +52,8 @@ _ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
 _ATTENTION_CORE = OperatorRole.ATTENTION_CORE
 _DROPOUT = OperatorKind.DROPOUT
 #: The rows of ``(m, n, k)`` that make each pass's output tiles and depth (forward, input
-#: gradient, weight gradient): tiles ``[m x n]``, ``[m x k]``, ``[k x n]``; depths ``k``, ``n``, ``m``.
+#: gradient, weight gradient): tiles ``[m x n]``, ``[m x k]``, ``[k x n]``; depths ``k``,
+#: ``n``, ``m``.
 _MMK, _NKN, _KNM = np.array([0, 0, 2]), np.array([1, 2, 1]), np.array([2, 1, 0])
 _NUMBERS = (int, float)
 Number = Any
@@ -175,7 +176,9 @@ def gemm_compute_by_shard(
         m, n, k, forward = op.m, op.n, op.k, op.forward_flops
         batch = op.gemm_group if group else (op.gemm_batch if any_true(op.gemm_batch) else 1)
         first, second, third = (
-            forward + op.recompute_flops, op.backward_input_flops, op.backward_weight_flops
+            forward + op.recompute_flops,
+            op.backward_input_flops,
+            op.backward_weight_flops,
         )
         numbers = numbers and (
             type(m) in _NUMBERS and type(n) in _NUMBERS and type(k) in _NUMBERS
