@@ -14,11 +14,13 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 import pint
 
+from mlcost.results import all_numbers, maximum
 from mlcost.units import Q_, in_unit
 
 Number = Any
@@ -107,16 +109,30 @@ def data_stage_seconds(
     token_id_bytes: Number = 8.0,
 ) -> dict[str, np.ndarray]:
     """:func:`data_stage_times` on magnitudes (bytes/s, bytes per token, tokens/s, bytes; each
-    stage's seconds as a float64 array), for the plan's chain, which converts its specs once."""
-    tokens = np.asarray(tokens_per_step, dtype=np.float64)
-    zero = np.zeros_like(tokens)
+    stage's seconds as a float64 array), for the plan's chain, which converts its specs once.
+    Python numbers whose stages all have a rate > 0 (one configuration) give Python floats: the
+    same arithmetic."""
+    rates = (
+        (storage is None or storage * access_factor > 0)
+        and (tokenization_rate is None or tokenization_rate * workers > 0)
+        and (host_link is None or host_link > 0)
+    )
+    if all_numbers(tokens_per_step, readers_sharing_storage, workers) and rates:
+        tokens: Any = float(tokens_per_step)
+        readers: Any = float(readers_sharing_storage)
+        zero: Any = 0.0
+    else:
+        tokens = np.asarray(tokens_per_step, dtype=np.float64)
+        readers = np.asarray(readers_sharing_storage, dtype=np.float64)
+        workers = np.asarray(workers)
+        zero = np.zeros_like(tokens)
     read = zero
     if storage is not None:
-        per_reader = storage * access_factor / np.asarray(readers_sharing_storage, dtype=np.float64)
+        per_reader = storage * access_factor / readers
         read = tokens * stored_bytes_per_token / per_reader
     preprocess = zero
     if tokenization_rate is not None:
-        preprocess = tokens / (tokenization_rate * np.asarray(workers))
+        preprocess = tokens / (tokenization_rate * workers)
     transfer = zero
     if host_link is not None:
         transfer = tokens * token_id_bytes / host_link
@@ -130,8 +146,11 @@ def pipelined_time(*stages: pint.Quantity) -> pint.Quantity:
     return Q_(pipelined_seconds(*(in_unit(s, "s") for s in stages)), "s")
 
 
-def pipelined_seconds(*stages: Number) -> np.ndarray:
-    """:func:`pipelined_time` on seconds: the slowest stage (arrays broadcast)."""
+def pipelined_seconds(*stages: Number) -> Any:
+    """:func:`pipelined_time` on seconds: the slowest stage (arrays broadcast; Python numbers
+    give a Python number, NaN propagating as in numpy)."""
+    if all_numbers(*stages):
+        return functools.reduce(maximum, stages)
     return np.maximum.reduce([np.asarray(s, dtype=np.float64) for s in stages])
 
 

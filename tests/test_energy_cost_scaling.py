@@ -82,6 +82,50 @@ def test_chapter_data_pipeline_w08_and_network_wall_w09() -> None:
     assert (volume / Q_(100, "Gbit/s")).to("s").magnitude == pytest.approx(2.24)
 
 
+@given(
+    tokens=st.integers(1, 2**40),
+    storage=st.one_of(st.none(), st.floats(1e6, 1e12)),
+    readers=st.integers(1, 16),
+    rate=st.one_of(st.none(), st.floats(1e3, 1e7)),
+    workers=st.integers(1, 64),
+    link=st.one_of(st.none(), st.floats(1e8, 1e12)),
+)
+def test_input_pipeline_of_numbers_is_its_array_of_one(
+    tokens: int, storage: float | None, readers: int, rate: float | None, workers: int,
+    link: float | None,
+) -> None:  # fmt: skip
+    """One configuration given as Python numbers (a plan's) computes each stage and the
+    prefetched pipeline on Python floats: numpy's float64 arithmetic on arrays of one, to the
+    bit; a rate of 0 (a stage that cannot run) keeps numpy's infinities."""
+    from mlcost.datapipe import data_stage_seconds, pipelined_seconds
+
+    for zero_rate in (False, True):
+        given = {
+            "storage": 0.0 if zero_rate and storage is not None else storage,
+            "stored_bytes_per_token": 4.0,
+            "access_factor": 0.8,
+            "tokenization_rate": rate,
+            "host_link": link,
+            "token_id_bytes": 8.0,
+        }
+        with np.errstate(divide="ignore"):  # numpy's infinity for a stage that cannot run
+            numbers = data_stage_seconds(
+                tokens / 3, readers_sharing_storage=readers, workers=workers, **given
+            )
+            arrays = data_stage_seconds(
+                np.array([tokens]) / 3,
+                readers_sharing_storage=np.array([readers]),
+                workers=np.array([workers]),
+                **given,
+            )
+        numbers["data"] = pipelined_seconds(*numbers.values())
+        arrays["data"] = pipelined_seconds(*arrays.values())
+        for stage, value in numbers.items():
+            assert np.asarray(value).tolist() == arrays[stage].tolist()[0], stage
+            if not (zero_rate and storage is not None):
+                assert type(value) is float, stage
+
+
 def test_chinchilla_twenty_tokens_per_parameter() -> None:
     # C = 5.76e23: N = sqrt(C/120) = 69.3e9 and D = 1.386e12 (Chinchilla: 70B, 1.4T tokens).
     n, d = twenty_tokens_per_parameter(5.76e23)

@@ -47,7 +47,7 @@ from mlcost.parallel.degrees import Degrees
 from mlcost.parallel.step import evaluate
 from mlcost.plan.resolve import Run
 from mlcost.records import Record, replace
-from mlcost.results import distinct, first_value, minimum
+from mlcost.results import all_numbers, distinct, first_value, minimum
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
@@ -287,12 +287,17 @@ def memory_stage(
     return out
 
 
-def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
+def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
     """Seconds of each input-pipeline stage per GPU and step: a replica's tokens spread over its
     ``tp·pp·cp`` GPUs (:func:`mlcost.datapipe.data_stage_seconds`), the slowest of them the
-    prefetched pipeline's (:func:`mlcost.datapipe.pipelined_seconds`)."""
+    prefetched pipeline's (:func:`mlcost.datapipe.pipelined_seconds`); Python numbers for one
+    configuration, else arrays over the configurations."""
     a = run.assumptions
     replica_tokens = x.micro_batch_size * degrees.micro_batches * x.sequence_length
+    readers = np.minimum(x.gpus, run.system.gpus_per_node)
+    one = x.gpus.size == 1  # one configuration: the stages on Python numbers
+    if one:
+        replica_tokens, readers = first_value(replica_tokens), first_value(readers)
     storage, link = run.data_storage, run.system.host_link
     seconds = data_stage_seconds(
         replica_tokens / run.layout.model_parallel,
@@ -300,7 +305,7 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
         stored_bytes_per_token=in_unit(
             a.token_id_bytes if run.pretokenized else a.stored_bytes_per_token, "byte"
         ),
-        readers_sharing_storage=np.minimum(x.gpus, run.system.gpus_per_node),
+        readers_sharing_storage=readers,
         access_factor=a.storage_access_factor,
         tokenization_rate=None
         if run.pretokenized
@@ -310,6 +315,8 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
         token_id_bytes=in_unit(a.token_id_bytes, "byte"),
     )
     seconds["data"] = pipelined_seconds(*seconds.values())
+    if one and all_numbers(*seconds.values()):
+        return seconds  # numbers, broadcast by the chain's columns
     return {k: np.broadcast_to(v, x.gpus.shape) for k, v in seconds.items()}
 
 
