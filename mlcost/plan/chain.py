@@ -47,7 +47,7 @@ from mlcost.parallel.degrees import Degrees
 from mlcost.parallel.step import evaluate
 from mlcost.plan.resolve import Run
 from mlcost.records import Record, replace
-from mlcost.results import all_numbers, distinct, first_value, minimum
+from mlcost.results import all_numbers, distinct, first_value, floats, minimum
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.timing import model_flops_utilization, training_time
@@ -140,8 +140,16 @@ class PlanArrays(Record, frozen=True):
 
 
 def _degrees(run: Run, x: Numbers) -> Degrees:
-    """The run's layout broadcast over the configurations (dp follows the GPU count)."""
+    """The run's layout broadcast over the configurations (dp follows the GPU count); one
+    configuration's as Python numbers (:meth:`Degrees.of_layout`, the evaluator's scalar
+    path)."""
     layers = run.model.num_layers if isinstance(run.model, TransformerSpec) else 1
+    if x.gpus.size == 1:
+        return replace(
+            Degrees.of_layout(run.layout, layers),
+            dp=max(first_value(x.gpus) // run.layout.model_parallel, 1),
+            micro_batch=first_value(x.micro_batch_size),
+        )
     dp = np.maximum(x.gpus // run.layout.model_parallel, 1)
     return Degrees.from_layouts([run.layout], layers).broadcast_to(
         x.gpus.shape, dp=dp, micro_batch=x.micro_batch_size
@@ -180,7 +188,7 @@ def step_stage(
     """Compute (with the bubble) and exposed communication per step, and model FLOPs per step
     (module docstring), evaluated once per distinct sequence length; ``table``: the one
     configuration's operator table (:func:`one_table`)."""
-    m = degrees.micro_batches.astype(np.float64)
+    m = floats(degrees.micro_batches)
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
     compute = np.zeros(x.gpus.shape)
     exposed = np.zeros(x.gpus.shape)
@@ -191,7 +199,7 @@ def step_stage(
         config = _at_length(run.config, int(length))
         gpus = x.gpus[mask]
         if gpus.size == 1:  # one configuration: the evaluator on Python numbers
-            chosen = (degrees if x.gpus.size == 1 else degrees.at(mask)).numbers()
+            chosen = degrees if x.gpus.size == 1 else degrees.at(mask).numbers()
             gpus = int(gpus[0])
             parts = compute_parts(
                 run.model, config, resolved.accelerator, run.layout, chosen.micro_batch,
@@ -264,7 +272,9 @@ def memory_stage(
             virtual_stages=layout.virtual_stages,
             tensor_parallel=layout.tp,
             # One configuration: a Python number (the memory model's scalar path).
-            weight_replicas=first_value(degrees.dp[mask]) * layout.cp
+            weight_replicas=degrees.dp * layout.cp
+            if x.gpus.size == 1  # one configuration: its degrees are numbers
+            else first_value(degrees.dp[mask]) * layout.cp
             if np.count_nonzero(mask) == 1
             else degrees.dp[mask] * layout.cp,
             zero_stage=layout.zero_stage,
