@@ -428,6 +428,8 @@ def goodput_seconds(
     optimum (at least the write when asynchronous) and the complete model's goodput with ``R``
     (plus the write when asynchronous). Inputs are trusted: :func:`goodput_plan` is the checked
     entry point."""
+    n: Any
+    state: Any
     if all_numbers(state_bytes_per_gpu, gpus, write_bandwidth) and write_bandwidth > 0:
         # One configuration of Python numbers: the same arithmetic on Python floats.
         n, state = float(gpus), float(state_bytes_per_gpu)

@@ -18,6 +18,14 @@ from mlcost.uncertainty import with_band
 from mlcost.units import Q_, format_quantity, in_unit
 
 Values = dict[str, Any]
+#: A figure's name and how to build it: a stage names its figures without building them, so a
+#: plan's answer builds (and formats) only the figures it shows.
+Named = tuple[str, Callable[[], Figure]]
+
+
+def _named(figures: list[Figure]) -> list[Named]:
+    """Figures already built, named as a stage names its figures."""
+    return [(f.name, lambda f=f: f) for f in figures]  # type: ignore[misc]
 
 
 def fit_verdict(run: Run, v: Values) -> str:
@@ -30,50 +38,68 @@ def fit_verdict(run: Run, v: Values) -> str:
     )
 
 
-def run_figures(run: Run, v: Values) -> list[Figure]:
-    """What the run is: the verdict, the layout and how it was chosen, parameters, tokens."""
+def run_figures(run: Run, v: Values) -> list[Named]:
+    """What the run is: the verdict, the layout and how it was chosen, parameters, tokens (each
+    figure named and built on demand)."""
     model = run.model
     return [
-        Figure(
+        (
             "fits",
-            fit_verdict(run, v),
-            "memory per GPU <= usable memory of the GPU",
-            f"{v['memory_gib']:.4g} GiB vs {v['capacity_gib']:.4g} GiB",
-            "mlcost.memory (the GPU's reported memory: memory_visible)",
+            lambda: Figure(
+                "fits",
+                fit_verdict(run, v),
+                "memory per GPU <= usable memory of the GPU",
+                f"{v['memory_gib']:.4g} GiB vs {v['capacity_gib']:.4g} GiB",
+                "mlcost.memory (the GPU's reported memory: memory_visible)",
+            ),
         ),
-        Figure(
+        (
             "layout",
-            run.layout.describe(),
-            run.layout_source,
-            f"{run.gpus} GPUs",
-            "mlcost.layout; mlcost.parallel.search when not given",
+            lambda: Figure(
+                "layout",
+                run.layout.describe(),
+                run.layout_source,
+                f"{run.gpus} GPUs",
+                "mlcost.layout; mlcost.parallel.search when not given",
+            ),
         ),
-        Figure(
+        (
             "parameters",
-            Q_(run.parameters, "param"),
-            "exact count from the architecture",
-            model.name,
-            f"{model.name} spec ({model.source_of('*') or 'catalog'})",
+            lambda: Figure(
+                "parameters",
+                Q_(run.parameters, "param"),
+                "exact count from the architecture",
+                model.name,
+                f"{model.name} spec ({model.source_of('*') or 'catalog'})",
+            ),
         ),
-        Figure(
+        (
             "tokens",
-            Q_(v["tokens"], "token"),
-            "given (or 20 tokens per parameter)",
-            f"{v['tokens']:.4g}",
-            run.tokens_source,
+            lambda: Figure(
+                "tokens",
+                Q_(v["tokens"], "token"),
+                "given (or 20 tokens per parameter)",
+                f"{v['tokens']:.4g}",
+                run.tokens_source,
+            ),
         ),
-        Figure(
+        (
             "memory per GPU",
-            Q_(v["memory_gib"], "GiB"),
-            "weights + gradients + optimizer states + activations + overheads",
-            f"{v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB on the most loaded stage",
-            "mlcost.memory.memory_breakdown (Korthikanti et al. 2022; Rajbhandari et al. 2020)",
+            lambda: Figure(
+                "memory per GPU",
+                Q_(v["memory_gib"], "GiB"),
+                "weights + gradients + optimizer states + activations + overheads",
+                f"{v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB on the most loaded "
+                "stage",
+                "mlcost.memory.memory_breakdown (Korthikanti et al. 2022; Rajbhandari et al. 2020)",
+            ),
         ),
     ]
 
 
-def step_figures(run: Run, v: Values) -> list[Figure]:
-    """Compute, exposed communication, input pipeline and the step."""
+def step_figures(run: Run, v: Values) -> list[Named]:
+    """Compute, exposed communication, input pipeline and the step (each named and built on
+    demand)."""
     c, g, a = run.config, run.system.accelerator, run.assumptions
     napkin = run.sustained is not None
     compute_formula = (
@@ -83,44 +109,57 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
         "roofline (max(F/(peak·eta), B/(BW·eta)) + launches)"
     )
     return [
-        Figure(
+        (
             "compute time per step",
-            Q_(v["compute_s"], "s").to("ms"),
-            compute_formula,
-            f"{run.layout.describe()} on {g.name} (peak {run.peak / 1e12:.4g} TFLOP/s "
-            f"{c.policy.compute_format}, {format_quantity(g.memory_bandwidth)})",
-            "mlcost.parallel.step (roofline: Williams et al. 2009; bubble: Narayanan et al. "
-            f"2021 §2.2); {run.system.accelerator.name} ceilings: "
-            + run.system.ceilings(c.policy.compute_format).source,
+            lambda: Figure(
+                "compute time per step",
+                Q_(v["compute_s"], "s").to("ms"),
+                compute_formula,
+                f"{run.layout.describe()} on {g.name} (peak {run.peak / 1e12:.4g} TFLOP/s "
+                f"{c.policy.compute_format}, {format_quantity(g.memory_bandwidth)})",
+                "mlcost.parallel.step (roofline: Williams et al. 2009; bubble: Narayanan et al. "
+                f"2021 §2.2); {run.system.accelerator.name} ceilings: "
+                + run.system.ceilings(c.policy.compute_format).source,
+            ),
         ),
-        Figure(
+        (
             "exposed communication per step",
-            Q_(v["communication_s"], "s").to("ms"),
-            "tensor/pipeline/context/data-parallel and ZeRO traffic not hidden behind compute",
-            f"{run.gpus} GPUs on {run.system.source or run.system.name}",
-            "mlcost.parallel.traffic (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur "
-            "et al. 2005; ZeRO volumes: Rajbhandari et al. 2020 section 7)"
-            if run.gpus > 1
-            else "one GPU: nothing to communicate",
+            lambda: Figure(
+                "exposed communication per step",
+                Q_(v["communication_s"], "s").to("ms"),
+                "tensor/pipeline/context/data-parallel and ZeRO traffic not hidden behind compute",
+                f"{run.gpus} GPUs on {run.system.source or run.system.name}",
+                "mlcost.parallel.traffic (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur "
+                "et al. 2005; ZeRO volumes: Rajbhandari et al. 2020 section 7)"
+                if run.gpus > 1
+                else "one GPU: nothing to communicate",
+            ),
         ),
-        Figure(
+        (
             "input pipeline per step",
-            Q_(v["data_s"], "s").to("ms"),
-            "max(read, tokenize, host-to-device) per GPU (prefetch overlaps the stages)",
-            f"read {v['read_s'] * 1e3:.3g} ms, tokenize {v['preprocess_s'] * 1e3:.3g} ms "
-            f"({a.loader_workers} workers x {format_quantity(a.tokenization_rate_per_core)}), "
-            f"transfer {v['transfer_s'] * 1e3:.3g} ms over "
-            f"{run.system.host_link.name if run.system.host_link else 'no link'}",
-            "textbook chapter F-29..F-39 (data pipeline); " + ASSUMPTION_SOURCES["loader_workers"],
+            lambda: Figure(
+                "input pipeline per step",
+                Q_(v["data_s"], "s").to("ms"),
+                "max(read, tokenize, host-to-device) per GPU (prefetch overlaps the stages)",
+                f"read {v['read_s'] * 1e3:.3g} ms, tokenize {v['preprocess_s'] * 1e3:.3g} ms "
+                f"({a.loader_workers} workers x {format_quantity(a.tokenization_rate_per_core)}), "
+                f"transfer {v['transfer_s'] * 1e3:.3g} ms over "
+                f"{run.system.host_link.name if run.system.host_link else 'no link'}",
+                "textbook chapter F-29..F-39 (data pipeline); "
+                + ASSUMPTION_SOURCES["loader_workers"],
+            ),
         ),
-        Figure(
+        (
             "step time",
-            Q_(v["step_s"], "s").to("ms"),
-            "max(compute + exposed communication, input pipeline)",
-            f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
-            f"{v['data_s'] * 1e3:.4g}) ms -> "
-            + ("data-bound" if v["data_bound"] else "compute-bound"),
-            "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))",
+            lambda: Figure(
+                "step time",
+                Q_(v["step_s"], "s").to("ms"),
+                "max(compute + exposed communication, input pipeline)",
+                f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
+                f"{v['data_s'] * 1e3:.4g}) ms -> "
+                + ("data-bound" if v["data_bound"] else "compute-bound"),
+                "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))",
+            ),
         ),
     ]
 
@@ -377,10 +416,12 @@ def plan_figures(
     run: Run, v: Values, failures: GoodputSchedule | None, *, wanted: frozenset[str] | None = None
 ) -> list[Figure]:
     """Every figure of a plan (or, with ``wanted``, those figures only, built by the stages in
-    order until every one is there: ``Plan.train()`` needs no energy, cost or CO2e); a plan that
-    does not fit stops after its memory."""
-    figures = run_figures(run, v)
+    order until every one is there: ``Plan.train()`` needs no energy, cost or CO2e; the run's
+    and the step's stages name their figures and build only the wanted ones); a plan that does
+    not fit stops after its memory."""
+    head = run_figures(run, v)
     if not v["fits"]:
+        figures = [build() for _, build in head]
         figures.append(
             Figure(
                 "time, energy, cost, CO2e",
@@ -391,21 +432,22 @@ def plan_figures(
             )
         )
         return figures
-    stages: tuple[Callable[[], list[Figure]], ...] = (
+    stages: tuple[Callable[[], list[Named]], ...] = (
         lambda: step_figures(run, v),
-        lambda: time_figures(run, v, failures),
-        lambda: energy_figures(run, v),
-        lambda: cost_figures(run, v),
-        lambda: carbon_figures(run, v),
+        lambda: _named(time_figures(run, v, failures)),
+        lambda: _named(energy_figures(run, v)),
+        lambda: _named(cost_figures(run, v)),
+        lambda: _named(carbon_figures(run, v)),
     )
+    figures = [build() for name, build in head if wanted is None or name in wanted]
+    offered = {name for name, _ in head}
     computed: list[Figure] = []
     for stage in stages:
-        if wanted is not None and wanted <= {f.name for f in (*figures, *computed)}:
+        if wanted is not None and wanted <= offered:
             break
-        computed.extend(stage())
-    if wanted is not None:
-        figures = [f for f in figures if f.name in wanted]
-        computed = [f for f in computed if f.name in wanted]
+        named = stage()
+        offered.update(name for name, _ in named)
+        computed.extend(build() for name, build in named if wanted is None or name in wanted)
     if run.sustained is not None or run.gpu_hours is not None:
         # napkin mode (the user's throughput) or report mode (published GPU-hours): no band
         return [*figures, *computed]

@@ -446,7 +446,8 @@ def test_without_a_batch_the_plan_steps_4m_tokens_as_llama_2_did() -> None:
 
 
 def test_each_answer_shows_the_figures_the_whole_plan_shows() -> None:
-    """``train()``, ``energy()``, ``cost()`` and ``carbon()`` build only the stages they need;
+    """``train()``, ``energy()``, ``cost()`` and ``carbon()`` build only the stages they need,
+    and of the stages named lazily (the run's and the step's) only the figures they show;
     their figures equal (value, formula, numbers, source, band) those of the whole plan's
     ``figures()`` (the oracle), whether asked before or after it."""
 
