@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -289,8 +289,23 @@ def collective_seconds(
     reduce-scatter and all-gather) on the group ``where``, plain arrays in and out; ``auto``
     is the fastest registered algorithm that carries it."""
     wanted = collective_name(collective)
-    size = floats(size)
     links = group_links(system, wanted, where, fit_world_size)
+    return _seconds_on(links, wanted, floats(size), algorithm)
+
+
+def collective_seconds_by_size(
+    system: System, collective: str, sizes: Sequence[Number], where: GroupPlacement
+) -> list[Number]:
+    """:func:`collective_seconds` (``auto``) of several message ``sizes`` on the same group,
+    its links worked out once."""
+    wanted = collective_name(collective)
+    links = group_links(system, wanted, where, None)
+    return [_seconds_on(links, wanted, floats(size), "auto") for size in sizes]
+
+
+def _seconds_on(links: GroupLinks, wanted: Collective, size: Number, algorithm: str) -> Number:
+    """Seconds of one collective of ``size`` bytes on a group's ``links`` (see
+    :func:`collective_seconds`)."""
     if algorithm == "auto":
         times = [ALGORITHMS[name].seconds(wanted, size, links) for name in algorithms_for(wanted)]
         if all_numbers(*times):

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from mlcost.comms import Collective, collective_seconds, placement
-from mlcost.comms.placement import GroupPlacement
+from mlcost.comms.placement import GroupPlacement, collective_seconds_by_size
 from mlcost.errors import MlcostError
 from mlcost.parallel.degrees import (
     CommOptions,
@@ -262,11 +262,16 @@ class _Terms(Record, frozen=True):
         (the sizes stacked on a leading axis: the same arithmetic element by element; Python
         numbers one after the other)."""
         if all_numbers(*sizes, ranks):
-            times = []
-            for size in sizes:
-                time, where = self.seconds(collective, float(size), ranks, stride, where)
-                times.append(time)
-            return times, where
+            if not float(ranks) > 1:  # one rank: nothing crosses a link (:meth:`seconds`)
+                times = []
+                for size in sizes:
+                    time, where = self.seconds(collective, float(size), ranks, stride, where)
+                    times.append(time)
+                return times, where
+            if where is None:
+                where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
+            sizes = tuple(float(size) for size in sizes)
+            return collective_seconds_by_size(self.system, collective, sizes, where), where
         stacked = np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in sizes)))
         times, where = self.seconds(collective, stacked, ranks, stride, where)
         return list(np.broadcast_to(times, (len(sizes), *np.shape(times)[1:]))), where
