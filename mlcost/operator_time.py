@@ -412,12 +412,14 @@ def operator_rows(
     )
     return [
         tuple(
-            shared[i]
-            if i in shared
-            else operator_time(
-                op, one, found, tensors, gemm=seconds.get(i), kernels_shared=launches.get(i, 1)
-            )
-            for i, op in enumerate(ops)
+            [
+                shared[i]
+                if i in shared
+                else operator_time(
+                    op, one, found, tensors, gemm=seconds.get(i), kernels_shared=launches.get(i, 1)
+                )
+                for i, op in enumerate(ops)
+            ]
         )
         for one, found, seconds in zip(executions, kernels, gemms, strict=True)
     ]

@@ -286,8 +286,17 @@ class OperatorTable(Record, Result, frozen=True):
 
     @property
     def model_flop_count(self) -> Number:
-        """:attr:`model_flops` in FLOP, a plain number (array in sweeps)."""
-        return self._total("forward_flops") + self._total("backward_flops")
+        """:attr:`model_flops` in FLOP, a plain number (array in sweeps): forward and backward
+        FLOPs each summed over the pass operators (:meth:`_total`'s order), in one pass."""
+        forward: Number = 0
+        backward: Number = 0
+        for op in self.operators:
+            if op.kind == "optimizer":
+                continue
+            count = op.count
+            forward = forward + op.forward_flops * count
+            backward = backward + op.backward_flops * count
+        return forward + backward
 
     @property
     def hardware_flops(self) -> pint.Quantity:
