@@ -120,7 +120,7 @@ class StepBuilder(Record, frozen=True, dict=True):
     def policy(self) -> PrecisionPolicy:
         return self.config.policy
 
-    @property
+    @cached_property
     def tokens(self) -> Any:
         return self.b * self.s
 
@@ -128,26 +128,26 @@ class StepBuilder(Record, frozen=True, dict=True):
     def act(self) -> float:
         return self.policy.activation
 
-    @property
+    @cached_property
     def layer_count(self) -> int:
         """Executions of a per-layer operator per step: ``L x m`` (``layers`` of them when the
         rows stand for a part of the layers, e.g. frozen ones)."""
         layers = self.model.num_layers if self.layers is None else self.layers
         return layers * self.micro
 
-    @property
+    @cached_property
     def causal(self) -> bool:
         if self.config.causal is None:
             return self.model.architecture == "decoder"
         return self.config.causal
 
-    @property
+    @cached_property
     def dropout_on(self) -> bool:
         if self.config.dropout is None:
             return self.model.hidden_dropout > 0 or self.model.attention_dropout > 0
         return self.config.dropout
 
-    @property
+    @cached_property
     def mask_bytes(self) -> float:
         """Bytes per element of a dropout mask (``TrainingConfig.dropout_mask``)."""
         return self.act if self.config.dropout_mask == "dtype" else 1.0
@@ -236,9 +236,10 @@ class StepBuilder(Record, frozen=True, dict=True):
     ) -> Operator:
         """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
         m`` times a step (or ``count``), recomputed with the layer."""
-        return self.gemm(
+        return gemm_operator(
             name, "layer", self.layer_count if count is None else count,
-            self.tokens if m is None else m, n, k, bias=bias, rf=self.layer_rf, **extra,
+            self.tokens if m is None else m, n, k, policy=self.policy, bias=bias,
+            recompute_fraction=self.layer_rf, **extra,
         )  # fmt: skip
 
     def gemm(
