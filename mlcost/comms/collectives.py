@@ -79,6 +79,8 @@ BENCH_NAMES: dict[str, str] = {
 
 def collective_name(collective: str) -> Collective:
     """A :class:`Collective` from its name, or :class:`MlcostError` listing the known ones."""
+    if type(collective) is Collective:  # already one (the hot paths pass members)
+        return collective
     try:
         return Collective(collective)
     except ValueError:

@@ -300,14 +300,22 @@ def collective_seconds_by_size(
     its links worked out once."""
     wanted = collective_name(collective)
     links = group_links(system, wanted, where, None)
-    return [_seconds_on(links, wanted, floats(size), "auto") for size in sizes]
+    names = algorithms_for(wanted)
+    return [_seconds_on(links, wanted, floats(size), "auto", names) for size in sizes]
 
 
-def _seconds_on(links: GroupLinks, wanted: Collective, size: Number, algorithm: str) -> Number:
+def _seconds_on(
+    links: GroupLinks,
+    wanted: Collective,
+    size: Number,
+    algorithm: str,
+    names: list[str] | None = None,
+) -> Number:
     """Seconds of one collective of ``size`` bytes on a group's ``links`` (see
-    :func:`collective_seconds`)."""
+    :func:`collective_seconds`); ``names``: :func:`algorithms_for` ``wanted``, when known."""
     if algorithm == "auto":
-        times = [ALGORITHMS[name].seconds(wanted, size, links) for name in algorithms_for(wanted)]
+        names = algorithms_for(wanted) if names is None else names
+        times = [ALGORITHMS[name].seconds(wanted, size, links) for name in names]
         if all_numbers(*times):
             return functools.reduce(minimum, times)
         return np.minimum.reduce(np.broadcast_arrays(*times)) if len(times) > 1 else times[0]
