@@ -22,7 +22,7 @@ from mlcost.records import Record
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, system
-from mlcost.units import in_unit, magnitude_in, positive_magnitude
+from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
 
 if TYPE_CHECKING:
@@ -378,7 +378,7 @@ def resolve(plan: Plan) -> Run:
         **_report_mode(plan),
         data_storage=_data_storage(plan, catalog, resolved),
         checkpoint=_checkpoint(plan, catalog, resolved),
-        mtbf_per_gpu=plan.mtbf_per_gpu,
+        mtbf_per_gpu=_mtbf(plan),
         async_checkpoint=plan.async_checkpoint,
         sustained=_sustained(plan, resolved, config),
         flop_count=plan.flop_count,
@@ -510,6 +510,21 @@ def resolve_power(plan: Plan, resolved: System) -> dict[str, Any]:
         "power_per_gpu": None,
         "power_source": fallback + resolved.host_power_source,
     }
+
+
+def _mtbf(plan: Plan) -> pint.Quantity | None:
+    """The given MTBF per GPU (a quantity, or text such as ``"50000 hour"``), one finite time
+    > 0 (a GPU that fails at once has no goodput)."""
+    if plan.mtbf_per_gpu is None:
+        return None
+    hours = magnitude_in(plan.mtbf_per_gpu, "hour", "mtbf_per_gpu")
+    if np.ndim(hours) != 0 or not (float(hours) > 0 and math.isfinite(float(hours))):
+        raise MlcostError(
+            f"mtbf_per_gpu: got {plan.mtbf_per_gpu!r}, expected one finite time > 0, e.g. "
+            "Q_(50_000, 'hour')"
+        )
+    given = plan.mtbf_per_gpu
+    return given if isinstance(given, pint.Quantity) else Q_(float(hours), "hour")
 
 
 def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | None:

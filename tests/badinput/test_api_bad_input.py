@@ -59,6 +59,22 @@ def _finite_json(data: Any) -> None:
         (lambda: Plan("gpt2", **GPT2_ON_ONE, tokens=-3).summary(), "tokens"),
         (lambda: Plan("gpt2", **GPT2_ON_ONE, tokens=math.inf).summary(), "tokens"),
         (lambda: Plan("gpt2", **GPT2_ON_ONE, price=-3).summary(), "price"),
+        # A GPU that fails at once has no goodput (it was a NaN wall clock, then a division by 0).
+        (
+            lambda: Plan("gpt2", **GPT2_ON_ONE, mtbf_per_gpu=mlcost.Q_(0, "hour")).summary(),
+            "mtbf_per_gpu",
+        ),
+        (
+            lambda: Plan("gpt2", **GPT2_ON_ONE, mtbf_per_gpu=mlcost.Q_(-1, "hour")).summary(),
+            "mtbf_per_gpu",
+        ),
+        (
+            lambda: Plan(
+                "gpt2", **GPT2_ON_ONE, mtbf_per_gpu=mlcost.Q_(math.inf, "hour")
+            ).summary(),
+            "mtbf_per_gpu",
+        ),
+        (lambda: Plan("gpt2", **GPT2_ON_ONE, mtbf_per_gpu=mlcost.Q_(5, "GB")).summary(), "mtbf"),
         (lambda: Plan("gpt2", **GPT2_ON_ONE, price="1 kg").summary(), "price"),
         (
             lambda: Plan(
