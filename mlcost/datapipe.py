@@ -112,12 +112,15 @@ def data_stage_seconds(
     stage's seconds as a float64 array), for the plan's chain, which converts its specs once.
     Python numbers whose stages all have a rate > 0 (one configuration) give Python floats: the
     same arithmetic."""
-    rates = (
+    given = [v for v in (storage, tokenization_rate, host_link) if v is not None]
+    numbers = all_numbers(
+        tokens_per_step, readers_sharing_storage, workers, access_factor, *given
+    ) and (
         (storage is None or storage * access_factor > 0)
         and (tokenization_rate is None or tokenization_rate * workers > 0)
         and (host_link is None or host_link > 0)
     )
-    if all_numbers(tokens_per_step, readers_sharing_storage, workers) and rates:
+    if numbers:
         tokens: Any = float(tokens_per_step)
         readers: Any = float(readers_sharing_storage)
         zero: Any = 0.0

@@ -126,6 +126,25 @@ def test_input_pipeline_of_numbers_is_its_array_of_one(
                 assert type(value) is float, stage
 
 
+def test_input_pipeline_takes_arrays_in_any_argument() -> None:
+    """Workers, rates or readers given as arrays (a sweep) take numpy's path, element by element
+    the numbers' answer (the number path is only for Python numbers throughout)."""
+    from mlcost.datapipe import data_stage_seconds
+
+    base = {"stored_bytes_per_token": 4.0, "token_id_bytes": 8.0, "host_link": 1e10}
+    swept = data_stage_seconds(
+        1000.0, storage=np.array([1e9, 2e9]), tokenization_rate=1e5, workers=np.array([1, 2]),
+        readers_sharing_storage=np.array([8, 4]), **base,
+    )  # fmt: skip
+    for i, (storage, workers, readers) in enumerate(((1e9, 1, 8), (2e9, 2, 4))):
+        one = data_stage_seconds(
+            1000.0, storage=storage, tokenization_rate=1e5, workers=workers,
+            readers_sharing_storage=readers, **base,
+        )  # fmt: skip
+        for stage, value in one.items():
+            assert np.broadcast_to(swept[stage], (2,))[i] == value, stage
+
+
 def test_chinchilla_twenty_tokens_per_parameter() -> None:
     # C = 5.76e23: N = sqrt(C/120) = 69.3e9 and D = 1.386e12 (Chinchilla: 70B, 1.4T tokens).
     n, d = twenty_tokens_per_parameter(5.76e23)
