@@ -31,6 +31,7 @@ slowest stage; memory models report the most loaded one.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -167,7 +168,11 @@ class Layout(Model):
     def one_micro_batch(self) -> Layout:
         """This layout with one micro-batch per step: its operator table is one micro-batch's
         operators and the optimizer update (what a micro-batch's time and saved bytes are read
-        from)."""
+        from). Derived once per layout (a layout is immutable; a copy starts without it)."""
+        return self._one_micro_batch
+
+    @cached_property
+    def _one_micro_batch(self) -> Layout:
         return self.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
 
     # ----- recomputation --------------------------------------------------------------

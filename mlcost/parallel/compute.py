@@ -146,7 +146,6 @@ def compute_parts_by_shard(
     again."""
     numbers = type(micro_batch_sizes) is int
     sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
-    single = layout.one_micro_batch()
     transformer = isinstance(model, TransformerSpec)
     if table is not None:
         if not transformer:
@@ -160,13 +159,13 @@ def compute_parts_by_shard(
         # One size: the step of plain numbers (the same arithmetic, without numpy per value).
         batch = int(sizes[0]) if sizes.size == 1 else sizes
         steps = step_times(
-            model, config, gpu, single, shards, mode=mode, micro_batch_size=batch,
-            implementation=software,
+            model, config, gpu, layout.one_micro_batch(), shards, mode=mode,
+            micro_batch_size=batch, implementation=software,
         )  # fmt: skip
     else:
         if sizes.size != 1:
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
-        one = single.model_copy(update={"micro_batch_size": int(sizes[0])})
+        one = layout.one_micro_batch().model_copy(update={"micro_batch_size": int(sizes[0])})
         steps = step_times(model, config, gpu, one, shards, mode=mode, implementation=software)
     if not steps:
         return []
