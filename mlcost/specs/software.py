@@ -90,14 +90,15 @@ class KernelCurve(_Part):
         xs, bs, rates = self._points
         return xs.tolist(), bs.tolist(), rates.tolist()
 
-    def at(self, sequence: object, batch_heads: object = None) -> np.ndarray:
+    def at(self, sequence: object, batch_heads: object = None) -> Any:
         """FLOP/s at ``sequence`` (and, for a curve measured over launch sizes, ``batch_heads``;
         ``None``: the largest measured): interpolated in log sequence and log launch size,
-        flat beyond the measured ends."""
+        flat beyond the measured ends. An array (0-dimensional for numbers), except one launch
+        of a curve over launch sizes: a Python float (:meth:`_at_point`, the same value)."""
         xs, bs, rates = self._points
         one = not isinstance(sequence, np.ndarray) and not isinstance(batch_heads, np.ndarray)
         if len(bs) > 1 and one:  # one launch: the same arithmetic on Python floats
-            return np.asarray(self._at_point(sequence, batch_heads))
+            return self._at_point(sequence, batch_heads)
         x = np.log2(np.maximum(np.asarray(sequence, dtype=np.float64), 1.0))
         if len(bs) == 1:
             return np.asarray(np.interp(x, xs, rates[:, 0]))
