@@ -145,7 +145,7 @@ def compute_parts_by_shard(
     ``layout.one_micro_batch()`` at the one micro-batch size given), timed instead of built
     again."""
     numbers = type(micro_batch_sizes) is int
-    sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
+    sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64)) if not numbers else None
     transformer = isinstance(model, TransformerSpec)
     if table is not None:
         if not transformer:
@@ -157,20 +157,25 @@ def compute_parts_by_shard(
         steps = table_step_times(table, config, gpu, shards, mode=mode, implementation=software)
     elif transformer:
         # One size: the step of plain numbers (the same arithmetic, without numpy per value).
-        batch = int(sizes[0]) if sizes.size == 1 else sizes
+        batch = (
+            micro_batch_sizes if sizes is None else (int(sizes[0]) if sizes.size == 1 else sizes)
+        )
         steps = step_times(
             model, config, gpu, layout.one_micro_batch(), shards, mode=mode,
             micro_batch_size=batch, implementation=software,
         )  # fmt: skip
     else:
-        if sizes.size != 1:
+        if sizes is not None and sizes.size != 1:
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
-        one = layout.one_micro_batch().model_copy(update={"micro_batch_size": int(sizes[0])})
+        size = micro_batch_sizes if sizes is None else int(sizes[0])
+        one = layout.one_micro_batch().model_copy(update={"micro_batch_size": size})
         steps = step_times(model, config, gpu, one, shards, mode=mode, implementation=software)
     if not steps:
         return []
     plan = _split_plan(steps[0].table, transformer)  # the same table for every shard
-    return [_split(step, sizes, plan, numbers) for step in steps]
+    if sizes is None:  # one size given as a Python int: the parts as Python numbers
+        return [_split_numbers(step, micro_batch_sizes, plan) for step in steps]
+    return [_split(step, sizes, plan) for step in steps]
 
 
 #: The parts of :class:`ComputeParts` the operator rows add to, in field order.
@@ -246,18 +251,13 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     )
 
 
-def _split(
-    step: StepTime, sizes: np.ndarray, plan: _SplitPlan, numbers: bool = False
-) -> ComputeParts:
+def _split(step: StepTime, sizes: np.ndarray, plan: _SplitPlan) -> ComputeParts:
     """The rows of ``step`` summed into the parts of :class:`ComputeParts` (:func:`_split_plan`
     says where each goes). Each part adds its rows' contributions one after the other in row
     order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
-    adding them row by row. ``numbers``: one size, the parts as Python numbers (summed in the
-    same order on Python floats, :func:`_split_numbers`)."""
+    adding them row by row (one size as a Python int: :func:`_split_numbers`)."""
     rows, optimizer = step.rows, plan.optimizer_rows
     peak = step.ceilings.peak_flops
-    if numbers:
-        return _split_numbers(step, sizes, plan, peak)
     total, launch = [r.total for r in rows], [r.launch for r in rows]
     body = [total[i] - launch[i] for i in plan.body_rows]
     launched = [launch[i] for i in plan.body_rows]
@@ -287,9 +287,7 @@ _ATTENTION_PART, _GEMM_PART = _INDEX["attention"], _INDEX["layers_gemm"]
 _OPTIMIZER_PARTS = tuple(_INDEX[name] for name in ("optimizer", "optimizer_gaps", "optimizer_host"))
 
 
-def _split_numbers(
-    step: StepTime, sizes: np.ndarray, plan: _SplitPlan, peak: float
-) -> ComputeParts:
+def _split_numbers(step: StepTime, size: int, plan: _SplitPlan) -> ComputeParts:
     """:func:`_split` of one size on Python numbers, in one pass over the rows: each part takes
     one kind of contribution (a row's body, its backward share, its launches, their backward
     share; the attention rows, the layers' GEMMs, the optimizer's three), so adding a row's
@@ -318,8 +316,8 @@ def _split_numbers(
         sums[gaps] += float(row.gaps)
         sums[host] += float(row.host)
     values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
-    values["model_flops"] = _column(plan.model_flops, sizes.shape).item()
-    return ComputeParts(micro_batch_size=sizes.item(), peak=peak, **values)
+    values["model_flops"] = float(plan.model_flops)  # what a float64 column of it holds
+    return ComputeParts(micro_batch_size=size, peak=step.ceilings.peak_flops, **values)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
