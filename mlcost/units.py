@@ -479,12 +479,14 @@ def positive_magnitude(
     value: Any, unit: str, field: str, *, allow_zero: bool = False, bare: bool = False
 ) -> float:
     """:func:`magnitude_in` of one value that must be finite and > 0 (>= 0 with
-    ``allow_zero``), else a one-line :class:`mlcost.errors.MlcostError` naming ``field``."""
-    magnitude = float(magnitude_in(value, unit, field, bare=bare))
+    ``allow_zero``), else a one-line :class:`mlcost.errors.MlcostError` naming ``field`` (an
+    array of values too: one is expected)."""
+    found = magnitude_in(value, unit, field, bare=bare)
+    magnitude = float(found) if np.ndim(found) == 0 else math.nan
     in_range = magnitude >= 0 if allow_zero else magnitude > 0
     if not (in_range and math.isfinite(magnitude)):
         bound = ">= 0" if allow_zero else "> 0"
-        raise MlcostError(f"{field}: got {value!r}, expected a finite value {bound} {unit}")
+        raise MlcostError(f"{field}: got {value!r}, expected one finite value {bound} {unit}")
     return magnitude
 
 

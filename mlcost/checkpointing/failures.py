@@ -234,13 +234,12 @@ def _daly_seconds(delta: Number, m: Number) -> Number:
     """Daly 2006, eq. 37 on magnitudes (seconds); see :func:`daly_interval`. Two Python
     numbers give a Python float (``math.sqrt`` and numpy's are both IEEE's correctly rounded
     square root: the same value)."""
-    if all_numbers(delta, m) and m > 0 and delta >= 0:
-        if not delta < 2 * m:
-            return float(m)
-        x = delta / (2 * m)
-        return math.sqrt(2 * delta * m) * (1 + math.sqrt(x) / 3 + x / 9) - delta
+    numbers = all_numbers(delta, m) and m > 0 and delta >= 0
+    sqrt = math.sqrt if numbers else np.sqrt
     x = delta / (2 * m)
-    tau = np.sqrt(2 * delta * m) * (1 + np.sqrt(x) / 3 + x / 9) - delta
+    tau = sqrt(2 * delta * m) * (1 + sqrt(x) / 3 + x / 9) - delta
+    if numbers:
+        return tau if delta < 2 * m else float(m)
     return np.where(delta < 2 * m, tau, m)
 
 

@@ -19,6 +19,7 @@ from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
 from mlcost.records import Record
+from mlcost.results import ceil, floats
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, system
@@ -41,13 +42,10 @@ class CheckpointTarget(Record, frozen=True):
 
     def bandwidth(self, gpus: Any, gpus_per_node: int) -> Any:
         """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s; arrays welcome)."""
-        if type(gpus) is int:  # one configuration: a Python float (the same value)
-            if self.shared is not None:
-                return float(self.shared)
-            return float(self.per_node or 0.0) * float(math.ceil(gpus / gpus_per_node))
         if self.shared is not None:
-            return np.full(np.shape(gpus), self.shared)
-        return float(self.per_node or 0.0) * np.ceil(np.asarray(gpus) / gpus_per_node)
+            return float(self.shared) if type(gpus) is int else np.full(np.shape(gpus), self.shared)
+        # A Python count (one configuration) gives a Python float: the same value.
+        return float(self.per_node or 0.0) * ceil(floats(gpus) / gpus_per_node)
 
 
 class Run(Record, frozen=True):
@@ -517,14 +515,9 @@ def _mtbf(plan: Plan) -> pint.Quantity | None:
     > 0 (a GPU that fails at once has no goodput)."""
     if plan.mtbf_per_gpu is None:
         return None
-    hours = magnitude_in(plan.mtbf_per_gpu, "hour", "mtbf_per_gpu")
-    if np.ndim(hours) != 0 or not (float(hours) > 0 and math.isfinite(float(hours))):
-        raise MlcostError(
-            f"mtbf_per_gpu: got {plan.mtbf_per_gpu!r}, expected one finite time > 0, e.g. "
-            "Q_(50_000, 'hour')"
-        )
+    hours = positive_magnitude(plan.mtbf_per_gpu, "hour", "mtbf_per_gpu")
     given = plan.mtbf_per_gpu
-    return given if isinstance(given, pint.Quantity) else Q_(float(hours), "hour")
+    return given if isinstance(given, pint.Quantity) else Q_(hours, "hour")
 
 
 def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | None:

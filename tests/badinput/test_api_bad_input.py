@@ -75,6 +75,13 @@ def _finite_json(data: Any) -> None:
             "mtbf_per_gpu",
         ),
         (lambda: Plan("gpt2", **GPT2_ON_ONE, mtbf_per_gpu=mlcost.Q_(5, "GB")).summary(), "mtbf"),
+        # One value expected (positive_magnitude raised numpy's TypeError for an array).
+        (
+            lambda: Plan(
+                "gpt2", **GPT2_ON_ONE, mtbf_per_gpu=mlcost.Q_(np.array([5e4, 1e3]), "hour")
+            ).summary(),
+            "one finite value",
+        ),
         (lambda: Plan("gpt2", **GPT2_ON_ONE, price="1 kg").summary(), "price"),
         (
             lambda: Plan(
