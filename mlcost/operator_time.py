@@ -28,13 +28,12 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
-from mlcost.records import Record, replace
+from mlcost.records import Record, cached_property, replace
 from mlcost.results import any_true, floats, largest, maximum, stack_rows
 from mlcost.roofline import Ceilings
 from mlcost.specs import Kernel

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 import pint
 
 from mlcost.errors import MlcostError
+from mlcost.records import cached_property
 from mlcost.results import plain
 from mlcost.specs import Accelerator
 from mlcost.units import Q_, format_quantity, in_unit

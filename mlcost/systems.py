@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.errors import MlcostError
+from mlcost.records import cached_property
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Catalog, Cluster, Link, Node, Spec, Storage, default_catalog
 from mlcost.specs.hardware import CollectiveFit

@@ -45,6 +45,7 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
+from mlcost.records import cached_property as record_cached_property  # plain classes
 from mlcost.results import (
     Figure,
     LazyFigures,
@@ -133,26 +134,26 @@ class StageMemory:
         """The index of the most loaded stage."""
         return plain(self.stage_index)
 
-    @cached_property
+    @record_cached_property
     def by_stage(self) -> dict[MemoryTerm, np.ndarray]:
         """Each term over the stages (and the candidates)."""
         if self.arrays is not None:
             return self.arrays
         return {term: np.array([terms[term] for terms in self.stages]) for term in self.stages[0]}
 
-    @cached_property
+    @record_cached_property
     def held(self) -> np.ndarray:
         """Micro-batches in flight on each stage (and candidate)."""
         return self.held_arrays if self.held_arrays is not None else np.array(self.stage_held)
 
-    @cached_property
+    @record_cached_property
     def terms(self) -> dict[MemoryTerm, Number]:
         """Each term at the most loaded stage (their sum is :attr:`total`)."""
         if self.stages:
             return self.stages[int(self.stage_index)]
         return {term: _at_stage(value, self.stage_index) for term, value in self.by_stage.items()}
 
-    @cached_property
+    @record_cached_property
     def in_flight(self) -> Number:
         """Micro-batches whose activations the most loaded stage holds."""
         if self.stage_held:
@@ -407,7 +408,7 @@ class MemoryBreakdown(Result):
     details: dict[str, Any] = field(default_factory=dict)
     total_bytes: Number | None = None  # the terms' sum where the composition summed them
 
-    @cached_property
+    @record_cached_property
     def total(self) -> pint.Quantity:
         """The sum of the terms in GiB, computed once: ``total_bytes`` where given (the sum
         :func:`per_gpu_memory` formed, in the same order), else one conversion per term."""

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,7 +45,7 @@ from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import ComputeParts, compute_parts_by_shard, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees, stage_layer_profile
 from mlcost.parallel.step import evaluate
-from mlcost.records import Record, replace
+from mlcost.records import Record, cached_property, replace
 from mlcost.results import Figure, Result, distinct
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model

@@ -27,7 +27,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from dataclasses import KW_ONLY, dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +43,7 @@ from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of
 from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
-from mlcost.records import Record
+from mlcost.records import Record, cached_property
 from mlcost.results import Figure, Figures, Result, first_value
 from mlcost.specs import (
     Accelerator,

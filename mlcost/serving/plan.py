@@ -38,7 +38,6 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -55,6 +54,7 @@ from mlcost.plan.resolve import (
     resolve_price,
     resolve_system,
 )
+from mlcost.records import cached_property
 from mlcost.results import Figure, Result
 from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
