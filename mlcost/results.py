@@ -300,7 +300,10 @@ def plain(value: Any) -> Any:
 
 
 def value_text(value: Any) -> str:
-    """Short display text of a figure's value: 4 significant digits and the unit."""
+    """Short display text of a figure's value and its unit: 4 significant digits below 10,000
+    (``5.39 ms``, ``1,050 W``), the whole number with thousands separators from 10,000 up to a
+    million (``31,934 ms``, ``291,235 USD``: Python's ``g`` format would write ``3.193e+04``),
+    4 significant digits in scientific notation above (``6.738e+09 param``)."""
     if value is None:
         return "n/a"
     if isinstance(value, pint.Quantity):
@@ -316,8 +319,10 @@ def value_text(value: Any) -> str:
             isinstance(magnitude, float) and magnitude.is_integer() and abs(magnitude) < 1e6
         ):
             return f"{int(magnitude):,} {unit_text(value, '~P')}".strip()
-        if abs(magnitude) < 1e6:
+        if abs(magnitude) < 9999.5:  # what rounds to 10,000 at 4 digits takes the next form
             return f"{magnitude:,.4g} {unit_text(value, '~P')}".strip()
+        if abs(magnitude) < 1e6:
+            return f"{magnitude:,.0f} {unit_text(value, '~P')}".strip()
         return f"{magnitude:.4g} {unit_text(value, '~P')}".strip()
     if isinstance(value, float):
         return "unknown" if math.isnan(value) else f"{value:.4g}"

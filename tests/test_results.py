@@ -187,3 +187,32 @@ def test_broadcast_shape_agrees_with_numpy() -> None:
         assert broadcast_shape(*values) == np.broadcast_shapes(*map(np.shape, values)), values
     with pytest.raises(ValueError):
         broadcast_shape(np.ones(2), np.ones(3))
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        # Below 10,000: 4 significant digits, thousands separated.
+        ((5.39, "ms"), "5.39 ms"),
+        ((131.06, "ms"), "131.1 ms"),
+        ((1049.7, "W"), "1,050 W"),
+        ((9999.4, "hour"), "9,999 h"),
+        # From 10,000 (and what rounds to it) below a million: the whole number, separated,
+        # never Python's "3.193e+04" (the default plan's step time, GPU-hours and cost).
+        ((9999.7, "hour"), "10,000 h"),
+        ((31934.2, "ms"), "31,934 ms"),
+        ((-31934.2, "ms"), "-31,934 ms"),
+        ((291234.6, "USD"), "291,235 USD"),
+        # Whole numbers below a million as they are; larger ones in scientific notation.
+        ((476838, "dimensionless"), "476,838"),
+        ((6.738e9, "param"), "6.738e+09 param"),
+        ((2e12, "token"), "2e+12 token"),
+    ],
+)
+def test_value_text_writes_large_values_without_an_exponent_below_a_million(
+    value: tuple[float, str], text: str
+) -> None:
+    from mlcost.results import value_text
+    from mlcost.units import Q_
+
+    assert value_text(Q_(*value)) == text
