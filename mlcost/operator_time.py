@@ -34,8 +34,8 @@ import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import Record, cached_property, replace
-from mlcost.results import any_true, floats, largest, maximum, stack_rows
-from mlcost.roofline import Ceilings
+from mlcost.results import any_true, divide, floats, largest, maximum, stack_rows
+from mlcost.roofline import Ceilings, log_flops
 from mlcost.specs import Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
@@ -50,10 +50,6 @@ _ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
 )
 _ATTENTION_CORE = OperatorRole.ATTENTION_CORE
 _DROPOUT = OperatorKind.DROPOUT
-#: The rows of ``(m, n, k)`` that make each pass's output tiles and depth (forward, input
-#: gradient, weight gradient): tiles ``[m x n]``, ``[m x k]``, ``[k x n]``; depths ``k``,
-#: ``n``, ``m``.
-_MMK, _NKN, _KNM = np.array([0, 0, 2]), np.array([1, 2, 1]), np.array([2, 1, 0])
 _NUMBERS = (int, float)
 Number = Any
 Mode = Literal["roofline", "no-overlap"]
@@ -136,6 +132,14 @@ def shard_shapes(
     return rows, cols, depth, per_head, 1.0 / (c * t_of)
 
 
+def pass_seconds(flops: Number, peak: float, size: Number, wave: Number, depth: Number) -> Number:
+    """Seconds of GEMM passes of ``flops`` (:func:`gemm_compute_by_shard`): ``F / (peak · eta ·
+    (w · d))`` with ``eta`` the size curve's efficiency, ``w`` the wave and ``d`` the depth
+    efficiency; arrays (under the caller's ``np.errstate``) or Python numbers (a zero
+    denominator gives numpy's infinity, :func:`mlcost.results.divide`)."""
+    return divide(flops, peak * size * (wave * depth))
+
+
 def gemm_compute(
     ops: Sequence[Operator],
     ceilings: Ceilings,
@@ -193,11 +197,27 @@ def gemm_compute_by_shard(
         passes[0].append(first)
         passes[1].append(second)
         passes[2].append(third)
+    # Several shards: their axis leads, (shards, rows, *shape); the whole GEMMs alone (a
+    # one-GPU step): no such axis, one added to the result.
+    whole = [shard == (1, 1) for shard in shards]
+    stacked = not all(whole)
+    if numbers and not stacked:  # one configuration, whole GEMMs: row by row on numbers
+        logs = log_flops(forwards).tolist()  # numpy's log10, as the arrays' efficiencies read
+        row_seconds: list[Number] = []
+        for i, (m, n, k, batch) in enumerate(zip(ms, ns, ks, batches, strict=True)):
+            factors = ceilings.gemm_row_factors(
+                float(m), float(n), float(k), float(batch), logs[i], heads[i]
+            )
+            total = 0.0
+            for part, (size, wave, depth) in zip(passes, factors, strict=True):
+                if part[i] != 0:  # a pass without FLOPs costs nothing
+                    total = total + pass_seconds(part[i], peak, size, wave, depth)
+            row_seconds.append(total)
+        return [row_seconds]
     own: list[tuple[int, ...]]
-    if numbers:  # numbers only: no sweep
+    if numbers:  # numbers only (at several shards): no sweep
         own, shape = [()] * len(ops), ()
-        dims = np.array((ms, ns, ks), dtype=np.float64)  # as stack_rows converts
-        m, n, k = dims
+        m, n, k = np.array((ms, ns, ks), dtype=np.float64)  # as stack_rows converts
         flops = np.array(forwards, dtype=np.float64)
         batch = np.array(batches, dtype=np.float64)
         values = np.array(passes, dtype=np.float64)
@@ -216,10 +236,6 @@ def gemm_compute_by_shard(
         active = np.array([[any_true(x) for x in part] for part in passes]).reshape(
             (len(passes), -1) + (1,) * len(shape)
         )
-    # Several shards: their axis leads, (shards, rows, *shape); the whole GEMMs alone (a
-    # one-GPU step): no such axis, one added to the result.
-    whole = [shard == (1, 1) for shard in shards]
-    stacked = not all(whole)
     if stacked:
         values, active = values[:, np.newaxis], active[:, np.newaxis]
         axis = (-1,) + (1,) * m.ndim
@@ -234,12 +250,8 @@ def gemm_compute_by_shard(
         flops = flops * share  # 1 for a whole GEMM
     # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
-    if numbers and not stacked:  # the rows of (m, n, k) taken, not three arrays stacked
-        waves = ceilings.gemm_wave_efficiency(dims[_MMK], dims[_NKN], batch)
-        depths = ceilings.gemm_depth_efficiency(dims[_KNM])
-    else:
-        waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
-        depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
+    waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
+    depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
     attention = np.array(heads)
     # Each pass's operand layout's size curve (the attention rows' own where measured).
     layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
@@ -250,7 +262,7 @@ def gemm_compute_by_shard(
         linear = ~attention.reshape((-1,) + (1,) * len(shape))
         layouts = layouts * np.where(linear, aligned, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        seconds = values / (peak * layouts * (waves * depths))
+        seconds = pass_seconds(values, peak, layouts, waves, depths)
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not stacked:

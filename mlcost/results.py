@@ -187,6 +187,20 @@ def where(condition: Any, yes: Any, no: Any) -> Any:
     return np.where(condition, yes, no)
 
 
+def divide(numerator: Any, denominator: Any) -> Any:
+    """``numerator / denominator`` for the hot paths, IEEE division as numpy's (under
+    ``np.errstate(divide="ignore", invalid="ignore")``) for Python numbers too: a zero
+    denominator gives an infinity of the quotient's sign, or NaN for 0 / 0, where Python would
+    raise ``ZeroDivisionError``; anything else goes through numpy's ``/``."""
+    if type(numerator) in _NUMBERS and type(denominator) in _NUMBERS:
+        if denominator:
+            return numerator / denominator
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(np.float64(numerator) / np.float64(denominator))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return numerator / denominator
+
+
 def floats(value: Any) -> Any:
     """``np.asarray(value, dtype=np.float64)`` for the hot paths: a Python number becomes a
     Python float (the same IEEE double numpy would hold); anything else goes through numpy."""

@@ -20,8 +20,10 @@ the calibration layer replaces datasheet peaks with measured ones through the sa
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pint
@@ -259,7 +261,7 @@ class Ceilings:
         gradient ``tn``): the rows where ``attention`` (broadcast over ``flops``) on the
         attention curve where there is one. The same numbers as a call per layout, with the
         log of the FLOPs and the attention rows' efficiency evaluated once."""
-        x = _log_flops(flops)
+        x = log_flops(flops)
         out = np.empty((3, *np.shape(flops)))
         for index, layout in enumerate(("nn", "nt", "tn")):
             curve = self._size_curve(layout)
@@ -308,13 +310,15 @@ class Ceilings:
         GEMM deeper than the best shape is not faster than it)."""
         if not self.k_overhead:
             return 1.0
-        k = np.maximum(np.asarray(k, dtype=np.float64), 1.0)
-        reference = (
-            1.0
-            if math.isinf(self.k_reference)
-            else self.k_reference / (self.k_reference + self.k_overhead)
-        )
-        return plain(np.minimum(k / (k + self.k_overhead) / reference, 1.0))
+        k = np.asarray(k, dtype=np.float64)
+        return plain(_depth_share(k, self.k_overhead, self._depth_reference, ARRAY_OPS))
+
+    @cached_property
+    def _depth_reference(self) -> float:
+        """``K / (K + K0)`` at ``k_reference`` (1 where there is none)."""
+        if math.isinf(self.k_reference):
+            return 1.0
+        return self.k_reference / (self.k_reference + self.k_overhead)
 
     def gemm_wave_efficiency(self, m: Number, n: Number, batch: Number = 1) -> Number:
         """Share of the SMs' tile slots doing useful work for a GEMM with an ``m x n`` output
@@ -326,14 +330,62 @@ class Ceilings:
         the efficiency was measured, and never above 1 (never faster than that shape)."""
         if not self.wave_quantization:
             return 1.0
-        tile_m, tile_n = self.tile
         m = np.asarray(m, dtype=np.float64)
         n = np.asarray(n, dtype=np.float64)
-        batch = np.maximum(np.asarray(batch, dtype=np.float64), 1.0)
-        tiles = np.ceil(m / tile_m) * np.ceil(n / tile_n) * batch
-        waves = np.ceil(np.maximum(tiles, 1.0) / self.compute_units)
-        share = m * n * batch / (waves * self.compute_units * tile_m * tile_n)
-        return plain(np.minimum(share / self.wave_reference, 1.0))
+        batch = np.asarray(batch, dtype=np.float64)
+        return plain(
+            _wave_share(m, n, batch, self.tile, self.compute_units, self.wave_reference, ARRAY_OPS)
+        )
+
+    def gemm_row_factors(
+        self, m: float, n: float, k: float, batch: float, log_forward: float, attention: bool
+    ) -> tuple[tuple[float, float, float], ...]:
+        """One GEMM row of Python numbers (one configuration, the whole GEMM: no sweep, no
+        shard), per pass (forward, input gradient, weight gradient): its size curve's
+        efficiency (times the alignment factor of a linear layer, ``not attention``), its wave
+        and its depth efficiency. What :meth:`gemm_pass_efficiencies`,
+        :meth:`gemm_alignment_efficiency`, :meth:`gemm_wave_efficiency` and
+        :meth:`gemm_depth_efficiency` give the row in arrays: the same formulas
+        (:func:`_wave_share`, :func:`_depth_share`) on Python numbers (:data:`NUMBER_OPS`) and
+        numpy's interpolation for one point (:func:`interp_point`); ``log_forward`` is
+        ``log10(max(F, 1))`` of the row's forward FLOPs, taken by numpy (:func:`log_flops`)."""
+        curves = self._pass_curves
+        sizes: list[float]
+        if attention and curves[3] is not None:
+            sizes = [interp_point(log_forward, *curves[3])] * 3
+        else:
+            sizes = [
+                self.compute_efficiency if curve is None else interp_point(log_forward, *curve)
+                for curve in curves[:3]
+            ]
+        if (
+            not attention
+            and self.unaligned_gemm != (1.0, 1.0, 1.0)
+            and is_unaligned(n, k, self.alignment_elements)
+        ):
+            sizes = [e * a for e, a in zip(sizes, self.unaligned_gemm, strict=True)]
+        waves, depths = [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]
+        if self.wave_quantization:  # each pass's output tiles: [m x n], [m x k], [k x n]
+            tile, units, reference = self.tile, self.compute_units, self.wave_reference
+            waves = [
+                _wave_share(rows, cols, batch, tile, units, reference, NUMBER_OPS)
+                for rows, cols in ((m, n), (m, k), (k, n))
+            ]
+        if self.k_overhead:  # each pass's depth: k, n, m
+            overhead, reference = self.k_overhead, self._depth_reference
+            depths = [_depth_share(depth, overhead, reference, NUMBER_OPS) for depth in (k, n, m)]
+        return tuple(zip(sizes, waves, depths, strict=True))
+
+    @cached_property
+    def _pass_curves(self) -> tuple[tuple[list[float], list[float]] | None, ...]:
+        """The size curves of the three passes (``nn``, ``nt``, ``tn``, :meth:`_size_curve`)
+        and the attention matmuls' own (None where there is none) as Python lists, read by
+        :meth:`gemm_row_factors`."""
+        chosen = [self._size_curve(layout) for layout in ("nn", "nt", "tn")]
+        chosen.append(self._size_curve("nn", attention=True) if self.attention_curve else None)
+        return tuple(
+            None if curve is None else (curve[0].tolist(), curve[1].tolist()) for curve in chosen
+        )
 
 
 def alignment_elements(format: str) -> int:
@@ -364,12 +416,74 @@ def layout_unaligned(m: int, n: int, k: int, layout: str, step: int) -> bool:
 def _on_log_curve(curve: tuple[np.ndarray, np.ndarray], flops: Number) -> Number:
     """A size curve ``(log10 FLOPs, efficiencies)`` at ``flops``: interpolated in log FLOPs,
     flat beyond its ends."""
-    return plain(np.asarray(np.interp(_log_flops(flops), curve[0], curve[1])))
+    return plain(np.asarray(np.interp(log_flops(flops), curve[0], curve[1])))
 
 
-def _log_flops(flops: Number) -> np.ndarray:
+def log_flops(flops: Number) -> np.ndarray:
     """Where a size curve is read: ``log10`` of the FLOPs, at least 1 FLOP."""
     return np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
+
+
+class Operations(NamedTuple):
+    """What the GEMM efficiency formulas (:func:`_wave_share`, :func:`_depth_share`) need
+    besides arithmetic: numpy's for arrays (:data:`ARRAY_OPS`), Python's for one GEMM pass of
+    numbers (:data:`NUMBER_OPS`)."""
+
+    ceil: Callable[[Any], Any]
+    maximum: Callable[[Any, Any], Any]
+    minimum: Callable[[Any, Any], Any]
+
+
+#: numpy's, for arrays.
+ARRAY_OPS = Operations(np.ceil, np.maximum, np.minimum)
+#: Python's, for numbers: on the finite values of a GEMM's dimensions the same values as
+#: numpy's (``math.ceil`` gives an int where ``np.ceil`` gives the same integer as a float;
+#: the tile and wave counts stay exact integers below 2**53 either way).
+NUMBER_OPS = Operations(math.ceil, max, min)
+
+
+def _wave_share(
+    m: Any, n: Any, batch: Any, tile: tuple[int, int], units: int, reference: float,
+    ops: Operations,
+) -> Any:  # fmt: skip
+    """:meth:`Ceilings.gemm_wave_efficiency`'s formula, on arrays or numbers (``ops``)."""
+    tile_m, tile_n = tile
+    batch = ops.maximum(batch, 1.0)
+    tiles = ops.ceil(m / tile_m) * ops.ceil(n / tile_n) * batch
+    waves = ops.ceil(ops.maximum(tiles, 1.0) / units)
+    share = m * n * batch / (waves * units * tile_m * tile_n)
+    return ops.minimum(share / reference, 1.0)
+
+
+def _depth_share(k: Any, overhead: float, reference: float, ops: Operations) -> Any:
+    """:meth:`Ceilings.gemm_depth_efficiency`'s formula, on arrays or numbers (``ops``)."""
+    k = ops.maximum(k, 1.0)
+    return ops.minimum(k / (k + overhead) / reference, 1.0)
+
+
+def interp_point(x: float, xs: Sequence[float], fs: Sequence[float]) -> float:
+    """``np.interp(x, xs, fs)`` of one Python float, numpy's own arithmetic (``arr_interp`` in
+    numpy/_core/src/multiarray/compiled_base.c): NaN as it is; ``fs[0]`` below the first knot
+    and ``fs[-1]`` above the last; a knot's own value at the knot; else ``slope·(x - xs[j]) +
+    fs[j]`` with ``slope = (fs[j+1] - fs[j]) / (xs[j+1] - xs[j])``, from the other end of the
+    interval where that is NaN. ``xs`` increasing, as numpy asks."""
+    if x != x:
+        return x
+    last = len(xs) - 1
+    if x < xs[0]:
+        return fs[0]
+    if x > xs[last]:
+        return fs[last]
+    j = bisect_right(xs, x) - 1
+    if j == last or xs[j] == x:
+        return fs[j]
+    slope = (fs[j + 1] - fs[j]) / (xs[j + 1] - xs[j])
+    value = slope * (x - xs[j]) + fs[j]
+    if value != value:
+        value = slope * (x - xs[j + 1]) + fs[j + 1]
+        if value != value and fs[j] == fs[j + 1]:
+            value = fs[j]
+    return value
 
 
 #: The depth-equivalent ``K0`` of a GEMM tile's prologue and epilogue, and the per-SM peak it

@@ -317,6 +317,94 @@ def test_gemm_rows_evaluated_together_equal_each_row_by_hand() -> None:
             np.testing.assert_array_equal(seconds, expected, err_msg=op.name)
 
 
+def test_gemm_rows_of_numbers_equal_the_same_rows_in_arrays() -> None:
+    """One configuration's GEMM rows (Python numbers, whole GEMMs) are timed row by row on
+    Python floats (``Ceilings.gemm_row_factors``); the oracle is the array evaluation of the
+    same rows (each row's ``m`` given as a one-element array, which takes the sweep's path),
+    to the last bit, under ceilings that switch on every branch: measured size curves for
+    the three layouts and the attention matmuls, wave quantization off and relative to a
+    reference shape, the tile prologue's depth overhead with and without a reference depth,
+    unaligned feature dimensions (GPT-2's vocabulary of 50,257) with their slower kernels,
+    the FP8 recipe's formats, and an MoE layer's grouped experts."""
+    import dataclasses
+
+    from mlcost.operator_time import gemm_compute
+    from mlcost.records import replace
+
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    bf16 = Ceilings.from_accelerator(gpu, "bf16")
+    curves = dataclasses.replace(
+        bf16,
+        gemm_curve=((1e6, 0.2), (1e9, 0.6), (1e12, 0.75)),
+        gemm_curve_nt=((1e6, 0.15), (1e12, 0.7)),
+        gemm_curve_tn=((1e7, 0.3), (1e10, 0.5), (1e13, 0.8)),
+        attention_curve=((1e6, 0.1), (1e11, 0.5)),
+    )
+    variants = [
+        bf16,
+        curves,
+        dataclasses.replace(curves, wave_quantization=False, k_overhead=0.0),
+        dataclasses.replace(bf16, wave_reference=0.83, k_overhead=790.0, k_reference=8192.0),
+        dataclasses.replace(curves, unaligned_gemm=(0.18, 0.16, 0.24), tile=(128, 256)),
+    ]
+    assert bf16.k_overhead > 0 and bf16.wave_quantization  # the H100's own: both effects on
+    tables = [
+        (operators(mlcost.model("llama-2-7b"), TrainingConfig(sequence_length=1024)), False),
+        (operators(mlcost.model("gpt2"), TrainingConfig(sequence_length=1024)), False),
+        (operators(mlcost.model("mixtral-8x7b"), TrainingConfig(sequence_length=512)), True),
+    ]
+    fp8 = operators(mlcost.model("llama-2-7b"), TrainingConfig(precision="fp8"))
+    cases = [(table, grouped, ceilings) for table, grouped in tables for ceilings in variants]
+    cases.append((fp8, False, Ceilings.from_accelerator(gpu, "fp8")))
+    unaligned = 0
+    for table, grouped, ceilings in cases:
+        gemms = [op for op in table.operators if op.is_matmul and op.format == ""]
+        flags = [grouped and bool(np.any(op.gemm_group)) for op in gemms]
+        unaligned += sum(op.n % 8 != 0 or op.k % 8 != 0 for op in gemms)
+        numbers = gemm_compute(gemms, ceilings, flags)
+        arrays = gemm_compute(
+            [replace(op, m=np.array([op.m])) for op in gemms], ceilings, flags
+        )
+        for op, number, array in zip(gemms, numbers, arrays, strict=True):
+            assert type(number) is float, op.name
+            assert np.shape(array) == (1,) and number == array[0], (op.name, ceilings)
+    assert unaligned > 0  # GPT-2's LM head and embedding gradient
+
+
+@given(
+    st.lists(
+        st.floats(-50, 50, allow_nan=False), min_size=1, max_size=8, unique=True
+    ).map(sorted),
+    st.lists(st.floats(0, 1, allow_nan=False), min_size=8, max_size=8),
+    st.floats(-60, 60, allow_nan=False),
+    st.integers(0, 7),
+)
+@settings(max_examples=300, deadline=None)
+def test_interp_point_is_numpys_interp_of_one_point(
+    xs: list[float], fs: list[float], x: float, knot: int
+) -> None:
+    """``interp_point`` gives what ``np.interp`` gives one point, to the last bit: below,
+    above and on the knots (the chosen one and the ends) and between them."""
+    from mlcost.roofline import interp_point
+
+    fs = fs[: len(xs)]
+    for point in (x, xs[min(knot, len(xs) - 1)], xs[0], xs[-1]):
+        assert interp_point(point, xs, fs) == float(np.interp(point, xs, fs))
+    assert np.isnan(interp_point(float("nan"), xs, fs))
+
+
+def test_divide_is_numpys_ieee_division_for_numbers() -> None:
+    """``results.divide``: Python numbers divide as numpy's float64 does under
+    ``np.errstate(ignore)``: a zero denominator gives an infinity of the quotient's sign, or
+    NaN for 0 / 0, not ``ZeroDivisionError``; arrays as numpy's ``/``."""
+    from mlcost.results import divide
+
+    assert divide(3.0, 2) == 1.5
+    assert divide(1.0, 0.0) == np.inf and divide(-1.0, 0.0) == -np.inf
+    assert divide(1.0, -0.0) == -np.inf and divide(0, 0) != divide(0, 0)  # NaN
+    np.testing.assert_array_equal(divide(np.array([1.0, 0.0]), 0.0), [np.inf, np.nan])
+
+
 def test_gemm_rows_at_several_shards_equal_each_shard_by_hand() -> None:
     """``gemm_compute_by_shard`` times GEMM rows at several tensor- and context-parallel
     shards in one array call (a search's tables); each shard's seconds equal the rank's
