@@ -132,12 +132,12 @@ def shard_shapes(
     return rows, cols, depth, per_head, 1.0 / (c * t_of)
 
 
-def pass_seconds(flops: Number, peak: float, size: Number, wave: Number, depth: Number) -> Number:
+def pass_seconds(flops: Number, peak: float, size: Number, shape: Number) -> Number:
     """Seconds of GEMM passes of ``flops`` (:func:`gemm_compute_by_shard`): ``F / (peak · eta ·
-    (w · d))`` with ``eta`` the size curve's efficiency, ``w`` the wave and ``d`` the depth
-    efficiency; arrays (under the caller's ``np.errstate``) or Python numbers (a zero
+    (w · d))`` with ``eta`` the size curve's efficiency and ``shape = w · d`` the wave times the
+    depth efficiency; arrays (under the caller's ``np.errstate``) or Python numbers (a zero
     denominator gives numpy's infinity, :func:`mlcost.results.divide`)."""
-    return divide(flops, peak * size * (wave * depth))
+    return divide(flops, peak * size * shape)
 
 
 def gemm_compute(
@@ -205,13 +205,13 @@ def gemm_compute_by_shard(
         logs = log_flops(forwards).tolist()  # numpy's log10, as the arrays' efficiencies read
         row_seconds: list[Number] = []
         for i, (m, n, k, batch) in enumerate(zip(ms, ns, ks, batches, strict=True)):
-            factors = ceilings.gemm_row_factors(
+            sizes, shares = ceilings.gemm_row_factors(
                 float(m), float(n), float(k), float(batch), logs[i], heads[i]
             )
             total = 0.0
-            for part, (size, wave, depth) in zip(passes, factors, strict=True):
+            for part, size, share in zip(passes, sizes, shares, strict=True):
                 if part[i] != 0:  # a pass without FLOPs costs nothing
-                    total = total + pass_seconds(part[i], peak, size, wave, depth)
+                    total = total + pass_seconds(part[i], peak, size, share)
             row_seconds.append(total)
         return [row_seconds]
     own: list[tuple[int, ...]]
@@ -262,7 +262,7 @@ def gemm_compute_by_shard(
         linear = ~attention.reshape((-1,) + (1,) * len(shape))
         layouts = layouts * np.where(linear, aligned, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        seconds = pass_seconds(values, peak, layouts, waves, depths)
+        seconds = pass_seconds(values, peak, layouts, waves * depths)
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not stacked:

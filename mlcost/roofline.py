@@ -339,11 +339,11 @@ class Ceilings:
 
     def gemm_row_factors(
         self, m: float, n: float, k: float, batch: float, log_forward: float, attention: bool
-    ) -> tuple[tuple[float, float, float], ...]:
+    ) -> tuple[list[float], tuple[float, float, float]]:
         """One GEMM row of Python numbers (one configuration, the whole GEMM: no sweep, no
         shard), per pass (forward, input gradient, weight gradient): its size curve's
-        efficiency (times the alignment factor of a linear layer, ``not attention``), its wave
-        and its depth efficiency. What :meth:`gemm_pass_efficiencies`,
+        efficiency (times the alignment factor of a linear layer, ``not attention``), and its
+        wave times its depth efficiency. What :meth:`gemm_pass_efficiencies`,
         :meth:`gemm_alignment_efficiency`, :meth:`gemm_wave_efficiency` and
         :meth:`gemm_depth_efficiency` give the row in arrays: the same formulas
         (:func:`_wave_share`, :func:`_depth_share`) on Python numbers (:data:`NUMBER_OPS`) and
@@ -364,17 +364,19 @@ class Ceilings:
             and is_unaligned(n, k, self.alignment_elements)
         ):
             sizes = [e * a for e, a in zip(sizes, self.unaligned_gemm, strict=True)]
-        waves, depths = [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]
-        if self.wave_quantization:  # each pass's output tiles: [m x n], [m x k], [k x n]
+        # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
+        w0 = w1 = w2 = d0 = d1 = d2 = 1.0
+        if self.wave_quantization:
             tile, units, reference = self.tile, self.compute_units, self.wave_reference
-            waves = [
-                _wave_share(rows, cols, batch, tile, units, reference, NUMBER_OPS)
-                for rows, cols in ((m, n), (m, k), (k, n))
-            ]
-        if self.k_overhead:  # each pass's depth: k, n, m
+            w0 = _wave_share(m, n, batch, tile, units, reference, NUMBER_OPS)
+            w1 = _wave_share(m, k, batch, tile, units, reference, NUMBER_OPS)
+            w2 = _wave_share(k, n, batch, tile, units, reference, NUMBER_OPS)
+        if self.k_overhead:
             overhead, reference = self.k_overhead, self._depth_reference
-            depths = [_depth_share(depth, overhead, reference, NUMBER_OPS) for depth in (k, n, m)]
-        return tuple(zip(sizes, waves, depths, strict=True))
+            d0 = _depth_share(k, overhead, reference, NUMBER_OPS)
+            d1 = _depth_share(n, overhead, reference, NUMBER_OPS)
+            d2 = _depth_share(m, overhead, reference, NUMBER_OPS)
+        return sizes, (w0 * d0, w1 * d1, w2 * d2)
 
     @cached_property
     def _pass_curves(self) -> tuple[tuple[list[float], list[float]] | None, ...]:
