@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mlcost.errors import MlcostError
-from mlcost.records import Record
+from mlcost.records import Record, cached_property
 from mlcost.specs import Catalog, Implementation, Kernel, KernelCurve, Spec, default_catalog
 
 Number = Any
@@ -39,7 +39,7 @@ Number = Any
 DEFAULT_IMPLEMENTATION = "megatron-core"
 
 
-class Software(Record, frozen=True):
+class Software(Record, frozen=True, dict=True):
     """An implementation profile with the kernels it names, resolved from the catalog."""
 
     spec: Implementation
@@ -57,6 +57,11 @@ class Software(Record, frozen=True):
         return None
 
     def describe(self) -> str:
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:
+        """What :meth:`describe` says, written once (every step's details quote it)."""
         kernels = ", ".join(k.name for k in self.kernels) or "the operator table's attention"
         return f"{self.spec.name} ({self.spec.framework}; attention: {kernels})"
 

@@ -36,7 +36,7 @@ from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import Record, cached_property, replace
 from mlcost.results import any_true, divide, floats, largest, maximum, stack_rows
 from mlcost.roofline import Ceilings, log_flops
-from mlcost.specs import Kernel
+from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
 
@@ -98,6 +98,21 @@ class Execution(Record, frozen=True, dict=True):
     def dispatch(self) -> float:
         """The software's per-op dispatch overhead in seconds (converted once)."""
         return 0.0 if self.software is None else self.software.spec.dispatch_seconds
+
+    @cached_property
+    def rates(self) -> dict[str, tuple[Ceilings, float, float]]:
+        """Per format of :attr:`ceilings`, what every row's time reads: the ceilings, the
+        achievable memory bandwidth ``bandwidth · eta_mem`` (byte/s) and the launch overhead
+        (s), read once per execution."""
+        return {
+            key: (found, found.bandwidth_bytes * found.memory_efficiency, found.launch_seconds)
+            for key, found in self.ceilings.items()
+        }
+
+    @cached_property
+    def spec(self) -> Implementation | None:
+        """The implementation profile (None without software)."""
+        return None if self.software is None else self.software.spec
 
 
 def _gemm_compute(
@@ -357,13 +372,15 @@ def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: 
 def _fused(members: Sequence[Operator]) -> Operator:
     """One GEMM for fused projections reading the same ``[m x k]`` input: their output widths
     and FLOPs added."""
+    n = forward = backward_input = backward_weight = 0  # summed as sum() does, from 0
+    for op in members:
+        n, forward = n + op.n, forward + op.forward_flops
+        backward_input = backward_input + op.backward_input_flops
+        backward_weight = backward_weight + op.backward_weight_flops
     return replace(
-        members[0],
-        n=sum(op.n for op in members),
-        forward_flops=sum(op.forward_flops for op in members),
-        backward_input_flops=sum(op.backward_input_flops for op in members),
-        backward_weight_flops=sum(op.backward_weight_flops for op in members),
-    )
+        members[0], n=n, forward_flops=forward, backward_input_flops=backward_input,
+        backward_weight_flops=backward_weight,
+    )  # fmt: skip
 
 
 def operator_rows(
@@ -448,10 +465,10 @@ def operator_time(
     """The time of one operator row per step (module docstring); ``gemm``: its GEMM compute
     seconds when already evaluated (:func:`operator_rows`); ``kernels_shared``: the rows of a
     fused GEMM sharing its launches."""
-    found = ex.ceilings.get(op.format)  # ex.of(op), inline: called for every row
-    ceilings = ex.main if found is None else found
-    software = ex.software
-    spec = None if software is None else software.spec
+    rates = ex.rates
+    found = rates.get(op.format)  # ex.of(op), inline: called for every row
+    ceilings, bandwidth, launch = rates[""] if found is None else found
+    software, spec = ex.software, ex.spec
     kind, count = op.kind, op.count
     kernel = kernels.get(op.pattern) if op.role == _ATTENTION_CORE else None
     host_ops: float = 1 + (any_true(op.backward_flops) or any_true(op.backward_bytes))
@@ -463,7 +480,6 @@ def operator_time(
     elif spec is not None and spec.fused_elementwise and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
-        bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
         grouped = _grouped(op, software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
         memory = op.bytes_moved / bandwidth
@@ -471,7 +487,6 @@ def operator_time(
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
     else:
-        bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency
         vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(kind, op.forward_flops)
         compute = op.total_flops / (vector * efficiency)
@@ -486,7 +501,7 @@ def operator_time(
             memory = logits * (forward + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
     body = maximum(compute, memory) if ex.mode == "roofline" else compute + memory
-    gaps = host_ops * ceilings.launch_seconds
+    gaps = host_ops * launch
     gpu = body + gaps
     dispatch = ex.dispatch
     total = maximum(gpu, host_ops * dispatch)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mlcost.results import plain
+from mlcost.results import floats, plain
 
 Number = Any
 
@@ -50,7 +50,7 @@ def attention_pairs(
     dilation_rates: Sequence[int] | None = None,
 ) -> Number:
     """Number of (query, key) scores per head for one sequence (see the module docstring)."""
-    s = np.asarray(sequence_length, dtype=np.float64)
+    s = floats(sequence_length)  # a Python float for one length, else a float64 array
     if dilated_segments:
         rates = dilation_rates or [1] * len(dilated_segments)
         total = np.zeros_like(s)
@@ -67,7 +67,8 @@ def attention_pairs(
             return plain(_sum_min(s + 1, w))  # sum_{j=0..s} min(j, w) = sum_{i=1..s} min(i, w)
         half = np.floor(w / 2)
         return plain(s + 2 * _sum_min(s, half))
-    return plain(s * (s + 1) / 2 if causal else s * s)
+    pairs = s * (s + 1) / 2 if causal else s * s
+    return pairs if type(pairs) is float else plain(pairs)
 
 
 def attention_matmul_flops(
