@@ -443,9 +443,7 @@ def operator_rows(
             [
                 shared[i]
                 if i in shared
-                else operator_time(
-                    op, one, found, tensors, gemm=seconds.get(i), kernels_shared=launches.get(i, 1)
-                )
+                else operator_time(op, one, found, tensors, seconds.get(i), launches.get(i, 1))
                 for i, op in enumerate(ops)
             ]
         )
@@ -458,7 +456,6 @@ def operator_time(
     ex: Execution,
     kernels: dict[str, tuple[Number, Kernel]],
     tensors: float,
-    *,
     gemm: Number | None = None,
     kernels_shared: int = 1,
 ) -> OperatorTime:

@@ -131,7 +131,7 @@ class LazyFigures(Sequence[Figure]):
 def any_true(value: Any) -> bool:
     """``np.any(value)`` for the checks of hot paths: a Python scalar answers directly (numpy's
     reduction costs ~10 us per call on one number), an array through ``np.count_nonzero``."""
-    if isinstance(value, (bool, int, float)):
+    if type(value) in _NUMBERS or isinstance(value, (bool, int, float)):
         return bool(value)
     return bool(np.count_nonzero(value))
 
