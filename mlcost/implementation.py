@@ -29,7 +29,7 @@ from typing import Any
 
 from mlcost.errors import MlcostError
 from mlcost.records import Record, cached_property
-from mlcost.specs import Catalog, Implementation, Kernel, KernelCurve, Spec, default_catalog
+from mlcost.specs import Catalog, Implementation, Kernel, Spec, default_catalog
 
 Number = Any
 
@@ -98,25 +98,6 @@ def _with_kernels(spec: Spec, catalog: Catalog, target: SoftwareLike) -> Softwar
     return Software(spec=spec, kernels=tuple(catalog.kernel(n) for n in spec.attention_kernels))
 
 
-def _rate(
-    kernel: Kernel,
-    accelerator: str,
-    direction: str,
-    *,
-    head_dim: int,
-    causal: bool,
-    dropout: bool = False,
-) -> tuple[KernelCurve | None, bool]:
-    curve = kernel.curve(
-        accelerator,
-        direction,  # type: ignore[arg-type]
-        head_dim=head_dim,
-        causal=causal,
-        dropout=dropout,
-    )
-    return curve, curve is not None and curve.causal == causal
-
-
 def attention_kernel_seconds(
     kernel: Kernel,
     accelerator: str,
@@ -135,22 +116,22 @@ def attention_kernel_seconds(
     sizes, with attention ``dropout`` where it was measured with it; ``None`` when the kernel
     was not measured on ``accelerator``."""
 
-    def rate(direction: str, mask: bool = causal) -> tuple[KernelCurve | None, bool]:
-        return _rate(
-            kernel, accelerator, direction, head_dim=head_dim, causal=mask, dropout=dropout
-        )
-
-    both, _ = rate("forward+backward")
-    forward, forward_exact = rate("forward")
-    backward, backward_exact = rate("backward")
+    both, forward, backward, unmasked = kernel.directions(
+        accelerator, head_dim=head_dim, causal=causal, dropout=dropout
+    )
     factor = kernel.backward_factor
     if forward is not None and backward is not None:
         rate_f = forward.at(sequence, batch_heads)
         rate_b = backward.at(sequence, batch_heads)
-        if causal and not backward_exact and forward_exact:
-            other, _ = rate("forward", mask=False)
-            if other is not None:
-                rate_b = rate_b * rate_f / other.at(sequence, batch_heads)
+        # A causal backward measured only unmasked (its curve's mask not the one asked), the
+        # forward measured with it: scaled by the forward's causal / unmasked ratio.
+        if (
+            causal
+            and backward.causal != causal
+            and forward.causal == causal
+            and unmasked is not None
+        ):
+            rate_b = rate_b * rate_f / unmasked.at(sequence, batch_heads)
         return (
             forward_flops / rate_f
             + factor * forward_flops / rate_b

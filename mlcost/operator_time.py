@@ -35,7 +35,7 @@ import numpy as np
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import Record, cached_property, replace
 from mlcost.results import any_true, divide, floats, largest, maximum, stack_rows
-from mlcost.roofline import Ceilings, log_flops
+from mlcost.roofline import Ceilings
 from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
@@ -217,11 +217,10 @@ def gemm_compute_by_shard(
     whole = [shard == (1, 1) for shard in shards]
     stacked = not all(whole)
     if numbers and not stacked:  # one configuration, whole GEMMs: row by row on numbers
-        logs = log_flops(forwards).tolist()  # numpy's log10, as the arrays' efficiencies read
         row_seconds: list[Number] = []
         for i, (m, n, k, batch) in enumerate(zip(ms, ns, ks, batches, strict=True)):
             sizes, shares = ceilings.gemm_row_factors(
-                float(m), float(n), float(k), float(batch), logs[i], heads[i]
+                float(m), float(n), float(k), float(batch), float(forwards[i]), heads[i]
             )
             total = 0.0
             for part, size, share in zip(passes, sizes, shares, strict=True):
@@ -265,8 +264,10 @@ def gemm_compute_by_shard(
         flops = flops * share  # 1 for a whole GEMM
     # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
-    waves = ceilings.gemm_wave_efficiency(np.stack((m, m, k)), np.stack((n, k, n)), batch)
-    depths = ceilings.gemm_depth_efficiency(np.stack((k, n, m)))
+    # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
+    shapes = ceilings.gemm_shape_efficiency(
+        np.stack((m, m, k)), np.stack((n, k, n)), np.stack((k, n, m)), batch
+    )
     attention = np.array(heads)
     # Each pass's operand layout's size curve (the attention rows' own where measured).
     layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
@@ -277,7 +278,7 @@ def gemm_compute_by_shard(
         linear = ~attention.reshape((-1,) + (1,) * len(shape))
         layouts = layouts * np.where(linear, aligned, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        seconds = pass_seconds(values, peak, layouts, waves * depths)
+        seconds = pass_seconds(values, peak, layouts, shapes)
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not stacked:

@@ -311,7 +311,7 @@ class Ceilings:
         if not self.k_overhead:
             return 1.0
         k = np.asarray(k, dtype=np.float64)
-        return plain(_depth_share(k, self.k_overhead, self._depth_reference, ARRAY_OPS))
+        return plain(_shape_share(self, None, None, k, None, ARRAY_OPS, waves=False))
 
     @cached_property
     def _depth_reference(self) -> float:
@@ -333,12 +333,16 @@ class Ceilings:
         m = np.asarray(m, dtype=np.float64)
         n = np.asarray(n, dtype=np.float64)
         batch = np.asarray(batch, dtype=np.float64)
-        return plain(
-            _wave_share(m, n, batch, self.tile, self.compute_units, self.wave_reference, ARRAY_OPS)
-        )
+        return plain(_shape_share(self, m, n, None, batch, ARRAY_OPS, depths=False))
+
+    def gemm_shape_efficiency(self, rows: Any, cols: Any, depth: Any, batch: Any) -> Any:
+        """:meth:`gemm_wave_efficiency` of ``rows x cols`` output tiles (``batch`` of them)
+        times :meth:`gemm_depth_efficiency` of ``depth``, arrays of GEMM passes in one call
+        (each factor 1 where these ceilings leave its effect out)."""
+        return _shape_share(self, rows, cols, depth, batch, ARRAY_OPS)
 
     def gemm_row_factors(
-        self, m: float, n: float, k: float, batch: float, log_forward: float, attention: bool
+        self, m: float, n: float, k: float, batch: float, forward: float, attention: bool
     ) -> tuple[list[float], tuple[float, float, float]]:
         """One GEMM row of Python numbers (one configuration, the whole GEMM: no sweep, no
         shard), per pass (forward, input gradient, weight gradient): its size curve's
@@ -346,16 +350,19 @@ class Ceilings:
         wave times its depth efficiency. What :meth:`gemm_pass_efficiencies`,
         :meth:`gemm_alignment_efficiency`, :meth:`gemm_wave_efficiency` and
         :meth:`gemm_depth_efficiency` give the row in arrays: the same formulas
-        (:func:`_wave_share`, :func:`_depth_share`) on Python numbers (:data:`NUMBER_OPS`) and
-        numpy's interpolation for one point (:func:`interp_point`); ``log_forward`` is
-        ``log10(max(F, 1))`` of the row's forward FLOPs, taken by numpy (:func:`log_flops`)."""
+        (:func:`_shape_share`) on Python numbers (:data:`NUMBER_OPS`) and
+        numpy's interpolation for one point (:func:`interp_point`) at ``log10(max(F, 1))`` of
+        the row's ``forward`` FLOPs, taken by numpy (:func:`log_flops`) where a curve is read."""
         curves = self._pass_curves
         sizes: list[float]
         if attention and curves[3] is not None:
-            sizes = [interp_point(log_forward, *curves[3])] * 3
+            sizes = [interp_point(float(log_flops(forward)), *curves[3])] * 3
+        elif curves[0] is None and curves[1] is None and curves[2] is None:
+            sizes = [self.compute_efficiency] * 3  # no size curve: the constant
         else:
+            x = float(log_flops(forward))
             sizes = [
-                self.compute_efficiency if curve is None else interp_point(log_forward, *curve)
+                self.compute_efficiency if curve is None else interp_point(x, *curve)
                 for curve in curves[:3]
             ]
         if (
@@ -365,18 +372,11 @@ class Ceilings:
         ):
             sizes = [e * a for e, a in zip(sizes, self.unaligned_gemm, strict=True)]
         # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
-        w0 = w1 = w2 = d0 = d1 = d2 = 1.0
-        if self.wave_quantization:
-            tile, units, reference = self.tile, self.compute_units, self.wave_reference
-            w0 = _wave_share(m, n, batch, tile, units, reference, NUMBER_OPS)
-            w1 = _wave_share(m, k, batch, tile, units, reference, NUMBER_OPS)
-            w2 = _wave_share(k, n, batch, tile, units, reference, NUMBER_OPS)
-        if self.k_overhead:
-            overhead, reference = self.k_overhead, self._depth_reference
-            d0 = _depth_share(k, overhead, reference, NUMBER_OPS)
-            d1 = _depth_share(n, overhead, reference, NUMBER_OPS)
-            d2 = _depth_share(m, overhead, reference, NUMBER_OPS)
-        return sizes, (w0 * d0, w1 * d1, w2 * d2)
+        return sizes, (
+            _shape_share(self, m, n, k, batch, NUMBER_OPS),
+            _shape_share(self, m, k, n, batch, NUMBER_OPS),
+            _shape_share(self, k, n, m, batch, NUMBER_OPS),
+        )
 
     @cached_property
     def _pass_curves(self) -> tuple[tuple[list[float], list[float]] | None, ...]:
@@ -427,7 +427,7 @@ def log_flops(flops: Number) -> np.ndarray:
 
 
 class Operations(NamedTuple):
-    """What the GEMM efficiency formulas (:func:`_wave_share`, :func:`_depth_share`) need
+    """What the GEMM efficiency formulas (:func:`_shape_share`) need
     besides arithmetic: numpy's for arrays (:data:`ARRAY_OPS`), Python's for one GEMM pass of
     numbers (:data:`NUMBER_OPS`)."""
 
@@ -444,23 +444,27 @@ ARRAY_OPS = Operations(np.ceil, np.maximum, np.minimum)
 NUMBER_OPS = Operations(math.ceil, max, min)
 
 
-def _wave_share(
-    m: Any, n: Any, batch: Any, tile: tuple[int, int], units: int, reference: float,
-    ops: Operations,
+def _shape_share(
+    ceilings: Ceilings, rows: Any, cols: Any, depth: Any, batch: Any, ops: Operations, *,
+    waves: bool = True, depths: bool = True,
 ) -> Any:  # fmt: skip
-    """:meth:`Ceilings.gemm_wave_efficiency`'s formula, on arrays or numbers (``ops``)."""
-    tile_m, tile_n = tile
-    batch = ops.maximum(batch, 1.0)
-    tiles = ops.ceil(m / tile_m) * ops.ceil(n / tile_n) * batch
-    waves = ops.ceil(ops.maximum(tiles, 1.0) / units)
-    share = m * n * batch / (waves * units * tile_m * tile_n)
-    return ops.minimum(share / reference, 1.0)
-
-
-def _depth_share(k: Any, overhead: float, reference: float, ops: Operations) -> Any:
-    """:meth:`Ceilings.gemm_depth_efficiency`'s formula, on arrays or numbers (``ops``)."""
-    k = ops.maximum(k, 1.0)
-    return ops.minimum(k / (k + overhead) / reference, 1.0)
+    """The wave times the depth efficiency of GEMM passes (:meth:`Ceilings.
+    gemm_wave_efficiency`, :meth:`Ceilings.gemm_depth_efficiency`: their formulas, written
+    once), on arrays or on Python numbers (``ops``); 1 for an effect the ceilings leave out or
+    the caller turns off (``waves``, ``depths``)."""
+    wave = deep = 1.0
+    if waves and ceilings.wave_quantization:
+        tile_m, tile_n = ceilings.tile
+        units = ceilings.compute_units
+        batch = ops.maximum(batch, 1.0)
+        tiles = ops.ceil(rows / tile_m) * ops.ceil(cols / tile_n) * batch
+        count = ops.ceil(ops.maximum(tiles, 1.0) / units)
+        share = rows * cols * batch / (count * units * tile_m * tile_n)
+        wave = ops.minimum(share / ceilings.wave_reference, 1.0)
+    if depths and ceilings.k_overhead:
+        k = ops.maximum(depth, 1.0)
+        deep = ops.minimum(k / (k + ceilings.k_overhead) / ceilings._depth_reference, 1.0)
+    return wave * deep
 
 
 def interp_point(x: float, xs: Sequence[float], fs: Sequence[float]) -> float:

@@ -172,8 +172,27 @@ class Kernel(Spec):
             self._chosen[key] = self._choose(accelerator, direction, head_dim, causal, dropout)
         return self._chosen[key]
 
+    def directions(
+        self, accelerator: str, *, head_dim: int, causal: bool, dropout: bool = False
+    ) -> tuple[KernelCurve | None, KernelCurve | None, KernelCurve | None, KernelCurve | None]:
+        """The curves a fused forward + backward is timed from (:meth:`curve` of each): the
+        ``forward+backward`` one, the ``forward`` and ``backward`` ones, and the ``forward``
+        one without a mask (what a causal backward measured only unmasked is scaled by);
+        chosen once per question, as :meth:`curve`."""
+        key = ("directions", accelerator, head_dim, causal, dropout)
+        found = self._chosen.get(key)
+        if found is None:
+            gpu, d, drop = accelerator, head_dim, dropout
+            found = self._chosen[key] = (
+                self.curve(gpu, "forward+backward", head_dim=d, causal=causal, dropout=drop),
+                self.curve(gpu, "forward", head_dim=d, causal=causal, dropout=drop),
+                self.curve(gpu, "backward", head_dim=d, causal=causal, dropout=drop),
+                self.curve(gpu, "forward", head_dim=d, causal=False, dropout=drop),
+            )
+        return found
+
     @cached_property
-    def _chosen(self) -> dict[tuple[Any, ...], KernelCurve | None]:
+    def _chosen(self) -> dict[tuple[Any, ...], Any]:
         """The curves :meth:`curve` chose, by question (this kernel's own: a copy starts
         without them, :class:`mlcost.specs.base.Model`)."""
         return {}

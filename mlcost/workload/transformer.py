@@ -242,12 +242,19 @@ def transformer_operators(
         micro=layout.micro_batches if micro_batches is None else micro_batches,
         layer_rf=layer_rf,
         core_rf=1.0 if layout.recompute == "selective" else layer_rf,
+        layers=layers,
         ep=layout.ep,
     )
     tuning = config.finetune
     frozen = frozen_parts(model, tuning) if not tuning.is_default else set()
     prefix_layers = min(tuning.frozen_layers, layers)
-    trained = replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
+    # The trained layers' rows: every layer's (the step's own builder) unless a prefix of
+    # layers or the norms are frozen; the embedding, head and loss rows read no layer count.
+    trained = (
+        step
+        if prefix_layers == 0 and "norms" not in frozen
+        else replace(step, layers=layers - prefix_layers, frozen_norms="norms" in frozen)
+    )
     layer = [*attention_block_ops(trained), *mlp_block_ops(trained)]
     if tuning.adapters:
         layer = adapter_layer_ops(trained, layer)
