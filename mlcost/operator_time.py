@@ -114,6 +114,18 @@ class Execution(Record, frozen=True, dict=True):
         """The implementation profile (None without software)."""
         return None if self.software is None else self.software.spec
 
+    @cached_property
+    def folds(self) -> bool:
+        """Whether the implementation folds residual adds into the kernel before them
+        (``fused_elementwise``, :func:`_folded`)."""
+        return self.spec is not None and self.spec.fused_elementwise
+
+    @cached_property
+    def roofline(self) -> bool:
+        """Whether an operator takes the larger of its compute and memory times (``roofline``
+        mode), not their sum."""
+        return self.mode == "roofline"
+
 
 def _gemm_compute(
     op: Operator, ceilings: Ceilings, grouped: bool = False, shard: tuple[int, int] = (1, 1)
@@ -475,7 +487,7 @@ def operator_time(
         first = kind == _ATTENTION and op.name.startswith("attention scores QK^T")
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
-    elif spec is not None and spec.fused_elementwise and _folded(op):
+    elif ex.folds and _folded(op):
         compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
         grouped = _grouped(op, software)
@@ -492,13 +504,13 @@ def operator_time(
         if kind == _OPTIMIZER and spec is not None:
             memory = memory * spec.optimizer_passes
             host_ops = host_ops + spec.optimizer_ops_per_tensor * tensors
-        loss = spec.cross_entropy if spec is not None else None
-        if kind == _LOSS and loss is not None:
+        loss = spec.cross_entropy if spec is not None and kind == _LOSS else None
+        if loss is not None:
             logits = op.forward_flops / ELEMENTWISE_FLOPS["cross-entropy"]
             forward = loss.forward_bytes * (1 + op.recompute_fraction)
             memory = logits * (forward + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
-    body = maximum(compute, memory) if ex.mode == "roofline" else compute + memory
+    body = maximum(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch
     gpu = body + gaps
     dispatch = ex.dispatch

@@ -19,6 +19,7 @@ import mlcost
 from mlcost.implementation import attention_kernel_seconds
 from mlcost.layout import Layout
 from mlcost.published import megatron_gpt
+from mlcost.specs.software import launch_logs
 from mlcost.timing import step_time
 from mlcost.workload import TrainingConfig
 
@@ -219,6 +220,8 @@ def test_one_launch_and_a_sweep_read_the_same_rate() -> None:
     for i, s in enumerate(sequences.tolist()):
         for j, h in enumerate(heads.tolist()):
             assert float(curve.at(s, h)) == swept[i, j]
+            # the launch's logs taken once by the caller (one launch read on several curves)
+            assert curve.at(s, h, launch_logs(s, h)) == swept[i, j]
 
 
 def test_a_copied_curve_with_other_rates_answers_its_own() -> None:

@@ -362,9 +362,7 @@ def test_gemm_rows_of_numbers_equal_the_same_rows_in_arrays() -> None:
         flags = [grouped and bool(np.any(op.gemm_group)) for op in gemms]
         unaligned += sum(op.n % 8 != 0 or op.k % 8 != 0 for op in gemms)
         numbers = gemm_compute(gemms, ceilings, flags)
-        arrays = gemm_compute(
-            [replace(op, m=np.array([op.m])) for op in gemms], ceilings, flags
-        )
+        arrays = gemm_compute([replace(op, m=np.array([op.m])) for op in gemms], ceilings, flags)
         for op, number, array in zip(gemms, numbers, arrays, strict=True):
             assert type(number) is float, op.name
             assert np.shape(array) == (1,) and number == array[0], (op.name, ceilings)
@@ -372,9 +370,7 @@ def test_gemm_rows_of_numbers_equal_the_same_rows_in_arrays() -> None:
 
 
 @given(
-    st.lists(
-        st.floats(-50, 50, allow_nan=False), min_size=1, max_size=8, unique=True
-    ).map(sorted),
+    st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=8, unique=True).map(sorted),
     st.lists(st.floats(0, 1, allow_nan=False), min_size=8, max_size=8),
     st.floats(-60, 60, allow_nan=False),
     st.integers(0, 7),
