@@ -34,8 +34,8 @@ import numpy as np
 
 from mlcost.implementation import Software, attention_kernel_seconds
 from mlcost.records import Record, cached_property, replace
-from mlcost.results import any_true, divide, floats, largest, maximum, stack_rows
-from mlcost.roofline import Ceilings
+from mlcost.results import any_true, floats, largest, maximum, stack_rows
+from mlcost.roofline import Ceilings, gemm_pass_seconds
 from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
@@ -159,14 +159,6 @@ def shard_shapes(
     return rows, cols, depth, per_head, 1.0 / (c * t_of)
 
 
-def pass_seconds(flops: Number, peak: float, size: Number, shape: Number) -> Number:
-    """Seconds of GEMM passes of ``flops`` (:func:`gemm_compute_by_shard`): ``F / (peak · eta ·
-    (w · d))`` with ``eta`` the size curve's efficiency and ``shape = w · d`` the wave times the
-    depth efficiency; arrays (under the caller's ``np.errstate``) or Python numbers (a zero
-    denominator gives numpy's infinity, :func:`mlcost.results.divide`)."""
-    return divide(flops, peak * size * shape)
-
-
 def gemm_compute(
     ops: Sequence[Operator],
     ceilings: Ceilings,
@@ -231,14 +223,12 @@ def gemm_compute_by_shard(
     if numbers and not stacked:  # one configuration, whole GEMMs: row by row on numbers
         row_seconds: list[Number] = []
         for i, (m, n, k, batch) in enumerate(zip(ms, ns, ks, batches, strict=True)):
-            sizes, shares = ceilings.gemm_row_factors(
-                float(m), float(n), float(k), float(batch), float(forwards[i]), heads[i]
+            parts = (passes[0][i], passes[1][i], passes[2][i])
+            row_seconds.append(
+                ceilings.gemm_row_seconds(
+                    float(m), float(n), float(k), float(batch), float(forwards[i]), heads[i], parts
+                )
             )
-            total = 0.0
-            for part, size, share in zip(passes, sizes, shares, strict=True):
-                if part[i] != 0:  # a pass without FLOPs costs nothing
-                    total = total + pass_seconds(part[i], peak, size, share)
-            row_seconds.append(total)
         return [row_seconds]
     own: list[tuple[int, ...]]
     if numbers:  # numbers only (at several shards): no sweep
@@ -290,7 +280,7 @@ def gemm_compute_by_shard(
         linear = ~attention.reshape((-1,) + (1,) * len(shape))
         layouts = layouts * np.where(linear, aligned, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        seconds = pass_seconds(values, peak, layouts, shapes)
+        seconds = gemm_pass_seconds(values, peak, layouts, shapes)
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not stacked:

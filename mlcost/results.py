@@ -151,7 +151,12 @@ def maximum(left: Any, right: Any) -> Any:
     """``np.maximum(left, right)`` for the hot paths: two Python numbers, neither NaN, answer
     directly with the larger (numpy's ufunc costs ~1 us per call on numbers); anything else
     (arrays, NaN, which numpy propagates) goes through numpy."""
-    if (
+    if type(left) is float and type(right) is float:  # the usual case, first
+        if left >= right:  # false where either is NaN
+            return left
+        if right > left:
+            return right
+    elif (
         type(left) in (int, float)
         and type(right) in (int, float)
         and left == left  # false only for NaN
@@ -164,7 +169,12 @@ def maximum(left: Any, right: Any) -> Any:
 def minimum(left: Any, right: Any) -> Any:
     """``np.minimum(left, right)`` for the hot paths, as :func:`maximum`: two Python numbers,
     neither NaN, answer directly with the smaller; anything else goes through numpy."""
-    if (
+    if type(left) is float and type(right) is float:  # the usual case, first
+        if left <= right:  # false where either is NaN
+            return left
+        if right < left:
+            return right
+    elif (
         type(left) in (int, float)
         and type(right) in (int, float)
         and left == left  # false only for NaN

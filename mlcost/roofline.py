@@ -30,7 +30,7 @@ import pint
 
 from mlcost.errors import MlcostError
 from mlcost.records import cached_property
-from mlcost.results import plain
+from mlcost.results import divide, plain
 from mlcost.specs import Accelerator
 from mlcost.units import Q_, format_quantity, in_unit
 
@@ -341,18 +341,26 @@ class Ceilings:
         (each factor 1 where these ceilings leave its effect out)."""
         return _shape_share(self, rows, cols, depth, batch, ARRAY_OPS)
 
-    def gemm_row_factors(
-        self, m: float, n: float, k: float, batch: float, forward: float, attention: bool
-    ) -> tuple[list[float], tuple[float, float, float]]:
-        """One GEMM row of Python numbers (one configuration, the whole GEMM: no sweep, no
-        shard), per pass (forward, input gradient, weight gradient): its size curve's
-        efficiency (times the alignment factor of a linear layer, ``not attention``), and its
-        wave times its depth efficiency. What :meth:`gemm_pass_efficiencies`,
-        :meth:`gemm_alignment_efficiency`, :meth:`gemm_wave_efficiency` and
-        :meth:`gemm_depth_efficiency` give the row in arrays: the same formulas
-        (:func:`_shape_share`) on Python numbers (:data:`NUMBER_OPS`) and
-        numpy's interpolation for one point (:func:`interp_point`) at ``log10(max(F, 1))`` of
-        the row's ``forward`` FLOPs, taken by numpy (:func:`log_flops`) where a curve is read."""
+    def gemm_row_seconds(
+        self,
+        m: float,
+        n: float,
+        k: float,
+        batch: float,
+        forward: float,
+        attention: bool,
+        passes: tuple[Any, Any, Any],
+    ) -> float:
+        """Compute seconds of one GEMM row of Python numbers (one configuration, the whole
+        GEMM: no sweep, no shard) whose passes (forward, input gradient, weight gradient) do
+        ``passes`` FLOPs: :func:`gemm_pass_seconds` of each pass with FLOPs at its size
+        curve's efficiency (times the alignment factor of a linear layer, ``not attention``),
+        its wave and its depth efficiency, summed in pass order. What the arrays' path
+        (:meth:`gemm_pass_efficiencies`, :meth:`gemm_alignment_efficiency`,
+        :meth:`gemm_shape_efficiency`) gives the row: the same formulas (:func:`_shape_share`)
+        on Python numbers (:data:`NUMBER_OPS`) and numpy's interpolation for one point
+        (:func:`interp_point`) at ``log10(max(F, 1))`` of the row's ``forward`` FLOPs, taken
+        by numpy (:func:`log_flops`) where a curve is read."""
         curves = self._pass_curves
         sizes: list[float]
         if attention and curves[3] is not None:
@@ -372,17 +380,24 @@ class Ceilings:
         ):
             sizes = [e * a for e, a in zip(sizes, self.unaligned_gemm, strict=True)]
         # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
-        return sizes, (
-            _shape_share(self, m, n, k, batch, NUMBER_OPS),
-            _shape_share(self, m, k, n, batch, NUMBER_OPS),
-            _shape_share(self, k, n, m, batch, NUMBER_OPS),
-        )
+        peak, total = self.peak_flops, 0.0
+        first, second, third = passes
+        if first != 0:  # a pass without FLOPs costs nothing
+            shape = _shape_share(self, m, n, k, batch, NUMBER_OPS)
+            total = total + gemm_pass_seconds(first, peak, sizes[0], shape)
+        if second != 0:
+            shape = _shape_share(self, m, k, n, batch, NUMBER_OPS)
+            total = total + gemm_pass_seconds(second, peak, sizes[1], shape)
+        if third != 0:
+            shape = _shape_share(self, k, n, m, batch, NUMBER_OPS)
+            total = total + gemm_pass_seconds(third, peak, sizes[2], shape)
+        return total
 
     @cached_property
     def _pass_curves(self) -> tuple[tuple[list[float], list[float]] | None, ...]:
         """The size curves of the three passes (``nn``, ``nt``, ``tn``, :meth:`_size_curve`)
         and the attention matmuls' own (None where there is none) as Python lists, read by
-        :meth:`gemm_row_factors`."""
+        :meth:`gemm_row_seconds`."""
         chosen = [self._size_curve(layout) for layout in ("nn", "nt", "tn")]
         chosen.append(self._size_curve("nn", attention=True) if self.attention_curve else None)
         return tuple(
@@ -442,6 +457,14 @@ ARRAY_OPS = Operations(np.ceil, np.maximum, np.minimum)
 #: numpy's (``math.ceil`` gives an int where ``np.ceil`` gives the same integer as a float;
 #: the tile and wave counts stay exact integers below 2**53 either way).
 NUMBER_OPS = Operations(math.ceil, max, min)
+
+
+def gemm_pass_seconds(flops: Any, peak: float, size: Any, shape: Any) -> Any:
+    """Seconds of GEMM passes of ``flops``: ``F / (peak · eta · (w · d))`` with ``eta`` the
+    size curve's efficiency and ``shape = w · d`` the wave times the depth efficiency
+    (:func:`_shape_share`); arrays (under the caller's ``np.errstate``) or Python numbers (a
+    zero denominator gives numpy's infinity, :func:`mlcost.results.divide`)."""
+    return divide(flops, peak * size * shape)
 
 
 def _shape_share(

@@ -121,20 +121,22 @@ def test_any_true_agrees_with_numpy_any() -> None:
 
 
 def test_maximum_agrees_with_numpy_maximum() -> None:
-    """``maximum`` answers as ``np.maximum`` does (numpy is the oracle): Python and numpy
-    numbers, NaN on either side (propagated), infinities, and arrays broadcast."""
+    """``maximum`` and ``minimum`` answer as ``np.maximum`` and ``np.minimum`` do (numpy is
+    the oracle): Python and numpy numbers, NaN on either side (propagated), infinities, and
+    arrays broadcast."""
     import itertools
 
     import numpy as np
 
-    from mlcost.results import maximum
+    from mlcost.results import maximum, minimum
 
     values = [0, 3, -2, 0.0, -0.0, 2.5, float("nan"), float("inf"), np.float64(1.5), np.int64(4),
               np.array([1.0, float("nan"), 5.0]), np.array([[2], [7]])]  # fmt: skip
-    for left, right in itertools.product(values, repeat=2):
-        got, expected = maximum(left, right), np.maximum(left, right)
-        np.testing.assert_array_equal(got, expected, err_msg=f"{left!r}, {right!r}")
-        assert np.shape(got) == np.shape(expected)
+    for ours, numpys in ((maximum, np.maximum), (minimum, np.minimum)):
+        for left, right in itertools.product(values, repeat=2):
+            got, expected = ours(left, right), numpys(left, right)
+            np.testing.assert_array_equal(got, expected, err_msg=f"{left!r}, {right!r}")
+            assert np.shape(got) == np.shape(expected)
 
 
 def test_distinct_agrees_with_numpy_unique() -> None:

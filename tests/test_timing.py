@@ -319,7 +319,7 @@ def test_gemm_rows_evaluated_together_equal_each_row_by_hand() -> None:
 
 def test_gemm_rows_of_numbers_equal_the_same_rows_in_arrays() -> None:
     """One configuration's GEMM rows (Python numbers, whole GEMMs) are timed row by row on
-    Python floats (``Ceilings.gemm_row_factors``); the oracle is the array evaluation of the
+    Python floats (``Ceilings.gemm_row_seconds``); the oracle is the array evaluation of the
     same rows (each row's ``m`` given as a one-element array, which takes the sweep's path),
     to the last bit, under ceilings that switch on every branch: measured size curves for
     the three layouts and the attention matmuls, wave quantization off and relative to a
