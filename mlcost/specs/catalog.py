@@ -323,7 +323,12 @@ class Catalog:
         """What ``build`` makes of this catalog's specs for ``key`` and ``settings`` (compared by
         equality, so an unhashable pydantic model may be one), built on first need and kept:
         a resolved object (:func:`mlcost.systems.system`) converts its specs' units once per
-        catalog, not once per call. ``build`` must depend on nothing else."""
+        catalog, not once per call. ``build`` must depend on nothing else. What is kept is
+        read without the lock first (a list read while another thread changes it under the
+        lock at worst misses a value, which the locked lookup then finds)."""
+        for known, value in self._derived.get(key, ()):
+            if known == settings:
+                return cast(T, value)
         with self._lock:
             kept = self._derived.setdefault(key, [])
             for known, value in kept:
