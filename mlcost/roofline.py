@@ -314,6 +314,18 @@ class Ceilings:
         return plain(_shape_share(self, None, None, k, None, ARRAY_OPS, waves=False))
 
     @cached_property
+    def _shape_constants(
+        self,
+    ) -> tuple[bool, tuple[int, int], int, float, float, float]:
+        """What :func:`_shape_share` reads of these ceilings, in one tuple: whether waves are
+        quantized, the tile, the SMs, the wave reference, the depth overhead ``K0`` and the
+        reference depth's share."""
+        return (
+            self.wave_quantization, self.tile, self.compute_units, self.wave_reference,
+            self.k_overhead, self._depth_reference,
+        )  # fmt: skip
+
+    @cached_property
     def _depth_reference(self) -> float:
         """``K / (K + K0)`` at ``k_reference`` (1 where there is none)."""
         if math.isinf(self.k_reference):
@@ -475,18 +487,19 @@ def _shape_share(
     gemm_wave_efficiency`, :meth:`Ceilings.gemm_depth_efficiency`: their formulas, written
     once), on arrays or on Python numbers (``ops``); 1 for an effect the ceilings leave out or
     the caller turns off (``waves``, ``depths``)."""
+    quantized, (tile_m, tile_n), units, wave_reference, overhead, depth_reference = (
+        ceilings._shape_constants
+    )
     wave = deep = 1.0
-    if waves and ceilings.wave_quantization:
-        tile_m, tile_n = ceilings.tile
-        units = ceilings.compute_units
+    if waves and quantized:
         batch = ops.maximum(batch, 1.0)
         tiles = ops.ceil(rows / tile_m) * ops.ceil(cols / tile_n) * batch
         count = ops.ceil(ops.maximum(tiles, 1.0) / units)
         share = rows * cols * batch / (count * units * tile_m * tile_n)
-        wave = ops.minimum(share / ceilings.wave_reference, 1.0)
-    if depths and ceilings.k_overhead:
+        wave = ops.minimum(share / wave_reference, 1.0)
+    if depths and overhead:
         k = ops.maximum(depth, 1.0)
-        deep = ops.minimum(k / (k + ceilings.k_overhead) / ceilings._depth_reference, 1.0)
+        deep = ops.minimum(k / (k + overhead) / depth_reference, 1.0)
     return wave * deep
 
 
