@@ -11,10 +11,12 @@ discipline of ``benchmarks/peers.py`` (each call after an untimed call of itself
 order alternating, a bootstrap 95% interval of the median paired ratio):
 
 * the operator table alone;
-* the step's GEMMs evaluated at their shapes in one array call
-  (:func:`mlcost.operator_time.gemm_compute_by_shard`: size, wave and depth efficiencies), with
-  the arguments the step itself passes (captured from one ``step_time`` call: the fused Q/K/V
-  and gate/up projections as one GEMM each, the attention core left to the measured kernel);
+* the step's GEMMs evaluated at their shapes in one call
+  (:func:`mlcost.operator_time.gemm_compute_by_shard`: size, wave and depth efficiencies; for
+  one configuration row by row on Python numbers, :meth:`mlcost.roofline.Ceilings.
+  gemm_row_seconds`), with the arguments the step itself passes (captured from one
+  ``step_time`` call: the fused Q/K/V and gate/up projections as one GEMM each, the attention
+  core left to the measured kernel);
 * the whole step (``step_time``, as ``peers.py`` times it).
 
 The first two over the peer's call are what today's table and GEMM evaluation already take of
@@ -24,9 +26,11 @@ in the target minus that sum (the floor the row-by-row model sets until these tw
 It then times what a step evaluated on columns (one array per field over the rows, no record per
 row) could not avoid either, with the same arguments:
 
-* the same GEMMs' size, wave and depth efficiencies as the three array calls alone
+* the same GEMMs' size, wave and depth efficiencies as the array calls alone
   (:meth:`mlcost.roofline.Ceilings.gemm_wave_efficiency`, ``gemm_depth_efficiency``,
-  ``gemm_pass_efficiencies``) on arrays already built, checked equal to the step's own;
+  ``gemm_pass_efficiencies``) on arrays already built, checked equal to the step's own
+  (where they take longer than the step's own row-by-row evaluation, columns would not help
+  the GEMMs of one configuration);
 * the measured attention kernel's time (:func:`mlcost.implementation.attention_kernel_seconds`,
   the arguments its own call passes).
 
