@@ -477,8 +477,6 @@ def operator_time(
         first = kind == _ATTENTION and op.name.startswith("attention scores QK^T")
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
-    elif ex.folds and _folded(op):
-        compute, memory, host_ops = 0.0, 0.0, 0
     elif op.is_matmul:
         grouped = _grouped(op, software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
@@ -486,6 +484,8 @@ def operator_time(
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
+    elif ex.folds and _folded(op):  # (never a GEMM: residual adds are element-wise)
+        compute, memory, host_ops = 0.0, 0.0, 0
     else:
         vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(kind, op.forward_flops)

@@ -23,7 +23,7 @@ Sources of the table:
 
 from __future__ import annotations
 
-from mlcost.records import Record
+from mlcost.records import Record, cached_property
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind
 
@@ -33,16 +33,16 @@ from mlcost.workload.table import Operator, OperatorKind
 ADAM_8BIT_BLOCK = 256
 
 
-class OptimizerProfile(Record, frozen=True):
+class OptimizerProfile(Record, frozen=True, dict=True):
     """FLOPs per parameter of one update and the state it keeps per parameter."""
 
     name: str
     flops_per_parameter: float
     states: tuple[tuple[str, float], ...]  # (state, bytes per parameter)
 
-    @property
+    @cached_property
     def state_bytes(self) -> float:
-        """Bytes of optimizer state per parameter."""
+        """Bytes of optimizer state per parameter (summed once per profile)."""
         return float(sum(nbytes for _, nbytes in self.states))
 
 
