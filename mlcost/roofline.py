@@ -490,16 +490,17 @@ def _shape_share(
     quantized, (tile_m, tile_n), units, wave_reference, overhead, depth_reference = (
         ceilings._shape_constants
     )
+    ceil, maximum, minimum = ops
     wave = deep = 1.0
     if waves and quantized:
-        batch = ops.maximum(batch, 1.0)
-        tiles = ops.ceil(rows / tile_m) * ops.ceil(cols / tile_n) * batch
-        count = ops.ceil(ops.maximum(tiles, 1.0) / units)
+        batch = maximum(batch, 1.0)
+        tiles = ceil(rows / tile_m) * ceil(cols / tile_n) * batch
+        count = ceil(maximum(tiles, 1.0) / units)
         share = rows * cols * batch / (count * units * tile_m * tile_n)
-        wave = ops.minimum(share / wave_reference, 1.0)
+        wave = minimum(share / wave_reference, 1.0)
     if depths and overhead:
-        k = ops.maximum(depth, 1.0)
-        deep = ops.minimum(k / (k + overhead) / depth_reference, 1.0)
+        k = maximum(depth, 1.0)
+        deep = minimum(k / (k + overhead) / depth_reference, 1.0)
     return wave * deep
 
 

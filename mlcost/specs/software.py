@@ -137,10 +137,10 @@ def launch_logs(sequence: Any, batch_heads: Any) -> tuple[float, float | None]:
     """Where one launch reads a kernel's curves (:meth:`KernelCurve.at`): ``log2`` of its
     sequence length and of its launch size (None without one), each at least 1, taken by
     numpy as the curves' arrays are."""
+    log_sequence = float(np.log2(max(float(sequence), 1.0)))
     if batch_heads is None:
-        return float(np.log2(max(float(sequence), 1.0))), None
-    both = np.log2([max(float(sequence), 1.0), max(float(batch_heads), 1.0)]).tolist()
-    return both[0], both[1]
+        return log_sequence, None
+    return log_sequence, float(np.log2(max(float(batch_heads), 1.0)))
 
 
 class CrossEntropyKernels(_Part):
