@@ -188,7 +188,9 @@ def gemm_compute_by_shard(
 
     Element by element the same arithmetic as one row and one shard at a time (so the same
     numbers, to the last bit); per shard, a row's result has the shape of its own fields (a
-    number, or the sweep's)."""
+    number, or the sweep's). Rows of Python numbers at whole GEMMs (one configuration's step)
+    are timed row by row on Python floats (:meth:`Ceilings.gemm_row_seconds`: the same formulas,
+    a few dozen numbers for which numpy's per-call cost outweighs its loops)."""
     peak = ceilings.peak_flops
     # One pass over the rows: their dimensions, FLOPs per pass and whether all are numbers.
     ms, ns, ks, forwards, batches, heads = [], [], [], [], [], []
@@ -266,7 +268,6 @@ def gemm_compute_by_shard(
         flops = flops * share  # 1 for a whole GEMM
     # Each pass's output tiles and depth: forward [m x n] over k, input gradient [m x k] over
     # n, weight gradient [k x n] over m; their efficiencies for the three passes in one call.
-    # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
     shapes = ceilings.gemm_shape_efficiency(
         np.stack((m, m, k)), np.stack((n, k, n)), np.stack((k, n, m)), batch
     )

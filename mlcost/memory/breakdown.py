@@ -24,10 +24,11 @@ Every stage is evaluated and the most loaded one is reported (``details["stage"]
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,7 +46,7 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
-from mlcost.records import cached_property as record_cached_property  # plain classes
+from mlcost.records import cached_property
 from mlcost.results import (
     Figure,
     LazyFigures,
@@ -95,13 +96,13 @@ class Overheads(Model):
     buckets_in_flight: int = Field(default=2, ge=0)
     fragmentation: float = Field(default=0.05, ge=0.0, lt=1.0)
 
-    @cached_property
+    @functools.cached_property  # a pydantic model keeps functools' (mlcost.records)
     def context_bytes(self) -> float:
         """``cuda_context`` in bytes, converted once per instance (the composition reads it on
         every call)."""
         return float(in_unit(self.cuda_context, "byte"))
 
-    @cached_property
+    @functools.cached_property  # a pydantic model keeps functools' (mlcost.records)
     def bucket_bytes(self) -> float:
         """The buckets in flight in bytes, ``communication_bucket x buckets_in_flight``,
         converted once per instance."""
@@ -134,26 +135,26 @@ class StageMemory:
         """The index of the most loaded stage."""
         return plain(self.stage_index)
 
-    @record_cached_property
+    @cached_property
     def by_stage(self) -> dict[MemoryTerm, np.ndarray]:
         """Each term over the stages (and the candidates)."""
         if self.arrays is not None:
             return self.arrays
         return {term: np.array([terms[term] for terms in self.stages]) for term in self.stages[0]}
 
-    @record_cached_property
+    @cached_property
     def held(self) -> np.ndarray:
         """Micro-batches in flight on each stage (and candidate)."""
         return self.held_arrays if self.held_arrays is not None else np.array(self.stage_held)
 
-    @record_cached_property
+    @cached_property
     def terms(self) -> dict[MemoryTerm, Number]:
         """Each term at the most loaded stage (their sum is :attr:`total`)."""
         if self.stages:
             return self.stages[int(self.stage_index)]
         return {term: _at_stage(value, self.stage_index) for term, value in self.by_stage.items()}
 
-    @record_cached_property
+    @cached_property
     def in_flight(self) -> Number:
         """Micro-batches whose activations the most loaded stage holds."""
         if self.stage_held:
@@ -408,7 +409,7 @@ class MemoryBreakdown(Result):
     details: dict[str, Any] = field(default_factory=dict)
     total_bytes: Number | None = None  # the terms' sum where the composition summed them
 
-    @record_cached_property
+    @cached_property
     def total(self) -> pint.Quantity:
         """The sum of the terms in GiB, computed once: ``total_bytes`` where given (the sum
         :func:`per_gpu_memory` formed, in the same order), else one conversion per term."""
