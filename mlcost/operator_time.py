@@ -97,7 +97,7 @@ class Execution(Record, frozen=True, dict=True):
     @cached_property
     def dispatch(self) -> float:
         """The software's per-op dispatch overhead in seconds (converted once)."""
-        return 0.0 if self.software is None else self.software.spec.dispatch_seconds
+        return 0.0 if self.spec is None else self.spec.dispatch_seconds
 
     @cached_property
     def rates(self) -> dict[str, tuple[Ceilings, float, float]]:
@@ -280,8 +280,7 @@ def gemm_compute_by_shard(
         aligned = ceilings.gemm_alignment_efficiency(n, k)
         linear = ~attention.reshape((-1,) + (1,) * len(shape))
         layouts = layouts * np.where(linear, aligned, 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        seconds = gemm_pass_seconds(values, peak, layouts, shapes)
+    seconds = gemm_pass_seconds(values, peak, layouts, shapes)  # IEEE: inactive ones masked
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not stacked:

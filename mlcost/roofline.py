@@ -474,8 +474,9 @@ NUMBER_OPS = Operations(math.ceil, max, min)
 def gemm_pass_seconds(flops: Any, peak: float, size: Any, shape: Any) -> Any:
     """Seconds of GEMM passes of ``flops``: ``F / (peak · eta · (w · d))`` with ``eta`` the
     size curve's efficiency and ``shape = w · d`` the wave times the depth efficiency
-    (:func:`_shape_share`); arrays (under the caller's ``np.errstate``) or Python numbers (a
-    zero denominator gives numpy's infinity, :func:`mlcost.results.divide`)."""
+    (:func:`_shape_share`); arrays or Python numbers, divided as IEEE does (a zero
+    denominator gives an infinity or NaN, not an error or a warning: :func:`mlcost.results.
+    divide`)."""
     return divide(flops, peak * size * shape)
 
 
