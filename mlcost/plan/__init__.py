@@ -25,7 +25,7 @@ the nearest layouts and settings that fit.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +39,7 @@ from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
-from mlcost.plan.chain import Numbers, PlanArrays, evaluate_run, goodput_of
+from mlcost.plan.chain import Numbers, TimeArrays, evaluate_money, evaluate_time, goodput_of
 from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
@@ -78,6 +78,25 @@ class DoesNotFitError(MlcostError):
         self.suggestions = found
         tried = "; ".join(s.text() for s in found) if found else "no nearby layout fits"
         super().__init__(f"{verdict}; these fit: {tried}")
+
+
+class _Values(dict[str, Any]):
+    """A plan's numbers by name, some computed on first read: the keys of ``later()`` are added
+    when a key not yet held is first read (``later`` runs once; reading an unknown key after it
+    raises ``KeyError``, as a dict does)."""
+
+    def __init__(self, first: dict[str, Any], later: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(first)
+        self._later: Callable[[], dict[str, Any]] | None = later
+
+    def __missing__(self, key: str) -> Any:
+        later = self._later
+        if later is not None:
+            self.update(later())
+            self._later = None
+            if key in self:
+                return dict.__getitem__(self, key)
+        raise KeyError(key)
 
 
 class PlanStep(Record, Result, frozen=True):
@@ -190,12 +209,23 @@ class Plan(Result):
 
     # ----- the chain ------------------------------------------------------------------------
     @cached_property
-    def _arrays(self) -> PlanArrays:
-        return evaluate_run(self.run, Numbers.of(self.run))
+    def _numbers(self) -> Numbers:
+        return Numbers.of(self.run)
+
+    @cached_property
+    def _time(self) -> TimeArrays:
+        return evaluate_time(self.run, self._numbers)
 
     @cached_property
     def _values(self) -> dict[str, Any]:
-        return {k: first_value(v) for k, v in self._arrays.columns().items()}
+        """The chain's numbers: the time to train's at once, energy, cost and CO2e's
+        (:func:`mlcost.plan.chain.evaluate_money`) when an answer first reads one of them."""
+
+        def money() -> dict[str, Any]:
+            arrays = evaluate_money(self.run, self._numbers, self._time)
+            return {k: first_value(v) for k, v in arrays.columns().items()}
+
+        return _Values({k: first_value(v) for k, v in self._time.columns().items()}, money)
 
     @property
     def fits(self) -> bool:
@@ -272,7 +302,7 @@ class Plan(Result):
         """The checkpoint schedule the figures cite: the one the chain's goodput came from
         (:func:`mlcost.plan.chain.goodput_schedule`, the failure model on magnitudes, evaluated
         once with the chain), None where the run does not fit."""
-        schedule = self._arrays.schedule
+        schedule = self._time.schedule
         return schedule.one_configuration() if schedule is not None and self.fits else None
 
     def cheapest_recompute(self, budget: pint.Quantity | None = None) -> RecomputePlan:

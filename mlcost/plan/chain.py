@@ -8,14 +8,18 @@
    per_gpu_memory`), against the GPU's usable memory;
 3. :func:`data_stage`: the input pipeline ``max(read, tokenize, transfer)`` per GPU (the chapter's
    F-36), overlapped with compute by prefetching;
-4. :func:`time_stage`: ``step = max(compute + exposed communication, input pipeline)``, steps,
-   wall clock divided by the goodput of the failure model, GPU-hours, MFU
-   (:func:`mlcost.timing.training_time`, :func:`mlcost.timing.model_flops_utilization`);
+4. :func:`evaluate_time`: ``step = max(compute + exposed communication, input pipeline)``,
+   steps, wall clock divided by the goodput of the failure model, GPU-hours, MFU
+   (:func:`mlcost.timing.training_time`, :func:`mlcost.timing.model_flops_utilization`), and
+   the distance from compute-optimal (:func:`mlcost.scaling.distance_from_optimal`);
 5. :func:`energy_stage`: ``N_gpu·P_gpu(u) + N_gpu·P_host``, ``u`` the GPU's busy share of the
    step, facility energy ``x PUE`` (:mod:`mlcost.energy`);
 6. :func:`cost_stage`: rental, ownership, break-even (:mod:`mlcost.cost`);
-7. :func:`carbon_stage`: operational and embodied CO2e (:mod:`mlcost.energy`) and the distance
-   from compute-optimal (:func:`mlcost.scaling.distance_from_optimal`).
+7. :func:`carbon_stage`: operational and embodied CO2e (:mod:`mlcost.energy`).
+
+Stages 1-4 are :func:`evaluate_time` (:class:`TimeArrays`), stages 5-7 :func:`evaluate_money`
+(:class:`MoneyArrays`): a plan evaluates the second only when an answer reads energy, cost or
+CO2e (``Plan.train()`` does not).
 
 Sweeps vary the run's layout: ``micro_batch_size`` replaces its micro-batch, ``gpus`` its
 data-parallel degree (``dp = GPUs / (tp·pp·cp)``), with the micro-batches per step kept.
@@ -84,8 +88,9 @@ class Numbers(Record, frozen=True):
         )
 
 
-class PlanArrays(Record, frozen=True):
-    """Every figure of the chain, one value per configuration (the columns of a sweep)."""
+class TimeArrays(Record, frozen=True):
+    """The chain up to the time to train (stages 1-4, and the distance from compute-optimal),
+    one value per configuration: what ``Plan.train()``, the memory verdict and the step need."""
 
     micro_batch_size: Array
     sequence_length: Array
@@ -108,6 +113,21 @@ class PlanArrays(Record, frozen=True):
     gpu_hours: Array
     mfu: Array
     model_flops: Array  # the whole run
+    n_over_n_opt: Array
+    goodput: Array
+    # The checkpoint schedule the goodput column comes from (:func:`goodput_schedule`, arrays
+    # over the configurations; None without a checkpoint target): not a column, what the
+    # figures cite (:meth:`GoodputSchedule.one_configuration`), computed once with the goodput.
+    schedule: GoodputSchedule | None = None
+
+    def columns(self) -> dict[str, Array]:
+        return {name: getattr(self, name) for name in self.__struct_fields__ if name != "schedule"}
+
+
+class MoneyArrays(Record, frozen=True):
+    """Energy, cost and CO2e (stages 5-7) of the configurations of :class:`TimeArrays`, with the
+    PUE, price and grid intensity they were computed at."""
+
     gpu_power_w: Array
     it_power_w: Array
     pue: Array
@@ -128,15 +148,20 @@ class PlanArrays(Record, frozen=True):
     embodied_server_t: Array
     embodied_t: Array
     total_t: Array
-    n_over_n_opt: Array
-    goodput: Array
-    # The checkpoint schedule the goodput column comes from (:func:`goodput_schedule`, arrays
-    # over the configurations; None without a checkpoint target): not a column, what the
-    # figures cite (:meth:`GoodputSchedule.one_configuration`), computed once with the goodput.
-    schedule: GoodputSchedule | None = None
 
     def columns(self) -> dict[str, Array]:
-        return {name: getattr(self, name) for name in self.__struct_fields__ if name != "schedule"}
+        return {name: getattr(self, name) for name in self.__struct_fields__}
+
+
+class PlanArrays(Record, frozen=True):
+    """Every figure of the chain, one value per configuration (the columns of a sweep): the time
+    to train, then energy, cost and CO2e."""
+
+    time: TimeArrays
+    money: MoneyArrays
+
+    def columns(self) -> dict[str, Array]:
+        return {**self.time.columns(), **self.money.columns()}
 
 
 def _degrees(run: Run, x: Numbers) -> Degrees:
@@ -377,8 +402,9 @@ def goodput_schedule(run: Run, gpus: Any) -> GoodputSchedule | None:
     )
 
 
-def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
-    """The whole chain for arrays of configurations sharing one resolved run."""
+def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
+    """The chain up to the time to train (stages 1-4) for arrays of configurations sharing one
+    resolved run."""
     degrees = _degrees(run, x)
     table = one_table(run, x)
     step = step_stage(run, x, degrees, table)
@@ -396,12 +422,8 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
     if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock
         hours = run.gpu_hours * np.ones(x.gpus.shape)
         time = replace(time, wall_seconds=hours * 3600.0 / x.gpus, gpu_hours=hours)
-    mfu = model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak)
-    power = energy_stage(run, x, step.compute_s / step_s, time.wall_seconds, step_s)
-    money = cost_stage(run, x, time.gpu_hours, time.wall_seconds, power["energy_kwh"])
-    carbon = carbon_stage(run, x, time.gpu_hours, power["energy_kwh"])
     ones = np.ones(x.gpus.shape)
-    return PlanArrays(
+    return TimeArrays(
         micro_batch_size=x.micro_batch_size,
         sequence_length=x.sequence_length,
         gpus=x.gpus.astype(np.int64),
@@ -421,17 +443,35 @@ def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
         wall_s=time.wall_seconds,
         wall_days=time.wall_seconds / 86400.0,
         gpu_hours=time.gpu_hours,
-        mfu=mfu,
+        mfu=model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak),
         model_flops=step.model_flops_step * time.steps,
+        n_over_n_opt=np.asarray(distance_from_optimal(run.parameters, x.tokens)) * ones,
+        goodput=goodput * ones,
+        schedule=schedule,
+    )
+
+
+def evaluate_money(run: Run, x: Numbers, time: TimeArrays) -> MoneyArrays:
+    """Energy, cost and CO2e (stages 5-7) of the configurations ``time`` holds."""
+    busy = time.compute_s / time.step_s
+    power = energy_stage(run, x, busy, time.wall_s, time.step_s)
+    money = cost_stage(run, x, time.gpu_hours, time.wall_s, power["energy_kwh"])
+    carbon = carbon_stage(run, x, time.gpu_hours, power["energy_kwh"])
+    ones = np.ones(x.gpus.shape)
+    return MoneyArrays(
         pue=x.pue * ones,
         price=x.price * ones,
         intensity_g_per_kwh=x.intensity * ones,
-        goodput=goodput * ones,
-        schedule=schedule,
         **power,
         **money,
         **carbon,
     )
+
+
+def evaluate_run(run: Run, x: Numbers) -> PlanArrays:
+    """The whole chain for arrays of configurations sharing one resolved run."""
+    time = evaluate_time(run, x)
+    return PlanArrays(time=time, money=evaluate_money(run, x, time))
 
 
 def energy_stage(
@@ -497,7 +537,7 @@ def cost_stage(
 def carbon_stage(run: Run, x: Numbers, gpu_hours: Array, energy_kwh: Array) -> dict[str, Array]:
     """Operational CO2e ``energy x grid intensity``; embodied CO2e of the GPU and of its share of
     the server, each ``per device x GPU-hours / (lifetime x use rate)`` (Luccioni et al. 2022,
-    section 4.1), reported apart and summed; and ``N / N_opt`` (Hoffmann et al. 2022)."""
+    section 4.1), reported apart and summed."""
     a = run.assumptions
     embodied_each = run.system.accelerator.embodied_carbon or a.embodied_carbon_per_gpu
     intensity = np.asarray(x.intensity, dtype=np.float64)
@@ -513,6 +553,4 @@ def carbon_stage(run: Run, x: Numbers, gpu_hours: Array, energy_kwh: Array) -> d
         "embodied_server_t": np.asarray(embodied_server),
         "embodied_t": embodied,
         "total_t": np.asarray(operational) + embodied,
-        "n_over_n_opt": np.asarray(distance_from_optimal(run.parameters, x.tokens))
-        * np.ones(x.gpus.shape),
     }

@@ -325,7 +325,7 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(transformer, "OperatorTable", counted)
         chain = evaluate_run(plan.run, Numbers.of(plan.run))
-    assert chain.memory_gib[0] * 2**30 == memory.total.to("byte").magnitude
+    assert chain.time.memory_gib[0] * 2**30 == memory.total.to("byte").magnitude
     assert len(tables) == (1 if layout.cp == 1 else 2)
     assert plan.figures()[0].value.startswith("fits" if memory.fits() else "does not fit")
 
