@@ -20,7 +20,7 @@ gives its instances the ``__dict__`` a cached property stores into.
 :func:`replace` builds a new record from the fields alone, so a cached value is never carried
 over to a record whose fields changed. A record's field names, in order, are its class's
 ``__struct_fields__``: ``msgspec.structs.fields`` also resolves every annotation (311 us for
-the 44 fields of :class:`mlcost.plan.chain.PlanArrays`, against 0.05 us), never on a hot path.
+a record of 44 fields, against 0.05 us), never on a hot path.
 """
 
 from __future__ import annotations
