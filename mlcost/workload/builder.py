@@ -44,31 +44,38 @@ def gemm_operator(
     weight_bytes = policy.weight if low else policy.stored_weight
     activation_bytes, gradient_bytes = policy.activation, policy.gradient
     forward = 2 * m * n * k
+    # Positional, in Operator's field order: msgspec matches each keyword at ~50 ns, over a
+    # microsecond of a row's 2 us (tests/workload/test_operator_rows.py checks every field).
     return Operator(
-        name=name,
-        kind=OperatorKind.MATMUL,
-        block=block,
-        count=count,
-        forward_flops=forward,
-        backward_input_flops=forward if input_needs_grad else 0,
-        backward_weight_flops=forward,
-        bytes_read=m * k * gemm_input_bytes + k * n * weight_bytes,
-        bytes_written=m * n * activation_bytes,
-        # dX = dY·W^T reads dY and W, writes dX; dW = X^T·dY reads X and dY, writes dW.
-        backward_bytes=(m * n * activation_bytes + k * n * weight_bytes + m * k * activation_bytes)
+        name,
+        OperatorKind.MATMUL,  # kind
+        block,
+        count,
+        forward,  # forward_flops
+        forward if input_needs_grad else 0,  # backward_input_flops
+        forward,  # backward_weight_flops
+        m * k * gemm_input_bytes + k * n * weight_bytes,  # bytes_read
+        m * n * activation_bytes,  # bytes_written
+        # backward_bytes: dX = dY·W^T reads dY and W, writes dX; dW = X^T·dY reads X and dY,
+        # writes dW.
+        (m * n * activation_bytes + k * n * weight_bytes + m * k * activation_bytes)
         + (m * k * gemm_input_bytes + m * n * activation_bytes + k * n * gradient_bytes),
-        saved_bytes=m * k * gemm_input_bytes if saves_input else 0,
-        parameters=k * n + (n if bias else 0),
-        recompute_fraction=recompute_fraction,
-        m=m,
-        n=n,
-        k=k,
-        tensor_parallel=tensor_parallel,
-        row_parallel=row_parallel,
-        fuse_group=fuse_group,
-        saved_replicated=saved_replicated,
-        format="" if low else fmt,
-        note=note,
+        m * k * gemm_input_bytes if saves_input else 0,  # saved_bytes
+        k * n + (n if bias else 0),  # parameters
+        recompute_fraction,
+        m,
+        n,
+        k,
+        0,  # gemm_batch
+        0,  # gemm_group
+        OperatorRole.NONE,  # role
+        "",  # pattern
+        tensor_parallel,
+        row_parallel,
+        fuse_group,
+        saved_replicated,
+        "" if low else fmt,  # format
+        note,
     )
 
 

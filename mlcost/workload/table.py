@@ -411,21 +411,33 @@ def elementwise_operator(
     """An element-wise operator over ``elements`` values: reads ``inputs`` tensors, writes one."""
     forward = ELEMENTWISE_FLOPS[flops_key] * elements
     saved_size = activation_bytes if saved_element_bytes is None else saved_element_bytes
+    # Positional, in Operator's field order: msgspec matches each keyword at ~50 ns, over a
+    # microsecond of a row's 2 us (tests/workload/test_operator_rows.py checks every field).
     return Operator(
-        name=name,
-        kind=kind,
-        block=block,
-        count=count,
-        forward_flops=forward,
-        backward_input_flops=ELEMENTWISE_BACKWARD_FACTOR * forward,
-        bytes_read=inputs * elements * activation_bytes,
-        bytes_written=elements * activation_bytes,
-        backward_bytes=(inputs + 1) * elements * activation_bytes,
-        saved_bytes=saved_elements * saved_size,
-        parameters=parameters,
-        recompute_fraction=recompute_fraction,
-        role=role,
-        pattern=pattern,
-        tensor_parallel=tensor_parallel,
-        note=note,
+        name,
+        kind,
+        block,
+        count,
+        forward,  # forward_flops
+        ELEMENTWISE_BACKWARD_FACTOR * forward,  # backward_input_flops
+        0,  # backward_weight_flops
+        inputs * elements * activation_bytes,  # bytes_read
+        elements * activation_bytes,  # bytes_written
+        (inputs + 1) * elements * activation_bytes,  # backward_bytes
+        saved_elements * saved_size,  # saved_bytes
+        parameters,
+        recompute_fraction,
+        0,  # m
+        0,  # n
+        0,  # k
+        0,  # gemm_batch
+        0,  # gemm_group
+        role,
+        pattern,
+        tensor_parallel,
+        False,  # row_parallel
+        "",  # fuse_group
+        False,  # saved_replicated
+        "",  # format
+        note,
     )
