@@ -7,9 +7,10 @@ the unit registry keeps its own pickles; nothing is kept where it cannot be writ
 digest of everything they depend on: each file's path and bytes, whether numbers need a source,
 the group, the versions of Python, pydantic and pint, and the code that validates them
 (:data:`VALIDATING_CODE`). Any change gives another name, so a stale file is never read; the
-files of the same folder's group with earlier digests are removed when a new one is written. A
-file that cannot be read back (truncated, another format) is ignored and the group is parsed
-again.
+files of the same folder's group with earlier digests are removed when a new one is written,
+and so are those of catalog folders beyond the :data:`KEPT_FOLDERS` most recently written (each
+checkout or install reads its own folder). A file that cannot be read back (truncated, another
+format) is ignored and the group is parsed again.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ from mlcost.units import ureg
 #: may change what a file parses into.
 VALIDATING_CODE = ("specs/*.py", "errors.py", "io.py", "units.py", "units.txt")
 _FORMAT = b"mlcost parsed catalog 1"
+#: How many catalog folders' specs one cache folder keeps: each install or checkout of mlcost
+#: reads its own catalog folder, so a machine that runs many (CI clones, clean copies) would
+#: otherwise keep them all (924 files, 20 MB seen on a development machine). When a group is
+#: written, the files of the other folders beyond the most recently written are removed; a
+#: folder whose files were removed is parsed again on its next use (about 60 ms) and kept anew.
+KEPT_FOLDERS = 16
 
 
 @functools.cache
@@ -103,7 +110,8 @@ def load(path: Path | None) -> tuple[list[Any], dict[str, str]] | None:
 def save(path: Path | None, specs: Sequence[Any], origins: dict[str, str]) -> None:
     """Keep ``specs`` (just validated: nothing derived from them yet) and their origins at
     ``path``, written atomically with normal permissions, and remove the group's earlier
-    files; best effort (a cache folder that cannot be written is left alone)."""
+    files and those of the catalog folders beyond :data:`KEPT_FOLDERS`; best effort (a cache
+    folder that cannot be written is left alone)."""
     if path is None:
         return
     group_prefix = path.name.rsplit("-", 1)[0] + "-"
@@ -115,9 +123,30 @@ def save(path: Path | None, specs: Sequence[Any], origins: dict[str, str]) -> No
         for earlier in path.parent.glob(f"{group_prefix}*.pickle"):
             if earlier != path:
                 earlier.unlink(missing_ok=True)
+        _forget_other_folders(path.parent, keep=path.name.split("-")[2])
     except OSError:
         with contextlib.suppress(OSError, UnboundLocalError):
             os.unlink(file.name)
 
 
-__all__ = ["VALIDATING_CODE", "cache_file", "default_folder", "load", "save"]
+def _forget_other_folders(folder: Path, *, keep: str) -> None:
+    """Remove the kept specs of the catalog folders (``where`` in :func:`cache_file`'s names)
+    beyond the :data:`KEPT_FOLDERS` most recently written, ``keep`` (the folder just written)
+    always among those kept."""
+    written: dict[str, float] = {}
+    files: dict[str, list[Path]] = {}
+    for file in folder.glob("mlcost-catalog-*.pickle"):
+        parts = file.name.split("-")  # mlcost, catalog, where, group, digest.pickle
+        if len(parts) != 5:
+            continue
+        with contextlib.suppress(OSError):  # removed meanwhile by another process
+            when = file.stat().st_mtime
+            written[parts[2]] = max(written.get(parts[2], when), when)
+            files.setdefault(parts[2], []).append(file)
+    others = sorted((w for w in written if w != keep), key=written.__getitem__, reverse=True)
+    for where in others[KEPT_FOLDERS - 1 :]:
+        for file in files[where]:
+            file.unlink(missing_ok=True)
+
+
+__all__ = ["KEPT_FOLDERS", "VALIDATING_CODE", "cache_file", "default_folder", "load", "save"]

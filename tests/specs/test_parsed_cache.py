@@ -3,13 +3,14 @@ equal to a fresh parse, never stale, never trusted when damaged."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from mlcost.errors import SpecError
-from mlcost.specs import Catalog
+from mlcost.specs import Catalog, parsed
 from mlcost.specs import catalog as catalog_module
 from mlcost.specs.catalog import default_catalog_dir
 from mlcost.units import ureg
@@ -88,3 +89,27 @@ def test_a_group_with_a_problem_is_not_kept(tmp_path: Path) -> None:
         with pytest.raises(SpecError, match="num_layers"):
             Catalog.from_directory(root, lazy=True, keep_parsed=kept).model("llama-2-7b")
     assert not [p for p in kept_files(kept) if "-models-" in p.name]
+
+
+def test_a_cache_folder_keeps_the_specs_of_the_most_recent_catalog_folders(
+    tmp_path: Path,
+) -> None:
+    # 20 other catalog folders' kept groups (two files each), written one minute apart, and one
+    # file that is not a kept group. Writing this catalog's groups keeps its own, the
+    # KEPT_FOLDERS - 1 other folders written last (folders 5-19), and the other file.
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    for n in range(20):
+        for group in ("models", "accelerators"):
+            old = kept / f"mlcost-catalog-{n:012x}-{group}-{n:024x}.pickle"
+            old.write_bytes(b"")
+            os.utime(old, (1_000_000 + 60 * n, 1_000_000 + 60 * n))
+    other = kept / "98c9a34021abb1b0909547599f5448f0631e4c26.pickle"  # pint's own
+    other.write_bytes(b"")
+    Catalog.from_directory(default_catalog_dir(), lazy=True, keep_parsed=kept).model("llama-2-7b")
+    assert parsed.KEPT_FOLDERS == 16
+    folders = {p.name.split("-")[2] for p in kept_files(kept)}
+    ours = {p.name.split("-")[2] for p in kept_files(kept) if p.stat().st_mtime > 2_000_000}
+    assert len(ours) == 1  # this catalog's groups, just written
+    assert folders - ours == {f"{n:012x}" for n in range(5, 20)}
+    assert other.exists()
