@@ -68,9 +68,11 @@ def cache_file(folder: Path, files: Sequence[Path], *, require_sources: bool, gr
     digest.update(f"{require_sources}\n{group}\n".encode())
     for file in files:
         digest.update(str(file).encode() + b"\0" + file.read_bytes() + b"\0")
-    # Named by the catalog's folder and group first: a new digest replaces only that folder's
-    # group (two installs of mlcost keep their own files).
-    where = hashlib.sha256(str(files[0].parent if files else "").encode()).hexdigest()[:12]
+    # Named by the catalog's folder (the one above the group's) and group first: a new digest
+    # replaces only that folder's group (two installs of mlcost keep their own files), and the
+    # folders beyond KEPT_FOLDERS are told apart by it.
+    catalog = files[0].parent.parent if files else ""
+    where = hashlib.sha256(str(catalog).encode()).hexdigest()[:12]
     return folder / f"mlcost-catalog-{where}-{group}-{digest.hexdigest()[:24]}.pickle"
 
 
