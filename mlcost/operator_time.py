@@ -305,31 +305,66 @@ def gemm_compute_by_shard(
 def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Number, Kernel]]:
     """Per attention pattern, the seconds per execution of the measured fused kernel that
     replaces the attention core (empty when the table's attention is eager or no kernel of the
-    implementation was measured on this GPU)."""
+    implementation was measured on this GPU), at ``ex``'s tensor-parallel degree (one launch
+    carries ``1/t`` of the heads)."""
+    return attention_kernels_by_degree(table, ex, (ex.shard[0],))[ex.shard[0]]
+
+
+def attention_kernels_by_degree(
+    table: OperatorTable, ex: Execution, degrees: Sequence[int]
+) -> dict[int, dict[str, tuple[Number, Kernel]]]:
+    """:func:`attention_kernels` at each tensor-parallel degree of ``degrees`` (``ex``'s own
+    shard is not used). A sweep's launches (arrays) at several degrees are looked up in one
+    call, the degrees one more leading axis of the launch sizes (element by element the same
+    arithmetic as one degree at a time); one configuration's (Python numbers), degree by
+    degree."""
+    found: dict[int, dict[str, tuple[Number, Kernel]]] = {t: {} for t in degrees}
     config = table.metadata.get("config")
     if ex.software is None or config is None or config.attention != "flash":
-        return {}
+        return found
     kernel = ex.software.attention_kernel(ex.accelerators)
     if kernel is None:
-        return {}
+        return found
     accelerator = next(a for a in ex.accelerators if a in kernel.measured_on())
     causal = bool(table.metadata.get("causal", True))
     dropout = any(
         op.kind == _DROPOUT and op.name.startswith("attention dropout") for op in table.operators
     )
-    out: dict[str, tuple[Number, Kernel]] = {}
     for op in table.operators:
         if op.kind == _ATTENTION and op.name.startswith("attention scores QK^T"):
             flops = 2 * op.forward_flops
-            seconds = attention_kernel_seconds(
-                kernel, accelerator, flops, causal=causal,
-                head_dim=op.k if type(op.k) is int else int(np.max(op.k)),
-                sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
-                batch_heads=launch_heads(flops, op.m, op.k, causal) / ex.shard[0],
-            )  # fmt: skip
-            if seconds is not None:
-                out[op.pattern] = (seconds, kernel)
-    return out
+            heads = launch_heads(flops, op.m, op.k, causal)
+            shape = np.shape(heads)
+            together = (
+                len(degrees) > 1
+                and type(heads) is np.ndarray
+                and bool(shape)
+                and np.broadcast_shapes(np.shape(op.recompute_fraction), shape) == shape
+            )
+            launches = (
+                [heads / np.array(degrees).reshape((-1,) + (1,) * len(shape))]
+                if together
+                else [heads / t for t in degrees]
+            )
+            head_dim = op.k if type(op.k) is int else int(np.max(op.k))
+            timed = []
+            for batch_heads in launches:
+                seconds = attention_kernel_seconds(
+                    kernel, accelerator, flops, causal=causal, head_dim=head_dim,
+                    sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
+                    batch_heads=batch_heads,
+                )  # fmt: skip
+                timed.append(seconds)
+            if timed[0] is None:
+                continue
+            per_degree = (
+                list(np.broadcast_to(timed[0], (len(degrees), *shape)).copy())
+                if together
+                else timed
+            )
+            for t, at_degree in zip(degrees, per_degree, strict=True):
+                found[t][op.pattern] = (at_degree, kernel)
+    return found
 
 
 def launch_heads(forward_flops: Number, sequence: Number, head_dim: Number, causal: bool) -> Number:
@@ -432,26 +467,69 @@ def operator_rows(
                         time if len(rows) == 1 else time * (ops[i].forward_flops / op.forward_flops)
                     )
     launches = {i: len(rows) for rows in fused.values() for i in rows}
-    shared = (
-        {
+    shared: dict[int, OperatorTime] = {}
+    by_shard: dict[int, list[OperatorTime]] = {}
+    if len(executions) > 1:  # one execution: every row timed once anyway
+        shared = {
             i: operator_time(op, ex, kernels[0], tensors)
             for i, op in enumerate(ops)
             if not op.is_matmul and op.role != _ATTENTION_CORE
         }
-        if len(executions) > 1
-        else {}  # one execution: every row timed once anyway
-    )
+        by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
     return [
         tuple(
             [
                 shared[i]
                 if i in shared
+                else by_shard[i][s]
+                if i in by_shard
                 else operator_time(op, one, found, tensors, seconds.get(i), launches.get(i, 1))
                 for i, op in enumerate(ops)
             ]
         )
-        for one, found, seconds in zip(executions, kernels, gemms, strict=True)
+        for s, (one, found, seconds) in enumerate(zip(executions, kernels, gemms, strict=True))
     ]
+
+
+def _gemm_rows_by_shard(
+    ops: Sequence[Operator],
+    ex: Execution,
+    kernels: dict[str, tuple[Number, Kernel]],
+    tensors: float,
+    gemms: Sequence[dict[int, Number]],
+    launches: dict[int, int],
+) -> dict[int, list[OperatorTime]]:
+    """The GEMM rows of a sweep (their compute seconds arrays) timed at every shard in one
+    :func:`operator_time` call each, the shards one more leading axis, then taken apart per
+    shard: a GEMM row's time depends on its shard only through its compute seconds (``gemms``,
+    one dict per execution), so each element is the same arithmetic as timing it shard by
+    shard. Its memory time, gaps and host time do not depend on the shard: one value shared by
+    every shard's row. Left out (timed per shard by the caller): the attention core (its
+    measured kernel depends on the tensor-parallel degree), rows of Python numbers, and rows
+    whose other fields are wider than their compute seconds (their shard axis would not lead)."""
+    out: dict[int, list[OperatorTime]] = {}
+    for i, first in gemms[0].items():
+        op = ops[i]
+        if op.role == _ATTENTION_CORE or type(first) is not np.ndarray or not first.ndim:
+            continue
+        per_shard = [found[i] for found in gemms]
+        shape = first.shape
+        if any(type(x) is not np.ndarray or x.shape != shape for x in per_shard) or (
+            np.broadcast_shapes(
+                np.shape(op.bytes_moved), np.shape(op.count), np.shape(op.recompute_fraction),
+                shape,
+            ) != shape
+        ):  # fmt: skip
+            continue
+        row = operator_time(op, ex, kernels, tensors, np.stack(per_shard), launches.get(i, 1))
+        name, kind, compute, memory, launch, total, gaps, host = (
+            getattr(row, field) for field in OperatorTime.__struct_fields__
+        )
+        out[i] = [
+            OperatorTime(name, kind, compute[s], memory, launch[s], total[s], gaps, host)
+            for s in range(len(per_shard))
+        ]
+    return out
 
 
 def operator_time(

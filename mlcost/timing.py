@@ -33,7 +33,7 @@ from mlcost.layout import Layout
 from mlcost.operator_time import (
     Execution,
     OperatorTime,
-    attention_kernels,
+    attention_kernels_by_degree,
     fused_groups,
     operator_rows,
     parameter_tensors,
@@ -338,10 +338,10 @@ def operator_times_by_shard(
     executions = [
         Execution(by_format, software, names, mode, shard=shard, fused=fused) for shard in shards
     ]
-    by_degree: dict[int, dict[str, Any]] = {}  # the kernels depend on t only
-    for ex in executions:
-        if ex.shard[0] not in by_degree:
-            by_degree[ex.shard[0]] = attention_kernels(table, ex)
+    # The kernels depend on t only: each degree's, all looked up together.
+    by_degree = attention_kernels_by_degree(
+        table, executions[0], list(dict.fromkeys(ex.shard[0] for ex in executions))
+    )
     kernels = [by_degree[ex.shard[0]] for ex in executions]
     # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor
     # otherwise, so the count is not needed).

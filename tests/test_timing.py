@@ -462,3 +462,63 @@ def test_a_step_at_several_shards_equals_each_shard_alone() -> None:
             for a, b in zip(step.rows, alone.rows, strict=True):
                 assert a == b, (shard, a.name)
     assert operator_times_by_shard(table, ceilings, []) == []
+
+
+def _same_row(a: object, b: object, where: str) -> None:
+    """Two operator rows equal field by field, to the last bit, values of the same type (a
+    Python number stays one; an array keeps its shape)."""
+    for name in type(a).__struct_fields__:  # type: ignore[attr-defined]
+        x, y = getattr(a, name), getattr(b, name)
+        assert type(x) is type(y), (where, name, type(x), type(y))
+        if isinstance(x, np.ndarray):
+            assert x.shape == y.shape and x.dtype == y.dtype, (where, name)
+            np.testing.assert_array_equal(x, y, err_msg=f"{where} {name}")
+        else:
+            assert x == y or (x != x and y != y), (where, name, x, y)
+
+
+def test_a_sweep_at_several_shards_equals_each_shard_alone() -> None:
+    """A micro-batch sweep's step at several shards in one evaluation (a search's tables: the
+    GEMM rows timed at every shard in one call each, the measured attention kernel looked up at
+    every tensor-parallel degree in one call, the compute parts split for every shard at once)
+    gives each shard what it gets alone: every field of every operator row, and every compute
+    part, to the last bit. Under Megatron-Core on an H100 (a measured fused attention kernel
+    over launch sizes, fused projections), without an implementation, and with full
+    recomputation."""
+    from mlcost.implementation import implementation
+    from mlcost.parallel.compute import compute_parts, compute_parts_by_shard
+    from mlcost.timing import operator_times_by_shard, step_ceilings
+
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    model = mlcost.model("llama-2-7b")
+    config = TrainingConfig(sequence_length=4096)
+    sizes = np.array([1, 2, 3, 8])
+    shards = [(1, 1), (2, 1), (8, 1), (1, 2), (4, 2)]
+    ceilings = step_ceilings(gpu, config)
+    for software in (implementation("megatron-core"), None):
+        for recompute in ("none", "full"):
+            layout = Layout(recompute=recompute)
+            table = operators(model, config, layout, micro_batch_size=sizes)
+            together = operator_times_by_shard(
+                table, ceilings, shards, software=software, accelerators=(gpu.name,)
+            )
+            parts = compute_parts_by_shard(
+                model, config, gpu, layout, sizes, shards, software=software
+            )
+            for shard, step, split in zip(shards, together, parts, strict=True):
+                alone = operator_times(
+                    table, ceilings, software=software, accelerators=(gpu.name,), shard=shard
+                )
+                assert step.details == alone.details
+                assert (software is not None) == ("attention_kernel" in step.details)
+                for a, b in zip(step.rows, alone.rows, strict=True):
+                    _same_row(a, b, f"{shard} {recompute} {a.name}")
+                one = compute_parts(
+                    model, config, gpu, layout.model_copy(update={"tp": shard[0], "cp": shard[1]}),
+                    sizes, software=software,
+                )  # fmt: skip
+                _same_row(split, one, f"{shard} {recompute} parts")
+            # The shards differ: a rank's narrower GEMMs, a launch of fewer heads.
+            assert not np.array_equal(parts[0].layers_gemm, parts[2].layers_gemm)
+            if software is not None:
+                assert not np.array_equal(parts[0].attention, parts[2].attention)

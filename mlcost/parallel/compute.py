@@ -175,7 +175,7 @@ def compute_parts_by_shard(
     plan = _split_plan(steps[0].table, transformer)  # the same table for every shard
     if sizes is None:  # one size given as a Python int: the parts as Python numbers
         return [_split_numbers(step, micro_batch_sizes, plan) for step in steps]
-    return [_split(step, sizes, plan) for step in steps]
+    return _split(steps, sizes, plan)
 
 
 #: The parts of :class:`ComputeParts` the operator rows add to, in field order.
@@ -251,36 +251,54 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     )
 
 
-def _split(step: StepTime, sizes: np.ndarray, plan: _SplitPlan) -> ComputeParts:
-    """The rows of ``step`` summed into the parts of :class:`ComputeParts` (:func:`_split_plan`
-    says where each goes). Each part adds its rows' contributions one after the other in row
-    order, from 0 (``np.bincount``/``np.add.at`` accumulate in order), so the same numbers as
-    adding them row by row (one size as a Python int: :func:`_split_numbers`)."""
-    rows, optimizer = step.rows, plan.optimizer_rows
-    peak = step.ceilings.peak_flops
-    total, launch = [r.total for r in rows], [r.launch for r in rows]
-    body = [total[i] - launch[i] for i in plan.body_rows]
-    launched = [launch[i] for i in plan.body_rows]
-    weights = [
-        *body,
-        *(value * share for value, share in zip(body, plan.shares, strict=True)),
-        *launched,
-        *(value * share for value, share in zip(launched, plan.shares, strict=True)),
-        *(total[i] for i in plan.attention_rows),
-        *(total[i] for i in plan.gemm_rows),
-        *(total[i] - launch[i] for i in optimizer),
-        *(rows[i].gaps for i in optimizer),
-        *(rows[i].host for i in optimizer),
-    ]
-    stacked = stack_rows(weights, sizes.shape).reshape(len(weights), -1)
-    summed = np.zeros((len(_SUMMED), sizes.size))
-    if stacked.shape[1] == 1:  # one size: numpy's faster sum of one column
-        summed[:, 0] = np.bincount(plan.index, weights=stacked[:, 0], minlength=len(_SUMMED))
+def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> list[ComputeParts]:
+    """The rows of each of ``steps`` (one table's, at one shard each) summed into the parts of
+    :class:`ComputeParts` (:func:`_split_plan` says where each goes). Every row's total and
+    launches of every step are stacked, ``(steps, rows, sizes)``, each kind of contribution is
+    taken for all steps in one array operation, and each part adds its contributions one
+    after the other in :func:`_split_plan`'s order, from 0 (``np.bincount``/``np.add.at``
+    accumulate in order): the same numbers as adding them row by row, step by step (one size as
+    a Python int: :func:`_split_numbers`)."""
+    count, rows = len(steps), len(steps[0].rows)
+
+    def stacked(field: str, which: Sequence[int]) -> np.ndarray:
+        values = [getattr(step.rows[i], field) for step in steps for i in which]
+        return stack_rows(values, sizes.shape).reshape(count, len(which), sizes.size)
+
+    every = range(rows)
+    total, launch = stacked("total", every), stacked("launch", every)
+    body_rows, optimizer = plan.body_rows, plan.optimizer_rows
+    shares = stack_rows(plan.shares, sizes.shape).reshape(1, len(body_rows), sizes.size)
+    launched = launch[:, body_rows]
+    body = total[:, body_rows] - launched
+    weights = np.concatenate(
+        (
+            body,
+            body * shares,
+            launched,
+            launched * shares,
+            total[:, plan.attention_rows],
+            total[:, plan.gemm_rows],
+            total[:, optimizer] - launch[:, optimizer],
+            stacked("gaps", optimizer),
+            stacked("host", optimizer),
+        ),
+        axis=1,
+    )
+    # (contributions, steps x sizes): each part's contributions added in order, from 0.
+    columns = weights.transpose(1, 0, 2).reshape(len(plan.index), -1)
+    summed = np.zeros((len(_SUMMED), columns.shape[1]))
+    if columns.shape[1] == 1:  # one step of one size: numpy's faster sum of one column
+        summed[:, 0] = np.bincount(plan.index, weights=columns[:, 0], minlength=len(_SUMMED))
     else:
-        np.add.at(summed, plan.index, stacked)
-    arrays = {name: summed[i].reshape(sizes.shape) for i, name in enumerate(_SUMMED)}
-    arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
-    return ComputeParts(micro_batch_size=sizes, peak=peak, **arrays)
+        np.add.at(summed, plan.index, columns)
+    by_part = summed.reshape(len(_SUMMED), count, *sizes.shape)
+    out = []
+    for s, step in enumerate(steps):
+        arrays = {name: by_part[i, s] for i, name in enumerate(_SUMMED)}
+        arrays["model_flops"] = _column(plan.model_flops, sizes.shape)
+        out.append(ComputeParts(micro_batch_size=sizes, peak=step.ceilings.peak_flops, **arrays))
+    return out
 
 
 _ATTENTION_PART, _GEMM_PART = _INDEX["attention"], _INDEX["layers_gemm"]
