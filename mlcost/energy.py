@@ -37,7 +37,7 @@ from typing import Any
 
 import pint
 
-from mlcost.assumptions import Assumptions
+from mlcost.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.records import Record
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
@@ -79,7 +79,7 @@ def accelerator_power(
     """``P_idle + (TDP - P_idle)·u`` with ``P_idle = idle_fraction · TDP`` (default
     ``Assumptions.gpu_idle_fraction``): a linear model between idle and TDP."""
     if idle_fraction is None:
-        idle_fraction = Assumptions().gpu_idle_fraction
+        idle_fraction = DEFAULT_ASSUMPTIONS.gpu_idle_fraction
     return Q_(accelerator_watts(utilization, in_unit(tdp, "W"), idle_fraction), "W")
 
 
@@ -280,7 +280,7 @@ def report_energy(
                 f"gpus_per_server: got {gpus_per_server!r}, expected a whole number > 0 (8 for "
                 "a DGX/HGX node)"
             )
-        a = assumptions or Assumptions()
+        a = assumptions or DEFAULT_ASSUMPTIONS
 
         def kilograms(value: Any, field: str, default: pint.Quantity) -> pint.Quantity:
             if value is None:

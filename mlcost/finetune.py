@@ -34,8 +34,6 @@ vision towers (no multimodal model in the catalog), adapters other than LoRA (Do
 encoders and on the embedding or LM head (peft's ``modules_to_save``).
 """
 
-from __future__ import annotations
-
 from functools import cached_property
 from typing import Literal
 
@@ -74,7 +72,7 @@ class FineTuning(Model):
     paged_optimizer: bool | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> FineTuning:
+    def _consistent(self) -> "FineTuning":
         adapters = self.method != "full"
         if not adapters and (self.target_modules or self.bias != "none"):
             raise ValueError(

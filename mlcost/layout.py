@@ -28,8 +28,6 @@ section 3.3.2). ``stage_layers`` gives the split explicitly instead. Step-time m
 slowest stage; memory models report the most loaded one.
 """
 
-from __future__ import annotations
-
 import math
 from functools import cached_property
 from typing import Literal
@@ -89,7 +87,7 @@ class Layout(Model):
     tp_overlap: bool = False
 
     @model_validator(mode="after")
-    def _consistent(self) -> Layout:
+    def _consistent(self) -> "Layout":
         per_step = self.dp * self.micro_batch_size
         both = self.global_batch_size is not None and self.gradient_accumulation is not None
         if both and self.global_batch_size != per_step * (self.gradient_accumulation or 1):
@@ -165,14 +163,14 @@ class Layout(Model):
         """Tokens per optimizer step over all replicas: ``global batch x sequence``."""
         return self.global_batch * sequence_length
 
-    def one_micro_batch(self) -> Layout:
+    def one_micro_batch(self) -> "Layout":
         """This layout with one micro-batch per step: its operator table is one micro-batch's
         operators and the optimizer update (what a micro-batch's time and saved bytes are read
         from). Derived once per layout (a layout is immutable; a copy starts without it)."""
         return self._one_micro_batch
 
     @cached_property
-    def _one_micro_batch(self) -> Layout:
+    def _one_micro_batch(self) -> "Layout":
         return self.model_copy(update={"gradient_accumulation": 1, "global_batch_size": None})
 
     # ----- recomputation --------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Any
 
 import pint
 
-from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
+from mlcost.assumptions import ASSUMPTION_SOURCES, DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.errors import MlcostError
 from mlcost.records import cached_property
 from mlcost.roofline import Ceilings
@@ -331,7 +331,7 @@ def system(
             )
         )
         efficiencies = (intra_efficiency, inter_efficiency)
-        settled = assumptions or Assumptions()
+        settled = assumptions or DEFAULT_ASSUMPTIONS
         # Built once per catalog and settings: the node's links and powers converted once.
         resolved = catalog.derived(
             ("system", spec.name),

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pint
 
 from mlcost import scaling
-from mlcost.assumptions import Assumptions
+from mlcost.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
@@ -200,7 +200,7 @@ class Plan(Result):
     checkpoint_storage: str | Storage | pint.Quantity | None = None
     mtbf_per_gpu: pint.Quantity | None = None
     async_checkpoint: bool = False
-    assumptions: Assumptions = field(default_factory=Assumptions)
+    assumptions: Assumptions = DEFAULT_ASSUMPTIONS
     catalog: Catalog | None = None
     run: Run = field(init=False, repr=False)
 

@@ -34,9 +34,9 @@ def weight_bytes_per_parameter(weights: str, group_size: int | None = None) -> f
     if weights not in ("int8", "int4"):
         return e
     if group_size is None:
-        from mlcost.assumptions import Assumptions
+        from mlcost.assumptions import DEFAULT_ASSUMPTIONS
 
-        group_size = Assumptions().quantization_group_size
+        group_size = DEFAULT_ASSUMPTIONS.quantization_group_size
     if not (isinstance(group_size, int) and group_size >= 1):
         raise MlcostError(f"group_size: got {group_size!r}, expected a whole number >= 1, e.g. 128")
     return e + (SCALE_BYTES + e) / group_size

@@ -6,8 +6,6 @@ when the spec is built. Every number carries a source: ``sources`` maps a field 
 path, or ``"*"`` for all fields) to a key of ``references`` or a free-text citation.
 """
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Callable, Iterator

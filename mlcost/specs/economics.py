@@ -1,7 +1,5 @@
 """Grid regions (carbon intensity, electricity price, PUE) and cloud prices, each dated."""
 
-from __future__ import annotations
-
 import datetime
 from typing import ClassVar, Literal
 

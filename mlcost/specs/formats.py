@@ -15,8 +15,6 @@ Floating Point Specification (OFP8) rev. 1.0, 2023 (E4M3 and E5M2); OCP Microsca
 v1.0, 2023 (FP6 E2M3/E3M2, FP4 E2M1).
 """
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 import pint
@@ -62,7 +60,7 @@ class NumericFormat(Spec):
     compute_format: str
 
     @model_validator(mode="after")
-    def _layout_fits(self) -> NumericFormat:
+    def _layout_fits(self) -> "NumericFormat":
         if self.compute_format not in COMPUTE_FORMATS:
             raise ValueError(unknown_format_message("compute_format", self.compute_format))
         if self.family == "float":

@@ -9,8 +9,6 @@ Conventions (see ``docs/spec-format.md``):
 * HBM capacities sold as "80 GB" are binary (GiB); bandwidths are decimal (GB/s, TB/s).
 """
 
-from __future__ import annotations
-
 import datetime
 from functools import cached_property
 from typing import ClassVar, Literal
@@ -57,7 +55,7 @@ class PeakThroughput(_Part):
     sparse: FlopRate | None = None
 
     @model_validator(mode="after")
-    def _known_format(self) -> PeakThroughput:
+    def _known_format(self) -> "PeakThroughput":
         if self.format not in COMPUTE_FORMATS:
             raise ValueError(unknown_format_message("format", self.format))
         if self.sparse is not None and self.sparse < self.dense:
@@ -151,7 +149,7 @@ class Accelerator(Spec):
     measured: Measured | None = None
 
     @model_validator(mode="after")
-    def _peaks_unique(self) -> Accelerator:
+    def _peaks_unique(self) -> "Accelerator":
         seen = set()
         for entry in self.peak_compute:
             key = (entry.format, entry.engine)
@@ -246,7 +244,7 @@ class Link(Spec):
     in_network_min_ranks: int | None = Field(default=None, ge=2)
 
     @model_validator(mode="after")
-    def _bandwidth_given(self) -> Link:
+    def _bandwidth_given(self) -> "Link":
         one, both = self.bandwidth_per_direction, self.bandwidth_both_directions
         if one is None and both is None:
             raise ValueError(
@@ -355,7 +353,7 @@ class Attached(_Part):
     count: PositiveInt = 1
 
     @model_validator(mode="after")
-    def _one_name(self) -> Attached:
+    def _one_name(self) -> "Attached":
         if (self.link is None) == (self.device is None):
             raise ValueError("give exactly one of 'link' (a NIC) or 'device' (a drive)")
         return self

@@ -31,8 +31,6 @@ non-rotary, rotary and value dims and ``n`` heads,
               + r_kv·n·(d_n + d_v) + n·d_v·h          (KV up, output)
 """
 
-from __future__ import annotations
-
 from functools import cached_property
 from typing import ClassVar, Literal
 
@@ -100,7 +98,7 @@ class MixtureOfExperts(Model):
     router_in_fp32: bool = False
 
     @model_validator(mode="after")
-    def _top_k_fits(self) -> MixtureOfExperts:
+    def _top_k_fits(self) -> "MixtureOfExperts":
         if self.experts_per_token > self.num_experts:
             raise ValueError(
                 f"experts_per_token: got {self.experts_per_token}, expected at most num_experts "
@@ -227,7 +225,7 @@ class TransformerSpec(ModelSpec):
     latent_attention: LatentAttention | None = None
 
     @model_validator(mode="after")
-    def _heads_consistent(self) -> TransformerSpec:
+    def _heads_consistent(self) -> "TransformerSpec":
         heads, kv = self.num_attention_heads, self.kv_heads
         if heads % kv:
             raise ValueError(
@@ -410,7 +408,7 @@ class ConvNetSpec(ModelSpec):
     reported_parameters: ParamCount | None = None
 
     @model_validator(mode="after")
-    def _stages_consistent(self) -> ConvNetSpec:
+    def _stages_consistent(self) -> "ConvNetSpec":
         lengths = {len(self.stage_blocks), len(self.stage_widths), len(self.stage_strides)}
         if len(lengths) != 1:
             raise ValueError(

@@ -12,8 +12,6 @@
   backward 2.5 x forward, since it recomputes the scores).
 """
 
-from __future__ import annotations
-
 from bisect import bisect_right
 from functools import cached_property
 from typing import Any, ClassVar, Literal
@@ -54,7 +52,7 @@ class KernelCurve(_Part):
     throughput: tuple[FlopRate, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _same_length(self) -> KernelCurve:
+    def _same_length(self) -> "KernelCurve":
         if self.batch_heads and min(len(self.batch_heads), len(self.sequence)) < 2:
             raise ValueError(
                 f"batch_heads: a grid needs two launch sizes and two sequence lengths at least, "

@@ -7,8 +7,6 @@ parallel degrees, ZeRO) is the :class:`mlcost.layout.Layout`. It is validated wh
 values raise :class:`mlcost.errors.SpecError` naming the field.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -109,7 +107,7 @@ class TrainingConfig(Model):
     finetune: FineTuning = FineTuning()
 
     @model_validator(mode="after")
-    def _consistent(self) -> TrainingConfig:
+    def _consistent(self) -> "TrainingConfig":
         if len(self.dilated_segments) != len(self.dilation_rates):
             raise ValueError(
                 "dilation_rates: expected one rate per entry of dilated_segments, got "
