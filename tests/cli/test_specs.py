@@ -200,6 +200,39 @@ def test_start_up_turns_the_garbage_collector_back_on() -> None:
     assert done.stderr.strip().splitlines() == ["frozen True True True", "gc True True"]
 
 
+def test_the_command_line_runs_without_pydantic_plugins_unless_asked() -> None:
+    """pydantic reads every installed distribution's entry points for its plugins when it
+    builds its first validator (about 10 ms of each command line); the command line turns them
+    off with pydantic's own switch (``PYDANTIC_DISABLE_PLUGINS=__all__``), so pydantic never
+    looks. A user's own value of the switch is kept: with plugins allowed (an empty value),
+    pydantic looks for them, which shows that the probe sees the look-up."""
+    probe = (
+        "import os, sys\n"
+        "import pydantic.plugin._loader as loader\n"
+        "real = loader.entry_points\n"
+        "def spy(*args, **kwargs):\n"
+        "    print('plugins looked up', file=sys.stderr)\n"
+        "    return real(*args, **kwargs)\n"
+        "loader.entry_points = spy\n"
+        "sys.argv = ['mlcost', 'memory', 'gpt2']\n"
+        "from mlcost.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    print('switch', repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')), file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in under_test_env().items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    for given, looked, kept in ((None, False, "'__all__'"), ("", True, "''")):
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=False,
+            timeout=120, env=env if given is None else {**env, "PYDANTIC_DISABLE_PLUGINS": given},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "GiB" in done.stdout
+        assert ("plugins looked up" in done.stderr) is looked, (given, done.stderr)
+        assert done.stderr.strip().splitlines()[-1] == f"switch {kept}", (given, done.stderr)
+
+
 def test_a_command_module_that_does_not_import_is_one_line_not_a_traceback() -> None:
     """Start-up imports the command's module with the collector off; where that import fails,
     the command line reports it as every other failure (one line, status 70), not a traceback."""
