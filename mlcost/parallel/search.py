@@ -10,8 +10,8 @@ and the powers of two (uneven stages are split as :mod:`mlcost.layout` says). Th
 
 * **memory per GPU** is :func:`mlcost.memory.per_gpu_memory`, the same composition as
   :func:`mlcost.memory.memory_breakdown` for one layout, vectorized over the candidates (one
-  activation table per distinct recomputation and context-parallel degree, one stage split per
-  distinct pipeline);
+  activation table per distinct recomputation, over the sequence lengths its context-parallel
+  degrees leave a GPU and the micro-batch sizes; one stage split per distinct pipeline);
 * **step time** is the same vectorized evaluation as :func:`mlcost.parallel.
   multi_gpu_step_time` (:func:`mlcost.parallel.step.evaluate`).
 
@@ -267,16 +267,19 @@ def _memory_bytes(
     )
     (mbs,), mb_index = _distinct(cand["mb"])
     modes, mode_of = _distinct(cand["recompute"], cand["cp"])
-    # Every (recompute, cp) table's activation parts over the micro-batch sizes, one row each
-    # (flattened: a candidate's are at its mode's row and its micro-batch's column).
+    # Every (recompute, cp) mode's activation parts over the micro-batch sizes, one row each
+    # (flattened: a candidate's are at its mode's row and its micro-batch's column): one table
+    # per recomputation, over the sequence lengths its modes' cp leave a GPU (rows) and the
+    # micro-batch sizes (columns).
     columns: dict[str, np.ndarray] = {}
-    for g, (rc, cp) in enumerate(modes.T.tolist()):
+    for rc in distinct(modes[0]).tolist():
+        rows = np.flatnonzero(modes[0] == rc)
         parts = activation_parts(
-            model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs,
-            config.sequence_length // cp,
+            model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs.reshape(1, -1),
+            (config.sequence_length // modes[1, rows]).reshape(-1, 1),
         )  # fmt: skip
-        for name, column in _part_columns(parts, mbs.shape).items():
-            columns.setdefault(name, np.empty((modes.shape[1], mbs.size)))[g] = column
+        for name, column in _part_columns(parts, (rows.size, mbs.size)).items():
+            columns.setdefault(name, np.empty((modes.shape[1], mbs.size)))[rows] = column
     flat = {name: rows.ravel() for name, rows in columns.items()}
     cell = mode_of * mbs.size + mb_index
     replicas = cand["dp"] * cand["cp"]
