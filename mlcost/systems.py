@@ -17,7 +17,6 @@ intra-node link joins its GPUs through each GPU's own host interface (PCIe).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.errors import MlcostError
-from mlcost.records import cached_property
+from mlcost.records import Record, cached_property, field, replace
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Catalog, Cluster, Link, Node, Spec, Storage, default_catalog
 from mlcost.specs.hardware import CollectiveFit
@@ -67,8 +66,7 @@ HOP_LATENCY: dict[str, pint.Quantity] = {
 }
 
 
-@dataclass(frozen=True)
-class LinkModel:
+class LinkModel(Record, frozen=True, dict=True):
     """One tier of the network in the alpha-beta model: per-direction peak, achievable share,
     per-step latency, and where each came from."""
 
@@ -145,8 +143,7 @@ def link_model(
     )
 
 
-@dataclass(frozen=True)
-class System:
+class System(Record, frozen=True):
     """``nodes`` x ``gpus_per_node`` GPUs and everything a run needs to know about them.
 
     ``intra`` joins the GPUs of a node (one GPU's per-direction bandwidth); ``inter`` is one NIC

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import pint
@@ -21,6 +20,7 @@ import typer
 from mlcost.errors import MlcostError, UnitError
 from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
+from mlcost.records import Record
 from mlcost.specs import Accelerator, ModelSpec, Spec, default_catalog
 from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.units import Q_, check_dimension, parse_quantity
@@ -91,8 +91,7 @@ def resolve_spec(name: str, kinds: tuple[str, ...] | None = None) -> Spec:
 
 
 # ----- option groups ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class OptionGroup:
+class OptionGroup(Record, frozen=True):
     """Options that build one object: the command receives it as ``target``."""
 
     target: str

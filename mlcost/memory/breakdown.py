@@ -24,7 +24,6 @@ Every stage is evaluated and the most loaded one is reported (``details["stage"]
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +42,7 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
-from mlcost.records import cached_property
+from mlcost.records import Record, cached_property, field
 from mlcost.results import (
     Figure,
     LazyFigures,
@@ -111,8 +110,7 @@ DEFAULT_OVERHEADS = Overheads()
 
 
 # ----- the composition (plain numbers, vectorized) ---------------------------------------------
-@dataclass(frozen=True)
-class StageMemory:
+class StageMemory(Record, frozen=True, dict=True):
     """Bytes per GPU of the most loaded pipeline stage (arrays over candidates): its total, the
     index of that stage, and, picked on first use, each term and the micro-batches in flight
     (``by_stage`` and ``held`` have the stages first). A search reads only the total: one pick
@@ -392,8 +390,7 @@ def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
 
 
 # ----- the breakdown of one configuration ------------------------------------------------------
-@dataclass(frozen=True)
-class MemoryBreakdown(Result):
+class MemoryBreakdown(Record, Result, frozen=True, dict=True):
     """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
     against an optional GPU's usable capacity. ``terms`` is a tuple of figures, or a
     :class:`~mlcost.results.LazyFigures` that builds them when first read (as

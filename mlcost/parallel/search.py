@@ -28,7 +28,6 @@ proportional to dollars at a fixed price per GPU-hour).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -347,8 +346,7 @@ def _compute_parts(
 RANK_COLUMNS = {"time": "step_s", "cost": "gpu_s_per_token"}
 
 
-@dataclass(frozen=True)
-class SearchResult(Result):
+class SearchResult(Record, Result, frozen=True, dict=True):
     """The ranked layouts (:func:`search`): one row per candidate kept, best first. ``columns``
     holds every candidate timed (plain arrays, the recomputation as codes into
     :data:`RECOMPUTE_CODES`; with ``keep_unfit`` all of them, else those that fit, :func:`_timed`)

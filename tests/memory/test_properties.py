@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import pickle
 
 import numpy as np
@@ -25,6 +24,7 @@ from mlcost.memory import (
     per_gpu_memory,
     smallest_gpu,
 )
+from mlcost.records import replace
 from mlcost.results import Figure, LazyFigures
 from mlcost.workload import TrainingConfig, operators
 
@@ -181,7 +181,7 @@ def test_the_total_is_answered_without_formatting_the_formulas() -> None:
     def unwritable() -> list[Figure]:
         raise RuntimeError("figures formatted")
 
-    lazy = dataclasses.replace(breakdown, terms=LazyFigures(unwritable))
+    lazy = replace(breakdown, terms=LazyFigures(unwritable))
     total = float(lazy.total.to("byte").magnitude)
     with pytest.raises(RuntimeError, match="figures formatted"):
         _ = lazy.terms[0]
