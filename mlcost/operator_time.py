@@ -334,10 +334,10 @@ def attention_kernels_by_degree(
         if op.kind == _ATTENTION and op.name.startswith("attention scores QK^T"):
             flops = 2 * op.forward_flops
             heads = launch_heads(flops, op.m, op.k, causal)
-            shape = np.shape(heads)
+            # (np.shape of a Python number costs microseconds: one configuration's path)
+            shape = heads.shape if type(heads) is np.ndarray else ()
             together = (
                 len(degrees) > 1
-                and type(heads) is np.ndarray
                 and bool(shape)
                 and np.broadcast_shapes(np.shape(op.recompute_fraction), shape) == shape
             )
@@ -476,6 +476,18 @@ def operator_rows(
             if not op.is_matmul and op.role != _ATTENTION_CORE
         }
         by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
+    if not by_shard:  # one execution (every row timed once anyway), or none batched
+        return [
+            tuple(
+                [
+                    shared[i]
+                    if i in shared
+                    else operator_time(op, one, found, tensors, seconds.get(i), launches.get(i, 1))
+                    for i, op in enumerate(ops)
+                ]
+            )
+            for one, found, seconds in zip(executions, kernels, gemms, strict=True)
+        ]
     return [
         tuple(
             [
