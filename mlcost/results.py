@@ -288,8 +288,12 @@ def first_largest(values: Sequence[float]) -> int:
 
 
 def all_numbers(*values: Any) -> bool:
-    """Whether every value is a Python number (the scalar path of a number-aware formula)."""
-    return all(type(value) in _NUMBERS for value in values)
+    """Whether every value is a Python number (the scalar path of a number-aware formula); a
+    loop, not ``all()`` over a generator (half the cost, on every scalar formula)."""
+    for value in values:  # noqa: SIM110 (the loop is the point: see the docstring)
+        if type(value) not in _NUMBERS:
+            return False
+    return True
 
 
 def first_value(value: Any) -> Any:

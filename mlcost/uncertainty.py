@@ -23,14 +23,14 @@ from typing import Any
 import numpy as np
 
 from mlcost.errors import MlcostError
-from mlcost.records import Record, replace
+from mlcost.records import Record, cached_property, replace
 from mlcost.results import Figure
 
 #: The level of every band: the share of published rows inside it.
 LEVEL = 0.8
 
 
-class Band(Record, frozen=True):
+class Band(Record, frozen=True, dict=True):
     """``[low, high]`` multipliers of a prediction, their level and how they were derived."""
 
     low: float
@@ -43,8 +43,9 @@ class Band(Record, frozen=True):
         """``(value · low, value · high)``."""
         return value * self.low, value * self.high
 
-    @property
+    @cached_property
     def note(self) -> str:
+        """The band's level and derivation, as a figure cites it (written once per band)."""
         return f"{self.level:.0%} band: {self.derivation}"
 
 

@@ -189,7 +189,7 @@ class _Quantity(pint.UnitRegistry.Quantity):
                 if isinstance(other, UnitsContainer)
                 else self._REGISTRY._parse_units_as_container(other)
             )
-            if self._units == dst:  # pint's conversion returns the magnitude itself
+            if self._units is dst or self._units == dst:  # pint returns the magnitude itself
                 return self.__class__(self._magnitude, dst)
             factor = _known_factor(self._REGISTRY, self._units, dst, self._magnitude)
             if factor is not None:
@@ -348,9 +348,10 @@ def in_unit(quantity: pint.Quantity, unit: str) -> Any:
     (:func:`_known_factor`)."""
     dst = ureg._parse_units_as_container(unit)
     magnitude = quantity._magnitude
-    if quantity._units == dst:
+    units = quantity._units
+    if units is dst or units == dst:  # the memoized parse: usually the same container
         return magnitude.copy() if isinstance(magnitude, np.ndarray) else magnitude
-    factor = _known_factor(ureg, quantity._units, dst, magnitude)
+    factor = _known_factor(ureg, units, dst, magnitude)
     if factor is not None:
         return magnitude * factor
     return quantity.m_as(unit)

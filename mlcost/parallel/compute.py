@@ -18,7 +18,7 @@ from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
-from mlcost.records import Record
+from mlcost.records import Record, cached_property
 from mlcost.results import all_numbers, first_largest, flags, maximum, stack_rows
 from mlcost.results import where as choose
 from mlcost.roofline import Ceilings
@@ -189,10 +189,10 @@ _INDEX = {name: i for i, name in enumerate(_SUMMED)}
 _PART_INDEX = {group: tuple(_INDEX[name] for name in names) for group, names in _PARTS.items()}
 
 
-class _SplitPlan(Record, frozen=True):
+class _SplitPlan(Record, frozen=True, dict=True):
     """Where each operator row of a table adds its time (:func:`_split`), worked out once per
     table (it does not depend on how the ranks split the GEMMs): for each kind of contribution,
-    the rows that make it and the part each adds to (``index``: body, its backward share,
+    the rows that make it and the part each adds to (:attr:`index`: body, its backward share,
     launches, their backward share, attention, layers' GEMMs, optimizer, its gaps, its host
     time), plus the pass rows' backward shares."""
 
@@ -202,8 +202,19 @@ class _SplitPlan(Record, frozen=True):
     attention_rows: list[int]
     gemm_rows: list[int]  # the layers' GEMMs
     optimizer_rows: list[int]
-    index: list[int]  # the part of every contribution, in the order :func:`_split` lists them
     model_flops: float | np.ndarray
+
+    @cached_property
+    def index(self) -> list[int]:
+        """The part of every contribution, in the order :func:`_split` lists them (what its
+        ``np.add.at`` reads; one configuration's :func:`_split_numbers` adds row by row
+        without it)."""
+        index = [part[j] for j in range(4) for part in self.row_parts]
+        index += [_INDEX["attention"]] * len(self.attention_rows)
+        index += [_INDEX["layers_gemm"]] * len(self.gemm_rows)
+        for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
+            index += [_INDEX[name]] * len(self.optimizer_rows)
+        return index
 
 
 #: The operator kinds :func:`_split_plan` tests, read once (an enum member's lookup is a
@@ -242,13 +253,7 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
             attention.append(i)
         elif kind == _MATMUL and block == "layer":
             gemms.append(i)
-    index = [part[j] for j in range(4) for part in parts]
-    index += [_INDEX["attention"]] * len(attention) + [_INDEX["layers_gemm"]] * len(gemms)
-    for name in ("optimizer", "optimizer_gaps", "optimizer_host"):
-        index += [_INDEX[name]] * len(optimizer)
-    return _SplitPlan(
-        body_rows, shares, parts, attention, gemms, optimizer, index, table.model_flop_count
-    )
+    return _SplitPlan(body_rows, shares, parts, attention, gemms, optimizer, table.model_flop_count)
 
 
 def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> list[ComputeParts]:
