@@ -341,29 +341,31 @@ def attention_kernels_by_degree(
                 and bool(shape)
                 and np.broadcast_shapes(np.shape(op.recompute_fraction), shape) == shape
             )
-            launches = (
-                [heads / np.array(degrees).reshape((-1,) + (1,) * len(shape))]
-                if together
-                else [heads / t for t in degrees]
-            )
             head_dim = op.k if type(op.k) is int else int(np.max(op.k))
-            timed = []
-            for batch_heads in launches:
-                seconds = attention_kernel_seconds(
+
+            def seconds_at(
+                batch_heads: Number,
+                op: Operator = op,
+                flops: Number = flops,
+                head_dim: int = head_dim,
+            ) -> Any:
+                return attention_kernel_seconds(
                     kernel, accelerator, flops, causal=causal, head_dim=head_dim,
                     sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
                     batch_heads=batch_heads,
                 )  # fmt: skip
-                timed.append(seconds)
-            if timed[0] is None:
+
+            if together:  # every degree's launches in one call, the degrees leading
+                seconds = seconds_at(heads / np.array(degrees).reshape((-1,) + (1,) * len(shape)))
+                if seconds is not None:
+                    every = np.broadcast_to(seconds, (len(degrees), *shape)).copy()
+                    for t, at_degree in zip(degrees, every, strict=True):
+                        found[t][op.pattern] = (at_degree, kernel)
                 continue
-            per_degree = (
-                list(np.broadcast_to(timed[0], (len(degrees), *shape)).copy())
-                if together
-                else timed
-            )
-            for t, at_degree in zip(degrees, per_degree, strict=True):
-                found[t][op.pattern] = (at_degree, kernel)
+            for t in degrees:
+                seconds = seconds_at(heads / t)
+                if seconds is not None:
+                    found[t][op.pattern] = (seconds, kernel)
     return found
 
 
