@@ -478,18 +478,6 @@ def operator_rows(
             if not op.is_matmul and op.role != _ATTENTION_CORE
         }
         by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
-    if not by_shard:  # one execution (every row timed once anyway), or none batched
-        return [
-            tuple(
-                [
-                    shared[i]
-                    if i in shared
-                    else operator_time(op, one, found, tensors, seconds.get(i), launches.get(i, 1))
-                    for i, op in enumerate(ops)
-                ]
-            )
-            for one, found, seconds in zip(executions, kernels, gemms, strict=True)
-        ]
     return [
         tuple(
             [
@@ -536,9 +524,8 @@ def _gemm_rows_by_shard(
         ):  # fmt: skip
             continue
         row = operator_time(op, ex, kernels, tensors, np.stack(per_shard), launches.get(i, 1))
-        name, kind, compute, memory, launch, total, gaps, host = (
-            getattr(row, field) for field in OperatorTime.__struct_fields__
-        )
+        name, kind, memory, gaps, host = row.name, row.kind, row.memory, row.gaps, row.host
+        compute, launch, total = row.compute, row.launch, row.total
         out[i] = [
             OperatorTime(name, kind, compute[s], memory, launch[s], total[s], gaps, host)
             for s in range(len(per_shard))
