@@ -143,7 +143,7 @@ def link_model(
     )
 
 
-class System(Record, frozen=True):
+class System(Record, frozen=True, dict=True):
     """``nodes`` x ``gpus_per_node`` GPUs and everything a run needs to know about them.
 
     ``intra`` joins the GPUs of a node (one GPU's per-direction bandwidth); ``inter`` is one NIC
@@ -207,9 +207,10 @@ class System(Record, frozen=True):
         """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured)."""
         return Ceilings.from_accelerator(self.accelerator, format)
 
-    @property
+    @cached_property
     def node_write_bandwidth(self) -> pint.Quantity | None:
-        """Sequential write bandwidth of one node's drives together (None without drives)."""
+        """Sequential write bandwidth of one node's drives together (None without drives),
+        converted once per system."""
         if self.drive is None or not self.drives_per_node:
             return None
         return (self.drive.sequential_write * self.drives_per_node).to("GB/s")

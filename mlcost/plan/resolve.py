@@ -98,10 +98,9 @@ class Run(Record, frozen=True):
 
     @property
     def peak(self) -> float:
-        """Dense peak FLOP/s of the plan's GPU in the configuration's compute format."""
-        return float(
-            self.system.ceilings(self.config.policy.compute_format).peak.to("flop/s").magnitude
-        )
+        """Dense peak FLOP/s of the plan's GPU in the configuration's compute format (its
+        ceilings', converted once)."""
+        return self.system.ceilings(self.config.policy.compute_format).peak_flops
 
 
 def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> tuple[float, str]:
@@ -131,6 +130,17 @@ def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> t
             raise MlcostError(f"price: got {price!r}, expected a finite price >= 0 USD/hour")
         return value, "given"
     gpu_name = next((name for name in gpu_names if name in catalog), gpu_names[0])
+    # Kept per catalog and day (its source cites the offer's age in days).
+    return catalog.derived(
+        ("default price", gpu_name),
+        datetime.date.today(),
+        lambda: _default_price(catalog, gpu_name),
+    )
+
+
+def _default_price(catalog: Catalog, gpu_name: str) -> tuple[float, str]:
+    """The default price of ``gpu_name``: the newest on-demand offer in the catalog, else its
+    newest offer, else NaN with how to give one."""
     offers = catalog.prices_for(gpu_name) if gpu_name in catalog else []
     if not offers:
         return math.nan, (

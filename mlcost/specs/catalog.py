@@ -386,6 +386,17 @@ class Catalog:
         ]
         raise UnknownNameError(what, name, known)
 
+    def _names(self, name: str, kinds: Iterable[str] | None) -> bool:
+        """Whether ``name`` is the canonical name or an alias of a spec of ``kinds`` (any kind
+        when None)."""
+        wanted = tuple(kinds) if kinds is not None else tuple(SPEC_TYPES)
+        key = name.strip().lower()
+        self._ensure(wanted)
+        spec = self._specs.get(key)
+        if spec is not None and spec.KIND in wanted:
+            return True
+        return any(self._specs[n].KIND in wanted for n in self._aliases.get(key, ()))
+
     def _typed(self, name: str, cls: type[S]) -> S:
         return cast(S, self.get(name, (cls.KIND,)))
 
@@ -431,8 +442,14 @@ class Catalog:
     def resolve(self, name_or_path: str | Path, kinds: Iterable[str] | None = None) -> Spec:
         """A catalog name or alias, a spec YAML path, or (for models) a Hugging Face
         ``config.json`` path: the one resolver behind every ``model``/``gpu``/``system``
-        argument, in Python and on the command line."""
+        argument, in Python and on the command line. A text that names a catalog spec of one of
+        ``kinds`` is that spec, even where a file of that name lies in the working directory
+        (a spec file is named by its ``.yaml`` path, or by a path the catalog has no name
+        for)."""
         text = str(name_or_path)
+        kinds = tuple(kinds) if kinds is not None else None
+        if isinstance(name_or_path, str) and self._names(text, kinds):
+            return self.get(text, kinds)
         path = Path(text)
         suffix = path.suffix.lower()
         if suffix in (".yaml", ".yml") or (suffix != ".json" and path.is_file()):
