@@ -48,12 +48,21 @@ from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
-from mlcost.parallel.step import evaluate
+from mlcost.parallel.step import StepArrays, evaluate
 from mlcost.plan.resolve import Run
 from mlcost.records import Record, replace
-from mlcost.results import all_numbers, distinct, first_value, floats, minimum
+from mlcost.results import (
+    all_numbers,
+    distinct,
+    divide,
+    first_value,
+    floats,
+    maximum,
+    minimum,
+)
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
+from mlcost.systems import System
 from mlcost.timing import model_flops_utilization, training_time
 from mlcost.units import Q_, in_unit
 from mlcost.workload import OperatorTable, TrainingConfig, operators
@@ -62,30 +71,49 @@ Array = np.ndarray
 
 
 class Numbers(Record, frozen=True):
-    """Per-configuration inputs that vary along a sweep's numeric axes (arrays of one length)."""
+    """Per-configuration inputs that vary along a sweep's numeric axes: arrays of one length
+    (a sweep), or Python numbers (one configuration, :meth:`of`)."""
 
-    micro_batch_size: Array
-    sequence_length: Array
-    gpus: Array
-    tokens: Array
-    intensity: Array  # gCO2e/kWh
-    pue: Array
-    price: Array  # USD per GPU-hour (NaN when unknown)
-    electricity_price: Array  # USD/kWh
+    micro_batch_size: Array | int
+    sequence_length: Array | int
+    gpus: Array | int
+    tokens: Array | float
+    intensity: Array | float  # gCO2e/kWh
+    pue: Array | float
+    price: Array | float  # USD per GPU-hour (NaN when unknown)
+    electricity_price: Array | float  # USD/kWh
 
     @classmethod
     def of(cls, run: Run) -> Numbers:
-        """The run's own numbers, one configuration."""
+        """The run's own numbers, one configuration, as Python numbers: the chain evaluates
+        them on its scalar path (a sweep broadcasts them over its axes)."""
         return cls(
-            micro_batch_size=np.asarray([run.layout.micro_batch_size]),
-            sequence_length=np.asarray([run.config.sequence_length]),
-            gpus=np.asarray([run.gpus]),
-            tokens=np.asarray([run.tokens], dtype=np.float64),
-            intensity=np.asarray([in_unit(run.grid.carbon_intensity, "gCO2e/kWh")]),
-            pue=np.asarray([run.pue]),
-            price=np.asarray([run.price]),
-            electricity_price=np.asarray([run.electricity_price]),
+            micro_batch_size=run.layout.micro_batch_size,
+            sequence_length=run.config.sequence_length,
+            gpus=run.gpus,
+            tokens=float(run.tokens),
+            intensity=in_unit(run.grid.carbon_intensity, "gCO2e/kWh"),
+            pue=run.pue,
+            price=run.price,
+            electricity_price=run.electricity_price,
         )
+
+    def as_arrays(self) -> Numbers:
+        """These numbers as arrays of one element each (one configuration as a sweep holds
+        it)."""
+        if not self.scalar:
+            return self
+        return Numbers(*(np.asarray([getattr(self, name)]) for name in self.__struct_fields__))
+
+    @property
+    def scalar(self) -> bool:
+        """Whether these are one configuration's Python numbers (:meth:`of`), not arrays."""
+        return type(self.gpus) is not np.ndarray
+
+    @property
+    def one(self) -> bool:
+        """Whether these are one configuration: Python numbers, or arrays of one element."""
+        return type(self.gpus) is not np.ndarray or self.gpus.size == 1
 
 
 class TimeArrays(Record, frozen=True):
@@ -169,7 +197,7 @@ def _degrees(run: Run, x: Numbers) -> Degrees:
     configuration's as Python numbers (:meth:`Degrees.of_layout`, the evaluator's scalar
     path)."""
     layers = run.model.num_layers if isinstance(run.model, TransformerSpec) else 1
-    if x.gpus.size == 1:
+    if x.one:
         return replace(
             Degrees.of_layout(run.layout, layers),
             dp=max(first_value(x.gpus) // run.layout.model_parallel, 1),
@@ -199,11 +227,11 @@ def one_table(run: Run, x: Numbers) -> OperatorTable | None:
     ``x`` is one configuration of a transformer without context parallelism (its GPU holds the
     whole sequence, so the memory stage's table is the step's): built once for both, else
     None (each stage builds its own)."""
-    if x.gpus.size != 1 or run.layout.cp != 1 or not isinstance(run.model, TransformerSpec):
+    if not x.one or run.layout.cp != 1 or not isinstance(run.model, TransformerSpec):
         return None
     return operators(
-        run.model, _at_length(run.config, int(x.sequence_length[0])),
-        run.layout.one_micro_batch(), micro_batch_size=int(x.micro_batch_size[0]),
+        run.model, _at_length(run.config, int(first_value(x.sequence_length))),
+        run.layout.one_micro_batch(), micro_batch_size=int(first_value(x.micro_batch_size)),
     )  # fmt: skip
 
 
@@ -212,48 +240,76 @@ def step_stage(
 ) -> StepStage:
     """Compute (with the bubble) and exposed communication per step, and model FLOPs per step
     (module docstring), evaluated once per distinct sequence length; ``table``: the one
-    configuration's operator table (:func:`one_table`)."""
+    configuration's operator table (:func:`one_table`). One configuration's numbers
+    (:attr:`Numbers.scalar`) give Python floats, a sweep's arrays."""
     m = floats(degrees.micro_batches)
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
-    compute = np.zeros(x.gpus.shape)
-    exposed = np.zeros(x.gpus.shape)
-    flops = np.zeros(x.gpus.shape)
-    resolved = run.system.for_gpus(int(np.max(x.gpus)))
-    for length in distinct(x.sequence_length):
-        mask = x.sequence_length == length
-        config = _at_length(run.config, int(length))
-        gpus = x.gpus[mask]
-        if gpus.size == 1:  # one configuration: the evaluator on Python numbers
-            chosen = degrees if x.gpus.size == 1 else degrees.at(mask).numbers()
-            gpus = int(gpus[0])
-            parts = compute_parts(
-                run.model, config, resolved.accelerator, run.layout, chosen.micro_batch,
-                software=run.software, table=table,
-            )  # fmt: skip
-        else:
-            batch = x.micro_batch_size[mask]
-            sizes = distinct(batch)
-            parts = compute_parts(
-                run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
-            ).take(np.searchsorted(sizes, batch).ravel())
-            chosen = degrees.at(mask)
-        result = evaluate(
-            model_dims(run.model, config, run.software),
-            resolved,
-            chosen,
-            parts,
-            gpus_per_node=minimum(resolved.gpus_per_node, gpus),
-            software=run.software,
+    compute: Any
+    exposed: Any
+    flops: Any
+    if x.scalar:
+        result = _step_at(
+            run, x.sequence_length, run.system.for_gpus(x.gpus), degrees, x.gpus, None, table
         )
-        compute[mask] = result.compute + result.bubble
-        exposed[mask] = result.exposed
-        flops[mask] = result.model_flops
+        compute = float(result.compute + result.bubble)
+        exposed, flops = float(result.exposed), float(result.model_flops)
+    else:
+        compute = np.zeros(x.gpus.shape)
+        exposed = np.zeros(x.gpus.shape)
+        flops = np.zeros(x.gpus.shape)
+        resolved = run.system.for_gpus(int(np.max(x.gpus)))
+        for length in distinct(x.sequence_length):
+            mask = x.sequence_length == length
+            gpus = x.gpus[mask]
+            if gpus.size == 1:  # one configuration: the evaluator on Python numbers
+                chosen = degrees if x.gpus.size == 1 else degrees.at(mask).numbers()
+                result = _step_at(run, length, resolved, chosen, int(gpus[0]), None, table)
+            else:
+                batch = x.micro_batch_size[mask]
+                result = _step_at(run, length, resolved, degrees.at(mask), gpus, batch, None)
+            compute[mask] = result.compute + result.bubble
+            exposed[mask] = result.exposed
+            flops[mask] = result.model_flops
     if run.flop_count == "6ND":
         flops = 6.0 * run.active_parameters * tokens_per_step
     if run.sustained is not None:
         compute = flops / (x.gpus * run.sustained)
-        exposed = np.zeros_like(compute)
+        exposed = 0.0 if x.scalar else np.zeros_like(compute)
     return StepStage(compute_s=compute, communication_s=exposed, model_flops_step=flops)
+
+
+def _step_at(
+    run: Run,
+    length: Any,
+    resolved: System,
+    degrees: Degrees,
+    gpus: Any,
+    batch: Any,
+    table: OperatorTable | None,
+) -> StepArrays:
+    """The step (:func:`mlcost.parallel.step.evaluate`) of the configurations at one sequence
+    ``length``: one configuration (``gpus`` a Python int; its micro-batch is ``degrees``'),
+    evaluated on Python numbers, or several (``gpus`` and their micro-batch sizes ``batch``
+    arrays), each distinct size's compute parts evaluated once."""
+    config = _at_length(run.config, int(length))
+    if type(gpus) is int:
+        parts = compute_parts(
+            run.model, config, resolved.accelerator, run.layout, degrees.micro_batch,
+            software=run.software, table=table,
+        )  # fmt: skip
+    else:
+        sizes = distinct(batch)
+        parts = compute_parts(
+            run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
+        ).take(np.searchsorted(sizes, batch).ravel())
+    return evaluate(
+        model_dims(run.model, config, run.software),
+        resolved,
+        degrees,
+        parts,
+        gpus_per_node=minimum(resolved.gpus_per_node, gpus),
+        software=run.software,
+    )
 
 
 def memory_stage(
@@ -261,65 +317,85 @@ def memory_stage(
 ) -> Array:
     """Bytes per GPU of every configuration (:func:`mlcost.memory.per_gpu_memory`, the memory
     model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length;
-    ``table``: the one configuration's operator table (:func:`one_table`)."""
-    model, layout = run.model, run.layout
-    out = np.zeros(x.gpus.shape)
+    ``table``: the one configuration's operator table (:func:`one_table`). One
+    configuration's numbers (:attr:`Numbers.scalar`) give a Python number."""
+    layout = run.layout
     per_parameter = model_state_bytes_per_parameter(
-        run.config.precision, run.config.optimizer, model=model, finetune=run.config.finetune
+        run.config.precision, run.config.optimizer, model=run.model, finetune=run.config.finetune
     )
+    if x.scalar:
+        replicas = degrees.dp * layout.cp
+        return _memory_at(
+            run, x.sequence_length, x.micro_batch_size, replicas, per_parameter, table
+        )
+    out = np.zeros(x.gpus.shape)
     for length in distinct(x.sequence_length):
         mask = x.sequence_length == length
-        config = _at_length(run.config, int(length))
-        if isinstance(model, TransformerSpec):
-            batch = x.micro_batch_size[mask]
-            one = distinct(batch)
-            parts = activation_parts(
-                model,
-                config,
-                layout,
-                "pytorch",
-                # One size: the table of plain numbers (the same arithmetic, without numpy).
-                int(one[0]) if one.size == 1 else batch,
-                int(length) // layout.cp,
-                table=table,
-            )
-            layers, stages = model.num_layers, layout.stage_layer_counts(model.num_layers)
-        elif isinstance(model, ConvNetSpec):
-            parts, layers, stages = _convnet_parts(model, config, layout), 1, (1,)
-        else:
-            raise MlcostError(f"model: {model.name!r} is a {model.KIND}, expected a transformer")
-        memory = per_gpu_memory(
-            parts,
-            parameters=run.parameters,
-            layers=layers,
-            per_parameter=per_parameter,
-            stage_layers=stages,
-            virtual_stages=layout.virtual_stages,
-            tensor_parallel=layout.tp,
+        batch = x.micro_batch_size[mask]
+        one = distinct(batch)
+        out[mask] = _memory_at(
+            run,
+            length,
+            # One size: the table of plain numbers (the same arithmetic, without numpy).
+            int(one[0]) if one.size == 1 else batch,
             # One configuration: a Python number (the memory model's scalar path).
-            weight_replicas=degrees.dp * layout.cp
+            degrees.dp * layout.cp
             if x.gpus.size == 1  # one configuration: its degrees are numbers
             else first_value(degrees.dp[mask]) * layout.cp
             if np.count_nonzero(mask) == 1
             else degrees.dp[mask] * layout.cp,
-            zero_stage=layout.zero_stage,
-            sequence_parallel=layout.sequence_parallel,
-            micro_batches=layout.micro_batches,
-            offload=layout.offload,
-            overheads=DEFAULT_OVERHEADS,
-            head_term=isinstance(model, TransformerSpec),
-            dequantized_weight=dequantized_weight_bytes(
-                model, config.finetune, config.policy.stored_weight
-            )
-            if isinstance(model, TransformerSpec)
-            else 0.0,
-            expert_parameters=float(model.expert_parameter_count)
-            if isinstance(model, TransformerSpec)
-            else 0.0,
-            expert_parallel=layout.ep,
+            per_parameter,
+            table,
         )
-        out[mask] = memory.total
     return out
+
+
+def _memory_at(
+    run: Run,
+    length: Any,
+    batch: Any,
+    weight_replicas: Any,
+    per_parameter: Any,
+    table: OperatorTable | None,
+) -> Any:
+    """Bytes per GPU (:func:`mlcost.memory.per_gpu_memory`) of the configurations at one
+    sequence ``length``: micro-batch size(s) ``batch`` and the replicas holding each weight."""
+    model, layout = run.model, run.layout
+    config = _at_length(run.config, int(length))
+    if isinstance(model, TransformerSpec):
+        parts = activation_parts(
+            model, config, layout, "pytorch", batch, int(length) // layout.cp, table=table
+        )
+        layers, stages = model.num_layers, layout.stage_layer_counts(model.num_layers)
+    elif isinstance(model, ConvNetSpec):
+        parts, layers, stages = _convnet_parts(model, config, layout), 1, (1,)
+    else:
+        raise MlcostError(f"model: {model.name!r} is a {model.KIND}, expected a transformer")
+    return per_gpu_memory(
+        parts,
+        parameters=run.parameters,
+        layers=layers,
+        per_parameter=per_parameter,
+        stage_layers=stages,
+        virtual_stages=layout.virtual_stages,
+        tensor_parallel=layout.tp,
+        weight_replicas=weight_replicas,
+        zero_stage=layout.zero_stage,
+        sequence_parallel=layout.sequence_parallel,
+        micro_batches=layout.micro_batches,
+        offload=layout.offload,
+        overheads=DEFAULT_OVERHEADS,
+        head_term=isinstance(model, TransformerSpec),
+        dequantized_weight=dequantized_weight_bytes(
+            model, config.finetune, config.policy.stored_weight
+        )
+        if isinstance(model, TransformerSpec)
+        else 0.0,
+        expert_parameters=float(model.expert_parameter_count)
+        if isinstance(model, TransformerSpec)
+        else 0.0,
+        expert_parallel=layout.ep,
+    ).total
 
 
 def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
@@ -329,8 +405,8 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
     configuration, else arrays over the configurations."""
     a = run.assumptions
     replica_tokens = x.micro_batch_size * degrees.micro_batches * x.sequence_length
-    readers = np.minimum(x.gpus, run.system.gpus_per_node)
-    one = x.gpus.size == 1  # one configuration: the stages on Python numbers
+    readers = minimum(x.gpus, run.system.gpus_per_node)
+    one = x.one  # one configuration: the stages on Python numbers
     if one:
         replica_tokens, readers = first_value(replica_tokens), first_value(readers)
     storage, link = run.data_storage, run.system.host_link
@@ -352,7 +428,7 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
     seconds["data"] = pipelined_seconds(*seconds.values())
     if one and all_numbers(*seconds.values()):
         return seconds  # numbers, broadcast by the chain's columns
-    return {k: np.broadcast_to(v, x.gpus.shape) for k, v in seconds.items()}
+    return {k: np.broadcast_to(v, np.shape(x.gpus)) for k, v in seconds.items()}
 
 
 def _checkpoint_state(run: Run, gpus: Any) -> pint.Quantity:
@@ -404,7 +480,8 @@ def goodput_schedule(run: Run, gpus: Any) -> GoodputSchedule | None:
 
 def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     """The chain up to the time to train (stages 1-4) for arrays of configurations sharing one
-    resolved run."""
+    resolved run, or for one configuration's Python numbers (:attr:`Numbers.scalar`: each
+    column then holds one number, what a column of one element would hold)."""
     degrees = _degrees(run, x)
     table = one_table(run, x)
     step = step_stage(run, x, degrees, table)
@@ -412,21 +489,22 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     capacity = float(in_unit(run.system.accelerator.memory_available, "GiB"))
     data = data_stage(run, x, degrees)
     busy = step.compute_s + step.communication_s
-    step_s = np.maximum(busy, data["data"])
+    step_s = maximum(busy, data["data"])
     m = degrees.micro_batches
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
     # Goodput 1 without a checkpoint target; one configuration on Python numbers.
-    schedule = goodput_schedule(run, first_value(x.gpus) if x.gpus.size == 1 else x.gpus)
-    goodput = np.ones(x.gpus.shape) if schedule is None else schedule.goodput
+    schedule = goodput_schedule(run, first_value(x.gpus) if x.one else x.gpus)
+    scalar = x.scalar
+    ones: Any = 1.0 if scalar else np.ones(x.gpus.shape)
+    goodput = ones if schedule is None else schedule.goodput
     time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
     if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock
-        hours = run.gpu_hours * np.ones(x.gpus.shape)
+        hours = run.gpu_hours * ones
         time = replace(time, wall_seconds=hours * 3600.0 / x.gpus, gpu_hours=hours)
-    ones = np.ones(x.gpus.shape)
     return TimeArrays(
         micro_batch_size=x.micro_batch_size,
         sequence_length=x.sequence_length,
-        gpus=x.gpus.astype(np.int64),
+        gpus=x.gpus if scalar else x.gpus.astype(np.int64),
         tokens=x.tokens,
         compute_s=step.compute_s,
         communication_s=step.communication_s,
@@ -452,12 +530,16 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
 
 
 def evaluate_money(run: Run, x: Numbers, time: TimeArrays) -> MoneyArrays:
-    """Energy, cost and CO2e (stages 5-7) of the configurations ``time`` holds."""
-    busy = time.compute_s / time.step_s
+    """Energy, cost and CO2e (stages 5-7) of the configurations ``time`` holds (one
+    configuration's numbers as arrays of one element, as a sweep's: numpy's IEEE arithmetic
+    where a price or a step is zero)."""
+    if x.scalar:
+        x = x.as_arrays()
+    busy = divide(time.compute_s, time.step_s)
     power = energy_stage(run, x, busy, time.wall_s, time.step_s)
     money = cost_stage(run, x, time.gpu_hours, time.wall_s, power["energy_kwh"])
     carbon = carbon_stage(run, x, time.gpu_hours, power["energy_kwh"])
-    ones = np.ones(x.gpus.shape)
+    ones = np.ones(np.shape(x.gpus))
     return MoneyArrays(
         pue=x.pue * ones,
         price=x.price * ones,
@@ -496,7 +578,7 @@ def energy_stage(
     idle_w = run.idle_power_per_gpu * x.gpus
     idle = energy.energy_kwh(idle_w, wall_s, x.pue)
     per_step = energy.energy_kwh(it_w + idle_w, step_s, x.pue)
-    ones = np.ones(x.gpus.shape)
+    ones = np.ones(np.shape(x.gpus))
     return {
         "gpu_power_w": np.asarray(gpu_w) * ones,
         "it_power_w": np.asarray(it_w) * ones,
@@ -523,7 +605,7 @@ def cost_stage(
     with np.errstate(divide="ignore", invalid="ignore"):
         runs = cost.break_even_run_count(purchase, rental)
         months = cost.break_even_month_count(purchase, x.gpus, x.price, a.gpu_use_rate)
-    ones = np.ones(x.gpus.shape)
+    ones = np.ones(np.shape(x.gpus))
     return {
         "rental_usd": np.asarray(rental) * ones,
         "purchase_usd": np.asarray(purchase) * ones,

@@ -22,6 +22,7 @@ from mlcost.memory import memory_breakdown
 from mlcost.parallel import multi_gpu_step_time
 from mlcost.plan import ComputeOptimalWarning, DoesNotFitError, Plan
 from mlcost.plan.chain import Numbers, evaluate_run
+from mlcost.results import first_value
 from mlcost.specs import Attached, Node
 from mlcost.units import Q_
 from mlcost.workload import OperatorTable, TrainingConfig, transformer
@@ -325,8 +326,14 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(transformer, "OperatorTable", counted)
         chain = evaluate_run(plan.run, Numbers.of(plan.run))
-    assert chain.time.memory_gib[0] * 2**30 == memory.total.to("byte").magnitude
+    assert chain.time.memory_gib * 2**30 == memory.total.to("byte").magnitude
     assert len(tables) == (1 if layout.cp == 1 else 2)
+    # One configuration's Python numbers (the plan's scalar path) and the same configuration as
+    # a sweep of one (arrays of one element): every column equal, to the bit and in type.
+    swept = evaluate_run(plan.run, Numbers.of(plan.run).as_arrays())
+    for name, value in chain.columns().items():
+        one, array = first_value(value), first_value(swept.columns()[name])
+        assert type(one) is type(array) and (one == array or one != one and array != array), name
     assert plan.figures()[0].value.startswith("fits" if memory.fits() else "does not fit")
 
 
