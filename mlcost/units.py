@@ -345,10 +345,35 @@ def in_unit(quantity: pint.Quantity, unit: str) -> Any:
     paths: no conversion and no new quantity when it is already in ``unit`` (the usual case of
     values converted once at the boundary; about 25 us saved per call), an array copied so the
     caller never aliases the quantity's data; pint's cached factor where it has one
-    (:func:`_known_factor`)."""
-    dst = ureg._parse_units_as_container(unit)
+    (:func:`_known_factor`). A number's magnitude in ``unit`` is kept on the quantity (a spec's
+    or an assumption's value, read on every call of a hot path, is converted once); a quantity
+    whose magnitude or units were replaced since (``ito``) is converted anew."""
     magnitude = quantity._magnitude
     units = quantity._units
+    if type(magnitude) in _KEPT:
+        kept = quantity.__dict__.get(_KEPT_ATTRIBUTE)
+        if kept is not None:
+            found = kept.get(unit)
+            # Still the same magnitude and units (a quantity changed in place is converted anew).
+            if found is not None and found[0] is magnitude and found[1] is units:
+                return found[2]
+        value = _converted(quantity, magnitude, units, unit)
+        if kept is None:
+            kept = quantity.__dict__[_KEPT_ATTRIBUTE] = {}
+        kept[unit] = (magnitude, units, value)
+        return value
+    return _converted(quantity, magnitude, units, unit)
+
+
+#: The magnitudes :func:`in_unit` keeps per unit on their quantity (numbers, which pint never
+#: changes in place), and the attribute it keeps them in.
+_KEPT = frozenset({float, int})
+_KEPT_ATTRIBUTE = "_mlcost_in_unit"
+
+
+def _converted(quantity: pint.Quantity, magnitude: Any, units: Any, unit: str) -> Any:
+    """:func:`in_unit`'s conversion: ``magnitude`` in ``unit`` (``units`` the quantity's)."""
+    dst = ureg._parse_units_as_container(unit)
     if units is dst or units == dst:  # the memoized parse: usually the same container
         return magnitude.copy() if isinstance(magnitude, np.ndarray) else magnitude
     factor = _known_factor(ureg, units, dst, magnitude)

@@ -146,6 +146,39 @@ def test_in_unit_equals_pints_conversion_and_never_aliases() -> None:
     np.testing.assert_array_equal(in_unit(Q_(np.array([1.0, 2.0]), "hour"), "s"), [3600, 7200])
 
 
+def test_in_unit_converts_a_number_once_until_the_quantity_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A number's conversion is kept on its quantity: read again, it is not converted again; a
+    quantity whose magnitude or units were replaced (pint's ``ito``, or its magnitude set) is
+    converted anew, never answered from the kept value; arrays are never kept (each call
+    returns a copy of its own). 3 GB = 3e9 bytes, 4 GB = 4e9, 3e9 bytes = 2.794 GiB."""
+    import mlcost.units as units
+
+    conversions: list[str] = []
+    convert = units._converted
+
+    def counted(*args: Any) -> Any:
+        conversions.append(args[-1])
+        return convert(*args)
+
+    monkeypatch.setattr(units, "_converted", counted)
+    quantity = Q_(3.0, "GB")
+    assert units.in_unit(quantity, "byte") == 3e9
+    assert units.in_unit(quantity, "byte") == 3e9
+    assert units.in_unit(quantity, "GiB") == pytest.approx(3e9 / 2**30, rel=1e-15)
+    assert conversions == ["byte", "GiB"]
+    quantity.ito("MB")
+    assert units.in_unit(quantity, "byte") == 3e9 and conversions[-1] == "byte"
+    quantity._magnitude = 4000.0  # a magnitude replaced: 4000 MB
+    assert units.in_unit(quantity, "byte") == 4e9
+    assert units.in_unit(Q_(2, "GiB"), "byte") == 2 * 2**30  # an int stays exact
+    array = Q_(np.array([1.0, 2.0]), "GB")
+    first = units.in_unit(array, "byte")
+    first[0] = 0.0
+    np.testing.assert_array_equal(units.in_unit(array, "byte"), [1e9, 2e9])
+
+
 def test_known_factors_convert_as_pint_does() -> None:
     """The first conversion of a pair of units goes through pint, later ones multiply by the
     factor pint cached then (``_known_factor``): each equals ``quantity.to(unit).magnitude``
