@@ -333,7 +333,7 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     swept = evaluate_run(plan.run, Numbers.of(plan.run).as_arrays())
     for name, value in chain.columns().items():
         one, array = first_value(value), first_value(swept.columns()[name])
-        assert type(one) is type(array) and (one == array or one != one and array != array), name
+        assert type(one) is type(array) and (one == array or (one != one and array != array)), name
     assert plan.figures()[0].value.startswith("fits" if memory.fits() else "does not fit")
 
 
