@@ -276,32 +276,6 @@ def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> No
     assert "my-gpu" not in catalog  # the original is unchanged
 
 
-_MY_GPU = (
-    "kind: accelerator\nname: {name}\nvendor: Acme\nmemory_capacity: 24 GiB\n"
-    "memory_bandwidth: 1 TB/s\ntdp: 300 W\npeak_compute: [{{format: bf16, dense: 100 TFLOP/s}}]\n"
-)
-
-
-def test_a_catalog_name_is_the_catalog_spec_even_beside_a_file_of_that_name(
-    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A file in the working directory named like a catalog entry does not replace the entry
-    (the H100 SXM: NVIDIA's "80GB" of HBM3, 80 GiB; the file's GPU has 24 GiB); a file the
-    catalog has no name for is read, with or without an extension."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "h100-sxm5-80gb").write_text(_MY_GPU.format(name="h100-sxm5-80gb"))
-    (tmp_path / "my-gpu").write_text(_MY_GPU.format(name="my-gpu"))
-    found = catalog.resolve("h100-sxm5-80gb", ("accelerator",))
-    assert isinstance(found, Accelerator) and found.vendor == "NVIDIA"
-    assert found.memory_capacity.to("GiB").magnitude == pytest.approx(80)
-    assert catalog.resolve("H100-SXM", ("accelerator",)) is found  # an alias too
-    mine = catalog.resolve("my-gpu", ("accelerator",))
-    assert isinstance(mine, Accelerator) and mine.vendor == "Acme"
-    assert catalog.resolve(tmp_path / "h100-sxm5-80gb", ("accelerator",)).vendor == "Acme"
-    with pytest.raises(SpecError, match="expected an accelerator"):  # a name of another kind
-        catalog.resolve("llama-2-7b", ("accelerator",))
-
-
 def test_duplicate_names_rejected(catalog: Catalog) -> None:
     spec = catalog.model("gpt2")
     with pytest.raises(SpecError, match="defined twice"):
