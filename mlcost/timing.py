@@ -39,7 +39,7 @@ from mlcost.operator_time import (
     parameter_tensors,
 )
 from mlcost.records import Record, field
-from mlcost.results import Figure, Result, any_true
+from mlcost.results import Figure, Result, all_numbers, any_true, divide
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -86,7 +86,12 @@ def training_time(
     """``steps = ceil(D / tokens per step)``, ``wall = steps x step time / goodput``,
     ``GPU-hours = GPUs x wall`` (the Iron Law of training counted in whole steps; goodput from
     the failure model, :func:`mlcost.checkpointing.goodput_plan`). Plain numbers, arrays welcome;
-    the one place time to train is computed."""
+    the one place time to train is computed. Python numbers give Python floats (numpy's
+    arithmetic and IEEE division on doubles: the same numbers a one-element array holds)."""
+    if all_numbers(tokens, tokens_per_step, step_seconds, gpus, goodput):
+        steps = float(np.ceil(divide(float(tokens), tokens_per_step)))
+        wall = divide(steps * float(step_seconds), goodput)
+        return TrainingTime(steps=steps, wall_seconds=wall, gpu_hours=wall * gpus / 3600.0)
     steps = np.ceil(np.asarray(tokens, dtype=np.float64) / tokens_per_step)
     wall = steps * np.asarray(step_seconds, dtype=np.float64) / goodput
     return TrainingTime(steps=steps, wall_seconds=wall, gpu_hours=wall * gpus / 3600.0)

@@ -3,6 +3,8 @@ examples (mlcost.roofline, mlcost.timing, mlcost.diagnosis)."""
 
 from __future__ import annotations
 
+import math
+
 import matplotlib
 import numpy as np
 import pytest
@@ -522,3 +524,32 @@ def test_a_sweep_at_several_shards_equals_each_shard_alone() -> None:
             assert not np.array_equal(parts[0].layers_gemm, parts[2].layers_gemm)
             if software is not None:
                 assert not np.array_equal(parts[0].attention, parts[2].attention)
+
+
+def test_time_to_train_on_numbers_equals_the_one_element_arrays() -> None:
+    """``training_time``: 2e12 tokens at 1024 x 4096 = 4,194,304 tokens per step is
+    476,837.16 -> 476,838 whole steps; at 1.5 s per step and goodput 0.97 the wall clock is
+    476,838 x 1.5 / 0.97 s, and on 8 GPUs the GPU-hours 8 x that / 3600 (hand derivation).
+    Python numbers give Python floats equal, to the bit, to what one-element arrays give;
+    a goodput of 0 gives an infinite wall clock (IEEE), not ZeroDivisionError."""
+    from mlcost.timing import training_time
+
+    one = training_time(2e12, 1024 * 4096, 1.5, 8, 0.97)
+    assert one.steps == 476_838.0 and type(one.steps) is float
+    assert one.wall_seconds == pytest.approx(476_838 * 1.5 / 0.97, rel=1e-15)
+    assert one.gpu_hours == pytest.approx(8 * 476_838 * 1.5 / 0.97 / 3600, rel=1e-15)
+    for args in [
+        (2e12, 1024 * 4096, 1.5, 8, 0.97),
+        (1e9, 3.0, 0.123456789, 1, 1.0),
+        (7.7e11, 2**22, 2.0 / 3.0, 4096, 0.5),
+        (5e11, 1000, 1.25, 16, 0.0),
+    ]:
+        tokens, per_step, seconds, gpus, goodput = args
+        arrays = training_time(
+            np.array([tokens]), per_step, np.array([seconds]), np.array([gpus]), goodput
+        )
+        numbers = training_time(*args)
+        for name in ("steps", "wall_seconds", "gpu_hours"):
+            got, expected = getattr(numbers, name), getattr(arrays, name)[0]
+            assert type(got) is float and (got == expected or (got != got and expected != expected))
+    assert training_time(5e11, 1000, 1.25, 16, 0.0).wall_seconds == math.inf
