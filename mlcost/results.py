@@ -469,10 +469,11 @@ class Result:
 
 class Figures(Record, Result, frozen=True):
     """A titled set of figures, readable by name: ``plan.train()["wall clock"]`` is the value
-    of the figure called "wall clock" (a quantity)."""
+    of the figure called "wall clock" (a quantity). ``entries`` is a tuple of figures, or a
+    :class:`LazyFigures` that writes them when first read (a plan's answers)."""
 
     heading: str
-    entries: tuple[Figure, ...]
+    entries: Sequence[Figure]
 
     def title(self) -> str:
         return self.heading

@@ -27,6 +27,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +45,7 @@ from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
 from mlcost.records import Record, cached_property
-from mlcost.results import Figure, Figures, Result, first_value
+from mlcost.results import Figure, Figures, LazyFigures, Result, first_value
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -319,13 +320,23 @@ class Plan(Result):
 
         return suggestions(self.run, limit)
 
-    def _subset(self, title: str, names: tuple[str, ...]) -> Figures:
+    def _subset(self, title: str, names: tuple[str, ...], *, money: bool = False) -> Figures:
+        """The figures called ``names`` under ``title``. Their numbers are the chain's, evaluated
+        here (``money``: energy, cost and CO2e too), so an answer that cannot be computed raises
+        now; the figures themselves (each number in its display unit with its formula, the
+        numbers substituted and its band) are written when the answer is first read
+        (:class:`~mlcost.results.LazyFigures`, as a memory breakdown's terms)."""
         self.require_fit()
-        built = self.__dict__.get("_figures")  # every figure, when already built
+        if money:
+            self._values["energy_kwh"]  # the money stages' columns, on first read of one
+        return Figures(f"{title}: {self.description}", LazyFigures(partial(self._chosen, names)))
+
+    def _chosen(self, names: tuple[str, ...]) -> tuple[Figure, ...]:
+        """The figures called ``names``, in the plan's order (every figure's, when built)."""
+        built = self.__dict__.get("_figures")
         if built is None:
             built = plan_figures(self.run, self._values, self._schedule, wanted=frozenset(names))
-        chosen = tuple(f for f in built if f.name in names)
-        return Figures(f"{title}: {self.description}", chosen)
+        return tuple(f for f in built if f.name in names)
 
     def train(self) -> Figures:
         """Time to train: steps, wall clock, GPU-hours, MFU, goodput and N / N_opt."""
@@ -337,12 +348,14 @@ class Plan(Result):
 
     def energy(self) -> Figures:
         """Power and facility energy of the run."""
-        return self._subset("energy", ("GPU power", "IT power", "energy"))
+        return self._subset("energy", ("GPU power", "IT power", "energy"), money=True)
 
     def cost(self) -> Figures:
         """Rental, ownership, and the rent-vs-buy break-even."""
         return self._subset(
-            "cost", ("rental cost", "ownership cost of this run", "rent-vs-buy break-even")
+            "cost",
+            ("rental cost", "ownership cost of this run", "rent-vs-buy break-even"),
+            money=True,
         )
 
     def carbon(self) -> Figures:
@@ -356,6 +369,7 @@ class Plan(Result):
                 "embodied CO2e",
                 "total CO2e",
             ),
+            money=True,
         )
 
     # ----- the result vocabulary ------------------------------------------------------------

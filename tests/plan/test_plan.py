@@ -472,3 +472,34 @@ def test_each_answer_shows_the_figures_the_whole_plan_shows() -> None:
             name
         )
     assert len(first["train"]) == 8 and len(first["carbon"]) == 5
+
+
+def test_an_answer_raises_when_asked_and_writes_its_figures_when_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An answer evaluates its numbers when asked, so what cannot be computed raises then (a
+    GPU without a TDP has no energy, cost or CO2e, but a time to train); its figures are
+    written when first read, once (counted where the plan writes them)."""
+    import mlcost.plan as plan_module
+    from mlcost.specs import default_catalog
+
+    h100 = default_catalog().accelerator("h100-sxm5-80gb")
+    gpu = h100.model_copy(update={"name": "h100-without-tdp", "tdp": None})
+    plan = Plan("gpt2", gpu=gpu, tokens=1e9)
+    for answer in (plan.energy, plan.cost, plan.carbon):
+        with pytest.raises(MlcostError, match="h100-without-tdp has no tdp"):
+            answer()
+    written: list[frozenset[str] | None] = []
+    write = plan_module.plan_figures
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        written.append(kwargs.get("wanted"))
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(plan_module, "plan_figures", counted)
+    train = plan.train()
+    assert written == []
+    steps = train["steps"]
+    assert len(written) == 1 and "steps" in (written[0] or ())
+    assert train["wall clock"] > Q_(0, "s") and len(written) == 1
+    assert steps == Q_(plan._values["steps"], "dimensionless")
