@@ -71,12 +71,15 @@ def _known_factor(registry: pint.UnitRegistry, src: Any, dst: Any, magnitude: An
     and the conversion goes through pint's full path (which fills the cache).
     ``magnitude * factor`` is then what pint's conversion returns, to the bit, at a twentieth
     of its cost."""
-    if registry._active_ctx or not isinstance(magnitude, int | float | np.number | np.ndarray):
+    # Tuples, not ``X | Y`` unions: isinstance of a union costs several times more on 3.11.
+    if registry._active_ctx or not isinstance(magnitude, _FACTOR_MAGNITUDES):
         return None
     factor = registry._cache.conversion_factor.get((src, dst))
-    return factor if isinstance(factor, int | float) else None
+    return factor if isinstance(factor, (int, float)) else None
 
 
+#: The magnitudes :func:`_known_factor` converts by pint's cached factor.
+_FACTOR_MAGNITUDES = (int, float, np.number, np.ndarray)
 #: Magnitudes pint stores as given (no conversion, no check that can fail).
 _PLAIN_MAGNITUDES = frozenset({float, int, np.float64, np.int64, np.ndarray})
 
@@ -182,7 +185,7 @@ class _Quantity(pint.UnitRegistry.Quantity):
         return super().__truediv__(other)  # type: ignore[no-untyped-call]
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
-        if isinstance(other, str | UnitsContainer) and not contexts and not ctx_kwargs:
+        if isinstance(other, (str, UnitsContainer)) and not contexts and not ctx_kwargs:
             # A unit text, or pint's own container (what pint passes converting an operand).
             dst = (
                 other
