@@ -184,6 +184,12 @@ class _Quantity(pint.UnitRegistry.Quantity):
             return self.__class__(top / bottom, self._units / other._units)
         return super().__truediv__(other)  # type: ignore[no-untyped-call]
 
+    def __reduce__(self) -> Any:  # pint: (cls, magnitude, units) for its own reader
+        """Pickled to be rebuilt on mlcost's registry (:func:`_unpickle_quantity`): pint's own
+        pickle rebuilds a quantity on its application registry, which does not know mlcost's
+        units (``token``, ``flop``, ``USD``, ``gCO2e``) nor its ``bit``."""
+        return _unpickle_quantity, (self._magnitude, self._units)
+
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
         if isinstance(other, (str, UnitsContainer)) and not contexts and not ctx_kwargs:
             # A unit text, or pint's own container (what pint passes converting an operand).
@@ -198,6 +204,16 @@ class _Quantity(pint.UnitRegistry.Quantity):
             if factor is not None:
                 return self.__class__(self._magnitude * factor, dst)
         return super().to(other, *contexts, **ctx_kwargs)
+
+
+def _unpickle_quantity(magnitude: Any, units: UnitsContainer) -> pint.Quantity:
+    """A quantity pickled by mlcost (:meth:`_Quantity.__reduce__`), rebuilt on its registry; a
+    prefixed unit is defined on its first parse, as pint does, so each is parsed first (the
+    registry's memoized parse: once per process)."""
+    parse = ureg._parse_units_as_container
+    for name in units:
+        parse(name)
+    return ureg.Quantity(magnitude, units)
 
 
 class _Registry(pint.UnitRegistry):

@@ -430,3 +430,33 @@ def test_unit_text_is_pints_own_formatting() -> None:
             assert quantity_to_json(quantity)["unit"] == f"{quantity.units:~D}"
     foreign = pint.UnitRegistry().Quantity(3, "meter/second")  # another registry: pint writes it
     assert unit_text(foreign) == format(foreign.units, "~D") == "m / s"
+
+
+def test_quantities_pickle_back_onto_mlcosts_registry_in_a_fresh_process(tmp_path: Path) -> None:
+    """A pickled quantity comes back on mlcost's registry, with mlcost's own units (``token``,
+    ``flop``, ``USD``, ``gCO2e``) and prefixed ones parsed for the first time in the reading
+    process; pint's own pickle rebuilds on its application registry, which knows none of them
+    (``UndefinedUnitError: 'token'``). Read in a fresh interpreter: what a process pool does."""
+    import subprocess
+    import sys
+
+    quantities = [Q_(3.0, "token/s"), Q_(989.4, "TFLOP/s"), Q_(350, "gCO2e/kWh"),
+                  Q_(2.5, "USD/hour"), Q_(np.array([1.0, 2.0]), "GiB"), Q_(20, "degC")]  # fmt: skip
+    path = tmp_path / "quantities.pickle"
+    path.write_bytes(pickle.dumps(quantities))
+    reader = (
+        "import pickle, sys\n"
+        "from mlcost.units import ureg\n"
+        "back = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "assert all(q._REGISTRY is ureg for q in back)\n"
+        "print('|'.join(f'{q.magnitude!r} {q.units:~}' for q in back))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", reader, str(path)], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "|".join(f"{q.magnitude!r} {q.units:~}" for q in quantities)
+    back = pickle.loads(pickle.dumps(quantities))
+    assert all(
+        b._REGISTRY is ureg and str(b.units) == str(q.units)
+        for b, q in zip(back, quantities, strict=True)
+    )

@@ -76,34 +76,15 @@ def cache_file(folder: Path, files: Sequence[Path], *, require_sources: bool, gr
     return folder / f"mlcost-catalog-{where}-{group}-{digest.hexdigest()[:24]}.pickle"
 
 
-class _Unpickler(pickle.Unpickler):
-    """pickle's reader with pint's quantities rebuilt on mlcost's registry (pint's own reader
-    uses its application registry, which does not know mlcost's units)."""
-
-    def __init__(self, file: Any) -> None:
-        super().__init__(file)
-        self._parsed: set[str] = set()
-
-    def find_class(self, module: str, name: str) -> Any:
-        if module == "pint" and name == "_unpickle_quantity":
-            return self._quantity
-        return super().find_class(module, name)
-
-    def _quantity(self, cls: Any, magnitude: Any, units: Any) -> pint.Quantity:
-        for unit in units:  # prefixed units are defined on their first parse (as pint does)
-            if unit not in self._parsed:
-                ureg.parse_units(unit)
-                self._parsed.add(unit)
-        return ureg.Quantity(magnitude, units)
-
-
 def load(path: Path | None) -> tuple[list[Any], dict[str, str]] | None:
     """The specs and origins kept at ``path``; None when there are none to read."""
     if path is None:
         return None
     try:
         with path.open("rb") as file:
-            specs, origins = _Unpickler(file).load()  # the user's own cache folder
+            # The user's own cache folder; quantities come back on mlcost's registry
+            # (mlcost.units._unpickle_quantity).
+            specs, origins = pickle.load(file)
     except Exception:  # missing, truncated, or written by other code: parse the files again
         return None
     return list(specs), dict(origins)
