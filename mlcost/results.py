@@ -126,6 +126,11 @@ class LazyFigures(Sequence[Figure]):
     def __repr__(self) -> str:
         return repr(self._figures())
 
+    def __reduce__(self) -> tuple[type, tuple[tuple[Figure, ...]]]:
+        """Pickled as the tuple of its figures (written first): a pickle never carries the
+        function that writes them, nor what that function holds."""
+        return tuple, (self._figures(),)
+
 
 def any_true(value: Any) -> bool:
     """``np.any(value)`` for the checks of hot paths: a Python scalar answers directly (numpy's

@@ -218,3 +218,21 @@ def test_value_text_writes_large_values_without_an_exponent_below_a_million(
     from mlcost.units import Q_
 
     assert value_text(Q_(*value)) == text
+
+
+def test_lazy_figures_pickle_as_the_tuple_of_their_figures() -> None:
+    """Figures written on first read pickle as the figures themselves, whatever writes them (a
+    closure here, which pickle cannot carry): a plan's answer pickles as it did when its figures
+    were a tuple, and reads back equal (figure by figure)."""
+    import pickle
+
+    from mlcost.results import Figure, LazyFigures
+
+    written = [Figure("steps", Q_(3.0, "dimensionless"), "ceil(D / B)", "ceil(7 / 3)", "def")]
+    lazy = LazyFigures(lambda: written)
+    back = pickle.loads(pickle.dumps(lazy))
+    assert type(back) is tuple and back == tuple(written)
+    plan = mlcost.Plan("gpt2", gpu="h100-sxm5-80gb", tokens=1e9)
+    energy = plan.energy()
+    again = pickle.loads(pickle.dumps(energy))
+    assert again.heading == energy.heading and list(again.entries) == list(energy.entries)
