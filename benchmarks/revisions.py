@@ -3,8 +3,9 @@ revisions timed against each other in alternating processes on this machine:
 ``python benchmarks/revisions.py --base REV [--head HEAD] [--rounds 12]``.
 
 The questions (``peers.questions``: memory, the one-GPU step, the 8-GPU step with communication,
-``Plan.train()`` without and with its figures read) answer in a fraction of a millisecond, and this machine's speed drifts by up to
-1.5x within minutes: two runs of ``peers.py`` minutes apart differ by more than most changes do.
+``Plan.train()`` without and with its figures read) answer in a fraction of a millisecond, and
+this machine's speed drifts by up to 1.5x within minutes: two runs of ``peers.py`` minutes apart
+differ by more than most changes do.
 So each round times both revisions, one process each, the order alternating between rounds, and
 judges the ratio of each round's pair (head over base) rather than either side's seconds.
 

@@ -68,20 +68,23 @@ from mlcost.units import Q_, in_unit
 from mlcost.workload import OperatorTable, TrainingConfig, operators
 
 Array = np.ndarray
+#: A column of the chain: an array over a sweep's configurations, or one configuration's Python
+#: number (:meth:`Numbers.of`; the chain's scalar path).
+Column = Any
 
 
 class Numbers(Record, frozen=True):
     """Per-configuration inputs that vary along a sweep's numeric axes: arrays of one length
     (a sweep), or Python numbers (one configuration, :meth:`of`)."""
 
-    micro_batch_size: Array | int
-    sequence_length: Array | int
-    gpus: Array | int
-    tokens: Array | float
-    intensity: Array | float  # gCO2e/kWh
-    pue: Array | float
-    price: Array | float  # USD per GPU-hour (NaN when unknown)
-    electricity_price: Array | float  # USD/kWh
+    micro_batch_size: Column
+    sequence_length: Column
+    gpus: Column
+    tokens: Column
+    intensity: Column  # gCO2e/kWh
+    pue: Column
+    price: Column  # USD per GPU-hour (NaN when unknown)
+    electricity_price: Column  # USD/kWh
 
     @classmethod
     def of(cls, run: Run) -> Numbers:
@@ -118,7 +121,8 @@ class Numbers(Record, frozen=True):
 
 class TimeArrays(Record, frozen=True):
     """The chain up to the time to train (stages 1-4, and the distance from compute-optimal),
-    one value per configuration: what ``Plan.train()``, the memory verdict and the step need."""
+    one value per configuration (arrays; one configuration's Python numbers on the scalar path,
+    :attr:`Numbers.scalar`): what ``Plan.train()``, the memory verdict and the step need."""
 
     micro_batch_size: Array
     sequence_length: Array
