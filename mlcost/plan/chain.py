@@ -318,7 +318,7 @@ def _step_at(
 
 def memory_stage(
     run: Run, x: Numbers, degrees: Degrees, table: OperatorTable | None = None
-) -> Array:
+) -> Column:
     """Bytes per GPU of every configuration (:func:`mlcost.memory.per_gpu_memory`, the memory
     model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length;
     ``table``: the one configuration's operator table (:func:`one_table`). One
