@@ -343,6 +343,49 @@ def per_gpu_memory(
     return StageMemory(stage_index=stage, total=total, arrays=full, held_arrays=held)
 
 
+def layout_memory(
+    parts: ActivationParts,
+    spec: ModelSpec,
+    config: TrainingConfig,
+    layout: Layout,
+    layers: int,
+    stage_layers: Sequence[int],
+    *,
+    per_parameter: dict[MemoryTerm, float],
+    weight_replicas: Number,
+    overheads: Overheads,
+) -> StageMemory:
+    """:func:`per_gpu_memory` of ``layout`` (its tensor-, pipeline- and expert-parallel degrees,
+    ZeRO stage, sequence parallelism, micro-batches and offload) for ``spec`` under ``config``:
+    what :func:`memory_breakdown` and a plan's chain (:mod:`mlcost.plan.chain`) compose, the
+    layout's fields passed in one place. ``weight_replicas``: the ranks holding each weight
+    (``dp·cp``; a number, or an array over a sweep's GPU counts)."""
+    transformer, dequantized, experts = False, 0.0, 0.0
+    if isinstance(spec, TransformerSpec):
+        transformer = True
+        dequantized = dequantized_weight_bytes(spec, config.finetune, config.policy.stored_weight)
+        experts = float(spec.expert_parameter_count)
+    return per_gpu_memory(
+        parts,
+        parameters=float(spec.parameter_count),
+        layers=layers,
+        per_parameter=per_parameter,
+        stage_layers=stage_layers,
+        virtual_stages=layout.virtual_stages,
+        tensor_parallel=layout.tp,
+        weight_replicas=weight_replicas,
+        zero_stage=layout.zero_stage,
+        sequence_parallel=layout.sequence_parallel,
+        micro_batches=layout.micro_batches,
+        offload=layout.offload,
+        overheads=overheads,
+        head_term=transformer,
+        dequantized_weight=dequantized,
+        expert_parameters=experts,
+        expert_parallel=layout.ep,
+    )
+
+
 def _one_configuration(
     parts: ActivationParts,
     stage_layers: Sequence[int],
@@ -682,29 +725,10 @@ def memory_breakdown(
         config.precision, config.optimizer, model=spec, finetune=config.finetune
     )
     experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
-    memory = per_gpu_memory(
-        parts,
-        parameters=float(spec.parameter_count),
-        layers=layers,
-        per_parameter=per_parameter,
-        stage_layers=stages,
-        virtual_stages=layout.virtual_stages,
-        tensor_parallel=layout.tp,
-        weight_replicas=layout.dp * layout.cp,
-        zero_stage=layout.zero_stage,
-        sequence_parallel=layout.sequence_parallel,
-        micro_batches=layout.micro_batches,
-        offload=layout.offload,
-        overheads=overheads,
-        head_term=isinstance(spec, TransformerSpec),
-        dequantized_weight=dequantized_weight_bytes(
-            spec, config.finetune, config.policy.stored_weight
-        )
-        if isinstance(spec, TransformerSpec)
-        else 0.0,
-        expert_parameters=float(experts),
-        expert_parallel=layout.ep,
-    )
+    memory = layout_memory(
+        parts, spec, config, layout, layers, stages, per_parameter=per_parameter,
+        weight_replicas=layout.dp * layout.cp, overheads=overheads,
+    )  # fmt: skip
     every_term = profile == "pytorch"
     term_bytes = {
         term: value

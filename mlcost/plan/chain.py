@@ -42,9 +42,9 @@ from mlcost.checkpointing.failures import (
 )
 from mlcost.datapipe import data_stage_seconds, pipelined_seconds
 from mlcost.errors import MlcostError
-from mlcost.finetune import dequantized_weight_bytes, trainable_parameters
-from mlcost.memory import activation_parts, per_gpu_memory
-from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts
+from mlcost.finetune import trainable_parameters
+from mlcost.memory import activation_parts
+from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts, layout_memory
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
@@ -362,7 +362,7 @@ def _memory_at(
     per_parameter: Any,
     table: OperatorTable | None,
 ) -> Any:
-    """Bytes per GPU (:func:`mlcost.memory.per_gpu_memory`) of the configurations at one
+    """Bytes per GPU (:func:`mlcost.memory.breakdown.layout_memory`) of the configurations at one
     sequence ``length``: micro-batch size(s) ``batch`` and the replicas holding each weight."""
     model, layout = run.model, run.layout
     config = _at_length(run.config, int(length))
@@ -375,31 +375,10 @@ def _memory_at(
         parts, layers, stages = _convnet_parts(model, config, layout), 1, (1,)
     else:
         raise MlcostError(f"model: {model.name!r} is a {model.KIND}, expected a transformer")
-    return per_gpu_memory(
-        parts,
-        parameters=run.parameters,
-        layers=layers,
-        per_parameter=per_parameter,
-        stage_layers=stages,
-        virtual_stages=layout.virtual_stages,
-        tensor_parallel=layout.tp,
-        weight_replicas=weight_replicas,
-        zero_stage=layout.zero_stage,
-        sequence_parallel=layout.sequence_parallel,
-        micro_batches=layout.micro_batches,
-        offload=layout.offload,
-        overheads=DEFAULT_OVERHEADS,
-        head_term=isinstance(model, TransformerSpec),
-        dequantized_weight=dequantized_weight_bytes(
-            model, config.finetune, config.policy.stored_weight
-        )
-        if isinstance(model, TransformerSpec)
-        else 0.0,
-        expert_parameters=float(model.expert_parameter_count)
-        if isinstance(model, TransformerSpec)
-        else 0.0,
-        expert_parallel=layout.ep,
-    ).total
+    return layout_memory(
+        parts, model, config, layout, layers, stages, per_parameter=per_parameter,
+        weight_replicas=weight_replicas, overheads=DEFAULT_OVERHEADS,
+    ).total  # fmt: skip
 
 
 def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
