@@ -192,18 +192,16 @@ def gemm_compute_by_shard(
     are timed row by row on Python floats (:meth:`Ceilings.gemm_row_seconds`: the same formulas,
     a few dozen numbers for which numpy's per-call cost outweighs its loops)."""
     peak = ceilings.peak_flops
+    if len(shards) == 1 and shards[0] == (1, 1):  # one configuration's whole GEMMs: numbers?
+        row_seconds = _gemm_rows_of_numbers(ops, ceilings, grouped)
+        if row_seconds is not None:
+            return [row_seconds]
     # One pass over the rows: their dimensions, FLOPs per pass and whether all are numbers.
     ms, ns, ks, forwards, batches, heads = [], [], [], [], [], []
     passes: tuple[list[Number], list[Number], list[Number]] = ([], [], [])
     numbers = True
     for op, group in zip(ops, grouped, strict=True):
-        m, n, k, forward = op.m, op.n, op.k, op.forward_flops
-        batch = op.gemm_group if group else (op.gemm_batch if any_true(op.gemm_batch) else 1)
-        first, second, third = (
-            forward + op.recompute_flops,
-            op.backward_input_flops,
-            op.backward_weight_flops,
-        )
+        m, n, k, forward, batch, first, second, third = _gemm_fields(op, group)
         numbers = numbers and (
             type(m) in _NUMBERS and type(n) in _NUMBERS and type(k) in _NUMBERS
             and type(forward) in _NUMBERS and type(batch) in _NUMBERS
@@ -222,16 +220,6 @@ def gemm_compute_by_shard(
     # one-GPU step): no such axis, one added to the result.
     whole = [shard == (1, 1) for shard in shards]
     stacked = not all(whole)
-    if numbers and not stacked:  # one configuration, whole GEMMs: row by row on numbers
-        row_seconds: list[Number] = []
-        for i, (m, n, k, batch) in enumerate(zip(ms, ns, ks, batches, strict=True)):
-            parts = (passes[0][i], passes[1][i], passes[2][i])
-            row_seconds.append(
-                ceilings.gemm_row_seconds(
-                    float(m), float(n), float(k), float(batch), float(forwards[i]), heads[i], parts
-                )
-            )
-        return [row_seconds]
     own: list[tuple[int, ...]]
     if numbers:  # numbers only (at several shards): no sweep
         own, shape = [()] * len(ops), ()
@@ -299,6 +287,44 @@ def gemm_compute_by_shard(
                 for i, row_shape in enumerate(own)
             ]
         )
+    return out
+
+
+def _gemm_fields(op: Operator, grouped: bool) -> tuple[Number, ...]:
+    """What a GEMM row's compute seconds read: ``m, n, k``, its forward FLOPs, the GEMMs one
+    launch runs (a grouped GEMM's ``gemm_group``, else its ``gemm_batch``, else 1) and the
+    FLOPs of its three passes (forward with the recomputed one, input and weight gradient)."""
+    forward = op.forward_flops
+    batch = op.gemm_group if grouped else (op.gemm_batch if any_true(op.gemm_batch) else 1)
+    return (
+        op.m, op.n, op.k, forward, batch, forward + forward * op.recompute_fraction,
+        op.backward_input_flops, op.backward_weight_flops,
+    )  # fmt: skip
+
+
+def _gemm_rows_of_numbers(
+    ops: Sequence[Operator], ceilings: Ceilings, grouped: Sequence[bool]
+) -> list[float] | None:
+    """:func:`gemm_compute_by_shard` of whole GEMMs (one shard, ``(1, 1)``) whose fields are
+    all Python numbers (one configuration's step), row by row on Python floats
+    (:meth:`Ceilings.gemm_row_seconds`: the same formulas, a few dozen numbers for which
+    numpy's per-call cost outweighs its loops); None when a row holds an array."""
+    out: list[float] = []
+    numbers = _NUMBERS
+    for op, group in zip(ops, grouped, strict=True):
+        m, n, k, forward, batch, first, second, third = _gemm_fields(op, group)
+        if not (
+            type(m) in numbers and type(n) in numbers and type(k) in numbers
+            and type(forward) in numbers and type(batch) in numbers
+            and type(first) in numbers and type(second) in numbers and type(third) in numbers
+        ):  # fmt: skip
+            return None
+        out.append(
+            ceilings.gemm_row_seconds(
+                float(m), float(n), float(k), float(batch), float(forward),
+                op.kind == _ATTENTION, (first, second, third),
+            )
+        )  # fmt: skip
     return out
 
 
@@ -395,7 +421,7 @@ def parameter_tensors(table: OperatorTable) -> float:
 def _grouped(op: Operator, software: Software | None) -> bool:
     """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM)."""
     return bool(
-        any_true(op.gemm_group) and software is not None and software.spec.grouped_expert_gemm
+        software is not None and software.spec.grouped_expert_gemm and any_true(op.gemm_group)
     )
 
 
@@ -547,37 +573,46 @@ def operator_time(
     rates = ex.rates
     found = rates.get(op.format)  # ex.of(op), inline: called for every row
     ceilings, bandwidth, launch = rates[""] if found is None else found
-    software, spec = ex.software, ex.spec
-    kind, count = op.kind, op.count
+    # The operator's properties (backward_flops, bytes_moved, total_flops) read inline: this
+    # runs for every row of every step.
+    kind, count, recompute = op.kind, op.count, op.recompute_fraction
+    backward = op.backward_input_flops + op.backward_weight_flops
+    backward_bytes = op.backward_bytes
+    if type(backward) is float and type(backward_bytes) in _NUMBERS:
+        host_ops: float = 1 + bool(backward or backward_bytes)
+    else:
+        host_ops = 1 + (any_true(backward) or any_true(backward_bytes))
+    host_ops = host_ops + recompute
+    forward_bytes = op.bytes_read + op.bytes_written
+    moved = forward_bytes + backward_bytes + forward_bytes * recompute
     kernel = kernels.get(op.pattern) if op.role == _ATTENTION_CORE else None
-    host_ops: float = 1 + (any_true(op.backward_flops) or any_true(op.backward_bytes))
-    host_ops = host_ops + op.recompute_fraction
     if kernel is not None:
         first = kind == _ATTENTION and op.name.startswith("attention scores QK^T")
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
     elif op.is_matmul:
-        grouped = _grouped(op, software)
+        grouped = _grouped(op, ex.software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
-        memory = op.bytes_moved / bandwidth
+        memory = moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
     elif ex.folds and _folded(op):  # (never a GEMM: residual adds are element-wise)
         compute, memory, host_ops = 0.0, 0.0, 0
     else:
+        spec, forward = ex.spec, op.forward_flops
         vector = ceilings.vector_flops
-        efficiency = ceilings.vector_efficiency_of(kind, op.forward_flops)
-        compute = op.total_flops / (vector * efficiency)
-        memory = op.bytes_moved / bandwidth
+        efficiency = ceilings.vector_efficiency_of(kind, forward)
+        compute = (forward + backward + forward * recompute) / (vector * efficiency)
+        memory = moved / bandwidth
         if kind == _OPTIMIZER and spec is not None:
             memory = memory * spec.optimizer_passes
             host_ops = host_ops + spec.optimizer_ops_per_tensor * tensors
         loss = spec.cross_entropy if spec is not None and kind == _LOSS else None
         if loss is not None:
-            logits = op.forward_flops / ELEMENTWISE_FLOPS["cross-entropy"]
-            forward = loss.forward_bytes * (1 + op.recompute_fraction)
-            memory = logits * (forward + loss.backward_bytes) / bandwidth
+            logits = forward / ELEMENTWISE_FLOPS["cross-entropy"]
+            passes = loss.forward_bytes * (1 + recompute)
+            memory = logits * (passes + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
     body = maximum(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -166,6 +168,25 @@ def test_compute_optimal_closed_form_by_hand(fit: object) -> None:
     a, b = fit.alpha, fit.beta  # type: ignore[attr-defined]
     g = (a * fit.A / (b * fit.B)) ** (1 / (a + b))  # type: ignore[attr-defined]
     assert n_opt == pytest.approx(g * (budget / 6) ** (b / (a + b)), rel=1e-12)
+
+
+@pytest.mark.parametrize("fit", [HOFFMANN, EPOCH])
+def test_distance_from_optimal_of_numbers_is_its_array_of_one(fit: object) -> None:
+    """``N / N_opt`` at the plan's own budget ``6·N·D`` is the closed form written out here,
+    and one configuration's Python numbers give a Python float equal, to the bit, to the array
+    path's (a plan reads one, a sweep the other)."""
+    from mlcost.scaling import distance_from_optimal
+
+    fitted: Any = fit
+    a, b = fit.alpha, fit.beta  # type: ignore[attr-defined]
+    g = (a * fit.A / (b * fit.B)) ** (1 / (a + b))  # type: ignore[attr-defined]
+    for parameters, tokens in ((70e9, 1.4e12), (7e9, 2e12), (175e9, 300e9)):
+        by_hand = parameters / (g * (parameters * tokens) ** (b / (a + b)))
+        number = distance_from_optimal(parameters, tokens, fitted)
+        array = distance_from_optimal(np.array([parameters]), np.array([tokens]), fitted)
+        assert type(number) is float
+        assert number == array[0]
+        assert number == pytest.approx(by_hand, rel=1e-12)
 
 
 @given(low=st.floats(1e18, 1e25), factor=st.floats(1.01, 1000))

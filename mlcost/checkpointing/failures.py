@@ -246,9 +246,18 @@ def _daly_seconds(delta: Number, m: Number) -> Number:
 def _goodput_fraction(tau: Number, delta: Number, m: Number, r: Number) -> Number:
     """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`. Python numbers
     give a Python float (numpy's ``exp`` and ``expm1`` of the one value, as of an array's)."""
+    numbers = all_numbers(tau, delta, m, r)
+    if numbers and r / m < _EXP_FINITE and (tau + delta) / m < _EXP_FINITE:
+        # One configuration whose exponentials stay finite: nothing for errstate to silence
+        # (entering it costs more than the arithmetic); numpy's exp and expm1 all the same.
+        return float(tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m)))
     with np.errstate(over="ignore"):  # an interval far beyond M: goodput 0, not a warning
         fraction = tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
-    return float(fraction) if all_numbers(tau, delta, m, r) else fraction
+    return float(fraction) if numbers else fraction
+
+
+#: Below this argument ``exp`` of a double is finite (``log(DBL_MAX)`` = 709.78).
+_EXP_FINITE = 709.0
 
 
 def young_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:

@@ -236,6 +236,7 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     whole time to ``attention``, the layers' GEMMs to ``layers_gemm``; the optimizer's time less
     its launches, its gaps and its host time go to the three optimizer parts."""
     body_rows, parts, shares, attention, gemms, optimizer = [], [], [], [], [], []
+    groups, replicated = _GROUP_PARTS, _REPLICATED_PARTS
     for i, op in enumerate(table.operators):
         kind = op.kind
         if kind == _OPTIMIZER:
@@ -243,12 +244,13 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
             continue
         block = op.block if transformer else "layer"
         body_rows.append(i)
-        parts.append(_GROUP_PARTS.get((block, bool(op.tensor_parallel)), _REPLICATED_PARTS))
-        # Operator.total_flops is forward + backward + recomputed, added in that order.
-        backward, recomputed = op.backward_flops, op.recompute_flops
-        shares.append(
-            _backward_share(op.forward_flops + backward + recomputed, backward + recomputed)
-        )
+        parts.append(groups.get((block, bool(op.tensor_parallel)), replicated))
+        # Operator.total_flops is forward + backward + recomputed, added in that order (its
+        # properties read inline: every row of every step).
+        forward = op.forward_flops
+        backward = op.backward_input_flops + op.backward_weight_flops
+        recomputed = forward * op.recompute_fraction
+        shares.append(_backward_share(forward + backward + recomputed, backward + recomputed))
         if kind in _ATTENTION_KINDS:
             attention.append(i)
         elif kind == _MATMUL and block == "layer":
@@ -353,6 +355,8 @@ def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
 def _backward_share(flops: Number, backward: Number) -> Number:
     """An operator's backward (and recomputed) FLOPs over all its FLOPs, 2/3 for an operator
     without FLOPs (numbers, or arrays over micro-batch sizes)."""
+    if type(flops) is float and type(backward) is float:  # one configuration's, first
+        return backward / flops if flops > 0 else 2 / 3
     if type(flops) in (int, float) and type(backward) in (int, float):
         return float(backward) / float(flops) if flops > 0 else 2 / 3
     total = np.asarray(flops, dtype=np.float64)

@@ -506,7 +506,7 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
         gpu_hours=time.gpu_hours,
         mfu=model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak),
         model_flops=step.model_flops_step * time.steps,
-        n_over_n_opt=np.asarray(distance_from_optimal(run.parameters, x.tokens)) * ones,
+        n_over_n_opt=distance_from_optimal(run.parameters, x.tokens) * ones,
         goodput=goodput * ones,
         schedule=schedule,
     )

@@ -295,7 +295,8 @@ class OperatorTable(Record, Result, frozen=True):
                 continue
             count = op.count
             forward = forward + op.forward_flops * count
-            backward = backward + op.backward_flops * count
+            # (backward_flops, read inline: a step's evaluation sums every row)
+            backward = backward + (op.backward_input_flops + op.backward_weight_flops) * count
         return forward + backward
 
     @property

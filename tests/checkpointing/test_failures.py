@@ -439,3 +439,25 @@ def test_every_public_name_of_the_package_is_its_module_s_own() -> None:
     assert mlcost.plan.Suggestion is Suggestion
     with pytest.raises(AttributeError, match="no attribute 'Suggestions'"):
         mlcost.plan.Suggestions  # noqa: B018
+
+
+def test_goodput_of_numbers_far_beyond_the_mtbf_is_zero_without_a_warning() -> None:
+    """Daly's complete model ``tau / (M·e^(R/M)·(e^((tau+delta)/M) - 1))`` on one configuration's
+    Python numbers: where the exponential stays finite, the value an array of one gives, to the
+    bit (written out here: 60 s of work between 10 s writes, a 1 h MTBF, a 5 min restart); an
+    interval thousands of MTBFs long overflows the exponential and gives a goodput of 0, not a
+    warning nor an error."""
+    import warnings
+
+    from mlcost.checkpointing.failures import _goodput_fraction
+
+    tau, delta, m, r = 60.0, 10.0, 3600.0, 300.0
+    by_hand = tau / (m * math.exp(r / m) * math.expm1((tau + delta) / m))
+    number = _goodput_fraction(tau, delta, m, r)
+    assert type(number) is float
+    assert number == _goodput_fraction(np.array([tau]), delta, m, r)[0]
+    assert number == pytest.approx(by_hand, rel=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _goodput_fraction(1e7, 10.0, 1000.0, 300.0) == 0.0
+        assert _goodput_fraction(60.0, 10.0, 1.0, 1e6) == 0.0
