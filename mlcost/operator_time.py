@@ -353,45 +353,50 @@ def attention_kernels_by_degree(
         return found
     accelerator = next(a for a in ex.accelerators if a in kernel.measured_on())
     causal = bool(table.metadata.get("causal", True))
-    dropout = any(
-        op.kind == _DROPOUT and op.name.startswith("attention dropout") for op in table.operators
-    )
+    # One pass over the rows: the attention core's scores rows (one per pattern) and whether
+    # the attention drops out.
+    scores, dropout = [], False
     for op in table.operators:
-        if op.kind == _ATTENTION and op.name.startswith("attention scores QK^T"):
-            flops = 2 * op.forward_flops
-            heads = launch_heads(flops, op.m, op.k, causal)
-            # (np.shape of a Python number costs microseconds: one configuration's path)
-            shape = heads.shape if type(heads) is np.ndarray else ()
-            together = (
-                len(degrees) > 1
-                and bool(shape)
-                and np.broadcast_shapes(np.shape(op.recompute_fraction), shape) == shape
-            )
-            head_dim = op.k if type(op.k) is int else int(np.max(op.k))
+        kind = op.kind
+        if kind == _ATTENTION and op.name.startswith("attention scores QK^T"):
+            scores.append(op)
+        elif kind == _DROPOUT and op.name.startswith("attention dropout"):
+            dropout = True
+    for op in scores:
+        flops = 2 * op.forward_flops
+        heads = launch_heads(flops, op.m, op.k, causal)
+        # (np.shape of a Python number costs microseconds: one configuration's path)
+        shape = heads.shape if type(heads) is np.ndarray else ()
+        together = (
+            len(degrees) > 1
+            and bool(shape)
+            and np.broadcast_shapes(np.shape(op.recompute_fraction), shape) == shape
+        )
+        head_dim = op.k if type(op.k) is int else int(np.max(op.k))
 
-            def seconds_at(
-                batch_heads: Number,
-                op: Operator = op,
-                flops: Number = flops,
-                head_dim: int = head_dim,
-            ) -> Any:
-                return attention_kernel_seconds(
-                    kernel, accelerator, flops, causal=causal, head_dim=head_dim,
-                    sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
-                    batch_heads=batch_heads,
-                )  # fmt: skip
+        def seconds_at(
+            batch_heads: Number,
+            op: Operator = op,
+            flops: Number = flops,
+            head_dim: int = head_dim,
+        ) -> Any:
+            return attention_kernel_seconds(
+                kernel, accelerator, flops, causal=causal, head_dim=head_dim,
+                sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
+                batch_heads=batch_heads,
+            )  # fmt: skip
 
-            if together:  # every degree's launches in one call, the degrees leading
-                seconds = seconds_at(heads / np.array(degrees).reshape((-1,) + (1,) * len(shape)))
-                if seconds is not None:
-                    every = np.broadcast_to(seconds, (len(degrees), *shape)).copy()
-                    for t, at_degree in zip(degrees, every, strict=True):
-                        found[t][op.pattern] = (at_degree, kernel)
-                continue
-            for t in degrees:
-                seconds = seconds_at(heads / t)
-                if seconds is not None:
-                    found[t][op.pattern] = (seconds, kernel)
+        if together:  # every degree's launches in one call, the degrees leading
+            seconds = seconds_at(heads / np.array(degrees).reshape((-1,) + (1,) * len(shape)))
+            if seconds is not None:
+                every = np.broadcast_to(seconds, (len(degrees), *shape)).copy()
+                for t, at_degree in zip(degrees, every, strict=True):
+                    found[t][op.pattern] = (at_degree, kernel)
+            continue
+        for t in degrees:
+            seconds = seconds_at(heads / t)
+            if seconds is not None:
+                found[t][op.pattern] = (seconds, kernel)
     return found
 
 

@@ -90,11 +90,14 @@ class Degrees(Record, frozen=True):
         return cls(**{name: np.asarray([v[name] for v in values]) for name in _FIELDS})
 
     @classmethod
-    def of_layout(cls, layout: Layout, layers: int) -> Degrees:
+    def of_layout(cls, layout: Layout, layers: int, **columns: Any) -> Degrees:
         """One layout's degrees as Python numbers: the evaluator's formulas then run on numbers
         (:mod:`mlcost.results`' number-aware helpers), the same IEEE arithmetic as on the
-        one-element arrays of :meth:`from_layouts`, without numpy's cost per call."""
-        return cls(**_layout_values(layout, layers))
+        one-element arrays of :meth:`from_layouts`, without numpy's cost per call; ``columns``
+        replace some (a plan's data-parallel degree and micro-batch size)."""
+        values = _layout_values(layout, layers)
+        values.update(columns)
+        return cls(**values)
 
     def at(self, index: Any) -> Degrees:
         """The candidates at ``index`` (a mask or indices into the columns)."""

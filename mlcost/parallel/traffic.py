@@ -284,21 +284,15 @@ class _Terms(Record, frozen=True):
         """``spec``'s term where no candidate's group has more than one rank: no message, calls,
         time or link, what :meth:`term` records for such groups, without evaluating the
         strategy's formulas (a single layout leaves most strategies unused)."""
-        shape = broadcast_shape(ranks, self.degrees.dp)
-        if not shape and all_numbers(ranks, self.degrees.dp):
+        if all_numbers(ranks, self.degrees.dp):  # one configuration of Python numbers
+            # Positional, in CommTerm's field order (strategy, collective, label, message
+            # bytes, calls, ranks, link code, time, exposed, formula, source): most
+            # strategies are unused by a layout, and msgspec matches each keyword.
             return CommTerm(
-                strategy=spec.strategy,
-                collective=spec.collective,
-                label=spec.label,
-                message_bytes=0.0,
-                calls=0 if spec.whole_calls else 0.0,
-                ranks=ranks,
-                link_code=3,
-                time_seconds=0.0,
-                exposed_seconds=0.0,
-                formula=spec.formula,
-                source=spec.source,
-            )
+                spec.strategy, spec.collective, spec.label, 0.0, 0 if spec.whole_calls else 0.0,
+                ranks, 3, 0.0, 0.0, spec.formula, spec.source,
+            )  # fmt: skip
+        shape = broadcast_shape(ranks, self.degrees.dp)
         return CommTerm(
             strategy=spec.strategy,
             collective=spec.collective,
@@ -328,19 +322,12 @@ class _Terms(Record, frozen=True):
         active = floats(ranks) > 1
         total = choose(active, total, 0.0)
         exposed = clip(choose(active, exposed, 0.0), 0.0, total)
+        # Positional, in CommTerm's field order (see :meth:`inactive`).
         return CommTerm(
-            strategy=spec.strategy,
-            collective=spec.collective,
-            label=spec.label,
-            message_bytes=choose(active, message, 0.0),
-            calls=choose(active, calls, 0),
-            ranks=ranks,
-            link_code=choose(active, _link_code(where), 3),
-            time_seconds=total,
-            exposed_seconds=exposed,
-            formula=spec.formula,
-            source=spec.source,
-        )
+            spec.strategy, spec.collective, spec.label, choose(active, message, 0.0),
+            choose(active, calls, 0), ranks, choose(active, _link_code(where), 3), total, exposed,
+            spec.formula, spec.source,
+        )  # fmt: skip
 
 
 def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:

@@ -202,8 +202,9 @@ def _degrees(run: Run, x: Numbers) -> Degrees:
     path)."""
     layers = run.model.num_layers if isinstance(run.model, TransformerSpec) else 1
     if x.one:
-        return replace(
-            Degrees.of_layout(run.layout, layers),
+        return Degrees.of_layout(
+            run.layout,
+            layers,
             dp=max(first_value(x.gpus) // run.layout.model_parallel, 1),
             micro_batch=first_value(x.micro_batch_size),
         )
