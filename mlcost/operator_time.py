@@ -500,15 +500,24 @@ def operator_rows(
                         time if len(rows) == 1 else time * (ops[i].forward_flops / op.forward_flops)
                     )
     launches = {i: len(rows) for rows in fused.values() for i in rows}
-    shared: dict[int, OperatorTime] = {}
-    by_shard: dict[int, list[OperatorTime]] = {}
-    if len(executions) > 1:  # one execution: every row timed once anyway
-        shared = {
-            i: operator_time(op, ex, kernels[0], tensors)
-            for i, op in enumerate(ops)
-            if not op.is_matmul and op.role != _ATTENTION_CORE
-        }
-        by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
+    if len(executions) == 1:  # one execution: every row timed once
+        measured, timed_gemms = kernels[0], gemms[0]
+        return [
+            tuple(
+                [
+                    operator_time(op, ex, measured, tensors, timed_gemms.get(i), launches.get(i, 1))
+                    for i, op in enumerate(ops)
+                ]
+            )
+        ]
+    # Several executions: the rows no shard changes timed once, the GEMM rows of a sweep at
+    # every shard in one call.
+    shared = {
+        i: operator_time(op, ex, kernels[0], tensors)
+        for i, op in enumerate(ops)
+        if not op.is_matmul and op.role != _ATTENTION_CORE
+    }
+    by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
     return [
         tuple(
             [

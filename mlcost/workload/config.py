@@ -11,9 +11,11 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning
 from mlcost.records import Record
 from mlcost.specs.base import Model, PositiveInt
+from mlcost.specs.models import TransformerSpec
 
 Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8"]
 AttentionImplementation = Literal["eager", "flash"]
@@ -131,9 +133,6 @@ def config_for_model(config: TrainingConfig, model: object) -> TrainingConfig:
 
     Raises :class:`mlcost.errors.MlcostError` naming the field, the value and the limit.
     """
-    from mlcost.errors import MlcostError
-    from mlcost.specs.models import TransformerSpec
-
     if not isinstance(model, TransformerSpec):
         return config
     positions = model.max_position_embeddings
