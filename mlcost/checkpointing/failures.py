@@ -133,6 +133,26 @@ def checkpoint_bytes_per_gpu(
     ``trained_share``: the trainable fraction of the parameters when fine-tuning (LoRA, frozen
     parts), the only ones a checkpoint keeps with their states (peft's ``save_pretrained``
     writes the adapters; the frozen base is already on disk)."""
+    return Q_(
+        checkpoint_state_bytes(
+            parameters, gpus, precision, optimizer, include_weights=include_weights,
+            trained_share=trained_share,
+        ),
+        "byte",
+    ).to("GB")  # fmt: skip
+
+
+def checkpoint_state_bytes(
+    parameters: Number,
+    gpus: Number,
+    precision: str = "bf16-mixed",
+    optimizer: str = "adamw",
+    *,
+    include_weights: bool = True,
+    trained_share: float = 1.0,
+) -> Number:
+    """:func:`checkpoint_bytes_per_gpu` in bytes, a plain number (arrays welcome): what a
+    plan's failure model reads, without a quantity made and converted on every plan."""
     per_param = {
         term: nbytes * trained_share
         for term, nbytes in model_state_bytes_per_parameter(precision, optimizer).items()
@@ -141,8 +161,7 @@ def checkpoint_bytes_per_gpu(
         per_param[MemoryTerm.WEIGHTS] = 0.0
     psi = magnitude_in(parameters, "param", "parameters", bare=True)
     states = state_bytes(psi, per_param, zero_stage=3, data_parallel=gpus)
-    total = sum((v for term, v in states.items() if term != MemoryTerm.GRADIENTS), 0)
-    return Q_(total, "byte").to("GB")
+    return sum((v for term, v in states.items() if term != MemoryTerm.GRADIENTS), 0)
 
 
 def storage_write_bandwidth(storage: Storage, devices: Number = 1) -> pint.Quantity:
@@ -403,7 +422,11 @@ class GoodputSchedule(Record, frozen=True):
     def one_configuration(self) -> GoodputSchedule:
         """This schedule of one configuration (arrays of one GPU count, as a plan's chain
         evaluates) as plain numbers, read as the chain's columns are
-        (:func:`mlcost.results.first_value`); the mode as it is."""
+        (:func:`mlcost.results.first_value`); the mode as it is. A schedule already of
+        Python floats (the chain's scalar path) is itself."""
+        fields = self.__struct_fields__
+        if all(type(getattr(self, name)) is float for name in fields if name != "asynchronous"):
+            return self
         numbers: dict[str, Any] = {
             name: first_value(getattr(self, name))
             for name in self.__struct_fields__

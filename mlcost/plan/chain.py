@@ -30,14 +30,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pint
 
 from mlcost import cost, energy
-from mlcost.checkpointing import GoodputPlan, checkpoint_bytes_per_gpu, goodput_plan
+from mlcost.checkpointing import GoodputPlan, goodput_plan
 from mlcost.checkpointing.failures import (
     DALY_RESTART_TIME,
     LLAMA3_MTBF_PER_GPU,
     GoodputSchedule,
+    checkpoint_state_bytes,
     goodput_seconds,
 )
 from mlcost.datapipe import data_stage_seconds, pipelined_seconds
@@ -415,15 +415,16 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
     return {k: np.broadcast_to(v, np.shape(x.gpus)) for k, v in seconds.items()}
 
 
-def _checkpoint_state(run: Run, gpus: Any) -> pint.Quantity:
-    """The checkpoint each of ``gpus`` GPUs writes (:func:`mlcost.checkpointing.
-    checkpoint_bytes_per_gpu`): the trainable parameters' share of the state when fine-tuning
-    (the frozen base is not written again)."""
+def _checkpoint_state(run: Run, gpus: Any) -> Any:
+    """The bytes of the checkpoint each of ``gpus`` GPUs writes (:func:`mlcost.checkpointing.
+    checkpoint_bytes_per_gpu`, a plain number: the failure model computes on magnitudes): the
+    trainable parameters' share of the state when fine-tuning (the frozen base is not written
+    again)."""
     model, tuning = run.model, run.config.finetune
     share = 1.0
     if isinstance(model, TransformerSpec) and not tuning.is_default:
         share = trainable_parameters(model, tuning) / model.parameter_count
-    return checkpoint_bytes_per_gpu(
+    return checkpoint_state_bytes(
         run.parameters, gpus, run.config.precision, run.config.optimizer, trained_share=share
     )
 
@@ -436,7 +437,7 @@ def goodput_of(run: Run, gpus: int) -> GoodputPlan | None:
     state = _checkpoint_state(run, gpus)
     bandwidth = float(run.checkpoint.bandwidth(gpus, run.system.gpus_per_node))
     return goodput_plan(
-        state,
+        Q_(state, "byte"),
         gpus,
         write_bandwidth=Q_(bandwidth, "byte/s"),
         mtbf_per_gpu=run.mtbf_per_gpu,
@@ -453,7 +454,7 @@ def goodput_schedule(run: Run, gpus: Any) -> GoodputSchedule | None:
     state = _checkpoint_state(run, gpus)
     mtbf = run.mtbf_per_gpu if run.mtbf_per_gpu is not None else LLAMA3_MTBF_PER_GPU
     return goodput_seconds(
-        in_unit(state, "byte"),
+        state,
         gpus,
         run.checkpoint.bandwidth(gpus, run.system.gpus_per_node),
         mtbf_per_gpu_hours=float(in_unit(mtbf, "hour")),

@@ -33,6 +33,7 @@ from mlcost.checkpointing import (
     waste_fraction,
     young_interval,
 )
+from mlcost.checkpointing.failures import checkpoint_state_bytes
 from mlcost.errors import MlcostError
 from mlcost.specs import default_catalog
 from mlcost.units import Q_
@@ -193,6 +194,10 @@ def test_checkpoint_size_by_hand() -> None:
     assert checkpoint_bytes(405e9, include_weights=False).to("TB").magnitude == pytest.approx(4.86)
     per_gpu = checkpoint_bytes_per_gpu(405e9, 16_384)
     assert per_gpu.to("MB").magnitude == pytest.approx(405e9 * 14 / 16384 / 1e6)
+    # The plain bytes a plan's failure model reads (a sweep's: one per GPU count).
+    assert checkpoint_state_bytes(405e9, 16_384) == pytest.approx(405e9 * 14 / 16384, rel=1e-15)
+    swept = checkpoint_state_bytes(405e9, np.array([8, 16_384]))
+    assert swept == pytest.approx([405e9 * 14 / 8, 405e9 * 14 / 16384], rel=1e-15)
     # FP32 Adam: weights 4 + states 8 = 12 B/param (no master copy).
     assert checkpoint_bytes(1e9, "fp32", "adam").to("GB").magnitude == pytest.approx(12)
 
