@@ -50,6 +50,8 @@ def chunk_layer_counts(layers: int, chunks: int) -> tuple[int, ...]:
             f"pp: {chunks} pipeline chunks (pp x virtual_stages) for {layers} layers; expected "
             "at most one chunk per layer"
         )
+    if chunks == 1:  # no pipeline: every layer in one chunk
+        return (layers,)
     per_chunk = math.ceil(layers / chunks)
     counts = [per_chunk] * chunks
     order: list[int] = []
@@ -199,6 +201,8 @@ class Layout(Model):
     def stage_layer_counts(self, layers: int) -> tuple[int, ...]:
         """Layers held by each pipeline stage (GPU): the sum of its ``v`` chunks."""
         chunks = self.chunk_layers(layers)
+        if self.pp == 1:  # one stage holds every chunk
+            return (sum(chunks),)
         return tuple(sum(chunks[stage :: self.pp]) for stage in range(self.pp))
 
     # ----- checks and text ------------------------------------------------------------
