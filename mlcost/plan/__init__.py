@@ -226,7 +226,10 @@ class Plan(Result):
             arrays = evaluate_money(self.run, self._numbers, self._time)
             return {k: first_value(v) for k, v in arrays.columns().items()}
 
-        return _Values({k: first_value(v) for k, v in self._time.columns().items()}, money)
+        columns = self._time.columns()
+        if not self._numbers.scalar:  # one configuration evaluated on arrays of one element
+            columns = {k: first_value(v) for k, v in columns.items()}
+        return _Values(columns, money)
 
     @property
     def fits(self) -> bool:
