@@ -145,7 +145,7 @@ class _Quantity(pint.UnitRegistry.Quantity):
             self._multiplicative() and other._multiplicative()
         ):
             return None
-        if self._units == other._units:
+        if _same_units(self._units, other._units):
             return self.__class__(op(self._magnitude, other._magnitude), self._units)
         if self._get_delta_units() or self.dimensionality != other.dimensionality:
             return None
@@ -192,19 +192,37 @@ class _Quantity(pint.UnitRegistry.Quantity):
         return _unpickle_quantity, (self._magnitude, self._units)
 
     def to(self, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
-        if isinstance(other, (str, UnitsContainer)) and not contexts and not ctx_kwargs:
-            # A unit text, or pint's own container (what pint passes converting an operand).
-            dst = (
-                other
-                if isinstance(other, UnitsContainer)
-                else self._REGISTRY._parse_units_as_container(other)
-            )
-            if self._units is dst or self._units == dst:  # pint returns the magnitude itself
+        # A unit text, or pint's own container (what pint passes converting an operand); the
+        # exact types first: isinstance of the container's ABC costs a microsecond or more
+        # when its cache is cold (a plan's figures convert a handful of values).
+        dst = None
+        if not contexts and not ctx_kwargs:
+            if type(other) is str:
+                dst = self._REGISTRY._parse_units_as_container(other)
+            elif type(other) is UnitsContainer or isinstance(other, UnitsContainer):
+                dst = other
+            elif isinstance(other, str):
+                dst = self._REGISTRY._parse_units_as_container(other)
+        if dst is not None:
+            if _same_units(self._units, dst):  # pint returns the magnitude itself
                 return self.__class__(self._magnitude, dst)
             factor = _known_factor(self._REGISTRY, self._units, dst, self._magnitude)
             if factor is not None:
                 return self.__class__(self._magnitude * factor, dst)
         return super().to(other, *contexts, **ctx_kwargs)
+
+
+def _same_units(left: Any, right: Any) -> bool:
+    """``left == right`` for two of pint's unit containers: the same object (the registry's
+    memoized parse gives one per unit text), or, both exactly :class:`UnitsContainer`, the
+    same units and exponents (the dictionaries pint's ``__eq__`` compares in the end, without
+    its ``isinstance`` of the container's ABC: a microsecond or more when that check's cache
+    is cold, on every conversion)."""
+    if left is right:
+        return True
+    if type(left) is UnitsContainer and type(right) is UnitsContainer:
+        return bool(left._d == right._d)
+    return bool(left == right)
 
 
 def _unpickle_quantity(magnitude: Any, units: UnitsContainer) -> pint.Quantity:
@@ -394,7 +412,7 @@ _KEPT_ATTRIBUTE = "_mlcost_in_unit"
 def _converted(quantity: pint.Quantity, magnitude: Any, units: Any, unit: str) -> Any:
     """:func:`in_unit`'s conversion: ``magnitude`` in ``unit`` (``units`` the quantity's)."""
     dst = ureg._parse_units_as_container(unit)
-    if units is dst or units == dst:  # the memoized parse: usually the same container
+    if _same_units(units, dst):  # the memoized parse: usually the same container
         return magnitude.copy() if isinstance(magnitude, np.ndarray) else magnitude
     factor = _known_factor(ureg, units, dst, magnitude)
     if factor is not None:
@@ -522,7 +540,7 @@ def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> An
         # Already in ``unit``, or in units pint has converted to it before: the same
         # dimension, so no check is needed.
         dst = ureg._parse_units_as_container(unit)
-        if value._units == dst:
+        if _same_units(value._units, dst):
             return value._magnitude
         factor = _known_factor(ureg, value._units, dst, value._magnitude)
         if factor is not None:

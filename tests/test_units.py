@@ -179,6 +179,30 @@ def test_in_unit_converts_a_number_once_until_the_quantity_changes(
     np.testing.assert_array_equal(units.in_unit(array, "byte"), [1e9, 2e9])
 
 
+def test_units_equal_to_the_target_convert_as_pint_does() -> None:
+    """A quantity whose units equal the target's without being the parsed container itself (a
+    container built anew, as pint builds one for a product) converts as pint's own ``to`` does:
+    the magnitude as it is, an int staying an int; a sum in such units adds the magnitudes as
+    they are; different units still convert (pint the oracle, to the bit and in type)."""
+    from pint.util import UnitsContainer
+
+    from mlcost.units import in_unit, magnitude_in
+
+    pints_to = pint.UnitRegistry.Quantity.to  # pint's own method, past mlcost's override
+    fresh = UnitsContainer({"byte": 1})
+    assert fresh is not ureg._parse_units_as_container("byte")
+    quantity = Q_(3, fresh)
+    for converted in (quantity.to("byte"), quantity.to(ureg._parse_units_as_container("byte"))):
+        expected = pints_to(quantity, "byte")
+        assert converted.magnitude == expected.magnitude
+        assert type(converted.magnitude) is type(expected.magnitude) is int
+    assert type(in_unit(quantity, "byte")) is int
+    assert type(magnitude_in(quantity, "byte", "size")) is int
+    total = quantity + Q_(4, "byte")
+    assert total.magnitude == 7 and type(total.magnitude) is int
+    assert quantity.to("kB").magnitude == pints_to(quantity, "kB").magnitude
+
+
 def test_known_factors_convert_as_pint_does() -> None:
     """The first conversion of a pair of units goes through pint, later ones multiply by the
     factor pint cached then (``_known_factor``): each equals ``quantity.to(unit).magnitude``
