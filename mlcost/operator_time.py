@@ -628,16 +628,24 @@ def operator_time(
             passes = loss.forward_bytes * (1 + recompute)
             memory = logits * (passes + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
-    body = maximum(compute, memory) if ex.roofline else compute + memory
+    if not ex.roofline:
+        body = compute + memory
+    elif type(compute) is float and type(memory) is float and compute >= memory:
+        body = compute  # maximum()'s own first case, inline: every row of every step
+    else:
+        body = maximum(compute, memory)
     gaps = host_ops * launch
     gpu = body + gaps
     dispatch = ex.dispatch
-    total = maximum(gpu, host_ops * dispatch)
+    host = host_ops * dispatch
+    total = (
+        gpu if type(gpu) is float and type(host) is float and gpu >= host else maximum(gpu, host)
+    )
     # Positional, in OperatorTime's field order (name, kind, compute, memory, launch, total,
     # gaps, host): msgspec matches each keyword at ~50 ns, on every row of every step.
     return OperatorTime(
         op.name, kind, compute * count, memory * count, (total - body) * count, total * count,
-        gaps * count, host_ops * dispatch * count,
+        gaps * count, host * count,
     )  # fmt: skip
 
 

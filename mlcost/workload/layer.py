@@ -312,24 +312,13 @@ def attention_core_ops(
         "tensor_parallel": True,
         "role": OperatorRole.ATTENTION_CORE,
     }
-    matmuls: dict[str, Any] = {
-        **core,
-        "kind": OperatorKind.ATTENTION,
-        "block": "layer",
-        "count": count,
-        "forward_flops": matmul,
-        "backward_input_flops": 2 * matmul,
-        "gemm_batch": b * n_q,
-        "format": format,
-    }
     elementwise: dict[str, Any] = {**core, "activation_bytes": act if eager else 0}
     ops = [
-        Operator(
-            name=f"attention scores QK^T{suffix}", bytes_read=qk, bytes_written=stored * act,
-            backward_bytes=stored * act + 2 * qk, saved_bytes=scores_saved, m=s, n=s, k=d,
-            note="eager: materializes the score matrix" if eager
+        _attention_matmul(
+            f"attention scores QK^T{suffix}", count, matmul, qk, stored * act,
+            stored * act + 2 * qk, scores_saved, (s, s, d), rf, label, b * n_q, format,
+            "eager: materializes the score matrix" if eager
             else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
-            **matmuls,
         ),
         elementwise_operator(
             f"softmax{suffix}", "layer", count, scores, "softmax", kind=OperatorKind.SOFTMAX,
@@ -357,13 +346,39 @@ def attention_core_ops(
     out_bytes = tokens * n_q * dv * act
     pv_flops = matmul if dv == d else attention_matmul_flops(counted, head_dim=dv, heads=n_q,
                                                              batch=b)  # fmt: skip
-    pv: dict[str, Any] = {**matmuls, "forward_flops": pv_flops,
-                          "backward_input_flops": 2 * pv_flops}  # fmt: skip
     ops.append(
-        Operator(
-            name=f"attention scores x V{suffix}", bytes_read=stored * act + v_bytes,
-            bytes_written=out_bytes, backward_bytes=2 * stored * act + 2 * (v_bytes + out_bytes),
-            saved_bytes=pv_saved, m=s, n=dv, k=s, **pv,
+        _attention_matmul(
+            f"attention scores x V{suffix}", count, pv_flops, stored * act + v_bytes, out_bytes,
+            2 * stored * act + 2 * (v_bytes + out_bytes), pv_saved, (s, dv, s), rf, label,
+            b * n_q, format,
         )
     )  # fmt: skip
     return ops
+
+
+def _attention_matmul(
+    name: str,
+    count: Number,
+    forward: Number,
+    bytes_read: Number,
+    bytes_written: Number,
+    backward_bytes: Number,
+    saved_bytes: Number,
+    shape: tuple[Number, Number, Number],
+    rf: float,
+    pattern: str,
+    batch_heads: Number,
+    format: str,
+    note: str = "",
+) -> Operator:
+    """One of the attention core's two batched matmuls (scores ``[s x d]·[d x s]``, scores x V
+    ``[s x s]·[s x d_v]``; ``shape`` its ``m, n, k``, ``batch_heads`` GEMMs of it per
+    launch): ``forward`` FLOPs, an input gradient of twice that (no weight), split over the
+    tensor-parallel ranks by heads, recomputed with the attention core."""
+    m, n, k = shape
+    # Positional, in Operator's field order (as gemm_operator builds a GEMM's row).
+    return Operator(
+        name, OperatorKind.ATTENTION, "layer", count, forward, 2 * forward, 0, bytes_read,
+        bytes_written, backward_bytes, saved_bytes, 0, rf, m, n, k, batch_heads, 0,
+        OperatorRole.ATTENTION_CORE, pattern, True, False, "", False, format, note,
+    )  # fmt: skip
