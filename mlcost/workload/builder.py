@@ -238,14 +238,24 @@ class StepBuilder(Record, frozen=True, dict=True):
         bias: bool,
         count: Any = None,
         m: Any = None,
-        **extra: Any,
+        saves_input: bool = True,
+        input_needs_grad: bool = True,
+        tensor_parallel: bool = False,
+        row_parallel: bool = False,
+        fuse_group: str = "",
+        saved_replicated: bool = False,
+        note: str = "",
     ) -> Operator:
         """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
-        m`` times a step (or ``count``), recomputed with the layer."""
+        m`` times a step (or ``count``), recomputed with the layer; the other keywords as
+        :func:`gemm_operator`'s (named, not gathered: every layer's GEMMs on every plan)."""
         return gemm_operator(
             name, "layer", self.layer_count if count is None else count,
             self.tokens if m is None else m, n, k, policy=self.policy, bias=bias,
-            recompute_fraction=self.layer_rf, **extra,
+            saves_input=saves_input, input_needs_grad=input_needs_grad,
+            recompute_fraction=self.layer_rf, tensor_parallel=tensor_parallel,
+            row_parallel=row_parallel, fuse_group=fuse_group, saved_replicated=saved_replicated,
+            note=note,
         )  # fmt: skip
 
     def gemm(
@@ -293,62 +303,61 @@ def feed_forward_ops(
     rows = step.tokens if tokens is None else tokens
     h = model.hidden_size
     block = "layer"
-    intermediate: dict[str, Any] = {
-        "activation_bytes": act,
-        "recompute_fraction": rf,
-        "saved_elements": rows * f,
-        "role": OperatorRole.MLP_INTERMEDIATE,
-        "tensor_parallel": True,
-    }
+    bias = model.mlp_bias
+    # The first projection keeps the MLP's input (replicated across tensor-parallel ranks),
+    # unless another operator already keeps it; a second one reading it shares it.
     shared_note = f"shares its saved input with the {label} gate projection"
-    first: dict[str, Any] = (
-        {"saved_replicated": True, "tensor_parallel": True}
-        if saves_input
-        else {"tensor_parallel": True, "saves_input": False, "note": "shares its saved input"}
-    )
+    keeps, note = (True, "") if saves_input else (False, "shares its saved input")
     ops = []
-    gemm = {"bias": model.mlp_bias, "count": count, "m": rows}
     if model.gated_mlp and fused_gate_up:
-        ops.append(step.layer_gemm(f"{label} gate+up projection", 2 * f, h, **gemm, **first))
+        ops.append(
+            step.layer_gemm(
+                f"{label} gate+up projection", 2 * f, h, bias=bias, count=count, m=rows,
+                tensor_parallel=True, saved_replicated=keeps, saves_input=keeps, note=note,
+            )
+        )  # fmt: skip
     else:
+        fuse_group = ""
         if model.gated_mlp:
-            gemm["fuse_group"] = f"{label} gate-up"
-            ops.append(step.layer_gemm(f"{label} gate projection", f, h, **gemm, **first))
-            first = {"tensor_parallel": True, "saves_input": False, "note": shared_note}
-        ops.append(step.layer_gemm(f"{label} up projection", f, h, **gemm, **first))
-        gemm.pop("fuse_group", None)
+            fuse_group = f"{label} gate-up"
+            ops.append(
+                step.layer_gemm(
+                    f"{label} gate projection", f, h, bias=bias, count=count, m=rows,
+                    tensor_parallel=True, saved_replicated=keeps, saves_input=keeps, note=note,
+                    fuse_group=fuse_group,
+                )
+            )  # fmt: skip
+            keeps, note = False, shared_note
+        ops.append(
+            step.layer_gemm(
+                f"{label} up projection", f, h, bias=bias, count=count, m=rows,
+                tensor_parallel=True, saved_replicated=keeps, saves_input=keeps, note=note,
+                fuse_group=fuse_group,
+            )
+        )  # fmt: skip
     # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
     # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
     ops.append(
         elementwise_operator(
-            f"{label} activation ({model.activation})",
-            block,
-            count,
-            rows * f,
-            model.activation,
-            kind=OperatorKind.ACTIVATION,
-            **{
-                **intermediate,
-                "saved_elements": rows * f * (4 if model.activation_decomposed else 1),
-            },
+            f"{label} activation ({model.activation})", block, count, rows * f, model.activation,
+            activation_bytes=act, kind=OperatorKind.ACTIVATION,
+            saved_elements=rows * f * (4 if model.activation_decomposed else 1),
+            recompute_fraction=rf, role=OperatorRole.MLP_INTERMEDIATE, tensor_parallel=True,
         )
-    )
+    )  # fmt: skip
     if model.gated_mlp:
         ops.append(
             elementwise_operator(
-                f"{label} gate x up",
-                block,
-                count,
-                rows * f,
-                "multiply",
-                inputs=2,
+                f"{label} gate x up", block, count, rows * f, "multiply", activation_bytes=act,
+                inputs=2, saved_elements=2 * rows * f, recompute_fraction=rf,
+                role=OperatorRole.MLP_INTERMEDIATE, tensor_parallel=True,
                 note="saves both operands: the activation output and the up projection",
-                **{**intermediate, "saved_elements": 2 * rows * f},
             )
-        )
+        )  # fmt: skip
     ops.append(
         step.layer_gemm(
-            f"{label} down projection", h, f, tensor_parallel=True, row_parallel=True, **gemm
+            f"{label} down projection", h, f, bias=bias, count=count, m=rows,
+            tensor_parallel=True, row_parallel=True,
         )
-    )
+    )  # fmt: skip
     return ops

@@ -35,23 +35,21 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
     ops = []
     if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
         ops.append(step.norm("attention norm", block, count, rf))
-    split = {"tensor_parallel": True}
     mla = model.latent_attention
     if mla is not None:
         ops += latent_attention_projection_ops(step)
         d, v_dim, n_kv = mla.qk_head_dim, mla.v_head_dim, n_q  # K and V expanded to every head
     else:
         v_dim = d
-        shared = {**split, "saves_input": False,
-                  "note": "shares its saved input with the q projection"}  # fmt: skip
         ops.append(
             step.layer_gemm("q projection", n_q * d, h, bias=model.qkv_bias,
-                            saved_replicated=True, fuse_group="qkv", **split)
+                            saved_replicated=True, fuse_group="qkv", tensor_parallel=True)
         )  # fmt: skip
         for name in ("k projection", "v projection"):
             ops.append(
                 step.layer_gemm(name, n_kv * d, h, bias=model.qkv_bias, fuse_group="qkv",
-                                **shared)
+                                tensor_parallel=True, saves_input=False,
+                                note="shares its saved input with the q projection")
             )  # fmt: skip
         if model.qk_norm:
             ops += [qk_norm_op(step, "q norm", n_q * d), qk_norm_op(step, "k norm", n_kv * d)]
@@ -107,7 +105,7 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             n_q * v_dim,
             bias=model.attn_out_bias,
             row_parallel=True,
-            **split,
+            tensor_parallel=True,
         )
     )
     if model.norm_placement == "sandwich":
@@ -130,19 +128,18 @@ def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
         return []
     h, n = model.hidden_size, model.num_attention_heads
     bias = model.qkv_bias
-    split = {"tensor_parallel": True}
     first: dict[str, Any] = {"saved_replicated": True}
     ops = []
     if mla.q_lora_rank is None:
         ops.append(step.layer_gemm("q projection", n * mla.qk_head_dim, h, bias=False, **first,
-                                   **split))  # fmt: skip
+                                   tensor_parallel=True))  # fmt: skip
         first = {"saves_input": False, "note": "shares its saved input with the q projection"}
     else:
         r_q = mla.q_lora_rank
         ops.append(step.layer_gemm("q down projection", r_q, h, bias=bias, **first))
         ops.append(qk_norm_op(step, "q latent norm", r_q, tensor_parallel=False))
         ops.append(step.layer_gemm("q up projection", n * mla.qk_head_dim, r_q, bias=False,
-                                   **split))  # fmt: skip
+                                   tensor_parallel=True))  # fmt: skip
         first = {"saves_input": False, "note": "shares its saved input with the q projection"}
     r_kv = mla.kv_lora_rank
     ops.append(
@@ -151,7 +148,7 @@ def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
     ops.append(qk_norm_op(step, "kv latent norm", r_kv, tensor_parallel=False))
     ops.append(
         step.layer_gemm("kv up projection", n * (mla.qk_nope_head_dim + mla.v_head_dim), r_kv,
-                        bias=False, **split)
+                        bias=False, tensor_parallel=True)
     )  # fmt: skip
     ops.append(
         elementwise_operator(
