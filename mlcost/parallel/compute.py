@@ -7,7 +7,7 @@ compose into a step).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -309,6 +309,9 @@ def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> li
 
 
 _ATTENTION_PART, _GEMM_PART = _INDEX["attention"], _INDEX["layers_gemm"]
+#: :class:`ComputeParts` built from its fields in order (a type checker cannot count the
+#: summed parts :func:`_split_numbers` passes).
+_positional_parts: Callable[..., ComputeParts] = ComputeParts
 _OPTIMIZER_PARTS = tuple(_INDEX[name] for name in ("optimizer", "optimizer_gaps", "optimizer_host"))
 
 
@@ -340,9 +343,9 @@ def _split_numbers(step: StepTime, size: int, plan: _SplitPlan) -> ComputeParts:
         sums[optimizer] += float(row.total - row.launch)
         sums[gaps] += float(row.gaps)
         sums[host] += float(row.host)
-    values: dict[str, Any] = dict(zip(_SUMMED, sums, strict=True))
-    values["model_flops"] = float(plan.model_flops)  # what a float64 column of it holds
-    return ComputeParts(micro_batch_size=size, peak=step.ceilings.peak_flops, **values)
+    # Positional, in ComputeParts' field order (the size, the summed parts, the model FLOPs as
+    # a float64 column of them holds, the peak): one configuration's parts on every plan.
+    return _positional_parts(size, *sums, float(plan.model_flops), step.ceilings.peak_flops)
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
