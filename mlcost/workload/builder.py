@@ -308,33 +308,22 @@ def feed_forward_ops(
     # unless another operator already keeps it; a second one reading it shares it.
     shared_note = f"shares its saved input with the {label} gate projection"
     keeps, note = (True, "") if saves_input else (False, "shares its saved input")
-    ops = []
     if model.gated_mlp and fused_gate_up:
-        ops.append(
-            step.layer_gemm(
-                f"{label} gate+up projection", 2 * f, h, bias=bias, count=count, m=rows,
-                tensor_parallel=True, saved_replicated=keeps, saves_input=keeps, note=note,
-            )
-        )  # fmt: skip
+        projections, fuse_group = [(f"{label} gate+up projection", 2 * f)], ""
+    elif model.gated_mlp:
+        projections = [(f"{label} gate projection", f), (f"{label} up projection", f)]
+        fuse_group = f"{label} gate-up"
     else:
-        fuse_group = ""
-        if model.gated_mlp:
-            fuse_group = f"{label} gate-up"
-            ops.append(
-                step.layer_gemm(
-                    f"{label} gate projection", f, h, bias=bias, count=count, m=rows,
-                    tensor_parallel=True, saved_replicated=keeps, saves_input=keeps, note=note,
-                    fuse_group=fuse_group,
-                )
-            )  # fmt: skip
-            keeps, note = False, shared_note
+        projections, fuse_group = [(f"{label} up projection", f)], ""
+    ops = []
+    for name, width in projections:
         ops.append(
             step.layer_gemm(
-                f"{label} up projection", f, h, bias=bias, count=count, m=rows,
-                tensor_parallel=True, saved_replicated=keeps, saves_input=keeps, note=note,
-                fuse_group=fuse_group,
+                name, width, h, bias=bias, count=count, m=rows, tensor_parallel=True,
+                saved_replicated=keeps, saves_input=keeps, note=note, fuse_group=fuse_group,
             )
         )  # fmt: skip
+        keeps, note = False, shared_note  # the next one reads the same input
     # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
     # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
     ops.append(
