@@ -81,11 +81,11 @@ def distance_from_optimal(parameters: Number, tokens: Number, fit: LossFit = HOF
     """``N / N_opt`` at the plan's own budget ``6·N·D`` (1 is compute-optimal; a factor of a few
     away in either direction wastes compute). Python numbers give a Python float (one
     configuration's path; numpy's arithmetic on doubles is the same)."""
-    if type(parameters) in (int, float) and type(tokens) in (int, float):
-        n_opt, _ = fit.compute_optimal(6 * float(parameters) * float(tokens))
-        return float(parameters) / n_opt
-    n_opt, _ = fit.compute_optimal(6 * np.asarray(parameters) * np.asarray(tokens))
-    return np.asarray(parameters) / n_opt
+    numbers = type(parameters) in (int, float) and type(tokens) in (int, float)
+    n = float(parameters) if numbers else np.asarray(parameters)
+    d = float(tokens) if numbers else np.asarray(tokens)
+    n_opt, _ = fit.compute_optimal(6 * n * d)
+    return n / n_opt
 
 
 def budget_flops(

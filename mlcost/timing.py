@@ -344,9 +344,7 @@ def operator_times_by_shard(
         Execution(by_format, software, names, mode, shard=shard, fused=fused) for shard in shards
     ]
     # The kernels depend on t only: each degree's, all looked up together.
-    degrees = (
-        list(dict.fromkeys(shard[0] for shard in shards)) if len(shards) > 1 else [shards[0][0]]
-    )
+    degrees = list(dict.fromkeys(ex.shard[0] for ex in executions))
     by_degree = attention_kernels_by_degree(table, executions[0], degrees)
     kernels = [by_degree[ex.shard[0]] for ex in executions]
     # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor

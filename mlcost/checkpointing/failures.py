@@ -26,6 +26,7 @@ Sources:
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -266,11 +267,11 @@ def _goodput_fraction(tau: Number, delta: Number, m: Number, r: Number) -> Numbe
     """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`. Python numbers
     give a Python float (numpy's ``exp`` and ``expm1`` of the one value, as of an array's)."""
     numbers = all_numbers(tau, delta, m, r)
-    if numbers and r / m < _EXP_FINITE and (tau + delta) / m < _EXP_FINITE:
-        # One configuration whose exponentials stay finite: nothing for errstate to silence
-        # (entering it costs more than the arithmetic); numpy's exp and expm1 all the same.
-        return float(tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m)))
-    with np.errstate(over="ignore"):  # an interval far beyond M: goodput 0, not a warning
+    # An interval far beyond M overflows the exponential: goodput 0, not a warning. One
+    # configuration whose exponentials stay finite has nothing for errstate to silence (entering
+    # it costs more than the arithmetic).
+    finite = numbers and r / m < _EXP_FINITE and (tau + delta) / m < _EXP_FINITE
+    with contextlib.nullcontext() if finite else np.errstate(over="ignore"):
         fraction = tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
     return float(fraction) if numbers else fraction
 
@@ -428,9 +429,7 @@ class GoodputSchedule(Record, frozen=True):
         if all(type(getattr(self, name)) is float for name in fields if name != "asynchronous"):
             return self
         numbers: dict[str, Any] = {
-            name: first_value(getattr(self, name))
-            for name in self.__struct_fields__
-            if name != "asynchronous"
+            name: first_value(getattr(self, name)) for name in fields if name != "asynchronous"
         }
         return GoodputSchedule(**numbers, asynchronous=self.asynchronous)
 

@@ -358,8 +358,6 @@ def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
 def _backward_share(flops: Number, backward: Number) -> Number:
     """An operator's backward (and recomputed) FLOPs over all its FLOPs, 2/3 for an operator
     without FLOPs (numbers, or arrays over micro-batch sizes)."""
-    if type(flops) is float and type(backward) is float:  # one configuration's, first
-        return backward / flops if flops > 0 else 2 / 3
     if type(flops) in (int, float) and type(backward) in (int, float):
         return float(backward) / float(flops) if flops > 0 else 2 / 3
     total = np.asarray(flops, dtype=np.float64)
