@@ -72,16 +72,72 @@ def _known_factor(registry: pint.UnitRegistry, src: Any, dst: Any, magnitude: An
     ``magnitude * factor`` is then what pint's conversion returns, to the bit, at a twentieth
     of its cost."""
     # Tuples, not ``X | Y`` unions: isinstance of a union costs several times more on 3.11.
-    if registry._active_ctx or not isinstance(magnitude, _FACTOR_MAGNITUDES):
+    if _context_active(registry) or not isinstance(magnitude, _FACTOR_MAGNITUDES):
         return None
     factor = registry._cache.conversion_factor.get((src, dst))
     return factor if isinstance(factor, (int, float)) else None
+
+
+def _context_active(registry: pint.UnitRegistry) -> bool:
+    """Whether a context may be active: the maps of pint's chain of active contexts (what its
+    truth value, :class:`collections.ChainMap`'s ``any(maps)``, reads, without the call: a
+    chain of empty maps counts as active here, which only sends a conversion through pint)."""
+    return bool(registry._active_ctx.maps)
 
 
 #: The magnitudes :func:`_known_factor` converts by pint's cached factor.
 _FACTOR_MAGNITUDES = (int, float, np.number, np.ndarray)
 #: Magnitudes pint stores as given (no conversion, no check that can fail).
 _PLAIN_MAGNITUDES = frozenset({float, int, np.float64, np.int64, np.ndarray})
+
+
+def _known_conversion(
+    registry: pint.UnitRegistry, units: Any, unit: str, magnitude: Any
+) -> tuple[Any, int | float | None] | None:
+    """``(dst, factor)`` for converting ``magnitude`` in ``units`` to the unit text ``unit``:
+    ``dst`` the text's container (the registry's memoized parse) and ``factor`` pint's cached
+    factor (:func:`_known_factor`), or None where the units are the same (pint keeps the
+    magnitude); None where pint's own path is needed (the factor not cached yet, a context
+    active, a magnitude that is not a plain number or array). Remembered per ``(units, unit)``
+    (the parse, the comparison of the units and the look-up of pint's factor once per pair,
+    about a microsecond a conversion); the memo is emptied with the registry's definitions."""
+    memo = registry.__dict__.get("_mlcost_conversions")
+    if memo is None:  # a registry without mlcost's memos (_memoize_unit_parsing): none kept
+        memo = {}
+    key = (units, unit)
+    found = memo.get(key)
+    if found is None:
+        dst = registry._parse_units_as_container(unit)
+        if _same_units(units, dst):
+            found = (dst, None)
+        else:
+            factor = _known_factor(registry, units, dst, magnitude)
+            if factor is None:
+                return None
+            found = (dst, factor)
+        memo[key] = found
+        return found
+    if found[1] is None or (
+        not _context_active(registry)
+        and (type(magnitude) in _PLAIN_MAGNITUDES or isinstance(magnitude, _FACTOR_MAGNITUDES))
+    ):
+        return found
+    return None
+
+
+def _new_quantity(cls: Any, value: Any, units: Any) -> Any:
+    """``cls(value, units)`` for a container ``units`` of ``cls``'s registry: what
+    :meth:`_Quantity.__new__` builds, without the call through the class where ``value`` is a
+    plain magnitude (the results of mlcost's own arithmetic and conversions)."""
+    registry = cls._REGISTRY
+    if type(value) in _PLAIN_MAGNITUDES and not (
+        registry.force_ndarray or registry.force_ndarray_like
+    ):
+        quantity = object.__new__(cls)
+        quantity._magnitude = value
+        quantity._units = units
+        return quantity
+    return cls(value, units)
 
 
 class _Quantity(pint.UnitRegistry.Quantity):
@@ -119,7 +175,8 @@ class _Quantity(pint.UnitRegistry.Quantity):
         units with no offset (degC), and no automatic reduction of dimensions."""
         if type(self._magnitude) not in _PLAIN_MAGNITUDES or self._REGISTRY.auto_reduce_dimensions:
             return False
-        memo = cast(dict[Any, bool], self._REGISTRY._mlcost_multiplicative)
+        # (the type as text: a subscripted type would be built on every call, 0.4 us)
+        memo = cast("dict[Any, bool]", self._REGISTRY._mlcost_multiplicative)
         known = memo.get(self._units)
         if known is None:
             known = memo[self._units] = not self._get_non_multiplicative_units()
@@ -146,10 +203,11 @@ class _Quantity(pint.UnitRegistry.Quantity):
         ):
             return None
         if _same_units(self._units, other._units):
-            return self.__class__(op(self._magnitude, other._magnitude), self._units)
+            return _new_quantity(self.__class__, op(self._magnitude, other._magnitude), self._units)
         if self._get_delta_units() or self.dimensionality != other.dimensionality:
             return None
-        return self.__class__(op(self._magnitude, other.to(self._units)._magnitude), self._units)
+        converted = other.to(self._units)._magnitude
+        return _new_quantity(self.__class__, op(self._magnitude, converted), self._units)
 
     def __add__(self, other: Any) -> Any:
         added = self._added(other, operator.add)
@@ -161,14 +219,15 @@ class _Quantity(pint.UnitRegistry.Quantity):
 
     def __mul__(self, other: Any) -> Any:
         if self._plain_scale(other):
-            return self.__class__(self._magnitude * other, self._units)
+            return _new_quantity(self.__class__, self._magnitude * other, self._units)
         if self._plain_pair(other):
-            return self.__class__(self._magnitude * other._magnitude, self._units * other._units)
+            units = self._units * other._units
+            return _new_quantity(self.__class__, self._magnitude * other._magnitude, units)
         return super().__mul__(other)  # type: ignore[no-untyped-call]
 
     def __rmul__(self, other: Any) -> Any:
         if self._plain_scale(other):
-            return self.__class__(self._magnitude * other, self._units)
+            return _new_quantity(self.__class__, self._magnitude * other, self._units)
         return super().__rmul__(other)  # type: ignore[no-untyped-call]
 
     def __truediv__(self, other: Any) -> Any:
@@ -176,13 +235,13 @@ class _Quantity(pint.UnitRegistry.Quantity):
             magnitude = self._magnitude
             if isinstance(magnitude, int):  # pint divides ints as its non_int_type (float)
                 magnitude, other = float(magnitude), float(other)
-            return self.__class__(magnitude / other, self._units)
+            return _new_quantity(self.__class__, magnitude / other, self._units)
         if self._plain_pair(other):
             top, bottom = self._magnitude, other._magnitude
             if isinstance(top, int) or isinstance(bottom, int):  # as pint: ints as floats
                 top = float(top) if isinstance(top, int) else top
                 bottom = float(bottom) if isinstance(bottom, int) else bottom
-            return self.__class__(top / bottom, self._units / other._units)
+            return _new_quantity(self.__class__, top / bottom, self._units / other._units)
         return super().__truediv__(other)  # type: ignore[no-untyped-call]
 
     def __reduce__(self) -> Any:  # pint: (cls, magnitude, units) for its own reader
@@ -195,20 +254,22 @@ class _Quantity(pint.UnitRegistry.Quantity):
         # A unit text, or pint's own container (what pint passes converting an operand); the
         # exact types first: isinstance of the container's ABC costs a microsecond or more
         # when its cache is cold (a plan's figures convert a handful of values).
-        dst = None
         if not contexts and not ctx_kwargs:
-            if type(other) is str:
-                dst = self._REGISTRY._parse_units_as_container(other)
+            magnitude = self._magnitude
+            if type(other) is str or (
+                type(other) is not UnitsContainer and isinstance(other, str)
+            ):  # a unit text: its conversion from these units remembered (_known_conversion)
+                found = _known_conversion(self._REGISTRY, self._units, other, magnitude)
+                if found is not None:
+                    dst, factor = found  # factor None: the same units, pint keeps the magnitude
+                    value = magnitude if factor is None else magnitude * factor
+                    return _new_quantity(self.__class__, value, dst)
             elif type(other) is UnitsContainer or isinstance(other, UnitsContainer):
-                dst = other
-            elif isinstance(other, str):
-                dst = self._REGISTRY._parse_units_as_container(other)
-        if dst is not None:
-            if _same_units(self._units, dst):  # pint returns the magnitude itself
-                return self.__class__(self._magnitude, dst)
-            factor = _known_factor(self._REGISTRY, self._units, dst, self._magnitude)
-            if factor is not None:
-                return self.__class__(self._magnitude * factor, dst)
+                if _same_units(self._units, other):  # pint returns the magnitude itself
+                    return _new_quantity(self.__class__, magnitude, other)
+                factor = _known_factor(self._REGISTRY, self._units, other, magnitude)
+                if factor is not None:
+                    return _new_quantity(self.__class__, magnitude * factor, other)
         return super().to(other, *contexts, **ctx_kwargs)
 
 
@@ -348,20 +409,26 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     # How pint writes a unit in a format (:func:`unit_text`), by container and format.
     texts: dict[tuple[Any, str, str], str] = {}
     registry._mlcost_unit_texts = texts  # type: ignore[attr-defined]
+    # A conversion's target container and pint's factor, by units and unit text
+    # (:func:`_known_conversion`).
+    conversions: dict[tuple[Any, str], tuple[Any, int | float | None]] = {}
+    registry._mlcost_conversions = conversions  # type: ignore[attr-defined]
 
     def parse_memoized(
         input_string: str, as_delta: bool = True, case_sensitive: bool = True
     ) -> Any:
         key = (input_string, as_delta, case_sensitive)
-        if key not in memo:
-            memo[key] = parse(input_string, as_delta, case_sensitive)
-        return memo[key]
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = parse(input_string, as_delta, case_sensitive)
+        return found
 
     def forgetting(method: Any) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             memo.clear()
             multiplicative.clear()
             texts.clear()
+            conversions.clear()
             return method(*args, **kwargs)
 
         return wrapper
@@ -411,13 +478,12 @@ _KEPT_ATTRIBUTE = "_mlcost_in_unit"
 
 def _converted(quantity: pint.Quantity, magnitude: Any, units: Any, unit: str) -> Any:
     """:func:`in_unit`'s conversion: ``magnitude`` in ``unit`` (``units`` the quantity's)."""
-    dst = ureg._parse_units_as_container(unit)
-    if _same_units(units, dst):  # the memoized parse: usually the same container
+    found = _known_conversion(ureg, units, unit, magnitude)
+    if found is None:
+        return quantity.m_as(unit)
+    if found[1] is None:  # the same units
         return magnitude.copy() if isinstance(magnitude, np.ndarray) else magnitude
-    factor = _known_factor(ureg, units, dst, magnitude)
-    if factor is not None:
-        return magnitude * factor
-    return quantity.m_as(unit)
+    return magnitude * found[1]
 
 
 #: A number and a unit made of names joined by "/" ("3.35 TB/s", "80 GiB", "350 gCO2e/kWh"): the
@@ -539,12 +605,9 @@ def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> An
     if isinstance(value, pint.Quantity) and value._REGISTRY is ureg:
         # Already in ``unit``, or in units pint has converted to it before: the same
         # dimension, so no check is needed.
-        dst = ureg._parse_units_as_container(unit)
-        if _same_units(value._units, dst):
-            return value._magnitude
-        factor = _known_factor(ureg, value._units, dst, value._magnitude)
-        if factor is not None:
-            return value._magnitude * factor
+        found = _known_conversion(ureg, value._units, unit, value._magnitude)
+        if found is not None:
+            return value._magnitude if found[1] is None else value._magnitude * found[1]
     quantity = parse_quantity(value, field=field)
     check_dimension(quantity, unit, field=field)
     return quantity.to(unit).magnitude
@@ -580,7 +643,7 @@ def unit_text(quantity: pint.Quantity, spec: str = "~D") -> str:
     9 us to write a unit; a plan's figures and every JSON value write dozens)."""
     registry = quantity._REGISTRY
     texts = cast(
-        dict[tuple[Any, str, str], str] | None, getattr(registry, "_mlcost_unit_texts", None)
+        "dict[tuple[Any, str, str], str] | None", getattr(registry, "_mlcost_unit_texts", None)
     )
     if texts is None:  # a quantity of another registry: pint writes it
         return format(quantity.units, spec)

@@ -240,6 +240,26 @@ def test_known_factors_convert_as_pint_does() -> None:
             magnitude_in(Q_(7, "MiB"), "GB/s", "speed")
 
 
+def test_conversions_inside_a_context_are_pints_own() -> None:
+    """Inside a pint context (spectroscopy: wavelength <-> frequency) conversions, including
+    pairs whose factor mlcost remembered outside it, give what pint's own ``to`` gives (the
+    oracle, past mlcost's override); after the context, the remembered factors apply again."""
+    pints_to = pint.UnitRegistry.Quantity.to
+    cases = [(Q_(7.0, "MiB/ms"), "GB/s"), (Q_(2.5, "s"), "ms"), (Q_(500.0, "nm"), "THz")]
+    for quantity, unit in cases[:2]:
+        quantity.to(unit)  # remembered before the context
+    with ureg.context("sp"):
+        for quantity, unit in cases:
+            expected = pints_to(quantity, unit)
+            got = quantity.to(unit)
+            assert got.magnitude == expected.magnitude and got.units == expected.units
+            if unit == "THz":  # c / wavelength, by hand
+                assert got.magnitude == pytest.approx(299792458 / 500e-9 / 1e12, rel=1e-12)
+    with pytest.raises(pint.DimensionalityError):
+        Q_(500.0, "nm").to("THz")
+    assert Q_(2.5, "s").to("ms").magnitude == pints_to(Q_(2.5, "s"), "ms").magnitude
+
+
 def _catalog_texts() -> list[str]:
     """Every string value of the built-in catalog's YAML files that pint reads as a quantity
     with a unit (the texts ``parse_quantity`` reads on every catalog load)."""
