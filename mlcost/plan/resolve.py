@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -130,12 +131,16 @@ def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> t
             raise MlcostError(f"price: got {price!r}, expected a finite price >= 0 USD/hour")
         return value, "given"
     gpu_name = next((name for name in gpu_names if name in catalog), gpu_names[0])
-    # Kept per catalog and day (its source cites the offer's age in days).
+    # Kept per catalog and day, in UTC as the offer's cited age (_offer_source): the day number
+    # of the clock, not ``date.today()`` (local time, several microseconds on a plan's path).
     return catalog.derived(
         ("default price", gpu_name),
-        datetime.date.today(),
+        time.time() // _SECONDS_PER_DAY,
         lambda: _default_price(catalog, gpu_name),
     )
+
+
+_SECONDS_PER_DAY = 86_400
 
 
 def _default_price(catalog: Catalog, gpu_name: str) -> tuple[float, str]:
@@ -163,9 +168,9 @@ def _default_price(catalog: Catalog, gpu_name: str) -> tuple[float, str]:
 
 def _offer_source(offer: Any) -> str:
     """Who, what, where and when: ``aws-p5-h100-on-demand: AWS p5.48xlarge ..., on-demand,
-    us-west-1, dated 2025-11-06 (382 days old) (source)``."""
+    us-west-1, dated 2025-11-06 (382 days old) (source)``; the age counted in days of UTC."""
     where = offer.source_of("price_per_gpu_hour") or "catalog"
-    age = (datetime.date.today() - offer.date).days
+    age = (datetime.datetime.now(datetime.timezone.utc).date() - offer.date).days
     region = f", {offer.region}" if offer.region else ""
     return (
         f"{offer.name}: {offer.provider} {offer.offering}, {offer.offer_type}{region}, dated "

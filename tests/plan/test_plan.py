@@ -505,3 +505,27 @@ def test_an_answer_raises_when_asked_and_writes_its_figures_when_read(
     assert len(written) == 1 and "steps" in (written[0] or ())
     assert train["wall clock"] > Q_(0, "s") and len(written) == 1
     assert steps == Q_(plan._values["steps"], "dimensionless")
+
+
+def test_the_default_price_is_the_newest_on_demand_offer_dated_in_utc_days() -> None:
+    # Oracle: the catalog's price files read with yaml, the newest on-demand offer for the GPU
+    # chosen by hand, and its age counted from today's date in UTC.
+    import datetime
+    from pathlib import Path
+
+    import yaml
+
+    folder = Path(mlcost.__file__).resolve().parent.parent / "specs" / "prices"
+    offers = [yaml.safe_load(f.read_text()) for f in sorted(folder.glob("*.yaml"))]
+    h100 = [o for o in offers if o["accelerator"] == "h100-sxm5-80gb"]
+    newest = max((o for o in h100 if o["offer_type"] == "on-demand"), key=lambda o: o["date"])
+    plan = Plan("gpt2", gpu="h100-sxm5-80gb", gpus=1, tokens=1e9)
+    before = datetime.datetime.now(datetime.timezone.utc).date()
+    figure = plan.cost()["rental cost"]
+    after = datetime.datetime.now(datetime.timezone.utc).date()
+    assert plan.run.price == float(newest["price_per_gpu_hour"].split()[0])
+    source = plan.run.price_source
+    assert source.startswith(f"{newest['name']}: {newest['provider']} "), source
+    ages = {(day - newest["date"]).days for day in (before, after)}  # midnight between the two
+    assert any(f"dated {newest['date']} ({age} days old)" in source for age in ages), source
+    assert figure.magnitude > 0
