@@ -38,7 +38,7 @@ from mlcost.results import any_true, floats, largest, maximum, stack_rows
 from mlcost.roofline import Ceilings, gemm_pass_seconds
 from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
-from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
+from mlcost.workload.table import ELEMENTWISE_FLOPS, MATMUL_KINDS, Operator
 
 #: The operator kinds and role the per-row time tests, read once (an enum member's lookup is a
 #: descriptor call on Python 3.11).
@@ -471,7 +471,7 @@ def operator_rows(
     members: dict[str, list[int]] = {}
     singles: list[int] = []
     for i, op in enumerate(ops):  # the GEMM rows the model times: not a measured kernel's
-        if not op.is_matmul or (
+        if op.kind not in MATMUL_KINDS or (  # (op.is_matmul, inline: every row of every step)
             op.role == _ATTENTION_CORE and all(op.pattern in found for found in kernels)
         ):
             continue
@@ -515,7 +515,7 @@ def operator_rows(
     shared = {
         i: operator_time(op, ex, kernels[0], tensors)
         for i, op in enumerate(ops)
-        if not op.is_matmul and op.role != _ATTENTION_CORE
+        if op.kind not in MATMUL_KINDS and op.role != _ATTENTION_CORE
     }
     by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
     return [
@@ -604,7 +604,7 @@ def operator_time(
         first = kind == _ATTENTION and op.name.startswith("attention scores QK^T")
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
-    elif op.is_matmul:
+    elif kind in MATMUL_KINDS:  # op.is_matmul
         grouped = _grouped(op, ex.software)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
         memory = moved / bandwidth

@@ -433,12 +433,10 @@ def model_dims(
     # Fine-tuning reduces the gradients of the trainable parameters only: their share.
     trained_share = per_param[MemoryTerm.GRADIENTS] / dense_gradient if dense_gradient else 1.0
     reduce_bytes = None if software is None else software.spec.gradient_reduce_bytes
-    common: dict[str, Any] = {
-        "parameters": float(model.parameter_count),
-        "activation_bytes": config.policy.activation,
-        "gradient_bytes": (reduce_bytes or dense_gradient) * trained_share,
-        "weight_bytes": per_param[MemoryTerm.WEIGHTS],
-    }
+    parameters = float(model.parameter_count)
+    activation_bytes = config.policy.activation
+    gradient_bytes = (reduce_bytes or dense_gradient) * trained_share
+    weight_bytes = per_param[MemoryTerm.WEIGHTS]
     if isinstance(model, TransformerSpec):
         moe = model.moe
         return ModelDims(
@@ -450,6 +448,13 @@ def model_dims(
             num_experts=0 if moe is None else moe.num_experts,
             experts_per_token=0 if moe is None else moe.experts_per_token,
             expert_parameters=float(model.expert_parameter_count),
-            **common,
+            parameters=parameters,
+            activation_bytes=activation_bytes,
+            gradient_bytes=gradient_bytes,
+            weight_bytes=weight_bytes,
         )
-    return ModelDims(layers=1, hidden=0, kv_width=0, sequence=1, **common)
+    return ModelDims(
+        layers=1, hidden=0, kv_width=0, sequence=1, parameters=parameters,
+        activation_bytes=activation_bytes, gradient_bytes=gradient_bytes,
+        weight_bytes=weight_bytes,
+    )  # fmt: skip

@@ -157,6 +157,10 @@ class Spec(Model):
     def source_entry(self, path: str) -> str | None:
         """The ``sources`` entry covering a field path (the longest covering path, else ``"*"``):
         a key of ``references`` or a free-text citation; ``None`` when nothing covers it."""
+        sources = self.sources
+        if "." not in path:  # a top-level field (every lookup on a plan's path): one look-up
+            found = sources.get(path)
+            return found if found is not None else sources.get("*")
         parts = path.split(".")
         for end in range(len(parts), 0, -1):
             key = ".".join(parts[:end])

@@ -424,7 +424,7 @@ class Catalog:
         return self._typed(name, Kernel)
 
     def model(self, name: str) -> TransformerSpec | ConvNetSpec:
-        return cast(TransformerSpec | ConvNetSpec, self.get(name, ("transformer", "convnet")))
+        return cast("TransformerSpec | ConvNetSpec", self.get(name, ("transformer", "convnet")))
 
     def transformer(self, name: str) -> TransformerSpec:
         return self._typed(name, TransformerSpec)
@@ -435,7 +435,7 @@ class Catalog:
         argument, in Python and on the command line. (``os.path`` on the text: what
         ``Path(text).suffix`` and ``.is_file()`` answer here, at half the cost per lookup.)"""
         text = str(name_or_path)
-        suffix = os.path.splitext(text)[1].lower()
+        suffix = os.path.splitext(text)[1].lower() if "." in text else ""
         if suffix in (".yaml", ".yml") or (suffix != ".json" and os.path.isfile(text)):
             spec = load_spec(Path(text))
         elif suffix == ".json":

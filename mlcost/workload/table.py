@@ -94,6 +94,12 @@ class OperatorKind(str, Enum):
         return self.value
 
 
+#: The GEMM-like kinds (what ``torch.utils.flop_counter`` counts): :attr:`Operator.is_matmul`,
+#: and what the per-row timing tests inline (a tuple of the members: each compares by identity
+#: first, where a set would hash an enum member through Python).
+MATMUL_KINDS = (OperatorKind.MATMUL, OperatorKind.ATTENTION, OperatorKind.CONV)
+
+
 class OperatorRole(str, Enum):
     """What other models need to know about an operator beyond its kind.
 
@@ -161,8 +167,8 @@ class Operator(Record, frozen=True):
 
     @property
     def is_matmul(self) -> bool:
-        """GEMM-like: what ``torch.utils.flop_counter`` counts."""
-        return self.kind in ("matmul", "attention", "conv")
+        """GEMM-like: what ``torch.utils.flop_counter`` counts (:data:`MATMUL_KINDS`)."""
+        return self.kind in MATMUL_KINDS
 
     @property
     def total_flops(self) -> Number:
