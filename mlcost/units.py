@@ -58,6 +58,7 @@ __all__ = [
     "magnitude_in",
     "parse_quantity",
     "positive_magnitude",
+    "quantity_in",
     "quantity_to_json",
     "unit_text",
     "ureg",
@@ -125,6 +126,28 @@ def _known_conversion(
     return None
 
 
+def quantity_in(magnitude: Any, unit: str, shown: str) -> pint.Quantity:
+    """``Q_(magnitude, unit).to(shown)``, the same quantity to the bit: a number the chain keeps
+    in ``unit`` (seconds, watts) as a figure shows it (``ms``, ``kW``). For a Python float or
+    int the target's container and pint's factor (:func:`_known_conversion` of the first
+    conversion) are remembered per pair of unit texts, so each later one is one multiplication
+    and one quantity (a third of the time of building the quantity and converting it);
+    anything else, or while a pint context is active, goes through ``.to()``."""
+    if type(magnitude) in (float, int) and not _context_active(ureg):
+        memo = cast("dict[tuple[str, str], Any]", ureg._mlcost_shown)
+        found = memo.get((unit, shown))
+        if found is not None:
+            dst, factor = found
+            return _new_quantity(Q_, magnitude if factor is None else magnitude * factor, dst)
+        quantity = Q_(magnitude, unit)
+        converted = quantity.to(shown)
+        known = _known_conversion(ureg, quantity._units, shown, magnitude)
+        if known is not None:
+            memo[(unit, shown)] = known
+        return converted
+    return Q_(magnitude, unit).to(shown)
+
+
 def _new_quantity(cls: Any, value: Any, units: Any) -> Any:
     """``cls(value, units)`` for a container ``units`` of ``cls``'s registry: what
     :meth:`_Quantity.__new__` builds, without the call through the class where ``value`` is a
@@ -173,14 +196,14 @@ class _Quantity(pint.UnitRegistry.Quantity):
     def _multiplicative(self) -> bool:
         """Whether pint multiplies and divides this quantity as plain numbers: a plain magnitude,
         units with no offset (degC), and no automatic reduction of dimensions."""
-        if type(self._magnitude) not in _PLAIN_MAGNITUDES or self._REGISTRY.auto_reduce_dimensions:
+        registry = self._REGISTRY
+        if type(self._magnitude) not in _PLAIN_MAGNITUDES or registry.auto_reduce_dimensions:
             return False
-        # (the type as text: a subscripted type would be built on every call, 0.4 us)
-        memo = cast("dict[Any, bool]", self._REGISTRY._mlcost_multiplicative)
+        memo: dict[Any, bool] = registry._mlcost_multiplicative  # type: ignore[assignment]
         known = memo.get(self._units)
         if known is None:
             known = memo[self._units] = not self._get_non_multiplicative_units()
-        return bool(known)
+        return known
 
     def _plain_scale(self, other: Any) -> bool:
         """Whether ``self * other`` or ``self / other`` is pint's plain-number case: ``other``
@@ -218,7 +241,7 @@ class _Quantity(pint.UnitRegistry.Quantity):
         return added if added is not None else super().__sub__(other)  # type: ignore[no-untyped-call]
 
     def __mul__(self, other: Any) -> Any:
-        if self._plain_scale(other):
+        if type(other) in (int, float) and self._multiplicative():  # _plain_scale, inline
             return _new_quantity(self.__class__, self._magnitude * other, self._units)
         if self._plain_pair(other):
             units = self._units * other._units
@@ -413,6 +436,9 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     # (:func:`_known_conversion`).
     conversions: dict[tuple[Any, str], tuple[Any, int | float | None]] = {}
     registry._mlcost_conversions = conversions  # type: ignore[attr-defined]
+    # The same by pair of unit texts (:func:`quantity_in`).
+    shown: dict[tuple[str, str], tuple[Any, int | float | None]] = {}
+    registry._mlcost_shown = shown  # type: ignore[attr-defined]
 
     def parse_memoized(
         input_string: str, as_delta: bool = True, case_sensitive: bool = True
@@ -429,6 +455,7 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
             multiplicative.clear()
             texts.clear()
             conversions.clear()
+            shown.clear()
             return method(*args, **kwargs)
 
         return wrapper

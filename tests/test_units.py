@@ -240,6 +240,32 @@ def test_known_factors_convert_as_pint_does() -> None:
             magnitude_in(Q_(7, "MiB"), "GB/s", "speed")
 
 
+def test_a_quantity_shown_in_another_unit_is_pints_conversion() -> None:
+    """``quantity_in(m, unit, shown)`` (a figure's number in the unit it is shown in; the pair's
+    factor remembered after the first call) equals pint's own ``Q_(m, unit).to(shown)`` (the
+    oracle, past mlcost's override) in magnitude, type and units, the second call as the first,
+    offset units, numpy values and a pint context included."""
+    import numpy as np
+
+    from mlcost.units import quantity_in
+
+    pints_to = pint.UnitRegistry.Quantity.to
+    pairs = [("s", "ms"), ("s", "day"), ("dimensionless", "percent"), ("kWh", "MWh"),
+             ("W", "kW"), ("s", "s"), ("degC", "kelvin")]  # fmt: skip
+    magnitudes = (1234.5678, 7, 0.0, -2.5e-300, np.float64(3.25), np.array([1.0, 2.5]))
+    for unit, shown in pairs:
+        for magnitude in magnitudes:
+            expected = pints_to(Q_(magnitude, unit), shown)
+            for _ in range(2):
+                got = quantity_in(magnitude, unit, shown)
+                np.testing.assert_array_equal(got.magnitude, expected.magnitude)
+                assert type(got.magnitude) is type(expected.magnitude), (magnitude, unit, shown)
+                assert got.units == expected.units
+    with ureg.context("sp"):
+        got = quantity_in(2.5, "s", "ms")
+        assert got.magnitude == pints_to(Q_(2.5, "s"), "ms").magnitude == 2500.0
+
+
 def test_conversions_inside_a_context_are_pints_own() -> None:
     """Inside a pint context (spectroscopy: wavelength <-> frequency) conversions, including
     pairs whose factor mlcost remembered outside it, give what pint's own ``to`` gives (the

@@ -15,7 +15,7 @@ from mlcost.results import Figure
 from mlcost.scaling import HOFFMANN
 from mlcost.timing import MFU_SOURCE
 from mlcost.uncertainty import with_band
-from mlcost.units import Q_, format_quantity, in_unit
+from mlcost.units import Q_, format_quantity, in_unit, quantity_in
 
 Values = dict[str, Any]
 #: A figure's name and how to build it: a stage names its figures without building them, so a
@@ -113,7 +113,7 @@ def step_figures(run: Run, v: Values) -> list[Named]:
             "compute time per step",
             lambda: Figure(
                 "compute time per step",
-                Q_(v["compute_s"], "s").to("ms"),
+                quantity_in(v["compute_s"], "s", "ms"),
                 compute_formula,
                 f"{run.layout.describe()} on {g.name} (peak {run.peak / 1e12:.4g} TFLOP/s "
                 f"{c.policy.compute_format}, {format_quantity(g.memory_bandwidth)})",
@@ -126,7 +126,7 @@ def step_figures(run: Run, v: Values) -> list[Named]:
             "exposed communication per step",
             lambda: Figure(
                 "exposed communication per step",
-                Q_(v["communication_s"], "s").to("ms"),
+                quantity_in(v["communication_s"], "s", "ms"),
                 "tensor/pipeline/context/data-parallel and ZeRO traffic not hidden behind compute",
                 f"{run.gpus} GPUs on {run.system.source or run.system.name}",
                 "mlcost.parallel.traffic (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur "
@@ -139,7 +139,7 @@ def step_figures(run: Run, v: Values) -> list[Named]:
             "input pipeline per step",
             lambda: Figure(
                 "input pipeline per step",
-                Q_(v["data_s"], "s").to("ms"),
+                quantity_in(v["data_s"], "s", "ms"),
                 "max(read, tokenize, host-to-device) per GPU (prefetch overlaps the stages)",
                 f"read {v['read_s'] * 1e3:.3g} ms, tokenize {v['preprocess_s'] * 1e3:.3g} ms "
                 f"({a.loader_workers} workers x {format_quantity(a.tokenization_rate_per_core)}), "
@@ -153,7 +153,7 @@ def step_figures(run: Run, v: Values) -> list[Named]:
             "step time",
             lambda: Figure(
                 "step time",
-                Q_(v["step_s"], "s").to("ms"),
+                quantity_in(v["step_s"], "s", "ms"),
                 "max(compute + exposed communication, input pipeline)",
                 f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
                 f"{v['data_s'] * 1e3:.4g}) ms -> "
@@ -178,7 +178,7 @@ def time_figures(run: Run, v: Values, failures: GoodputSchedule | None) -> list[
         given = [
             Figure(
                 "wall clock",
-                Q_(v["wall_s"], "s").to("day"),
+                quantity_in(v["wall_s"], "s", "day"),
                 "published GPU-hours / GPUs (report mode)",
                 f"{v['gpu_hours']:.6g} h / {run.gpus}",
                 "given (gpu_hours=)",
@@ -191,7 +191,7 @@ def time_figures(run: Run, v: Values, failures: GoodputSchedule | None) -> list[
         goodput_figure(run, v, failures),
         Figure(
             "wall clock",
-            Q_(v["wall_s"], "s").to("day"),
+            quantity_in(v["wall_s"], "s", "day"),
             "steps · step time / goodput",
             f"{v['steps']:.6g} x {v['step_s']:.4g} s / {v['goodput']:.4g}",
             "definition (Iron Law of training, textbook chapter); goodput as above",
@@ -205,7 +205,7 @@ def time_figures(run: Run, v: Values, failures: GoodputSchedule | None) -> list[
         ),
         Figure(
             "MFU",
-            Q_(v["mfu"], "dimensionless").to("percent"),
+            quantity_in(v["mfu"], "dimensionless", "percent"),
             "model FLOPs per step / (step time · GPUs · dense peak)",
             f"{v['model_flops'] / max(v['steps'], 1):.4g} FLOP / ({v['step_s']:.4g} s x "
             f"{run.gpus} x {run.peak:.4g} FLOP/s)",
@@ -262,21 +262,21 @@ def energy_figures(run: Run, v: Values) -> list[Figure]:
         *_power_figures(run, v),
         Figure(
             "energy (dynamic)",
-            Q_(v["dynamic_kwh"], "kWh").to("MWh"),
+            quantity_in(v["dynamic_kwh"], "kWh", "MWh"),
             "IT power · wall clock · PUE",
             f"{v['it_power_w'] / 1e3:.5g} kW x {hours:.6g} h x {v['pue']:g}",
             f"PUE: {run.pue_source}",
         ),
         Figure(
             "energy (idle)",
-            Q_(v["idle_kwh"], "kWh").to("MWh"),
+            quantity_in(v["idle_kwh"], "kWh", "MWh"),
             "GPUs · idle infrastructure power per GPU · wall clock · PUE",
             f"{run.gpus} x {run.idle_power_per_gpu:.4g} W x {hours:.6g} h x {v['pue']:g}",
             run.idle_source,
         ),
         Figure(
             "energy",
-            Q_(v["energy_kwh"], "kWh").to("MWh"),
+            quantity_in(v["energy_kwh"], "kWh", "MWh"),
             "energy (dynamic) + energy (idle)",
             f"{v['dynamic_kwh'] / 1e3:.6g} MWh + {v['idle_kwh'] / 1e3:.6g} MWh",
             "Luccioni et al. 2022 (BLOOM), section 4: operational = dynamic + idle",
@@ -297,7 +297,7 @@ def _power_figures(run: Run, v: Values) -> list[Figure]:
             ),
             Figure(
                 "IT power",
-                Q_(v["it_power_w"], "W").to("kW"),
+                quantity_in(v["it_power_w"], "W", "kW"),
                 "N_gpu · P per GPU",
                 f"{run.gpus} x {run.power_per_gpu:.4g} W",
                 f"accounting {run.accounting}",
@@ -317,7 +317,7 @@ def _power_figures(run: Run, v: Values) -> list[Figure]:
         ),
         Figure(
             "IT power",
-            Q_(v["it_power_w"], "W").to("kW"),
+            quantity_in(v["it_power_w"], "W", "kW"),
             "N_gpu · P_gpu + N_gpu · P_host per GPU",
             f"{run.gpus} x {v['gpu_power_w']:.4g} W + {run.gpus} x "
             f"{run.system.host_power_per_gpu.to('W').magnitude:.4g} W",
@@ -440,24 +440,23 @@ def plan_figures(
         lambda: _named(carbon_figures(run, v)),
     )
     figures = [build() for name, build in head if wanted is None or name in wanted]
-    offered = {name for name, _ in head}
-    computed: list[Figure] = []
+    # The wanted names no stage has offered yet (None: every figure is wanted).
+    missing = None if wanted is None else set(wanted).difference(name for name, _ in head)
+    # Napkin mode (the user's throughput) or report mode (published GPU-hours): no band.
+    banded = run.sustained is None and run.gpu_hours is None
     for stage in stages:
-        if wanted is not None and wanted <= offered:
+        if missing is not None and not missing:
             break
-        named = stage()
-        offered.update(name for name, _ in named)
-        computed.extend(build() for name, build in named if wanted is None or name in wanted)
-    if run.sustained is not None or run.gpu_hours is not None:
-        # napkin mode (the user's throughput) or report mode (published GPU-hours): no band
-        return [*figures, *computed]
-    return [
-        *figures,
-        *(
-            with_band(f) if f.name in BANDED and f.value is not None and f.value.magnitude else f
-            for f in computed
-        ),
-    ]
+        for name, build in stage():
+            if wanted is not None and missing is not None:
+                if name not in wanted:
+                    continue
+                missing.discard(name)
+            figure = build()
+            if banded and name in BANDED and figure.value is not None and figure.value.magnitude:
+                figure = with_band(figure)
+            figures.append(figure)
+    return figures
 
 
 #: The figures proportional to the step time, which carry its band (:mod:`mlcost.uncertainty`).
