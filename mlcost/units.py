@@ -129,22 +129,15 @@ def _known_conversion(
 def quantity_in(magnitude: Any, unit: str, shown: str) -> pint.Quantity:
     """``Q_(magnitude, unit).to(shown)``, the same quantity to the bit: a number the chain keeps
     in ``unit`` (seconds, watts) as a figure shows it (``ms``, ``kW``). For a Python float or
-    int the target's container and pint's factor (:func:`_known_conversion` of the first
-    conversion) are remembered per pair of unit texts, so each later one is one multiplication
+    int whose conversion pint has made before (:func:`_known_conversion`), one multiplication
     and one quantity (a third of the time of building the quantity and converting it);
-    anything else, or while a pint context is active, goes through ``.to()``."""
-    if type(magnitude) in (float, int) and not _context_active(ureg):
-        memo = cast("dict[tuple[str, str], Any]", ureg._mlcost_shown)
-        found = memo.get((unit, shown))
+    otherwise, and while a pint context is active, through ``.to()``."""
+    if type(magnitude) in (float, int):
+        units = ureg._parse_units_as_container(unit)
+        found = _known_conversion(ureg, units, shown, magnitude)
         if found is not None:
             dst, factor = found
             return _new_quantity(Q_, magnitude if factor is None else magnitude * factor, dst)
-        quantity = Q_(magnitude, unit)
-        converted = quantity.to(shown)
-        known = _known_conversion(ureg, quantity._units, shown, magnitude)
-        if known is not None:
-            memo[(unit, shown)] = known
-        return converted
     return Q_(magnitude, unit).to(shown)
 
 
@@ -436,9 +429,6 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
     # (:func:`_known_conversion`).
     conversions: dict[tuple[Any, str], tuple[Any, int | float | None]] = {}
     registry._mlcost_conversions = conversions  # type: ignore[attr-defined]
-    # The same by pair of unit texts (:func:`quantity_in`).
-    shown: dict[tuple[str, str], tuple[Any, int | float | None]] = {}
-    registry._mlcost_shown = shown  # type: ignore[attr-defined]
 
     def parse_memoized(
         input_string: str, as_delta: bool = True, case_sensitive: bool = True
@@ -455,7 +445,6 @@ def _memoize_unit_parsing(registry: pint.UnitRegistry) -> None:
             multiplicative.clear()
             texts.clear()
             conversions.clear()
-            shown.clear()
             return method(*args, **kwargs)
 
         return wrapper
