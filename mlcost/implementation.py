@@ -54,10 +54,26 @@ class Software(Record, frozen=True, dict=True):
 
     def attention_kernel(self, accelerators: tuple[str, ...]) -> Kernel | None:
         """The first of the profile's attention kernels measured on one of ``accelerators``."""
-        for kernel in self.kernels:
-            if set(kernel.measured_on()) & set(accelerators):
-                return kernel
-        return None
+        return self.attention_kernel_on(accelerators)[0]
+
+    def attention_kernel_on(self, accelerators: tuple[str, ...]) -> tuple[Kernel | None, str]:
+        """:meth:`attention_kernel` and the first of ``accelerators`` it was measured on (``""``
+        without a kernel), looked up once per accelerators (every step asks)."""
+        found = self._kernels_on.get(accelerators)
+        if found is None:
+            found = (None, "")
+            for kernel in self.kernels:
+                measured = kernel.measured_on()
+                if set(measured) & set(accelerators):
+                    found = (kernel, next(a for a in accelerators if a in measured))
+                    break
+            self._kernels_on[accelerators] = found
+        return found
+
+    @cached_property
+    def _kernels_on(self) -> dict[tuple[str, ...], tuple[Kernel | None, str]]:
+        """:meth:`attention_kernel_on`'s answers, by accelerators (this profile's own)."""
+        return {}
 
     def describe(self) -> str:
         return self._description

@@ -220,7 +220,12 @@ class Layout(Model):
             )
 
     def describe(self) -> str:
-        """``dp=8 tp=2 pp=2 mb=2 m=4 ZeRO-1 SP recompute full``."""
+        """``dp=8 tp=2 pp=2 mb=2 m=4 ZeRO-1 SP recompute full`` (written once per layout: every
+        plan's heading quotes it; a layout is immutable, a copy starts without it)."""
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:
         parts = [f"dp={self.dp}", f"tp={self.tp}", f"pp={self.pp}"]
         if self.virtual_stages > 1:
             parts.append(f"v={self.virtual_stages}")

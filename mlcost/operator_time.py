@@ -115,9 +115,15 @@ class Execution(Record, frozen=True, dict=True):
         return None if self.software is None else self.software.spec
 
     @cached_property
+    def groups_experts(self) -> bool:
+        """Whether the implementation runs an MoE layer's local experts as one grouped GEMM
+        (``grouped_expert_gemm``, :func:`_grouped`)."""
+        return self.spec is not None and self.spec.grouped_expert_gemm
+
+    @cached_property
     def folds(self) -> bool:
         """Whether the implementation folds residual adds into the kernel before them
-        (``fused_elementwise``, :func:`_folded`)."""
+        (``fused_elementwise``: the residual adds, :func:`operator_time`)."""
         return self.spec is not None and self.spec.fused_elementwise
 
     @cached_property
@@ -348,10 +354,9 @@ def attention_kernels_by_degree(
     config = table.metadata.get("config")
     if ex.software is None or config is None or config.attention != "flash":
         return found
-    kernel = ex.software.attention_kernel(ex.accelerators)
+    kernel, accelerator = ex.software.attention_kernel_on(ex.accelerators)
     if kernel is None:
         return found
-    accelerator = next(a for a in ex.accelerators if a in kernel.measured_on())
     causal = bool(table.metadata.get("causal", True))
     # One pass over the rows: the attention core's scores rows (one per pattern) and whether
     # the attention drops out.
@@ -423,11 +428,10 @@ def parameter_tensors(table: OperatorTable) -> float:
     )
 
 
-def _grouped(op: Operator, software: Software | None) -> bool:
-    """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM)."""
-    return bool(
-        software is not None and software.spec.grouped_expert_gemm and any_true(op.gemm_group)
-    )
+def _grouped(op: Operator, ex: Execution) -> bool:
+    """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM:
+    :attr:`Execution.groups_experts`)."""
+    return ex.groups_experts and any_true(op.gemm_group)
 
 
 def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: bool) -> frozenset:
@@ -491,7 +495,7 @@ def operator_rows(
     for entries in by_ceilings.values():
         group = [op for op, _ in entries]
         per_shard = gemm_compute_by_shard(
-            group, ex.of(group[0]), [_grouped(op, ex.software) for op in group], shards
+            group, ex.of(group[0]), [_grouped(op, ex) for op in group], shards
         )
         for found, seconds in zip(gemms, per_shard, strict=True):
             for (op, rows), time in zip(entries, seconds, strict=True):
@@ -592,7 +596,7 @@ def operator_time(
     kind, count, recompute = op.kind, op.count, op.recompute_fraction
     backward = op.backward_input_flops + op.backward_weight_flops
     backward_bytes = op.backward_bytes
-    if type(backward) is float and type(backward_bytes) in _NUMBERS:
+    if type(backward) in _NUMBERS and type(backward_bytes) in _NUMBERS:  # (a GEMM's are ints)
         host_ops: float = 1 + bool(backward or backward_bytes)
     else:
         host_ops = 1 + (any_true(backward) or any_true(backward_bytes))
@@ -605,13 +609,15 @@ def operator_time(
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
     elif kind in MATMUL_KINDS:  # op.is_matmul
-        grouped = _grouped(op, ex.software)
+        grouped = _grouped(op, ex)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
         memory = moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
-    elif ex.folds and _folded(op):  # (never a GEMM: residual adds are element-wise)
+    elif ex.folds and kind == _ELEMENTWISE and op.name.endswith("residual add"):
+        # Residual adds, folded into the bias-dropout-add (or GEMM epilogue) kernel before them
+        # (never a GEMM: residual adds are element-wise).
         compute, memory, host_ops = 0.0, 0.0, 0
     else:
         spec, forward = ex.spec, op.forward_flops
@@ -647,11 +653,6 @@ def operator_time(
         op.name, kind, compute * count, memory * count, (total - body) * count, total * count,
         gaps * count, host * count,
     )  # fmt: skip
-
-
-def _folded(op: Operator) -> bool:
-    """Residual adds, folded into the bias-dropout-add (or GEMM epilogue) kernel before them."""
-    return op.kind == _ELEMENTWISE and op.name.endswith("residual add")
 
 
 __all__ = [

@@ -392,17 +392,19 @@ class Ceilings:
         ):
             sizes = [e * a for e, a in zip(sizes, self.unaligned_gemm, strict=True)]
         # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
+        # gemm_pass_seconds of each pass, inline (every GEMM row of every step): its
+        # denominator, and IEEE's answer where it is zero (divide).
         peak, total = self.peak_flops, 0.0
         first, second, third = passes
         if first != 0:  # a pass without FLOPs costs nothing
-            shape = _shape_share(self, m, n, k, batch, NUMBER_OPS)
-            total = total + gemm_pass_seconds(first, peak, sizes[0], shape)
+            rate = peak * sizes[0] * _shape_share(self, m, n, k, batch, NUMBER_OPS)
+            total = total + (first / rate if rate else divide(first, rate))
         if second != 0:
-            shape = _shape_share(self, m, k, n, batch, NUMBER_OPS)
-            total = total + gemm_pass_seconds(second, peak, sizes[1], shape)
+            rate = peak * sizes[1] * _shape_share(self, m, k, n, batch, NUMBER_OPS)
+            total = total + (second / rate if rate else divide(second, rate))
         if third != 0:
-            shape = _shape_share(self, k, n, m, batch, NUMBER_OPS)
-            total = total + gemm_pass_seconds(third, peak, sizes[2], shape)
+            rate = peak * sizes[2] * _shape_share(self, k, n, m, batch, NUMBER_OPS)
+            total = total + (third / rate if rate else divide(third, rate))
         return total
 
     @cached_property

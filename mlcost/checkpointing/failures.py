@@ -162,7 +162,8 @@ def checkpoint_state_bytes(
         per_param[MemoryTerm.WEIGHTS] = 0.0
     psi = magnitude_in(parameters, "param", "parameters", bare=True)
     states = state_bytes(psi, per_param, zero_stage=3, data_parallel=gpus)
-    return sum((v for term, v in states.items() if term != MemoryTerm.GRADIENTS), 0)
+    gradients = MemoryTerm.GRADIENTS
+    return sum((v for term, v in states.items() if term != gradients), 0)
 
 
 def storage_write_bandwidth(storage: Storage, devices: Number = 1) -> pint.Quantity:

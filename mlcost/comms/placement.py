@@ -178,6 +178,11 @@ class Algorithm(Record, frozen=True):
 ALGORITHMS: dict[str, Algorithm] = {}
 
 
+#: Read once (:mod:`mlcost.workload.builder`: an enum member read through its class is slow on
+#: Python 3.11).
+_ALL_REDUCE = Collective.ALL_REDUCE
+
+
 def register_algorithm(algorithm: Algorithm) -> Algorithm:
     """Add an algorithm to :data:`ALGORITHMS` (``auto`` then considers it)."""
     ALGORITHMS[algorithm.name] = algorithm
@@ -185,7 +190,7 @@ def register_algorithm(algorithm: Algorithm) -> Algorithm:
 
 
 def _ring(collective: Collective, size: Any, g: GroupLinks) -> Any:
-    if collective == Collective.ALL_REDUCE:
+    if collective == _ALL_REDUCE:
         return ring_allreduce_seconds(size, g.n, g.flat_b, g.flat_a)
     return ring_half_seconds(size, g.n, g.flat_b, g.flat_a)
 

@@ -125,16 +125,19 @@ def activation_parts(
     sums = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
     logits: Number = 0.0
     for op in table.operators:
-        if op.kind == _LOSS:
+        kind = op.kind
+        if kind == _LOSS:
             logits = logits + op.saved_bytes * op.count / mini_sequences
             continue
-        if op.kind == _OPTIMIZER or op.block not in sums:
+        column = sums.get(op.block)
+        if kind == _OPTIMIZER or column is None:
             continue
-        saved = op.saved_bytes_after_recompute * op.count
+        # (Operator.saved_bytes_after_recompute, inline: every row of every plan)
+        saved = op.saved_bytes * (1.0 - op.recompute_fraction) * op.count
         if op.role == _MLP_INTERMEDIATE:
             saved = saved / mini_sequences
-        split = op.tensor_parallel and not op.saved_replicated
-        sums[op.block][0 if split else 1] = sums[op.block][0 if split else 1] + saved
+        index = 0 if op.tensor_parallel and not op.saved_replicated else 1  # split, replicated
+        column[index] = column[index] + saved
     return ActivationParts(
         layers_split=sums["layer"][0],
         layers_replicated=sums["layer"][1],

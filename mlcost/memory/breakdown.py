@@ -179,6 +179,21 @@ def _held(stages: int, index: Number, micro_batches: Number, virtual: int) -> Nu
     return held
 
 
+#: The terms every stage of every plan sets, read once (:mod:`mlcost.workload.builder`: an enum
+#: member read through its class is slow on Python 3.11).
+_ACTIVATIONS, _HEAD_ACTIVATIONS, _LOGITS, _TRANSIENT = (
+    MemoryTerm.ACTIVATIONS,
+    MemoryTerm.HEAD_ACTIVATIONS,
+    MemoryTerm.LOGITS,
+    MemoryTerm.TRANSIENT,
+)
+_COMMUNICATION, _CUDA_CONTEXT, _FRAGMENTATION = (
+    MemoryTerm.COMMUNICATION,
+    MemoryTerm.CUDA_CONTEXT,
+    MemoryTerm.FRAGMENTATION,
+)
+
+
 def _stage_terms(
     parts: ActivationParts,
     *,
@@ -221,21 +236,21 @@ def _stage_terms(
             offload=offload,
         )
         terms = {term: terms[term] + experts[term] for term in terms}
-    terms[MemoryTerm.ACTIVATIONS] = per_layer * n * held
+    terms[_ACTIVATIONS] = per_layer * n * held
     if head_term:
         head = parts.head_split / t + parts.head_replicated / t_replicated
-        terms[MemoryTerm.HEAD_ACTIVATIONS] = where(last, head, 0.0) + where(
+        terms[_HEAD_ACTIVATIONS] = where(last, head, 0.0) + where(
             first, parts.embedding / t_replicated, 0.0
         )
-        terms[MemoryTerm.LOGITS] = logits
-        terms[MemoryTerm.TRANSIENT] = 2 * logits
+        terms[_LOGITS] = logits
+        terms[_TRANSIENT] = 2 * logits
     if dequantized_weight:  # QLoRA: one linear's weight in the compute format at a time
         terms[MemoryTerm.DEQUANTIZED] = dequantized_weight / t
     # DDP's buckets: replicated weights whose gradients ZeRO does not shard (bool & bool is a
     # bool on numbers, an array on arrays).
     communicates = (weight_replicas > 1) & (zero_stage < 2)
-    terms[MemoryTerm.COMMUNICATION] = where(communicates, overheads.bucket_bytes, 0.0)
-    terms[MemoryTerm.CUDA_CONTEXT] = overheads.context_bytes
+    terms[_COMMUNICATION] = where(communicates, overheads.bucket_bytes, 0.0)
+    terms[_CUDA_CONTEXT] = overheads.context_bytes
     return terms
 
 
@@ -412,13 +427,13 @@ def _one_configuration(
             expert_parallel=float(expert_parallel), **common,
         )  # fmt: skip
         subtotal = sum(terms.values(), 0.0)
-        terms[MemoryTerm.FRAGMENTATION] = subtotal * overheads.fragmentation
+        terms[_FRAGMENTATION] = subtotal * overheads.fragmentation
         by_stage.append(terms)
         subtotals.append(subtotal)
     stage = first_largest(subtotals)
     return StageMemory(
         stage_index=np.asarray(stage),
-        total=subtotals[stage] + by_stage[stage][MemoryTerm.FRAGMENTATION],
+        total=subtotals[stage] + by_stage[stage][_FRAGMENTATION],
         stages=tuple(by_stage),
         stage_held=tuple(held),
     )

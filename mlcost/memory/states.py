@@ -43,6 +43,14 @@ ZERO_SHARDS_FROM: dict[MemoryTerm, int] = {
 }
 #: What ZeRO-Offload keeps in host memory (Ren et al. 2021, section 4).
 OFFLOADED = (MemoryTerm.MASTER_WEIGHTS, MemoryTerm.OPTIMIZER_STATES)
+#: The model-state terms in their order, read once (:mod:`mlcost.workload.builder`: an enum
+#: member read through its class is slow on Python 3.11).
+_STATE_TERMS = (
+    MemoryTerm.WEIGHTS,
+    MemoryTerm.GRADIENTS,
+    MemoryTerm.MASTER_WEIGHTS,
+    MemoryTerm.OPTIMIZER_STATES,
+)
 
 
 def model_state_bytes_per_parameter(
@@ -66,11 +74,12 @@ def model_state_bytes_per_parameter(
     exact totals. Paged optimizer states (``FineTuning.paged``) are counted in host memory.
     """
     policy = PRECISION_POLICIES[precision]
+    weights, gradients, master, states = _STATE_TERMS
     dense = {
-        MemoryTerm.WEIGHTS: policy.stored_weight,
-        MemoryTerm.GRADIENTS: policy.gradient,
-        MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
-        MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
+        weights: policy.stored_weight,
+        gradients: policy.gradient,
+        master: policy.master_weight,
+        states: OPTIMIZERS[optimizer].state_bytes,
     }
     if finetune is None or finetune.is_default or not isinstance(model, TransformerSpec):
         return dense

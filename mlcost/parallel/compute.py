@@ -7,7 +7,8 @@ compose into a step).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -172,10 +173,10 @@ def compute_parts_by_shard(
         steps = step_times(model, config, gpu, one, shards, mode=mode, implementation=software)
     if not steps:
         return []
-    plan = _split_plan(steps[0].table, transformer)  # the same table for every shard
     if sizes is None:  # one size given as a Python int: the parts as Python numbers
-        return [_split_numbers(step, micro_batch_sizes, plan) for step in steps]
-    return _split(steps, sizes, plan)
+        return [_split_numbers(step, micro_batch_sizes, transformer) for step in steps]
+    # The same table for every shard: where its rows go worked out once.
+    return _split(steps, sizes, _split_plan(steps[0].table, transformer))
 
 
 #: The parts of :class:`ComputeParts` the operator rows add to, in field order.
@@ -228,32 +229,45 @@ _GROUP_PARTS = {key: _PART_INDEX[group] for key, group in _GROUPS.items()}
 _REPLICATED_PARTS = _PART_INDEX["layers_replicated"]
 
 
+def _place(
+    kind: str, block: str, tensor_parallel: Any
+) -> tuple[tuple[int, ...] | None, int | None]:
+    """Where an operator row adds its time: ``(parts, whole)``. A pass operator adds its time
+    less its launches to its group (:data:`_GROUPS`: block and whether tensor parallelism splits
+    it) and that times its backward share to the group's backward part, its launches to its
+    block's launch part and their backward share to that part's backward (``parts``: the four,
+    :data:`_PART_INDEX`); attention and softmax rows add their whole time to ``attention``, the
+    layers' GEMMs to ``layers_gemm`` (``whole``: that part, else None). The optimizer's row
+    (``parts`` None) adds its time less its launches, its gaps and its host time to the three
+    optimizer parts."""
+    if kind == _OPTIMIZER:
+        return None, None
+    if kind in _ATTENTION_KINDS:
+        whole: int | None = _ATTENTION_PART
+    else:
+        whole = _GEMM_PART if kind == _MATMUL and block == "layer" else None
+    return _GROUP_PARTS.get((block, bool(tensor_parallel)), _REPLICATED_PARTS), whole
+
+
 def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
-    """The :class:`_SplitPlan` of ``table``: a pass operator adds its time less its launches to
-    its group (:data:`_GROUPS`: block and whether tensor parallelism splits it) and that times
-    its backward share to the group's backward part, its launches to its block's launch part
-    and their backward share to that part's backward; attention and softmax rows add their
-    whole time to ``attention``, the layers' GEMMs to ``layers_gemm``; the optimizer's time less
-    its launches, its gaps and its host time go to the three optimizer parts."""
+    """The :class:`_SplitPlan` of ``table``: each row placed by :func:`_place` (a non-transformer
+    table's rows as the layers'), its backward share :func:`_backward_share` of its FLOPs."""
     body_rows, parts, shares, attention, gemms, optimizer = [], [], [], [], [], []
-    groups, replicated = _GROUP_PARTS, _REPLICATED_PARTS
     for i, op in enumerate(table.operators):
-        kind = op.kind
-        if kind == _OPTIMIZER:
+        four, whole = _place(op.kind, op.block if transformer else "layer", op.tensor_parallel)
+        if four is None:
             optimizer.append(i)
             continue
-        block = op.block if transformer else "layer"
         body_rows.append(i)
-        parts.append(groups.get((block, bool(op.tensor_parallel)), replicated))
-        # Operator.total_flops is forward + backward + recomputed, added in that order (its
-        # properties read inline: every row of every step).
+        parts.append(four)
+        # Operator.total_flops is forward + backward + recomputed, added in that order.
         forward = op.forward_flops
         backward = op.backward_input_flops + op.backward_weight_flops
         recomputed = forward * op.recompute_fraction
         shares.append(_backward_share(forward + backward + recomputed, backward + recomputed))
-        if kind in _ATTENTION_KINDS:
+        if whole == _ATTENTION_PART:
             attention.append(i)
-        elif kind == _MATMUL and block == "layer":
+        elif whole == _GEMM_PART:
             gemms.append(i)
     return _SplitPlan(body_rows, shares, parts, attention, gemms, optimizer, table.model_flop_count)
 
@@ -309,43 +323,72 @@ def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> li
 
 
 _ATTENTION_PART, _GEMM_PART = _INDEX["attention"], _INDEX["layers_gemm"]
+#: The backward share of an operator without FLOPs (:func:`_backward_share`): a pass's
+#: backward is twice its forward.
+_NO_FLOPS_SHARE = 2 / 3
+#: :func:`_place` of every operator kind in every block of a transformer's rows, split or not
+#: by tensor parallelism, worked out once: what one configuration's split reads for each row
+#: (a key not here, such as another model's block, is placed by :func:`_place` itself).
+_PLACES: Mapping[tuple[str, str, bool], tuple[tuple[int, ...] | None, int | None]] = (
+    MappingProxyType(
+        {
+            (kind, block, split): _place(kind, block, split)
+            for kind in OperatorKind
+            for block in ("layer", "embedding", "head", "loss", "optimizer")
+            for split in (False, True)
+        }
+    )
+)
 #: :class:`ComputeParts` built from its fields in order (a type checker cannot count the
 #: summed parts :func:`_split_numbers` passes).
 _positional_parts: Callable[..., ComputeParts] = ComputeParts
 _OPTIMIZER_PARTS = tuple(_INDEX[name] for name in ("optimizer", "optimizer_gaps", "optimizer_host"))
 
 
-def _split_numbers(step: StepTime, size: int, plan: _SplitPlan) -> ComputeParts:
-    """:func:`_split` of one size on Python numbers, in one pass over the rows: each part takes
+def _split_numbers(step: StepTime, size: int, transformer: bool) -> ComputeParts:
+    """:func:`_split` of one size on Python numbers, in one pass over the rows, each placed as
+    :func:`_place` says (read from :data:`_PLACES`) with its backward share
+    (:func:`_backward_share`, its number case inline: every row of every step): each part takes
     one kind of contribution (a row's body, its backward share, its launches, their backward
     share; the attention rows, the layers' GEMMs, the optimizer's three), so adding a row's
     contributions as the row comes adds each part's in row order from 0, the order
     :func:`_split` lists them in: the same sums, bit for bit."""
     rows = step.rows
     sums = [0.0] * len(_SUMMED)
-    for i, share, (body_part, backward_part, launch_part, launch_backward_part) in zip(
-        plan.body_rows, plan.shares, plan.row_parts, strict=True
-    ):
-        row = rows[i]
+    optimizer, gaps, host = _OPTIMIZER_PARTS
+    places = _PLACES
+    for row, op in zip(rows, step.table.operators, strict=True):
+        key = (op.kind, op.block if transformer else "layer", op.tensor_parallel)
+        four, whole = places.get(key) or _place(*key)
         launch = row.launch
+        if four is None:
+            sums[optimizer] += float(row.total - launch)
+            sums[gaps] += float(row.gaps)
+            sums[host] += float(row.host)
+            continue
+        # Operator.total_flops is forward + backward + recomputed, added in that order (its
+        # properties read inline).
+        forward = op.forward_flops
+        backward = op.backward_input_flops + op.backward_weight_flops
+        recomputed = forward * op.recompute_fraction
+        flops, part = forward + backward + recomputed, backward + recomputed
+        if type(flops) is float and type(part) is float:
+            share = part / flops if flops > 0 else _NO_FLOPS_SHARE
+        else:
+            share = _backward_share(flops, part)
+        body_part, backward_part, launch_part, launch_backward_part = four
         body = row.total - launch
         sums[body_part] += float(body)
         sums[backward_part] += float(body * share)
         sums[launch_part] += float(launch)
         sums[launch_backward_part] += float(launch * share)
-    for i in plan.attention_rows:
-        sums[_ATTENTION_PART] += float(rows[i].total)
-    for i in plan.gemm_rows:
-        sums[_GEMM_PART] += float(rows[i].total)
-    optimizer, gaps, host = _OPTIMIZER_PARTS
-    for i in plan.optimizer_rows:
-        row = rows[i]
-        sums[optimizer] += float(row.total - row.launch)
-        sums[gaps] += float(row.gaps)
-        sums[host] += float(row.host)
+        if whole is not None:
+            sums[whole] += float(row.total)
     # Positional, in ComputeParts' field order (the size, the summed parts, the model FLOPs as
     # a float64 column of them holds, the peak): one configuration's parts on every plan.
-    return _positional_parts(size, *sums, float(plan.model_flops), step.ceilings.peak_flops)
+    return _positional_parts(
+        size, *sums, float(step.table.model_flop_count), step.ceilings.peak_flops
+    )
 
 
 def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
@@ -359,10 +402,10 @@ def _backward_share(flops: Number, backward: Number) -> Number:
     """An operator's backward (and recomputed) FLOPs over all its FLOPs, 2/3 for an operator
     without FLOPs (numbers, or arrays over micro-batch sizes)."""
     if type(flops) in (int, float) and type(backward) in (int, float):
-        return float(backward) / float(flops) if flops > 0 else 2 / 3
+        return float(backward) / float(flops) if flops > 0 else _NO_FLOPS_SHARE
     total = np.asarray(flops, dtype=np.float64)
     part = np.asarray(backward, dtype=np.float64)
-    return np.where(total > 0, part / np.where(total > 0, total, 1.0), 2 / 3)
+    return np.where(total > 0, part / np.where(total > 0, total, 1.0), _NO_FLOPS_SHARE)
 
 
 def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCompute:
@@ -373,13 +416,19 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
     t, c = d.tp, d.cp
     t_replicated = choose(flags(d.sequence_parallel), t, 1)
 
-    def split(prefix: str, suffix: str = "") -> Any:
-        tensor = getattr(parts, f"{prefix}_split{suffix}") / t
-        body = (tensor + getattr(parts, f"{prefix}_replicated{suffix}") / t_replicated) / c
-        return body + getattr(parts, f"{prefix}_launch{suffix}")
+    def split(tensor_split: Any, replicated: Any, launch: Any) -> Any:
+        """A block's time per GPU: its tensor-parallel part over ``t``, its replicated part
+        over ``t`` under sequence parallelism, both over ``c``, and its launches."""
+        return (tensor_split / t + replicated / t_replicated) / c + launch
 
-    per_layer, per_layer_backward = split("layers") / layers, split("layers", "_backward") / layers
-    head, head_backward = split("head"), split("head", "_backward")
+    p = parts
+    per_layer = split(p.layers_split, p.layers_replicated, p.layers_launch) / layers
+    per_layer_backward = (
+        split(p.layers_split_backward, p.layers_replicated_backward, p.layers_launch_backward)
+        / layers
+    )
+    head = split(p.head_split, p.head_replicated, p.head_launch)
+    head_backward = split(p.head_split_backward, p.head_replicated_backward, p.head_launch_backward)
     embedding = parts.embedding / t_replicated / c + parts.embedding_launch
     embedding_backward = (
         parts.embedding_backward / t_replicated / c + parts.embedding_launch_backward

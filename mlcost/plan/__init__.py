@@ -336,10 +336,11 @@ class Plan(Result):
 
     def _chosen(self, names: tuple[str, ...]) -> tuple[Figure, ...]:
         """The figures called ``names``, in the plan's order (every figure's, when built)."""
+        wanted = frozenset(names)
         built = self.__dict__.get("_figures")
         if built is None:
-            built = plan_figures(self.run, self._values, self._schedule, wanted=frozenset(names))
-        return tuple(f for f in built if f.name in names)
+            built = plan_figures(self.run, self._values, self._schedule, wanted=wanted)
+        return tuple(f for f in built if f.name in wanted)
 
     def train(self) -> Figures:
         """Time to train: steps, wall clock, GPU-hours, MFU, goodput and N / N_opt."""

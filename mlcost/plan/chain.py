@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from mlcost import cost, energy
@@ -153,7 +154,10 @@ class TimeArrays(Record, frozen=True):
     schedule: GoodputSchedule | None = None
 
     def columns(self) -> dict[str, Array]:
-        return {name: getattr(self, name) for name in self.__struct_fields__ if name != "schedule"}
+        """Every column by name, in field order (the schedule is not a column)."""
+        columns = msgspec.structs.asdict(self)
+        del columns["schedule"]
+        return columns
 
 
 class MoneyArrays(Record, frozen=True):
@@ -182,7 +186,8 @@ class MoneyArrays(Record, frozen=True):
     total_t: Array
 
     def columns(self) -> dict[str, Array]:
-        return {name: getattr(self, name) for name in self.__struct_fields__}
+        """Every column by name, in field order."""
+        return msgspec.structs.asdict(self)
 
 
 class PlanArrays(Record, frozen=True):

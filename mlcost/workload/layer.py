@@ -18,6 +18,11 @@ from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementw
 
 Number = Any
 
+#: The attention core's kind and role, read once (:mod:`mlcost.workload.builder`: an enum
+#: member read through its class is slow on Python 3.11).
+_ATTENTION, _SOFTMAX = OperatorKind.ATTENTION, OperatorKind.SOFTMAX
+_ATTENTION_CORE = OperatorRole.ATTENTION_CORE
+
 
 def attention_block_ops(step: StepBuilder) -> list[Operator]:
     """One layer's attention block: norm, Q/K/V projections, rotary, the attention core per
@@ -307,7 +312,7 @@ def attention_core_ops(
         "recompute_fraction": rf,
         "pattern": label,
         "tensor_parallel": True,
-        "role": OperatorRole.ATTENTION_CORE,
+        "role": _ATTENTION_CORE,
     }
     elementwise: dict[str, Any] = {**core, "activation_bytes": act if eager else 0}
     ops = [
@@ -318,7 +323,7 @@ def attention_core_ops(
             else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
         ),
         elementwise_operator(
-            f"softmax{suffix}", "layer", count, scores, "softmax", kind=OperatorKind.SOFTMAX,
+            f"softmax{suffix}", "layer", count, scores, "softmax", kind=_SOFTMAX,
             saved_elements=stored if eager else b * n_q * s,
             saved_element_bytes=softmax_bytes if eager else 4, **elementwise,
         ),
@@ -375,7 +380,7 @@ def _attention_matmul(
     m, n, k = shape
     # Positional, in Operator's field order (as gemm_operator builds a GEMM's row).
     return Operator(
-        name, OperatorKind.ATTENTION, "layer", count, forward, 2 * forward, 0, bytes_read,
+        name, _ATTENTION, "layer", count, forward, 2 * forward, 0, bytes_read,
         bytes_written, backward_bytes, saved_bytes, 0, rf, m, n, k, batch_heads, 0,
-        OperatorRole.ATTENTION_CORE, pattern, True, False, "", False, format, note,
+        _ATTENTION_CORE, pattern, True, False, "", False, format, note,
     )  # fmt: skip
