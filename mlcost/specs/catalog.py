@@ -194,6 +194,16 @@ def _read_files(
     return specs, origins, problems
 
 
+def _is_file(text: str) -> bool:
+    """``os.path.isfile(text)``, a name no file has answered by ``os.access`` (every plan's
+    system name is one: ``access`` returns False where ``stat`` raises the exception ``isfile``
+    catches, 0.8 against 2.0 us); a text no path can be (a NUL byte) is no file."""
+    try:
+        return os.access(text, os.F_OK) and os.path.isfile(text)
+    except ValueError:
+        return False
+
+
 class Catalog:
     """An immutable set of specs, looked up by name or alias, case-insensitively.
 
@@ -436,7 +446,7 @@ class Catalog:
         ``Path(text).suffix`` and ``.is_file()`` answer here, at half the cost per lookup.)"""
         text = str(name_or_path)
         suffix = os.path.splitext(text)[1].lower() if "." in text else ""
-        if suffix in (".yaml", ".yml") or (suffix != ".json" and os.path.isfile(text)):
+        if suffix in (".yaml", ".yml") or (suffix != ".json" and _is_file(text)):
             spec = load_spec(Path(text))
         elif suffix == ".json":
             from mlcost.specs.hf import from_hf_config
