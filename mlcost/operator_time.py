@@ -40,8 +40,8 @@ from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
 from mlcost.workload.table import ELEMENTWISE_FLOPS, MATMUL_KINDS, Operator
 
-#: The operator kinds and role the per-row time tests, read once (an enum member's lookup is a
-#: descriptor call on Python 3.11).
+#: The operator kinds and role the per-row time tests, read once (:mod:`mlcost.workload.builder`:
+#: an enum member read through its class is slow on Python 3.11).
 _ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
     OperatorKind.ATTENTION,
     OperatorKind.OPTIMIZER,

@@ -41,8 +41,8 @@ from mlcost.workload import (
 Number = Any
 Profile = Literal["pytorch", "megatron"]
 PROFILES: tuple[str, ...] = ("pytorch", "megatron")
-#: The operator kinds and role the per-row sum tests, read once (an enum member's lookup is a
-#: descriptor call on Python 3.11).
+#: The operator kinds and role the per-row sum tests, read once (:mod:`mlcost.workload.builder`:
+#: an enum member read through its class is slow on Python 3.11).
 _LOSS, _OPTIMIZER = OperatorKind.LOSS, OperatorKind.OPTIMIZER
 _MLP_INTERMEDIATE = OperatorRole.MLP_INTERMEDIATE
 

@@ -218,8 +218,8 @@ class _SplitPlan(Record, frozen=True, dict=True):
         return index
 
 
-#: The operator kinds :func:`_split_plan` tests, read once (an enum member's lookup is a
-#: descriptor call on Python 3.11).
+#: The operator kinds :func:`_place` tests, read once (:mod:`mlcost.workload.builder`: an enum
+#: member read through its class is slow on Python 3.11).
 _OPTIMIZER, _MATMUL = OperatorKind.OPTIMIZER, OperatorKind.MATMUL
 _ATTENTION_KINDS = (OperatorKind.ATTENTION, OperatorKind.SOFTMAX)
 #: Per (block, split by tensor parallelism), the four parts an operator row adds to

@@ -95,8 +95,7 @@ class OperatorKind(str, Enum):
 
 
 #: The GEMM-like kinds (what ``torch.utils.flop_counter`` counts): :attr:`Operator.is_matmul`,
-#: and what the per-row timing tests inline (a tuple of the members: each compares by identity
-#: first, where a set would hash an enum member through Python).
+#: and what the per-row timing tests inline (three members, each compared by identity first).
 MATMUL_KINDS = (OperatorKind.MATMUL, OperatorKind.ATTENTION, OperatorKind.CONV)
 
 
