@@ -14,13 +14,11 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 import pint
 
-from mlcost.results import all_numbers, maximum
 from mlcost.units import Q_, in_unit
 
 Number = Any
@@ -109,26 +107,11 @@ def data_stage_seconds(
     token_id_bytes: Number = 8.0,
 ) -> dict[str, np.ndarray]:
     """:func:`data_stage_times` on magnitudes (bytes/s, bytes per token, tokens/s, bytes; each
-    stage's seconds as a float64 array), for the plan's chain, which converts its specs once.
-    Python numbers whose stages all have a rate > 0 (one configuration) give Python floats: the
-    same arithmetic."""
-    given = [v for v in (storage, tokenization_rate, host_link) if v is not None]
-    numbers = all_numbers(
-        tokens_per_step, readers_sharing_storage, workers, access_factor, *given
-    ) and (
-        (storage is None or storage * access_factor > 0)
-        and (tokenization_rate is None or tokenization_rate * workers > 0)
-        and (host_link is None or host_link > 0)
-    )
-    if numbers:
-        tokens: Any = float(tokens_per_step)
-        readers: Any = float(readers_sharing_storage)
-        zero: Any = 0.0
-    else:
-        tokens = np.asarray(tokens_per_step, dtype=np.float64)
-        readers = np.asarray(readers_sharing_storage, dtype=np.float64)
-        workers = np.asarray(workers)
-        zero = np.zeros_like(tokens)
+    stage's seconds as a float64 array), for the plan's chain, which converts its specs once."""
+    tokens = np.asarray(tokens_per_step, dtype=np.float64)
+    readers = np.asarray(readers_sharing_storage, dtype=np.float64)
+    workers = np.asarray(workers)
+    zero = np.zeros_like(tokens)
     read = zero
     if storage is not None:
         per_reader = storage * access_factor / readers
@@ -150,10 +133,8 @@ def pipelined_time(*stages: pint.Quantity) -> pint.Quantity:
 
 
 def pipelined_seconds(*stages: Number) -> Any:
-    """:func:`pipelined_time` on seconds: the slowest stage (arrays broadcast; Python numbers
-    give a Python number, NaN propagating as in numpy)."""
-    if all_numbers(*stages):
-        return functools.reduce(maximum, stages)
+    """:func:`pipelined_time` on seconds: the slowest stage (arrays broadcast; NaN
+    propagates)."""
     return np.maximum.reduce([np.asarray(s, dtype=np.float64) for s in stages])
 
 

@@ -27,12 +27,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mlcost.errors import MlcostError
 from mlcost.records import Record, cached_property
 from mlcost.specs import Catalog, Implementation, Kernel, Spec, default_catalog
-from mlcost.specs.software import launch_logs
 
 Number = Any
 
@@ -139,11 +136,9 @@ def attention_kernel_seconds(
         accelerator, head_dim=head_dim, causal=causal, dropout=dropout
     )
     factor = kernel.backward_factor
-    one = not isinstance(sequence, np.ndarray) and not isinstance(batch_heads, np.ndarray)
-    logs = launch_logs(sequence, batch_heads) if one else None  # the launch's, taken once
     if forward is not None and backward is not None:
-        rate_f = forward.at(sequence, batch_heads, logs)
-        rate_b = backward.at(sequence, batch_heads, logs)
+        rate_f = forward.at(sequence, batch_heads)
+        rate_b = backward.at(sequence, batch_heads)
         # A causal backward measured only unmasked (its curve's mask not the one asked), the
         # forward measured with it: scaled by the forward's causal / unmasked ratio.
         if (
@@ -152,14 +147,14 @@ def attention_kernel_seconds(
             and forward.causal == causal
             and unmasked is not None
         ):
-            rate_b = rate_b * rate_f / unmasked.at(sequence, batch_heads, logs)
+            rate_b = rate_b * rate_f / unmasked.at(sequence, batch_heads)
         return (
             forward_flops / rate_f
             + factor * forward_flops / rate_b
             + (recompute * forward_flops / rate_f)
         )
     if both is not None:
-        return (1 + factor + recompute) * forward_flops / both.at(sequence, batch_heads, logs)
+        return (1 + factor + recompute) * forward_flops / both.at(sequence, batch_heads)
     return None
 
 

@@ -28,30 +28,19 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
+from mlcost.arrays import Real, stack_rows
 from mlcost.implementation import Software, attention_kernel_seconds
-from mlcost.records import Record, cached_property, replace
-from mlcost.results import any_true, floats, largest, maximum, stack_rows
+from mlcost.records import Record, replace
 from mlcost.roofline import Ceilings, gemm_pass_seconds
 from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
-from mlcost.workload.table import ELEMENTWISE_FLOPS, MATMUL_KINDS, Operator
+from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
 
-#: The operator kinds and role the per-row time tests, read once (:mod:`mlcost.workload.builder`:
-#: an enum member read through its class is slow on Python 3.11).
-_ATTENTION, _OPTIMIZER, _LOSS, _ELEMENTWISE = (
-    OperatorKind.ATTENTION,
-    OperatorKind.OPTIMIZER,
-    OperatorKind.LOSS,
-    OperatorKind.ELEMENTWISE,
-)
-_ATTENTION_CORE = OperatorRole.ATTENTION_CORE
-_DROPOUT = OperatorKind.DROPOUT
-_NUMBERS = (int, float)
-Number = Any
 Mode = Literal["roofline", "no-overlap"]
 
 
@@ -60,12 +49,12 @@ class OperatorTime(Record, frozen=True):
 
     name: str
     kind: str
-    compute: Number
-    memory: Number
-    launch: Number
-    total: Number
-    gaps: Number = 0.0  # the GPU's gaps between this operator's kernels (part of ``launch``)
-    host: Number = 0.0  # host time dispatching them (``launch`` holds what exceeds the GPU's)
+    compute: Real
+    memory: Real
+    launch: Real
+    total: Real
+    gaps: Real = 0.0  # the GPU's gaps between this operator's kernels (part of ``launch``)
+    host: Real = 0.0  # host time dispatching them (``launch`` holds what exceeds the GPU's)
 
     @property
     def bound(self) -> Any:
@@ -109,6 +98,11 @@ class Execution(Record, frozen=True, dict=True):
             for key, found in self.ceilings.items()
         }
 
+    def rates_of(self, op: Operator) -> tuple[Ceilings, float, float]:
+        """:attr:`rates` of the format ``op`` computes in (the table's own by default)."""
+        rates = self.rates
+        return rates.get(op.format) or rates[""]
+
     @cached_property
     def spec(self) -> Implementation | None:
         """The implementation profile (None without software)."""
@@ -135,7 +129,7 @@ class Execution(Record, frozen=True, dict=True):
 
 def _gemm_compute(
     op: Operator, ceilings: Ceilings, grouped: bool = False, shard: tuple[int, int] = (1, 1)
-) -> Number:
+) -> Real:
     """The compute seconds of one GEMM row (:func:`gemm_compute`)."""
     return gemm_compute((op,), ceilings, (grouped,), shard)[0]
 
@@ -155,7 +149,7 @@ def shard_shapes(
     ``m``: the dimensions then have that leading axis (:func:`gemm_compute_by_shard`)."""
     t, c = shard
     split = np.array([bool(op.tensor_parallel) for op in ops]).reshape((-1,) + (1,) * (m.ndim - 1))
-    heads = np.array([op.kind == _ATTENTION for op in ops]).reshape(split.shape)
+    heads = np.array([op.kind == OperatorKind.ATTENTION for op in ops]).reshape(split.shape)
     row = np.array([bool(op.row_parallel) for op in ops]).reshape(split.shape)
     t_of = np.where(split, t, 1)
     rows = np.ceil(m / c)
@@ -170,7 +164,7 @@ def gemm_compute(
     ceilings: Ceilings,
     grouped: Sequence[bool],
     shard: tuple[int, int] = (1, 1),
-) -> list[Number]:
+) -> list[Real]:
     """The compute seconds of GEMM rows at one ``shard`` (:func:`gemm_compute_by_shard`)."""
     return gemm_compute_by_shard(ops, ceilings, grouped, (shard,))[0]
 
@@ -180,7 +174,7 @@ def gemm_compute_by_shard(
     ceilings: Ceilings,
     grouped: Sequence[bool],
     shards: Sequence[tuple[int, int]],
-) -> list[list[Number]]:
+) -> list[list[Real]]:
     """The compute seconds of GEMM rows at each of ``shards``, all evaluated at once: each pass
     on its own output tiles and depth: forward ``[m x k]·[k x n]``, input gradient
     ``[m x n]·[n x k]``, weight gradient ``[k x m]·[m x n]``, ``F / (peak · eta · w · d)``
@@ -189,65 +183,23 @@ def gemm_compute_by_shard(
     (:func:`shard_shapes`; ``(1, 1)``: the whole GEMM) while ``F`` stays the whole GEMM's (the
     caller divides the time over the ranks); a pass without FLOPs costs nothing. A grouped GEMM
     (``grouped``, the ``gemm_group`` local experts of an MoE layer in one launch) fills the
-    GPU's waves with the tiles of all its GEMMs together. The shards are one more leading axis
-    of the same arrays (a search times one table at every tensor- and context-parallel degree).
-
-    Element by element the same arithmetic as one row and one shard at a time (so the same
-    numbers, to the last bit); per shard, a row's result has the shape of its own fields (a
-    number, or the sweep's). Rows of Python numbers at whole GEMMs (one configuration's step)
-    are timed row by row on Python floats (:meth:`Ceilings.gemm_row_seconds`: the same formulas,
-    a few dozen numbers for which numpy's per-call cost outweighs its loops)."""
-    peak = ceilings.peak_flops
-    if len(shards) == 1 and shards[0] == (1, 1):  # one configuration's whole GEMMs: numbers?
-        row_seconds = _gemm_rows_of_numbers(ops, ceilings, grouped)
-        if row_seconds is not None:
-            return [row_seconds]
-    # One pass over the rows: their dimensions, FLOPs per pass and whether all are numbers.
-    ms, ns, ks, forwards, batches, heads = [], [], [], [], [], []
-    passes: tuple[list[Number], list[Number], list[Number]] = ([], [], [])
-    numbers = True
-    for op, group in zip(ops, grouped, strict=True):
-        m, n, k, forward, batch, first, second, third = _gemm_fields(op, group)
-        numbers = numbers and (
-            type(m) in _NUMBERS and type(n) in _NUMBERS and type(k) in _NUMBERS
-            and type(forward) in _NUMBERS and type(batch) in _NUMBERS
-            and type(first) in _NUMBERS and type(second) in _NUMBERS and type(third) in _NUMBERS
-        )  # fmt: skip
-        ms.append(m)
-        ns.append(n)
-        ks.append(k)
-        forwards.append(forward)
-        batches.append(batch)
-        heads.append(op.kind == _ATTENTION)
-        passes[0].append(first)
-        passes[1].append(second)
-        passes[2].append(third)
-    # Several shards: their axis leads, (shards, rows, *shape); the whole GEMMs alone (a
-    # one-GPU step): no such axis, one added to the result.
+    GPU's waves with the tiles of all its GEMMs together. The rows are one axis of the arrays
+    and the shards one more, leading (a search times one table at every tensor- and
+    context-parallel degree in one call). Per shard, a row's result has the shape of its own
+    fields (a number, or the sweep's)."""
+    fields = [_gemm_fields(op, group) for op, group in zip(ops, grouped, strict=True)]
+    own = [np.broadcast_shapes(*map(np.shape, row)) for row in fields]
+    shape = np.broadcast_shapes(*own)
+    # (rows, *shape) each: dimensions, forward FLOPs, GEMMs per launch; (3, rows, *shape) the
+    # FLOPs of the three passes.
+    m, n, k, flops, batch = (stack_rows([row[j] for row in fields], shape) for j in range(5))
+    values = np.stack([stack_rows([row[j] for row in fields], shape) for j in (5, 6, 7)])
+    # A pass is active for a row where it has FLOPs at any point of the sweep.
+    sweep_axes = tuple(range(2, values.ndim))
+    active = (values != 0).any(axis=sweep_axes, keepdims=True)
+    # The shards lead, (shards, rows, *shape), where any is not the whole GEMM.
     whole = [shard == (1, 1) for shard in shards]
     stacked = not all(whole)
-    own: list[tuple[int, ...]]
-    if numbers:  # numbers only (at several shards): no sweep
-        own, shape = [()] * len(ops), ()
-        m, n, k = np.array((ms, ns, ks), dtype=np.float64)  # as stack_rows converts
-        flops = np.array(forwards, dtype=np.float64)
-        batch = np.array(batches, dtype=np.float64)
-        values = np.array(passes, dtype=np.float64)
-        active = values != 0  # a pass is active where it has FLOPs
-    else:
-        own = [
-            np.broadcast_shapes(*map(np.shape, fields), *(np.shape(part[i]) for part in passes))
-            for i, fields in enumerate(zip(ms, ns, ks, forwards, batches, strict=True))
-        ]
-        shape = np.broadcast_shapes(*own)
-        m, n, k = (stack_rows(x, shape) for x in (ms, ns, ks))
-        batch = stack_rows(batches, shape)
-        flops = stack_rows(forwards, shape)
-        values = np.stack([stack_rows(part, shape) for part in passes])
-        # Sweeps: a pass is active for a row where it has FLOPs at any point of the sweep.
-        active = np.array([[any_true(x) for x in part] for part in passes]).reshape(
-            (len(passes), -1) + (1,) * len(shape)
-        )
     if stacked:
         values, active = values[:, np.newaxis], active[:, np.newaxis]
         axis = (-1,) + (1,) * m.ndim
@@ -265,76 +217,47 @@ def gemm_compute_by_shard(
     shapes = ceilings.gemm_shape_efficiency(
         np.stack((m, m, k)), np.stack((n, k, n)), np.stack((k, n, m)), batch
     )
-    attention = np.array(heads)
+    attention = np.array([op.kind == OperatorKind.ATTENTION for op in ops]).reshape(
+        (-1,) + (1,) * len(shape)
+    )
     # Each pass's operand layout's size curve (the attention rows' own where measured).
-    layouts = ceilings.gemm_pass_efficiencies(flops, attention.reshape((-1,) + (1,) * len(shape)))
+    layouts = ceilings.gemm_pass_efficiencies(flops, attention)
     if ceilings.unaligned_gemm != (1.0, 1.0, 1.0):
         # A linear layer whose features are not 16-byte aligned runs on slower kernels
         # (Ceilings.gemm_alignment_efficiency); attention's matmuls are not linear layers.
         aligned = ceilings.gemm_alignment_efficiency(n, k)
-        linear = ~attention.reshape((-1,) + (1,) * len(shape))
-        layouts = layouts * np.where(linear, aligned, 1.0)
-    seconds = gemm_pass_seconds(values, peak, layouts, shapes)  # IEEE: inactive ones masked
+        layouts = layouts * np.where(~attention, aligned, 1.0)
+    seconds = gemm_pass_seconds(values, ceilings.peak_flops, layouts, shapes)
     timed = np.where(active, seconds, 0.0)  # a pass without FLOPs costs nothing
     compute = timed[0] + timed[1] + timed[2]
     if not stacked:
         compute = compute[np.newaxis]
-    if not shape:  # numbers only: each row's seconds as a Python float
-        return compute.tolist()
     compute = np.broadcast_to(compute, (len(shards), len(ops), *shape))
-    out: list[list[Number]] = []
-    for s, shard in enumerate(shards):
-        out.append(
-            [
-                compute[s, i].copy()
-                if row_shape == shape
-                # A row narrower than the others' sweep: its own evaluation.
-                else gemm_compute((ops[i],), ceilings, (grouped[i],), shard)[0]
-                for i, row_shape in enumerate(own)
-            ]
-        )
-    return out
+    return [
+        [
+            compute[s, i].copy()
+            if row_shape == shape
+            # A row narrower than the others' sweep: its own evaluation.
+            else gemm_compute((ops[i],), ceilings, (grouped[i],), shard)[0]
+            for i, row_shape in enumerate(own)
+        ]
+        for s, shard in enumerate(shards)
+    ]
 
 
-def _gemm_fields(op: Operator, grouped: bool) -> tuple[Number, ...]:
+def _gemm_fields(op: Operator, grouped: bool) -> tuple[Real, ...]:
     """What a GEMM row's compute seconds read: ``m, n, k``, its forward FLOPs, the GEMMs one
     launch runs (a grouped GEMM's ``gemm_group``, else its ``gemm_batch``, else 1) and the
     FLOPs of its three passes (forward with the recomputed one, input and weight gradient)."""
     forward = op.forward_flops
-    batch = op.gemm_group if grouped else (op.gemm_batch if any_true(op.gemm_batch) else 1)
+    batch = op.gemm_group if grouped else (op.gemm_batch if np.any(op.gemm_batch) else 1)
     return (
-        op.m, op.n, op.k, forward, batch, forward + forward * op.recompute_fraction,
+        op.m, op.n, op.k, forward, batch, forward + op.recompute_flops,
         op.backward_input_flops, op.backward_weight_flops,
     )  # fmt: skip
 
 
-def _gemm_rows_of_numbers(
-    ops: Sequence[Operator], ceilings: Ceilings, grouped: Sequence[bool]
-) -> list[float] | None:
-    """:func:`gemm_compute_by_shard` of whole GEMMs (one shard, ``(1, 1)``) whose fields are
-    all Python numbers (one configuration's step), row by row on Python floats
-    (:meth:`Ceilings.gemm_row_seconds`: the same formulas, a few dozen numbers for which
-    numpy's per-call cost outweighs its loops); None when a row holds an array."""
-    out: list[float] = []
-    numbers = _NUMBERS
-    for op, group in zip(ops, grouped, strict=True):
-        m, n, k, forward, batch, first, second, third = _gemm_fields(op, group)
-        if not (
-            type(m) in numbers and type(n) in numbers and type(k) in numbers
-            and type(forward) in numbers and type(batch) in numbers
-            and type(first) in numbers and type(second) in numbers and type(third) in numbers
-        ):  # fmt: skip
-            return None
-        out.append(
-            ceilings.gemm_row_seconds(
-                float(m), float(n), float(k), float(batch), float(forward),
-                op.kind == _ATTENTION, (first, second, third),
-            )
-        )  # fmt: skip
-    return out
-
-
-def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Number, Kernel]]:
+def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Real, Kernel]]:
     """Per attention pattern, the seconds per execution of the measured fused kernel that
     replaces the attention core (empty when the table's attention is eager or no kernel of the
     implementation was measured on this GPU), at ``ex``'s tensor-parallel degree (one launch
@@ -344,13 +267,12 @@ def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Nu
 
 def attention_kernels_by_degree(
     table: OperatorTable, ex: Execution, degrees: Sequence[int]
-) -> dict[int, dict[str, tuple[Number, Kernel]]]:
+) -> dict[int, dict[str, tuple[Real, Kernel]]]:
     """:func:`attention_kernels` at each tensor-parallel degree of ``degrees`` (``ex``'s own
     shard is not used). A sweep's launches (arrays) at several degrees are looked up in one
     call, the degrees one more leading axis of the launch sizes (element by element the same
-    arithmetic as one degree at a time); one configuration's (Python numbers), degree by
-    degree."""
-    found: dict[int, dict[str, tuple[Number, Kernel]]] = {t: {} for t in degrees}
+    arithmetic as one degree at a time); one configuration's, degree by degree."""
+    found: dict[int, dict[str, tuple[Real, Kernel]]] = {t: {} for t in degrees}
     config = table.metadata.get("config")
     if ex.software is None or config is None or config.attention != "flash":
         return found
@@ -358,31 +280,27 @@ def attention_kernels_by_degree(
     if kernel is None:
         return found
     causal = bool(table.metadata.get("causal", True))
-    # One pass over the rows: the attention core's scores rows (one per pattern) and whether
-    # the attention drops out.
-    scores, dropout = [], False
-    for op in table.operators:
-        kind = op.kind
-        if kind == _ATTENTION and op.name.startswith("attention scores QK^T"):
-            scores.append(op)
-        elif kind == _DROPOUT and op.name.startswith("attention dropout"):
-            dropout = True
+    # The attention core's scores rows (one per pattern), and whether the attention drops out.
+    scores = [op for op in table.operators if _is_scores(op)]
+    dropout = any(
+        op.kind == OperatorKind.DROPOUT and op.name.startswith("attention dropout")
+        for op in table.operators
+    )
     for op in scores:
         flops = 2 * op.forward_flops
         heads = launch_heads(flops, op.m, op.k, causal)
-        # (np.shape of a Python number costs microseconds: one configuration's path)
-        shape = heads.shape if type(heads) is np.ndarray else ()
+        shape = np.shape(heads)
         together = (
             len(degrees) > 1
             and bool(shape)
             and np.broadcast_shapes(np.shape(op.recompute_fraction), shape) == shape
         )
-        head_dim = op.k if type(op.k) is int else int(np.max(op.k))
+        head_dim = int(np.max(op.k))
 
         def seconds_at(
-            batch_heads: Number,
+            batch_heads: Real,
             op: Operator = op,
-            flops: Number = flops,
+            flops: Real = flops,
             head_dim: int = head_dim,
         ) -> Any:
             return attention_kernel_seconds(
@@ -405,13 +323,13 @@ def attention_kernels_by_degree(
     return found
 
 
-def launch_heads(forward_flops: Number, sequence: Number, head_dim: Number, causal: bool) -> Number:
+def launch_heads(forward_flops: Real, sequence: Real, head_dim: Real, causal: bool) -> Real:
     """The work of one attention launch in heads of the full mask: ``F_fwd / (4·d·s²·½)``
     (causal; ``4·d·s²`` without a mask), i.e. batch x heads for a full causal or unmasked
     attention and less for a sliding window: what a kernel measured over launch sizes is read
     at (one launch per micro-batch and layer; a tensor-parallel rank runs ``1/t`` of it)."""
-    s = floats(sequence)
-    d = floats(head_dim)
+    s = np.asarray(sequence, dtype=np.float64)
+    d = np.asarray(head_dim, dtype=np.float64)
     return forward_flops / (4 * d * s * s * (0.5 if causal else 1.0))
 
 
@@ -421,9 +339,9 @@ def parameter_tensors(table: OperatorTable) -> float:
     micro = float(table.metadata.get("micro_batches", 1))
     return float(
         sum(
-            largest(op.count) / micro
+            np.max(op.count) / micro
             for op in table.operators
-            if op.kind != _OPTIMIZER and any_true(op.parameters > 0)
+            if op.kind != OperatorKind.OPTIMIZER and np.any(op.parameters > 0)
         )
     )
 
@@ -431,7 +349,7 @@ def parameter_tensors(table: OperatorTable) -> float:
 def _grouped(op: Operator, ex: Execution) -> bool:
     """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM:
     :attr:`Execution.groups_experts`)."""
-    return ex.groups_experts and any_true(op.gemm_group)
+    return ex.groups_experts and bool(np.any(op.gemm_group))
 
 
 def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: bool) -> frozenset:
@@ -461,7 +379,7 @@ def _fused(members: Sequence[Operator]) -> Operator:
 def operator_rows(
     ops: Sequence[Operator],
     executions: Sequence[Execution],
-    kernels: Sequence[dict[str, tuple[Number, Kernel]]],
+    kernels: Sequence[dict[str, tuple[Real, Kernel]]],
     tensors: float,
 ) -> list[tuple[OperatorTime, ...]]:
     """The time of every operator row (module docstring) under each of ``executions`` (the same
@@ -475,8 +393,8 @@ def operator_rows(
     members: dict[str, list[int]] = {}
     singles: list[int] = []
     for i, op in enumerate(ops):  # the GEMM rows the model times: not a measured kernel's
-        if op.kind not in MATMUL_KINDS or (  # (op.is_matmul, inline: every row of every step)
-            op.role == _ATTENTION_CORE and all(op.pattern in found for found in kernels)
+        if not op.is_matmul or (
+            op.role == OperatorRole.ATTENTION_CORE and all(op.pattern in found for found in kernels)
         ):
             continue
         if op.fuse_group in ex.fused:
@@ -491,7 +409,7 @@ def operator_rows(
     for entry in timed:
         by_ceilings.setdefault(id(ex.of(entry[0])), []).append(entry)
     shards = [e.shard for e in executions]
-    gemms: list[dict[int, Number]] = [{} for _ in executions]
+    gemms: list[dict[int, Real]] = [{} for _ in executions]
     for entries in by_ceilings.values():
         group = [op for op, _ in entries]
         per_shard = gemm_compute_by_shard(
@@ -504,22 +422,11 @@ def operator_rows(
                         time if len(rows) == 1 else time * (ops[i].forward_flops / op.forward_flops)
                     )
     launches = {i: len(rows) for rows in fused.values() for i in rows}
-    if len(executions) == 1:  # one execution: every row timed once
-        measured, timed_gemms = kernels[0], gemms[0]
-        return [
-            tuple(
-                [
-                    operator_time(op, ex, measured, tensors, timed_gemms.get(i), launches.get(i, 1))
-                    for i, op in enumerate(ops)
-                ]
-            )
-        ]
-    # Several executions: the rows no shard changes timed once, the GEMM rows of a sweep at
-    # every shard in one call.
+    # The rows no shard changes timed once, the GEMM rows of a sweep at every shard in one call.
     shared = {
         i: operator_time(op, ex, kernels[0], tensors)
         for i, op in enumerate(ops)
-        if op.kind not in MATMUL_KINDS and op.role != _ATTENTION_CORE
+        if not op.is_matmul and op.role != OperatorRole.ATTENTION_CORE
     }
     by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
     return [
@@ -540,9 +447,9 @@ def operator_rows(
 def _gemm_rows_by_shard(
     ops: Sequence[Operator],
     ex: Execution,
-    kernels: dict[str, tuple[Number, Kernel]],
+    kernels: dict[str, tuple[Real, Kernel]],
     tensors: float,
-    gemms: Sequence[dict[int, Number]],
+    gemms: Sequence[dict[int, Real]],
     launches: dict[int, int],
 ) -> dict[int, list[OperatorTime]]:
     """The GEMM rows of a sweep (their compute seconds arrays) timed at every shard in one
@@ -556,7 +463,7 @@ def _gemm_rows_by_shard(
     out: dict[int, list[OperatorTime]] = {}
     for i, first in gemms[0].items():
         op = ops[i]
-        if op.role == _ATTENTION_CORE or type(first) is not np.ndarray or not first.ndim:
+        if op.role == OperatorRole.ATTENTION_CORE or not np.ndim(first):
             continue
         per_shard = [found[i] for found in gemms]
         shape = first.shape
@@ -571,7 +478,16 @@ def _gemm_rows_by_shard(
         name, kind, memory, gaps, host = row.name, row.kind, row.memory, row.gaps, row.host
         compute, launch, total = row.compute, row.launch, row.total
         out[i] = [
-            OperatorTime(name, kind, compute[s], memory, launch[s], total[s], gaps, host)
+            OperatorTime(
+                name=name,
+                kind=kind,
+                compute=compute[s],
+                memory=memory,
+                launch=launch[s],
+                total=total[s],
+                gaps=gaps,
+                host=host,
+            )
             for s in range(len(per_shard))
         ]
     return out
@@ -580,79 +496,73 @@ def _gemm_rows_by_shard(
 def operator_time(
     op: Operator,
     ex: Execution,
-    kernels: dict[str, tuple[Number, Kernel]],
+    kernels: dict[str, tuple[Real, Kernel]],
     tensors: float,
-    gemm: Number | None = None,
+    gemm: Real | None = None,
     kernels_shared: int = 1,
 ) -> OperatorTime:
     """The time of one operator row per step (module docstring); ``gemm``: its GEMM compute
     seconds when already evaluated (:func:`operator_rows`); ``kernels_shared``: the rows of a
     fused GEMM sharing its launches."""
-    rates = ex.rates
-    found = rates.get(op.format)  # ex.of(op), inline: called for every row
-    ceilings, bandwidth, launch = rates[""] if found is None else found
-    # The operator's properties (backward_flops, bytes_moved, total_flops) read inline: this
-    # runs for every row of every step.
-    kind, count, recompute = op.kind, op.count, op.recompute_fraction
-    backward = op.backward_input_flops + op.backward_weight_flops
-    backward_bytes = op.backward_bytes
-    if type(backward) in _NUMBERS and type(backward_bytes) in _NUMBERS:  # (a GEMM's are ints)
-        host_ops: float = 1 + bool(backward or backward_bytes)
-    else:
-        host_ops = 1 + (any_true(backward) or any_true(backward_bytes))
+    ceilings, bandwidth, launch = ex.rates_of(op)
+    kind, recompute = op.kind, op.recompute_fraction
+    # One dispatch for the forward, one for the backward (where it has work), one per
+    # recomputed forward.
+    host_ops: Real = 1 + bool(np.any(op.backward_flops) or np.any(op.backward_bytes))
     host_ops = host_ops + recompute
-    forward_bytes = op.bytes_read + op.bytes_written
-    moved = forward_bytes + backward_bytes + forward_bytes * recompute
-    kernel = kernels.get(op.pattern) if op.role == _ATTENTION_CORE else None
-    if kernel is not None:
-        first = kind == _ATTENTION and op.name.startswith("attention scores QK^T")
+    compute: Real
+    memory: Real
+    kernel = kernels.get(op.pattern) if op.role == OperatorRole.ATTENTION_CORE else None
+    if kernel is not None:  # the measured fused kernel: its time on the scores row
+        first = _is_scores(op)
         compute, memory = (kernel[0] if first else 0.0), 0.0
         host_ops = host_ops if first else 0
-    elif kind in MATMUL_KINDS:  # op.is_matmul
+    elif op.is_matmul:
         grouped = _grouped(op, ex)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
-        memory = moved / bandwidth
+        memory = op.bytes_moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
-    elif ex.folds and kind == _ELEMENTWISE and op.name.endswith("residual add"):
+    elif ex.folds and kind == OperatorKind.ELEMENTWISE and op.name.endswith("residual add"):
         # Residual adds, folded into the bias-dropout-add (or GEMM epilogue) kernel before them
         # (never a GEMM: residual adds are element-wise).
         compute, memory, host_ops = 0.0, 0.0, 0
     else:
         spec, forward = ex.spec, op.forward_flops
-        vector = ceilings.vector_flops
         efficiency = ceilings.vector_efficiency_of(kind, forward)
-        compute = (forward + backward + forward * recompute) / (vector * efficiency)
-        memory = moved / bandwidth
-        if kind == _OPTIMIZER and spec is not None:
+        compute = op.total_flops / (ceilings.vector_flops * efficiency)
+        memory = op.bytes_moved / bandwidth
+        if kind == OperatorKind.OPTIMIZER and spec is not None:
             memory = memory * spec.optimizer_passes
             host_ops = host_ops + spec.optimizer_ops_per_tensor * tensors
-        loss = spec.cross_entropy if spec is not None and kind == _LOSS else None
+        loss = spec.cross_entropy if spec is not None and kind == OperatorKind.LOSS else None
         if loss is not None:
             logits = forward / ELEMENTWISE_FLOPS["cross-entropy"]
             passes = loss.forward_bytes * (1 + recompute)
             memory = logits * (passes + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
-    if not ex.roofline:
-        body = compute + memory
-    elif type(compute) is float and type(memory) is float and compute >= memory:
-        body = compute  # maximum()'s own first case, inline: every row of every step
-    else:
-        body = maximum(compute, memory)
+    body = np.maximum(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch
-    gpu = body + gaps
-    dispatch = ex.dispatch
-    host = host_ops * dispatch
-    total = (
-        gpu if type(gpu) is float and type(host) is float and gpu >= host else maximum(gpu, host)
-    )
-    # Positional, in OperatorTime's field order (name, kind, compute, memory, launch, total,
-    # gaps, host): msgspec matches each keyword at ~50 ns, on every row of every step.
+    host = host_ops * ex.dispatch
+    total = np.maximum(body + gaps, host)  # the GPU waits for a host that falls behind
+    count = op.count
     return OperatorTime(
-        op.name, kind, compute * count, memory * count, (total - body) * count, total * count,
-        gaps * count, host * count,
-    )  # fmt: skip
+        name=op.name,
+        kind=kind,
+        compute=compute * count,
+        memory=memory * count,
+        launch=(total - body) * count,
+        total=total * count,
+        gaps=gaps * count,
+        host=host * count,
+    )
+
+
+def _is_scores(op: Operator) -> bool:
+    """Whether ``op`` is an attention core's scores matmul (``QK^T``), the row a measured fused
+    attention kernel's time is put on."""
+    return op.kind == OperatorKind.ATTENTION and op.name.startswith("attention scores QK^T")
 
 
 __all__ = [

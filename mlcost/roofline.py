@@ -20,21 +20,18 @@ the calibration layer replaces datasheet peaks with measured ones through the sa
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from functools import cached_property
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pint
 
+from mlcost.arrays import Array, Real, divide, plain
 from mlcost.errors import MlcostError
-from mlcost.records import cached_property
-from mlcost.results import divide, plain
 from mlcost.specs import Accelerator
 from mlcost.units import Q_, format_quantity, in_unit
-
-Number = Any
 
 
 def arithmetic_intensity(flops: pint.Quantity, bytes_moved: pint.Quantity) -> pint.Quantity:
@@ -42,9 +39,7 @@ def arithmetic_intensity(flops: pint.Quantity, bytes_moved: pint.Quantity) -> pi
     return (flops / bytes_moved).to("flop/byte")
 
 
-def gemm_intensity(
-    m: Number, n: Number, k: Number, bytes_per_element: float = 2.0
-) -> pint.Quantity:
+def gemm_intensity(m: Real, n: Real, k: Real, bytes_per_element: float = 2.0) -> pint.Quantity:
     """``2·M·N·K / (e·(M·K + K·N + M·N))`` FLOP/byte: operands read once, result written once."""
     return Q_(2 * m * n * k / (bytes_per_element * (m * k + k * n + m * n)), "flop/byte")
 
@@ -70,7 +65,7 @@ def attainable_throughput(
     return Q_(np.minimum(compute, memory), "flop/s").to("TFLOP/s")
 
 
-def warp_quantization_efficiency(size: Number, granule: int = 32) -> Number:
+def warp_quantization_efficiency(size: Real, granule: int = 32) -> Real:
     """Share of lanes doing useful work when ``size`` items run in granules of ``granule``
     (warps of 32 threads): ``size / (granule · ceil(size / granule))``. Batch 32 fills one warp
     (100%); batch 33 needs two (33/64 = 51.6%, the chapter's "52%"); 65 needs three (67.7%)."""
@@ -78,7 +73,7 @@ def warp_quantization_efficiency(size: Number, granule: int = 32) -> Number:
     return plain(size / (granule * np.ceil(size / granule)))
 
 
-def wave_quantization_efficiency(tiles: Number, units: int) -> Number:
+def wave_quantization_efficiency(tiles: Real, units: int) -> Real:
     """Share of the SMs busy across the waves of a kernel: ``tiles / (units · ceil(tiles/units))``
     (a GEMM's output tiles run in waves of one tile per SM)."""
     tiles = np.maximum(np.asarray(tiles, dtype=np.float64), 1.0)
@@ -212,9 +207,7 @@ class Ceilings:
             )
         return cls(**{**base, **measured, **overrides})
 
-    def gemm_efficiency(
-        self, flops: Number, *, attention: bool = False, layout: str = "nn"
-    ) -> Number:
+    def gemm_efficiency(self, flops: Real, *, attention: bool = False, layout: str = "nn") -> Real:
         """Fraction of the peak a GEMM (or, with ``attention``, one attention matmul) of
         ``flops`` reaches: the calibrated size curve for its operand layout (``nn`` forward,
         ``nt`` input gradient, ``tn`` weight gradient; interpolated in log FLOPs, flat beyond
@@ -222,11 +215,9 @@ class Ceilings:
         curve = self._size_curve(layout, attention)
         if curve is None:
             return self.compute_efficiency
-        return _on_log_curve(curve, flops)
+        return plain(np.interp(log_flops(flops), *curve))
 
-    def _size_curve(
-        self, layout: str, attention: bool = False
-    ) -> tuple[np.ndarray, np.ndarray] | None:
+    def _size_curve(self, layout: str, attention: bool = False) -> tuple[Array, Array] | None:
         """The size curve a GEMM reads (:attr:`_log_curves`): an attention matmul's own where
         there is one, else its operand layout's, else the forward ``nn`` one; None: no curve,
         the constant ``compute_efficiency``."""
@@ -238,7 +229,7 @@ class Ceilings:
         """:func:`alignment_elements` of this format."""
         return alignment_elements(self.format)
 
-    def gemm_alignment_efficiency(self, n: Number, k: Number) -> Number:
+    def gemm_alignment_efficiency(self, n: Real, k: Real) -> Array:
         """Per pass (``nn``, ``nt``, ``tn``; shape ``(3, *shape)``), the throughput of a linear
         layer's GEMM ``[m x k]·[k x n]`` relative to an aligned one: ``unaligned_gemm`` where
         ``n`` or ``k`` is not a multiple of :attr:`alignment_elements`, else 1.
@@ -255,24 +246,20 @@ class Ceilings:
         )
         return np.where(unaligned, factors, 1.0)
 
-    def gemm_pass_efficiencies(self, flops: np.ndarray, attention: np.ndarray) -> np.ndarray:
-        """:meth:`gemm_efficiency` of GEMM rows of ``flops`` for each pass's operand layout at
-        once, shape ``(3, *flops.shape)`` (forward ``nn``, input gradient ``nt``, weight
-        gradient ``tn``): the rows where ``attention`` (broadcast over ``flops``) on the
-        attention curve where there is one. The same numbers as a call per layout, with the
-        log of the FLOPs and the attention rows' efficiency evaluated once."""
-        x = log_flops(flops)
+    def gemm_pass_efficiencies(self, flops: Array, attention: npt.NDArray[np.bool_]) -> Array:
+        """:meth:`gemm_efficiency` of GEMM rows of ``flops`` for each pass's operand layout,
+        shape ``(3, *flops.shape)`` (forward ``nn``, input gradient ``nt``, weight gradient
+        ``tn``): the rows where ``attention`` (broadcast over ``flops``) on the attention curve
+        where there is one."""
         out = np.empty((3, *np.shape(flops)))
         for index, layout in enumerate(("nn", "nt", "tn")):
-            curve = self._size_curve(layout)
-            out[index] = self.compute_efficiency if curve is None else np.interp(x, *curve)
-        heads = self._size_curve("nn", attention=True) if self.attention_curve else None
-        if heads is not None and attention.any():
-            out[:] = np.where(attention, np.interp(x, *heads), out)
+            out[index] = self.gemm_efficiency(flops, layout=layout)
+        if self.attention_curve and attention.any():
+            out[:] = np.where(attention, self.gemm_efficiency(flops, attention=True), out)
         return out
 
     @cached_property
-    def _log_curves(self) -> dict[str, tuple[np.ndarray, np.ndarray] | None]:
+    def _log_curves(self) -> dict[str, tuple[Array, Array] | None]:
         """Each size curve as (log10 FLOPs, efficiencies), converted once per instance (None
         where there is no curve): ``nn``, ``nt``, ``tn``, ``attention``, ``optimizer``."""
         curves = {
@@ -289,13 +276,14 @@ class Ceilings:
             for key, curve in curves.items()
         }
 
-    def vector_efficiency_of(self, kind: str, flops: Number = 0.0) -> Number:
+    def vector_efficiency_of(self, kind: str, flops: Real = 0.0) -> Real:
         """Fraction of the vector peak a non-GEMM operator of ``kind`` reaches: measured per
         kind (softmax, norm, activation, loss) when calibrated; the optimizer update follows
         its measured curve over FLOPs (per-tensor overheads weigh on small models); else the
         default."""
-        if kind == "optimizer" and self.optimizer_curve:
-            return _on_log_curve(self._log_curves["optimizer"], flops)  # type: ignore[arg-type]
+        curve = self._log_curves["optimizer"]
+        if kind == "optimizer" and curve is not None:
+            return plain(np.interp(log_flops(flops), *curve))
         return self._kind_efficiencies.get(kind, self.vector_efficiency)
 
     @property
@@ -303,27 +291,16 @@ class Ceilings:
         """``peak / bandwidth`` (datasheet, before efficiencies)."""
         return (self.peak / self.bandwidth).to("flop/byte")
 
-    def gemm_depth_efficiency(self, k: Number) -> Number:
+    def gemm_depth_efficiency(self, k: Real) -> Real:
         """Share of a GEMM tile's time spent in its main loop over ``k``: ``K / (K + K0)``, the
         tile's prologue and epilogue costing as much as ``K0`` elements of depth, relative to the
         depth ``k_reference`` of the shape the efficiency was measured at and never above it (a
-        GEMM deeper than the best shape is not faster than it)."""
+        GEMM deeper than the best shape is not faster than it); 1 where these ceilings have no
+        ``K0``."""
         if not self.k_overhead:
             return 1.0
-        k = np.asarray(k, dtype=np.float64)
-        return plain(_shape_share(self, None, None, k, None, ARRAY_OPS, waves=False))
-
-    @cached_property
-    def _shape_constants(
-        self,
-    ) -> tuple[bool, tuple[int, int], int, float, float, float]:
-        """What :func:`_shape_share` reads of these ceilings, in one tuple: whether waves are
-        quantized, the tile, the SMs, the wave reference, the depth overhead ``K0`` and the
-        reference depth's share."""
-        return (
-            self.wave_quantization, self.tile, self.compute_units, self.wave_reference,
-            self.k_overhead, self._depth_reference,
-        )  # fmt: skip
+        depth = np.maximum(np.asarray(k, dtype=np.float64), 1.0)
+        return plain(np.minimum(depth / (depth + self.k_overhead) / self._depth_reference, 1.0))
 
     @cached_property
     def _depth_reference(self) -> float:
@@ -332,91 +309,30 @@ class Ceilings:
             return 1.0
         return self.k_reference / (self.k_reference + self.k_overhead)
 
-    def gemm_wave_efficiency(self, m: Number, n: Number, batch: Number = 1) -> Number:
+    def gemm_wave_efficiency(self, m: Real, n: Real, batch: Real = 1) -> Real:
         """Share of the SMs' tile slots doing useful work for a GEMM with an ``m x n`` output
         (``batch`` of them): ``m·n·batch / (waves · SMs · tile_m · tile_n)`` with
         ``waves = ceil(tiles / SMs)`` and ``tiles = ceil(m/tile_m)·ceil(n/tile_n)·batch``. It
         charges both the padding of partial tiles and the idle SMs of the last wave, so the
         predicted time ``FLOPs / (peak · efficiency) = waves · (time of one tile)`` never
         falls when the GEMM grows. Relative to ``wave_reference``, the share at the shape where
-        the efficiency was measured, and never above 1 (never faster than that shape)."""
+        the efficiency was measured, and never above 1 (never faster than that shape); 1 where
+        these ceilings leave wave quantization out."""
         if not self.wave_quantization:
             return 1.0
-        m = np.asarray(m, dtype=np.float64)
-        n = np.asarray(n, dtype=np.float64)
-        batch = np.asarray(batch, dtype=np.float64)
-        return plain(_shape_share(self, m, n, None, batch, ARRAY_OPS, depths=False))
+        rows = np.asarray(m, dtype=np.float64)
+        cols = np.asarray(n, dtype=np.float64)
+        count = np.maximum(np.asarray(batch, dtype=np.float64), 1.0)
+        (tile_m, tile_n), units = self.tile, self.compute_units
+        tiles = np.ceil(rows / tile_m) * np.ceil(cols / tile_n) * count
+        waves = np.ceil(np.maximum(tiles, 1.0) / units)
+        share = rows * cols * count / (waves * units * tile_m * tile_n)
+        return plain(np.minimum(share / self.wave_reference, 1.0))
 
-    def gemm_shape_efficiency(self, rows: Any, cols: Any, depth: Any, batch: Any) -> Any:
+    def gemm_shape_efficiency(self, rows: Real, cols: Real, depth: Real, batch: Real) -> Real:
         """:meth:`gemm_wave_efficiency` of ``rows x cols`` output tiles (``batch`` of them)
-        times :meth:`gemm_depth_efficiency` of ``depth``, arrays of GEMM passes in one call
-        (each factor 1 where these ceilings leave its effect out)."""
-        return _shape_share(self, rows, cols, depth, batch, ARRAY_OPS)
-
-    def gemm_row_seconds(
-        self,
-        m: float,
-        n: float,
-        k: float,
-        batch: float,
-        forward: float,
-        attention: bool,
-        passes: tuple[Any, Any, Any],
-    ) -> float:
-        """Compute seconds of one GEMM row of Python numbers (one configuration, the whole
-        GEMM: no sweep, no shard) whose passes (forward, input gradient, weight gradient) do
-        ``passes`` FLOPs: :func:`gemm_pass_seconds` of each pass with FLOPs at its size
-        curve's efficiency (times the alignment factor of a linear layer, ``not attention``),
-        its wave and its depth efficiency, summed in pass order. What the arrays' path
-        (:meth:`gemm_pass_efficiencies`, :meth:`gemm_alignment_efficiency`,
-        :meth:`gemm_shape_efficiency`) gives the row: the same formulas (:func:`_shape_share`)
-        on Python numbers (:data:`NUMBER_OPS`) and numpy's interpolation for one point
-        (:func:`interp_point`) at ``log10(max(F, 1))`` of the row's ``forward`` FLOPs, taken
-        by numpy (:func:`log_flops`) where a curve is read."""
-        curves = self._pass_curves
-        sizes: list[float]
-        if attention and curves[3] is not None:
-            sizes = [interp_point(float(log_flops(forward)), *curves[3])] * 3
-        elif curves[0] is None and curves[1] is None and curves[2] is None:
-            sizes = [self.compute_efficiency] * 3  # no size curve: the constant
-        else:
-            x = float(log_flops(forward))
-            sizes = [
-                self.compute_efficiency if curve is None else interp_point(x, *curve)
-                for curve in curves[:3]
-            ]
-        if (
-            not attention
-            and self.unaligned_gemm != (1.0, 1.0, 1.0)
-            and is_unaligned(n, k, self.alignment_elements)
-        ):
-            sizes = [e * a for e, a in zip(sizes, self.unaligned_gemm, strict=True)]
-        # Each pass's output tiles, [m x n], [m x k], [k x n], and depth, k, n, m.
-        # gemm_pass_seconds of each pass, inline (every GEMM row of every step): its
-        # denominator, and IEEE's answer where it is zero (divide).
-        peak, total = self.peak_flops, 0.0
-        first, second, third = passes
-        if first != 0:  # a pass without FLOPs costs nothing
-            rate = peak * sizes[0] * _shape_share(self, m, n, k, batch, NUMBER_OPS)
-            total = total + (first / rate if rate else divide(first, rate))
-        if second != 0:
-            rate = peak * sizes[1] * _shape_share(self, m, k, n, batch, NUMBER_OPS)
-            total = total + (second / rate if rate else divide(second, rate))
-        if third != 0:
-            rate = peak * sizes[2] * _shape_share(self, k, n, m, batch, NUMBER_OPS)
-            total = total + (third / rate if rate else divide(third, rate))
-        return total
-
-    @cached_property
-    def _pass_curves(self) -> tuple[tuple[list[float], list[float]] | None, ...]:
-        """The size curves of the three passes (``nn``, ``nt``, ``tn``, :meth:`_size_curve`)
-        and the attention matmuls' own (None where there is none) as Python lists, read by
-        :meth:`gemm_row_seconds`."""
-        chosen = [self._size_curve(layout) for layout in ("nn", "nt", "tn")]
-        chosen.append(self._size_curve("nn", attention=True) if self.attention_curve else None)
-        return tuple(
-            None if curve is None else (curve[0].tolist(), curve[1].tolist()) for curve in chosen
-        )
+        times :meth:`gemm_depth_efficiency` of ``depth``."""
+        return self.gemm_wave_efficiency(rows, cols, batch) * self.gemm_depth_efficiency(depth)
 
 
 def alignment_elements(format: str) -> int:
@@ -429,7 +345,7 @@ def alignment_elements(format: str) -> int:
     return max(int(16 // default_catalog().element_bytes(format)), 1)
 
 
-def is_unaligned(n: Number, k: Number, step: int) -> Number:
+def is_unaligned(n: Real, k: Real, step: int) -> Real:
     """Whether a linear layer's GEMM ``[m x k]·[k x n]`` has a feature dimension (``n`` or ``k``)
     that is not a multiple of ``step`` elements (:func:`alignment_elements`)."""
     n = np.asarray(n, dtype=np.float64)
@@ -444,92 +360,18 @@ def layout_unaligned(m: int, n: int, k: int, layout: str, step: int) -> bool:
     return bool(is_unaligned(n, m if layout == "tn" else k, step))
 
 
-def _on_log_curve(curve: tuple[np.ndarray, np.ndarray], flops: Number) -> Number:
-    """A size curve ``(log10 FLOPs, efficiencies)`` at ``flops``: interpolated in log FLOPs,
-    flat beyond its ends."""
-    return plain(np.asarray(np.interp(log_flops(flops), curve[0], curve[1])))
-
-
-def log_flops(flops: Number) -> np.ndarray:
+def log_flops(flops: Real) -> np.ndarray:
     """Where a size curve is read: ``log10`` of the FLOPs, at least 1 FLOP."""
     return np.log10(np.maximum(np.asarray(flops, dtype=np.float64), 1.0))
 
 
-class Operations(NamedTuple):
-    """What the GEMM efficiency formulas (:func:`_shape_share`) need
-    besides arithmetic: numpy's for arrays (:data:`ARRAY_OPS`), Python's for one GEMM pass of
-    numbers (:data:`NUMBER_OPS`)."""
-
-    ceil: Callable[[Any], Any]
-    maximum: Callable[[Any, Any], Any]
-    minimum: Callable[[Any, Any], Any]
-
-
-#: numpy's, for arrays.
-ARRAY_OPS = Operations(np.ceil, np.maximum, np.minimum)
-#: Python's, for numbers: on the finite values of a GEMM's dimensions the same values as
-#: numpy's (``math.ceil`` gives an int where ``np.ceil`` gives the same integer as a float;
-#: the tile and wave counts stay exact integers below 2**53 either way).
-NUMBER_OPS = Operations(math.ceil, max, min)
-
-
-def gemm_pass_seconds(flops: Any, peak: float, size: Any, shape: Any) -> Any:
+def gemm_pass_seconds(flops: Real, peak: float, size: Real, shape: Real) -> Real:
     """Seconds of GEMM passes of ``flops``: ``F / (peak · eta · (w · d))`` with ``eta`` the
-    size curve's efficiency and ``shape = w · d`` the wave times the depth efficiency
-    (:func:`_shape_share`); arrays or Python numbers, divided as IEEE does (a zero
-    denominator gives an infinity or NaN, not an error or a warning: :func:`mlcost.results.
-    divide`)."""
+    size curve's efficiency (:meth:`Ceilings.gemm_pass_efficiencies`) and ``shape = w · d`` the
+    wave times the depth efficiency (:meth:`Ceilings.gemm_shape_efficiency`), divided as IEEE
+    does: a zero denominator gives an infinity or NaN, not an error
+    (:func:`mlcost.arrays.divide`)."""
     return divide(flops, peak * size * shape)
-
-
-def _shape_share(
-    ceilings: Ceilings, rows: Any, cols: Any, depth: Any, batch: Any, ops: Operations, *,
-    waves: bool = True, depths: bool = True,
-) -> Any:  # fmt: skip
-    """The wave times the depth efficiency of GEMM passes (:meth:`Ceilings.
-    gemm_wave_efficiency`, :meth:`Ceilings.gemm_depth_efficiency`: their formulas, written
-    once), on arrays or on Python numbers (``ops``); 1 for an effect the ceilings leave out or
-    the caller turns off (``waves``, ``depths``)."""
-    quantized, (tile_m, tile_n), units, wave_reference, overhead, depth_reference = (
-        ceilings._shape_constants
-    )
-    ceil, maximum, minimum = ops
-    wave = deep = 1.0
-    if waves and quantized:
-        batch = maximum(batch, 1.0)
-        tiles = ceil(rows / tile_m) * ceil(cols / tile_n) * batch
-        count = ceil(maximum(tiles, 1.0) / units)
-        share = rows * cols * batch / (count * units * tile_m * tile_n)
-        wave = minimum(share / wave_reference, 1.0)
-    if depths and overhead:
-        k = maximum(depth, 1.0)
-        deep = minimum(k / (k + overhead) / depth_reference, 1.0)
-    return wave * deep
-
-
-def interp_point(x: float, xs: Sequence[float], fs: Sequence[float]) -> float:
-    """``np.interp(x, xs, fs)`` of one Python float, numpy's own arithmetic (``arr_interp`` in
-    numpy/_core/src/multiarray/compiled_base.c): NaN as it is; ``fs[0]`` below the first knot
-    and ``fs[-1]`` above the last; a knot's own value at the knot; else ``slope·(x - xs[j]) +
-    fs[j]`` with ``slope = (fs[j+1] - fs[j]) / (xs[j+1] - xs[j])``, from the other end of the
-    interval where that is NaN. ``xs`` increasing, as numpy asks."""
-    if x != x:
-        return x
-    last = len(xs) - 1
-    if x < xs[0]:
-        return fs[0]
-    if x > xs[last]:
-        return fs[last]
-    j = bisect_right(xs, x) - 1
-    if j == last or xs[j] == x:
-        return fs[j]
-    slope = (fs[j + 1] - fs[j]) / (xs[j + 1] - xs[j])
-    value = slope * (x - xs[j]) + fs[j]
-    if value != value:
-        value = slope * (x - xs[j + 1]) + fs[j + 1]
-        if value != value and fs[j] == fs[j + 1]:
-            value = fs[j]
-    return value
 
 
 #: The depth-equivalent ``K0`` of a GEMM tile's prologue and epilogue, and the per-SM peak it

@@ -42,9 +42,8 @@ class LossFit(Record, frozen=True):
         return self.E + self.A / n**self.alpha + self.B / d**self.beta
 
     def compute_optimal(self, flops: Number) -> tuple[Number, Number]:
-        """``(N_opt, D_opt)`` for a budget of ``flops`` (closed form, module docstring). A
-        Python number gives Python floats (the same IEEE doubles and C ``pow`` as numpy's)."""
-        c = float(flops) / 6 if type(flops) in (int, float) else np.asarray(flops, np.float64) / 6
+        """``(N_opt, D_opt)`` for a budget of ``flops`` (closed form, module docstring)."""
+        c = np.asarray(flops, dtype=np.float64) / 6
         g = (self.alpha * self.A / (self.beta * self.B)) ** (1 / (self.alpha + self.beta))
         n = g * c ** (self.beta / (self.alpha + self.beta))
         d = c ** (self.alpha / (self.alpha + self.beta)) / g
@@ -79,12 +78,9 @@ def twenty_tokens_per_parameter(flops: Number) -> tuple[Number, Number]:
 
 def distance_from_optimal(parameters: Number, tokens: Number, fit: LossFit = HOFFMANN) -> Number:
     """``N / N_opt`` at the plan's own budget ``6·N·D`` (1 is compute-optimal; a factor of a few
-    away in either direction wastes compute). Python numbers give a Python float (one
-    configuration's path; numpy's arithmetic on doubles is the same)."""
-    numbers = type(parameters) in (int, float) and type(tokens) in (int, float)
-    n = float(parameters) if numbers else np.asarray(parameters)
-    d = float(tokens) if numbers else np.asarray(tokens)
-    n_opt, _ = fit.compute_optimal(6 * n * d)
+    away in either direction wastes compute)."""
+    n = np.asarray(parameters, dtype=np.float64)
+    n_opt, _ = fit.compute_optimal(6 * n * np.asarray(tokens, dtype=np.float64))
     return n / n_opt
 
 

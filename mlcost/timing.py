@@ -39,7 +39,7 @@ from mlcost.operator_time import (
     parameter_tensors,
 )
 from mlcost.records import Record, field
-from mlcost.results import Figure, Result, all_numbers, any_true, divide
+from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -85,15 +85,12 @@ def training_time(
 ) -> TrainingTime:
     """``steps = ceil(D / tokens per step)``, ``wall = steps x step time / goodput``,
     ``GPU-hours = GPUs x wall`` (the Iron Law of training counted in whole steps; goodput from
-    the failure model, :func:`mlcost.checkpointing.goodput_plan`). Plain numbers, arrays welcome;
-    the one place time to train is computed. Python numbers give Python floats (numpy's
-    arithmetic and IEEE division on doubles: the same numbers a one-element array holds)."""
-    if all_numbers(tokens, tokens_per_step, step_seconds, gpus, goodput):
-        steps = float(np.ceil(divide(float(tokens), tokens_per_step)))
-        wall = divide(steps * float(step_seconds), goodput)
-        return TrainingTime(steps=steps, wall_seconds=wall, gpu_hours=wall * gpus / 3600.0)
-    steps = np.ceil(np.asarray(tokens, dtype=np.float64) / tokens_per_step)
-    wall = steps * np.asarray(step_seconds, dtype=np.float64) / goodput
+    the failure model, :func:`mlcost.checkpointing.goodput_plan`), on numbers or arrays; the one
+    place time to train is computed. Divided as IEEE does: a step of no tokens or a goodput of
+    0 gives an infinite time, not an error."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        steps = np.ceil(np.asarray(tokens, dtype=np.float64) / tokens_per_step)
+        wall = steps * np.asarray(step_seconds, dtype=np.float64) / goodput
     return TrainingTime(steps=steps, wall_seconds=wall, gpu_hours=wall * gpus / 3600.0)
 
 
@@ -492,7 +489,7 @@ def iron_law(operations: Any, peak: Any, efficiency: Number = 1.0) -> IronLaw:
     flops = magnitude_in(operations, "flop", "operations")
     rate = magnitude_in(peak, "flop/s", "peak")
     eta = np.asarray(efficiency, dtype=np.float64)
-    if any_true(~np.isfinite(eta)) or any_true(eta <= 0) or any_true(eta > 1):
+    if np.any(~np.isfinite(eta)) or np.any(eta <= 0) or np.any(eta > 1):
         raise MlcostError(f"efficiency: got {efficiency!r}, expected a fraction in (0, 1]")
     return IronLaw(
         operations=Q_(flops, "flop"), peak=Q_(rate, "flop/s").to("TFLOP/s"), efficiency=efficiency

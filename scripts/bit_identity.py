@@ -53,6 +53,7 @@ def _is_error(answer: Any) -> bool:
 
 
 def _json(result: Any) -> str:
+    """A result's JSON as text (its whole answer: every figure, formula and source)."""
     return json.dumps(result.to_json(), sort_keys=True, default=str)
 
 
@@ -108,6 +109,53 @@ def answers() -> dict[Any, Any]:
         found = search("llama-2-7b", "dgx-h100", 512, config=config, gpus=64)
         every = search("llama-2-7b", "dgx-h100", 512, config=config, gpus=64, keep_unfit=True)
         return [found.to_frame().to_csv(), every.to_frame().to_csv()]
+
+    def whole_plan(model: str, config: Any, options: dict[str, Any]) -> Any:
+        plan = Plan(model, system="dgx-h100", gpus=8, layout=layouts[0], config=config, **options)
+        answers = [_json(plan)]
+        if plan.fits:
+            answers += [_json(plan.train()), _json(plan.energy()), _json(plan.cost())]
+            answers += [_json(plan.carbon()), _json(plan.step_time())]
+        return answers
+
+    def swept_plan(model: str, config: Any) -> Any:
+        plan = Plan(model, system="dgx-h100", gpus=8, layout=layouts[0], config=config)
+        frame = plan.sweep(micro_batch_size=[1, 2], gpus=[8, 16], region=["us", "france"])
+        return frame.to_csv()
+
+    def served(model: str) -> Any:
+        from mlcost import ServePlan
+
+        return _json(ServePlan(model, gpu="h100-sxm5-80gb", prompt=1024, output=256, batch=8))
+
+    def failures(gpus: int, asynchronous: bool) -> Any:
+        from mlcost.checkpointing import goodput_plan
+        from mlcost.units import Q_
+
+        return _json(
+            goodput_plan(
+                Q_(12, "GB"), gpus, write_bandwidth=Q_(50, "GB/s"), asynchronous=asynchronous
+            )
+        )
+
+    plan_options: tuple[dict[str, Any], ...] = (
+        {"tokens": 1e11},
+        {"tokens": 1e11, "region": "france"},
+        {"tokens": 1e11, "failures": False},
+        {"tokens": 1e11, "gpu_hours": 5000.0},
+        {"tokens": 1e11, "flop_count": "6ND"},
+        {"steps": 1000, "price": "30 USD/hour", "accounting": "gpu-tdp"},
+    )
+    for model in MODELS:
+        config = TrainingConfig(sequence_length=1024)
+        for i, extra in enumerate(plan_options):
+            record((model, "whole plan", i), whole_plan, model, config, extra)
+        record((model, "swept plan"), swept_plan, model, config)
+    for model in ("llama-3-8b", "llama-2-70b", "mixtral-8x7b"):
+        record((model, "served"), served, model)
+    for gpus in (8, 1024, 16384):
+        for asynchronous in (False, True):
+            record(("failures", gpus, asynchronous), failures, gpus, asynchronous)
 
     for model in MODELS:
         for precision in ("bf16", "fp8"):

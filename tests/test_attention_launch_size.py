@@ -19,7 +19,6 @@ import mlcost
 from mlcost.implementation import attention_kernel_seconds
 from mlcost.layout import Layout
 from mlcost.published import megatron_gpt
-from mlcost.specs.software import launch_logs
 from mlcost.timing import step_time
 from mlcost.workload import TrainingConfig
 
@@ -203,25 +202,6 @@ def test_a_kernel_grid_of_the_wrong_shape_is_refused(batch_heads: str, message: 
     curve = kernel.curves[0]
     assert float(curve.at(4096, 16)) == pytest.approx(5e12)
     assert float(curve.at(2048, 32)) == pytest.approx(2.5e12)  # halfway from 16 to 64 in log2
-
-
-def test_one_launch_and_a_sweep_read_the_same_rate() -> None:
-    # the scalar path of KernelCurve.at and its array path: bit-identical, inside and beyond
-    # the measured grid
-    curve = (
-        mlcost.catalog()
-        .kernel("cudnn-fused-attention")
-        .curve(H100, "backward", head_dim=128, causal=True, dropout=True)
-    )
-    assert curve is not None and curve.batch_heads
-    sequences = np.array([512, 1024, 1500, 4096, 5000, 8192, 20000])
-    heads = np.array([1, 4, 11.3, 16, 100, 128, 300])
-    swept = curve.at(sequences[:, None], heads[None, :])
-    for i, s in enumerate(sequences.tolist()):
-        for j, h in enumerate(heads.tolist()):
-            assert float(curve.at(s, h)) == swept[i, j]
-            # the launch's logs taken once by the caller (one launch read on several curves)
-            assert curve.at(s, h, launch_logs(s, h)) == swept[i, j]
 
 
 def test_a_copied_curve_with_other_rates_answers_its_own() -> None:

@@ -26,31 +26,20 @@ Sources:
 
 from __future__ import annotations
 
-import contextlib
-import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pint
 
+from mlcost.arrays import Real, plain
 from mlcost.errors import MlcostError
 from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter
 from mlcost.memory.states import state_bytes
 from mlcost.records import Record
-from mlcost.results import (
-    Figure,
-    Result,
-    all_numbers,
-    any_true,
-    first_value,
-    json_value,
-    maximum,
-)
+from mlcost.results import Figure, Result, json_value
 from mlcost.specs import Storage
 from mlcost.units import Q_, in_unit, magnitude_in
-
-Number = Any
 
 #: Llama 3 pre-training (Dubey et al. 2024, section 3.3.4): unexpected interruptions, the
 #: snapshot they were counted over, and the GPUs of the job.
@@ -81,18 +70,14 @@ def _check(value: Any, unit: str, name: str) -> pint.Quantity:
 def _magnitude(value: Any, unit: str, name: str) -> Any:
     """The magnitude of :func:`_check`'s quantity (a number, or an array)."""
     magnitude = magnitude_in(value, unit, name)
-    if type(magnitude) in (int, float):  # one number: no numpy round trip
-        bad = not (magnitude >= 0 and math.isfinite(magnitude))
-    else:
-        bad = any_true(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude))
-    if bad:
+    if np.any(np.asarray(magnitude) < 0) or not np.all(np.isfinite(magnitude)):
         raise MlcostError(f"{name}: got {value!r}, expected a finite value >= 0")
     return magnitude
 
 
 # ----- checkpoint size and write time --------------------------------------------------------
 def checkpoint_bytes(
-    parameters: Number,
+    parameters: Real,
     precision: str = "bf16-mixed",
     optimizer: str = "adamw",
     *,
@@ -119,8 +104,8 @@ def checkpoint_bytes(
 
 
 def checkpoint_bytes_per_gpu(
-    parameters: Number,
-    gpus: Number,
+    parameters: Real,
+    gpus: Real,
     precision: str = "bf16-mixed",
     optimizer: str = "adamw",
     *,
@@ -144,14 +129,14 @@ def checkpoint_bytes_per_gpu(
 
 
 def checkpoint_state_bytes(
-    parameters: Number,
-    gpus: Number,
+    parameters: Real,
+    gpus: Real,
     precision: str = "bf16-mixed",
     optimizer: str = "adamw",
     *,
     include_weights: bool = True,
     trained_share: float = 1.0,
-) -> Number:
+) -> Real:
     """:func:`checkpoint_bytes_per_gpu` in bytes, a plain number (arrays welcome): what a
     plan's failure model reads, without a quantity made and converted on every plan."""
     per_param = {
@@ -166,11 +151,11 @@ def checkpoint_state_bytes(
     return sum((v for term, v in states.items() if term != gradients), 0)
 
 
-def storage_write_bandwidth(storage: Storage, devices: Number = 1) -> pint.Quantity:
+def storage_write_bandwidth(storage: Storage, devices: Real = 1) -> pint.Quantity:
     """Aggregate sequential write bandwidth of ``devices`` copies of ``storage`` written in
     parallel (e.g. one NVMe drive per node times the nodes; 1 for a shared file system whose
     spec is already the aggregate). The datasheet's sequential write, an upper bound."""
-    if any_true(np.asarray(devices) < 1):
+    if np.any(np.asarray(devices) < 1):
         raise MlcostError(f"devices: got {devices!r}, expected a count >= 1")
     return (storage.sequential_write * devices).to("GB/s")
 
@@ -179,7 +164,7 @@ def checkpoint_write_time(
     checkpoint: pint.Quantity,
     bandwidth: pint.Quantity,
     *,
-    writers: Number = 1,
+    writers: Real = 1,
     per_writer_bandwidth: pint.Quantity | None = None,
 ) -> pint.Quantity:
     """``delta = S / min(B_storage, n_writers · B_writer)``: the checkpoint of ``S`` bytes written
@@ -191,14 +176,14 @@ def checkpoint_write_time(
 
 
 def _write_seconds(
-    size: Number, rate: Number, writers: Number, per_writer: pint.Quantity | None, given: Any
-) -> Number:
+    size: Real, rate: Real, writers: Real, per_writer: pint.Quantity | None, given: Any
+) -> Real:
     """:func:`checkpoint_write_time` on magnitudes (bytes, bytes/s; ``given``: the bandwidth as
     the caller gave it, for the error)."""
     if per_writer is not None:
         per = _check(per_writer, "byte/s", "per_writer_bandwidth").to("byte/s")
         rate = np.minimum(rate, writers * per.magnitude)
-    if any_true(np.asarray(rate) <= 0):
+    if np.any(np.asarray(rate) <= 0):
         raise MlcostError(f"bandwidth: got {given!r}, expected a bandwidth > 0")
     return size / rate
 
@@ -206,7 +191,7 @@ def _write_seconds(
 # ----- failures ------------------------------------------------------------------------------
 def system_mtbf(
     component_mtbf: pint.Quantity | Sequence[pint.Quantity],
-    count: Number | Sequence[Number] = 1,
+    count: Real | Sequence[Real] = 1,
 ) -> pint.Quantity:
     """``M = 1 / sum_i (n_i / M_i)``: a job that stops when any of its components fails (a series
     system of independent, exponentially failing components; Young 1974 and Daly 2006 assume
@@ -214,7 +199,7 @@ def system_mtbf(
     entry per component class, e.g. GPUs, hosts, switches)."""
     if isinstance(component_mtbf, pint.Quantity):
         mtbfs: list[pint.Quantity] = [component_mtbf]
-        counts: list[Number] = [count]
+        counts: list[Any] = [count]
     else:
         mtbfs = list(component_mtbf)
         counts = list(count) if isinstance(count, Sequence) else [count] * len(mtbfs)
@@ -223,62 +208,47 @@ def system_mtbf(
                 f"count: got {len(counts)} counts for {len(mtbfs)} component MTBFs, expected one "
                 "per component"
             )
-    rate: Number = 0.0
+    rate: Real = 0.0
     for mtbf, n in zip(mtbfs, counts, strict=True):
         hours = _magnitude(mtbf, "hour", "component_mtbf")
-        if any_true(np.asarray(hours) <= 0) or any_true(np.asarray(n) < 0):
+        if np.any(np.asarray(hours) <= 0) or np.any(np.asarray(n) < 0):
             raise MlcostError("component_mtbf/count: expected MTBF > 0 and counts >= 0")
         rate = rate + np.asarray(n) / hours
-    if any_true(np.asarray(rate) <= 0):
+    if np.any(np.asarray(rate) <= 0):
         raise MlcostError("count: expected at least one component")
     return Q_(1.0 / rate, "hour")
 
 
-def failure_probability(window: pint.Quantity, mtbf: pint.Quantity) -> Number:
+def failure_probability(window: pint.Quantity, mtbf: pint.Quantity) -> Real:
     """``P(at least one failure in t) = 1 - exp(-t/M)`` (Poisson failures)."""
     ratio = (_check(window, "s", "window") / _check(mtbf, "s", "mtbf")).to("").magnitude
     return 1.0 - np.exp(-ratio)
 
 
-def expected_failures(window: pint.Quantity, mtbf: pint.Quantity) -> Number:
+def expected_failures(window: pint.Quantity, mtbf: pint.Quantity) -> Real:
     """``t / M`` failures expected in a window of ``t`` (Poisson failures)."""
     return (_check(window, "s", "window") / _check(mtbf, "s", "mtbf")).to("").magnitude
 
 
 # ----- the interval --------------------------------------------------------------------------
-def _young_seconds(delta: Number, m: Number) -> Number:
+def _young_seconds(delta: Real, m: Real) -> Real:
     """Young 1974 on magnitudes (seconds): ``sqrt(2·delta·M)``."""
     return np.sqrt(2 * delta * m)
 
 
-def _daly_seconds(delta: Number, m: Number) -> Number:
-    """Daly 2006, eq. 37 on magnitudes (seconds); see :func:`daly_interval`. Two Python
-    numbers give a Python float (``math.sqrt`` and numpy's are both IEEE's correctly rounded
-    square root: the same value)."""
-    numbers = all_numbers(delta, m) and m > 0 and delta >= 0
-    sqrt = math.sqrt if numbers else np.sqrt
+def _daly_seconds(delta: Real, m: Real) -> Real:
+    """Daly 2006, eq. 37 on magnitudes (seconds); see :func:`daly_interval`."""
     x = delta / (2 * m)
-    tau = sqrt(2 * delta * m) * (1 + sqrt(x) / 3 + x / 9) - delta
-    if numbers:
-        return tau if delta < 2 * m else float(m)
-    return np.where(delta < 2 * m, tau, m)
+    tau = np.sqrt(2 * delta * m) * (1 + np.sqrt(x) / 3 + x / 9) - delta
+    return plain(np.where(delta < 2 * m, tau, m))
 
 
-def _goodput_fraction(tau: Number, delta: Number, m: Number, r: Number) -> Number:
-    """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`. Python numbers
-    give a Python float (numpy's ``exp`` and ``expm1`` of the one value, as of an array's)."""
-    numbers = all_numbers(tau, delta, m, r)
-    # An interval far beyond M overflows the exponential: goodput 0, not a warning. One
-    # configuration whose exponentials stay finite has nothing for errstate to silence (entering
-    # it costs more than the arithmetic).
-    finite = numbers and r / m < _EXP_FINITE and (tau + delta) / m < _EXP_FINITE
-    with contextlib.nullcontext() if finite else np.errstate(over="ignore"):
+def _goodput_fraction(tau: Real, delta: Real, m: Real, r: Real) -> Real:
+    """Daly 2006's complete model on magnitudes (seconds); see :func:`goodput`. An interval far
+    beyond ``M`` overflows the exponential: goodput 0, not a warning."""
+    with np.errstate(over="ignore"):
         fraction = tau / (m * np.exp(r / m) * np.expm1((tau + delta) / m))
-    return float(fraction) if numbers else fraction
-
-
-#: Below this argument ``exp`` of a double is finite (``log(DBL_MAX)`` = 709.78).
-_EXP_FINITE = 709.0
+    return plain(fraction)
 
 
 def young_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Quantity:
@@ -298,12 +268,12 @@ def daly_interval(checkpoint_time: pint.Quantity, mtbf: pint.Quantity) -> pint.Q
     return Q_(_daly_seconds(delta, m), "s").to("minute")
 
 
-def lambert_w0(x: Number) -> Number:
+def lambert_w0(x: Real) -> Real:
     """Principal branch ``W0`` of the Lambert function on ``[-1/e, 0]`` (``W·e^W = x``), by
     Halley's iteration from the branch-point series ``-1 + p - p^2/3 + 11·p^3/72``,
     ``p = sqrt(2·(e·x + 1))`` (Corless et al. 1996, "On the Lambert W function", eq. 4.22)."""
     x = np.asarray(x, dtype=float)
-    if any_true(x < -1 / np.e - 1e-15) or any_true(x > 0):
+    if np.any(x < -1 / np.e - 1e-15) or np.any(x > 0):
         raise MlcostError(f"x: got {x!r}, expected values in [-1/e, 0]")
     p = np.sqrt(np.maximum(2 * (np.e * x + 1), 0.0))
     w = np.where(x < -0.25, -1 + p - p**2 / 3 + 11 * p**3 / 72, x * (1 - x))
@@ -347,7 +317,7 @@ def goodput(
     checkpoint_time: pint.Quantity,
     mtbf: pint.Quantity,
     restart_time: pint.Quantity = DALY_RESTART_TIME,
-) -> Number:
+) -> Real:
     """Useful fraction of wall time, ``T_s/T_w = tau / (M·e^(R/M)·(e^((tau+delta)/M) - 1))``
     (Daly 2006's complete model, :func:`expected_wall_time`)."""
     tau = _magnitude(interval, "s", "interval")
@@ -357,9 +327,9 @@ def goodput(
     return _checked_goodput(tau, delta, m, r)
 
 
-def _checked_goodput(tau: Number, delta: Number, m: Number, r: Number) -> Number:
+def _checked_goodput(tau: Real, delta: Real, m: Real, r: Real) -> Real:
     """:func:`goodput` on magnitudes (seconds), refusing an interval or MTBF that is not > 0."""
-    if any_true(np.asarray(tau) <= 0) or any_true(np.asarray(m) <= 0):
+    if np.any(np.asarray(tau) <= 0) or np.any(np.asarray(m) <= 0):
         raise MlcostError("interval/mtbf: expected values > 0")
     return _goodput_fraction(tau, delta, m, r)
 
@@ -369,7 +339,7 @@ def waste_fraction(
     checkpoint_time: pint.Quantity,
     mtbf: pint.Quantity,
     restart_time: pint.Quantity = DALY_RESTART_TIME,
-) -> Number:
+) -> Real:
     """Expected wasted fraction of wall time, ``1 - goodput`` (checkpoint writes, lost work and
     restarts; Daly 2006's complete model). Its first-order parts are
     :func:`waste_breakdown`."""
@@ -381,7 +351,7 @@ def waste_breakdown(
     checkpoint_time: pint.Quantity,
     mtbf: pint.Quantity,
     restart_time: pint.Quantity = DALY_RESTART_TIME,
-) -> dict[str, Number]:
+) -> dict[str, Real]:
     """The first-order parts of the waste per unit of useful work (Young 1974; Daly 2006's
     first-order model): checkpoints ``delta/tau``, lost work ``(tau + delta)/(2M)`` (half a period
     per failure), restarts ``R/M``."""
@@ -392,7 +362,7 @@ def waste_breakdown(
     return _waste_parts(tau, delta, m, r)
 
 
-def _waste_parts(tau: Number, delta: Number, m: Number, r: Number) -> dict[str, Number]:
+def _waste_parts(tau: Real, delta: Real, m: Real, r: Real) -> dict[str, Real]:
     """:func:`waste_breakdown` on magnitudes (seconds)."""
     return {
         "checkpoint writes": delta / tau,
@@ -405,15 +375,15 @@ class GoodputSchedule(Record, frozen=True):
     """:func:`goodput_seconds`: the checkpoint schedule and goodput of :func:`goodput_plan` at
     Daly's interval on plain magnitudes (numbers, or arrays over GPU counts)."""
 
-    checkpoint_bytes: Number  # S·N: every GPU's state
-    write_s: Number  # delta_w = S·N / B
-    blocking_s: Number  # delta: the write, or 0 when asynchronous with an ideal snapshot
-    mtbf_s: Number  # M = MTBF_gpu / N
-    daly_s: Number  # Daly's optimum
-    interval_s: Number  # tau: Daly's optimum, at least the write when asynchronous
-    restart_s: Number  # R as given
-    effective_restart_s: Number  # R, plus the write when asynchronous
-    goodput: Number
+    checkpoint_bytes: Real  # S·N: every GPU's state
+    write_s: Real  # delta_w = S·N / B
+    blocking_s: Real  # delta: the write, or 0 when asynchronous with an ideal snapshot
+    mtbf_s: Real  # M = MTBF_gpu / N
+    daly_s: Real  # Daly's optimum
+    interval_s: Real  # tau: Daly's optimum, at least the write when asynchronous
+    restart_s: Real  # R as given
+    effective_restart_s: Real  # R, plus the write when asynchronous
+    goodput: Real
     asynchronous: bool
 
     @property
@@ -423,30 +393,27 @@ class GoodputSchedule(Record, frozen=True):
 
     def one_configuration(self) -> GoodputSchedule:
         """This schedule of one configuration (arrays of one GPU count, as a plan's chain
-        evaluates) as plain numbers, read as the chain's columns are
-        (:func:`mlcost.results.first_value`); the mode as it is. A schedule already of
-        Python floats (the chain's scalar path) is itself."""
-        fields = self.__struct_fields__
-        if all(type(getattr(self, name)) is float for name in fields if name != "asynchronous"):
-            return self
+        evaluates) as Python numbers; the mode as it is."""
         numbers: dict[str, Any] = {
-            name: first_value(getattr(self, name)) for name in fields if name != "asynchronous"
+            name: np.asarray(getattr(self, name)).item()
+            for name in self.__struct_fields__
+            if name != "asynchronous"
         }
         return GoodputSchedule(**numbers, asynchronous=self.asynchronous)
 
 
-def daly_rule(asynchronous: bool, daly_s: Number, write_s: Number) -> str:
+def daly_rule(asynchronous: bool, daly_s: Real, write_s: Real) -> str:
     """How the checkpoint interval was chosen: Daly's optimum, or the write time where an
     asynchronous write outlasts that optimum (one write in flight at a time)."""
-    if asynchronous and any_true(np.asarray(daly_s) < write_s):
+    if asynchronous and np.any(np.asarray(daly_s) < write_s):
         return "the write time (one asynchronous write in flight at a time)"
     return "Daly 2006 optimum"
 
 
 def goodput_seconds(
-    state_bytes_per_gpu: Number,
-    gpus: Number,
-    write_bandwidth: Number,
+    state_bytes_per_gpu: Real,
+    gpus: Real,
+    write_bandwidth: Real,
     *,
     mtbf_per_gpu_hours: float,
     restart_seconds: float,
@@ -459,18 +426,12 @@ def goodput_seconds(
     optimum (at least the write when asynchronous) and the complete model's goodput with ``R``
     (plus the write when asynchronous). Inputs are trusted: :func:`goodput_plan` is the checked
     entry point."""
-    n: Any
-    state: Any
-    if all_numbers(state_bytes_per_gpu, gpus, write_bandwidth) and write_bandwidth > 0:
-        # One configuration of Python numbers: the same arithmetic on Python floats.
-        n, state = float(gpus), float(state_bytes_per_gpu)
-    else:
-        n = np.asarray(gpus, dtype=np.float64)
-        state = np.asarray(state_bytes_per_gpu, dtype=np.float64)
+    n = np.asarray(gpus, dtype=np.float64)
+    state = np.asarray(state_bytes_per_gpu, dtype=np.float64)
     checkpoint = state * n
     write = checkpoint / write_bandwidth
     mtbf = mtbf_per_gpu_hours * 3600.0 / n
-    blocking = (0.0 if type(write) is float else np.zeros_like(write)) if asynchronous else write
+    blocking = np.zeros_like(write) if asynchronous else write
     daly = _daly_seconds(blocking, mtbf)
     tau, restart = _schedule(daly, write, restart_seconds, asynchronous)
     return GoodputSchedule(
@@ -480,14 +441,14 @@ def goodput_seconds(
     )  # fmt: skip
 
 
-def _schedule(interval: Number, write: Number, restart: Number, asynchronous: bool) -> tuple:
+def _schedule(interval: Real, write: Real, restart: Real, asynchronous: bool) -> tuple:
     """The interval and effective restart (seconds) of a blocking or asynchronous checkpoint:
     blocking, as given; asynchronous (CheckFreq, Mohan et al. 2021), the interval at least the
     write (one write in flight) and the write added to the restart (a failure during the write
     loses the previous interval too)."""
     if not asynchronous:
         return interval, restart
-    return maximum(interval, write), restart + write
+    return plain(np.maximum(interval, write)), restart + write
 
 
 # ----- one run's plan ------------------------------------------------------------------------
@@ -677,7 +638,7 @@ def goodput_plan(
     else:
         chosen = _check(interval, "s", "interval").to("minute")
         rule = "given"
-        if any_true(np.asarray(in_unit(chosen, "s")) <= 0):
+        if np.any(np.asarray(in_unit(chosen, "s")) <= 0):
             raise MlcostError(f"interval: got {interval!r}, expected a time > 0")
     tau_s, r = in_unit(chosen, "s"), in_unit(effective_restart, "s")
     useful = _checked_goodput(tau_s, blocking_s, m, r)

@@ -55,7 +55,6 @@ import pint
 from mlcost.checkpointing.chapter import chapter_optimal_checkpoints
 from mlcost.errors import MlcostError
 from mlcost.records import Record
-from mlcost.results import any_true
 from mlcost.units import Q_, in_unit, magnitude_in
 
 Number = Any
@@ -93,7 +92,7 @@ class LayerChain:
             if value is not None and len(value) != length:
                 raise MlcostError(f"{name}: got {len(value)} values, expected one per layer")
         for name in ("saved", "boundary", "forward_flops"):
-            if any_true(np.asarray(getattr(self, name)) < 0):
+            if np.any(np.asarray(getattr(self, name)) < 0):
                 raise MlcostError(f"{name}: got a negative value, expected bytes/FLOPs >= 0")
         if self.in_flight < 1:
             raise MlcostError(f"in_flight: got {self.in_flight}, expected >= 1 micro-batch")
@@ -106,7 +105,7 @@ class LayerChain:
     def has_selective(self) -> bool:
         """True when some layer saves less under selective recomputation than kept in full."""
         return self.selective_saved is not None and bool(
-            any_true(self.selective_saved < self.saved)
+            np.any(self.selective_saved < self.saved)
         )
 
     def cost(self) -> np.ndarray:
@@ -314,7 +313,7 @@ def placement_cost(chain: LayerChain, placement: Placement) -> PlacementCost:
     transient = 0.0
     for start, stop in placement.segments():
         transient = max(transient, float(chain.saved[start:stop].sum()))
-    if any_true(sel):
+    if np.any(sel):
         transient = max(transient, float((chain.saved - sel_saved)[sel].max()))
     flops = chain.forward_flops[recomputed].sum() + chain._selective("flops")[sel].sum()
     time = None

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.arrays import plain
 from mlcost.comms.collectives import COLLECTIVES, check_ranks
 from mlcost.errors import MlcostError
-from mlcost.results import plain
 
 Number = Any
 

@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.arrays import plain
 from mlcost.errors import MlcostError
-from mlcost.results import all_numbers, any_true, floats, where
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -92,20 +92,19 @@ def collective_name(collective: str) -> Collective:
 # ----- the kernels (plain numbers in SI units) -------------------------------------------------
 def steps_log2(n: Number) -> Number:
     """``ceil(log2 n)`` steps of a binomial tree."""
-    steps = np.ceil(np.log2(np.maximum(np.asarray(n, dtype=np.float64), 1.0)))
-    return float(steps) if all_numbers(n) else steps
+    return plain(np.ceil(np.log2(np.maximum(np.asarray(n, dtype=np.float64), 1.0))))
 
 
 def ring_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
     """``2(n-1)·alpha + 2(n-1)/n · S/beta`` (0 for one rank)."""
-    n = floats(n)
-    return where(n > 1, 2 * (n - 1) * alpha + 2 * (n - 1) / n * size / beta, 0.0)
+    n = np.asarray(n, dtype=np.float64)
+    return np.where(n > 1, 2 * (n - 1) * alpha + 2 * (n - 1) / n * size / beta, 0.0)
 
 
 def ring_half_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
     """Reduce-scatter, all-gather and pairwise all-to-all: ``(n-1)·alpha + (n-1)/n · S/beta``."""
-    n = floats(n)
-    return where(n > 1, (n - 1) * alpha + (n - 1) / n * size / beta, 0.0)
+    n = np.asarray(n, dtype=np.float64)
+    return np.where(n > 1, (n - 1) * alpha + (n - 1) / n * size / beta, 0.0)
 
 
 def tree_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
@@ -115,8 +114,8 @@ def tree_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number)
 
 def broadcast_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
     """``(n-1)·alpha + S/beta`` (0 for one rank)."""
-    n = floats(n)
-    return where(n > 1, (n - 1) * alpha + size / beta, 0.0)
+    n = np.asarray(n, dtype=np.float64)
+    return np.where(n > 1, (n - 1) * alpha + size / beta, 0.0)
 
 
 def point_to_point_seconds(size: Number, beta: Number, alpha: Number) -> Number:
@@ -137,7 +136,7 @@ def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Number, Number, Number
 def check_ranks(n: Number, what: str = "ranks") -> Number:
     """``n`` unchanged when every value is a count >= 1; else :class:`MlcostError`."""
     array = np.asarray(n)
-    if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or any_true(array < 1):
+    if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or np.any(array < 1):
         raise MlcostError(f"{what}: got {n!r}, expected a whole number of ranks >= 1")
     return n
 

@@ -15,14 +15,13 @@ fitted ``alpha`` and bandwidth of that collective stand for the intra-node link.
 
 from __future__ import annotations
 
-import functools
-import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pint
 
+from mlcost.arrays import Real, plain
 from mlcost.comms.bandwidth import algorithm_bandwidth, bus_bandwidth, bus_bandwidth_factor
 from mlcost.comms.collectives import (
     BENCH_NAMES,
@@ -37,19 +36,7 @@ from mlcost.comms.collectives import (
 )
 from mlcost.errors import MlcostError
 from mlcost.records import Record
-from mlcost.results import (
-    Figure,
-    Result,
-    all_numbers,
-    any_true,
-    ceil,
-    floats,
-    floor,
-    maximum,
-    minimum,
-    plain,
-)
-from mlcost.results import where as choose
+from mlcost.results import Figure, Result
 from mlcost.specs.hardware import CollectiveFit
 from mlcost.systems import System, SystemLike, system
 from mlcost.units import Q_, in_unit, magnitude_in
@@ -57,34 +44,34 @@ from mlcost.units import Q_, in_unit, magnitude_in
 if TYPE_CHECKING:
     import pandas as pd
 
-Number = Any
-
 
 class GroupPlacement(Record, frozen=True):
     """Where a communication group sits: ``ranks`` members, ``per_node`` of them on each node
     (arrays allowed), and the bandwidth each member gets on each tier (bytes/s) and latency (s).
     """
 
-    ranks: Number
-    per_node: Number
-    nodes: Number
-    intra_bandwidth: Number
-    inter_bandwidth: Number
-    intra_latency: Number
-    inter_latency: Number
+    ranks: Real
+    per_node: Real
+    nodes: Real
+    intra_bandwidth: Real
+    inter_bandwidth: Real
+    intra_latency: Real
+    inter_latency: Real
 
 
 def placement(
-    system: System, ranks: Number, stride: Number = 1, *, gpus_per_node: Number | None = None
+    system: System, ranks: Real, stride: Real = 1, *, gpus_per_node: Real | None = None
 ) -> GroupPlacement:
     """Place a group of ``ranks`` GPUs whose global ranks are ``stride`` apart (module
     docstring). Vectorized over ``ranks``, ``stride`` and ``gpus_per_node`` (the GPUs in use per
     node)."""
-    g = floats(system.gpus_per_node if gpus_per_node is None else gpus_per_node)
-    n = floats(ranks)
-    stride = floats(stride)
-    per_node = minimum(n, maximum(1.0, floor(g / stride)))
-    nodes = ceil(n / per_node)
+    g = np.asarray(
+        system.gpus_per_node if gpus_per_node is None else gpus_per_node, dtype=np.float64
+    )
+    n = np.asarray(ranks, dtype=np.float64)
+    stride = np.asarray(stride, dtype=np.float64)
+    per_node = np.minimum(n, np.maximum(1.0, np.floor(g / stride)))
+    nodes = np.ceil(n / per_node)
     intra_b = system.intra.bandwidth_bytes if system.intra else np.inf
     intra_a = system.intra.latency_seconds if system.intra else 0.0
     if system.inter is not None:
@@ -92,15 +79,14 @@ def placement(
         inter_b = nic / g
         inter_a = system.inter.latency_seconds
     else:
-        inter_b = np.inf if type(g) is float else np.full_like(g, np.inf)
+        inter_b = np.full_like(g, np.inf)
         inter_a = 0.0
-    if all_numbers(nodes, inter_b):
-        crosses_without_link = nodes > 1 and not math.isfinite(inter_b)
-    else:
-        crosses_without_link = any_true((nodes > 1) & ~np.isfinite(inter_b))
-    if crosses_without_link:
+    if np.any((nodes > 1) & ~np.isfinite(inter_b)):
         raise MlcostError(f"system: {system.name} has no inter-node link for a multi-node group")
-    return GroupPlacement(n, per_node, nodes, intra_b, inter_b, intra_a, inter_a)
+    return GroupPlacement(
+        ranks=n, per_node=per_node, nodes=nodes, intra_bandwidth=intra_b,
+        inter_bandwidth=inter_b, intra_latency=intra_a, inter_latency=inter_a,
+    )  # fmt: skip
 
 
 class GroupLinks(Record, frozen=True):
@@ -108,17 +94,17 @@ class GroupLinks(Record, frozen=True):
     ``n``, members per node ``k``, ``nodes``, whether it stays in one node, each tier's
     bandwidth and latency, and those of a flat scheme spanning both tiers."""
 
-    n: Number
-    k: Number
-    nodes: Number
-    single: Number
-    b1: Number
-    a1: Number
-    b2: Number
-    a2: Number
-    flat_b: Number
-    flat_a: Number
-    nvls_b: Number = 0.0  # NVLS switch-port rate per GPU and direction (0: none)
+    n: Real
+    k: Real
+    nodes: Real
+    single: Real
+    b1: Real
+    a1: Real
+    b2: Real
+    a2: Real
+    flat_b: Real
+    flat_a: Real
+    nvls_b: Real = 0.0  # NVLS switch-port rate per GPU and direction (0: none)
     nvls_min: int = 2
 
 
@@ -142,24 +128,27 @@ def group_links(
     b2, a2 = where.inter_bandwidth, where.inter_latency
     fit = _fit_for(system, collective)
     if fit is not None:
-        n_fit = floats(fit_world_size or n)
-        factor = floats(bus_bandwidth_factor(collective, n_fit))
-        b1 = in_unit(fit.bandwidth, "byte/s") * choose(factor > 0, factor, 1.0)
+        n_fit = np.asarray(fit_world_size or n, dtype=np.float64)
+        factor = np.asarray(bus_bandwidth_factor(collective, n_fit), dtype=np.float64)
+        b1 = in_unit(fit.bandwidth, "byte/s") * np.where(factor > 0, factor, 1.0)
         steps = 2 * (n_fit - 1) if collective == Collective.ALL_REDUCE else n_fit - 1
-        a1 = in_unit(fit.alpha, "s") / maximum(steps, 1.0)
+        a1 = in_unit(fit.alpha, "s") / np.maximum(steps, 1.0)
     single = nodes <= 1
     # flat schemes span nodes at the slowest tier: inter bandwidth for the group = the NIC share
     # of its k members per node, k x (NICs x NIC bw / g)
-    flat_b = choose(single, b1, minimum(b1, b2 * k))
-    flat_a = choose(single, a1, maximum(a1, a2))
+    flat_b = np.where(single, b1, np.minimum(b1, b2 * k))
+    flat_a = np.where(single, a1, np.maximum(a1, a2))
     if fit is not None:
-        flat_a = choose(single, a1, flat_a)
+        flat_a = np.where(single, a1, flat_a)
     intra = system.intra
     nvls_b = 0.0
     if intra is not None and intra.reduction_efficiency is not None:
         nvls_b = intra.peak_bytes * intra.reduction_efficiency
     nvls_min = intra.reduction_min_ranks if intra is not None else 2
-    return GroupLinks(n, k, nodes, single, b1, a1, b2, a2, flat_b, flat_a, nvls_b, nvls_min)
+    return GroupLinks(
+        n=n, k=k, nodes=nodes, single=single, b1=b1, a1=a1, b2=b2, a2=a2, flat_b=flat_b,
+        flat_a=flat_a, nvls_b=nvls_b, nvls_min=nvls_min,
+    )  # fmt: skip
 
 
 # ----- the algorithms ---------------------------------------------------------------------------
@@ -178,11 +167,6 @@ class Algorithm(Record, frozen=True):
 ALGORITHMS: dict[str, Algorithm] = {}
 
 
-#: Read once (:mod:`mlcost.workload.builder`: an enum member read through its class is slow on
-#: Python 3.11).
-_ALL_REDUCE = Collective.ALL_REDUCE
-
-
 def register_algorithm(algorithm: Algorithm) -> Algorithm:
     """Add an algorithm to :data:`ALGORITHMS` (``auto`` then considers it)."""
     ALGORITHMS[algorithm.name] = algorithm
@@ -190,7 +174,7 @@ def register_algorithm(algorithm: Algorithm) -> Algorithm:
 
 
 def _ring(collective: Collective, size: Any, g: GroupLinks) -> Any:
-    if collective == _ALL_REDUCE:
+    if collective == Collective.ALL_REDUCE:
         return ring_allreduce_seconds(size, g.n, g.flat_b, g.flat_a)
     return ring_half_seconds(size, g.n, g.flat_b, g.flat_a)
 
@@ -202,9 +186,7 @@ def _tree(collective: Collective, size: Any, g: GroupLinks) -> Any:
 def _hierarchical(collective: Collective, size: Any, g: GroupLinks) -> Any:
     """Two tiers where the group spans nodes, the flat ring where it stays in one (so groups
     that all stay in one node are the ring, without evaluating the two-level scheme)."""
-    if g.single is True:  # one group of Python numbers, in one node
-        return _ring(collective, size, g)
-    if not any_true(~np.asarray(g.single, dtype=bool)):
+    if not np.any(~np.asarray(g.single, dtype=bool)):
         ring = _ring(collective, size, g)
         if np.shape(ring) == np.broadcast_shapes(np.shape(g.single), np.shape(ring)):
             return np.where(g.single, ring, 0.0)  # np.where's own result: a fresh float array
@@ -213,7 +195,7 @@ def _hierarchical(collective: Collective, size: Any, g: GroupLinks) -> Any:
         two_level = 2 * local + ring_allreduce_seconds(size / g.k, g.nodes, g.b2, g.a2)
     else:
         two_level = local + ring_half_seconds(size / g.k, g.nodes, g.b2, g.a2)
-    return choose(g.single, _ring(collective, size, g), two_level)
+    return np.where(g.single, _ring(collective, size, g), two_level)
 
 
 def _direct(collective: Collective, size: Any, g: GroupLinks) -> Any:
@@ -221,13 +203,13 @@ def _direct(collective: Collective, size: Any, g: GroupLinks) -> Any:
     pairwise all-to-all with its intra-node part ``(k-1)/n`` of ``S`` over NVLink and its
     inter-node part ``(n-k)/n`` over the member's NIC share, running at once."""
     if collective == Collective.POINT_TO_POINT:
-        beta = choose(g.single, g.b1, g.b2)
-        return choose(g.n > 1, point_to_point_seconds(size, beta, g.flat_a), 0.0)
+        beta = np.where(g.single, g.b1, g.b2)
+        return np.where(g.n > 1, point_to_point_seconds(size, beta, g.flat_a), 0.0)
     if collective == Collective.BROADCAST:
         return broadcast_seconds(size, g.n, g.flat_b, g.flat_a)
     intra = (g.k - 1) / g.n * size / g.b1
-    inter = choose(g.single, 0.0, (g.n - g.k) / g.n * size / g.b2)
-    return choose(g.n > 1, (g.n - 1) * g.flat_a + maximum(intra, inter), 0.0)
+    inter = np.where(g.single, 0.0, (g.n - g.k) / g.n * size / g.b2)
+    return np.where(g.n > 1, (g.n - 1) * g.flat_a + np.maximum(intra, inter), 0.0)
 
 
 def _nvls(collective: Collective, size: Any, g: GroupLinks) -> Any:
@@ -238,8 +220,8 @@ def _nvls(collective: Collective, size: Any, g: GroupLinks) -> Any:
     ``nvls_min`` GPUs on, as NCCL selects it (infinite elsewhere, so ``auto`` keeps the ring)."""
     usable = g.single & (g.n >= g.nvls_min) & (g.nvls_b > 0)
     rate = g.nvls_b if g.nvls_b > 0 else 1.0
-    n = maximum(g.n, 1)
-    return choose(usable, g.a1 + size * (n + 1) / n / rate, np.inf)
+    n = np.maximum(g.n, 1)
+    return np.where(usable, g.a1 + size * (n + 1) / n / rate, np.inf)
 
 
 _REDUCTIONS = frozenset({Collective.ALL_REDUCE, Collective.REDUCE_SCATTER, Collective.ALL_GATHER})
@@ -285,44 +267,45 @@ def algorithms_for(collective: str) -> list[str]:
 def collective_seconds(
     system: System,
     collective: str,
-    size: Number,
+    size: Real,
     where: GroupPlacement,
     algorithm: str = "auto",
     fit_world_size: int | None = None,
-) -> Number:
+) -> Real:
     """Seconds of one collective of ``size`` bytes (per rank; the whole array for
     reduce-scatter and all-gather) on the group ``where``, plain arrays in and out; ``auto``
     is the fastest registered algorithm that carries it."""
     wanted = collective_name(collective)
     links = group_links(system, wanted, where, fit_world_size)
-    return _seconds_on(links, wanted, floats(size), algorithm)
+    return _seconds_on(links, wanted, np.asarray(size, dtype=np.float64), algorithm)
 
 
 def collective_seconds_by_size(
-    system: System, collective: str, sizes: Sequence[Number], where: GroupPlacement
-) -> list[Number]:
+    system: System, collective: str, sizes: Sequence[Real], where: GroupPlacement
+) -> list[Real]:
     """:func:`collective_seconds` (``auto``) of several message ``sizes`` on the same group,
     its links worked out once."""
     wanted = collective_name(collective)
     links = group_links(system, wanted, where, None)
     names = algorithms_for(wanted)
-    return [_seconds_on(links, wanted, floats(size), "auto", names) for size in sizes]
+    return [
+        _seconds_on(links, wanted, np.asarray(size, dtype=np.float64), "auto", names)
+        for size in sizes
+    ]
 
 
 def _seconds_on(
     links: GroupLinks,
     wanted: Collective,
-    size: Number,
+    size: Real,
     algorithm: str,
     names: list[str] | None = None,
-) -> Number:
+) -> Real:
     """Seconds of one collective of ``size`` bytes on a group's ``links`` (see
     :func:`collective_seconds`); ``names``: :func:`algorithms_for` ``wanted``, when known."""
     if algorithm == "auto":
         names = algorithms_for(wanted) if names is None else names
         times = [ALGORITHMS[name].seconds(wanted, size, links) for name in names]
-        if all_numbers(*times):
-            return functools.reduce(minimum, times)
         return np.minimum.reduce(np.broadcast_arrays(*times)) if len(times) > 1 else times[0]
     if algorithm not in ALGORITHMS:
         raise MlcostError(
@@ -343,8 +326,8 @@ class CollectiveTime(Record, Result, frozen=True):
     collective: str
     algorithm: str
     size: pint.Quantity
-    ranks: Number
-    nodes: Number
+    ranks: Real
+    nodes: Real
     time: pint.Quantity
     system: System
 
@@ -389,8 +372,8 @@ def collective_time(
     collective: str,
     size: pint.Quantity,
     *,
-    ranks: Number | None = None,
-    stride: Number = 1,
+    ranks: Real | None = None,
+    stride: Real = 1,
     nodes: int | None = None,
     algorithm: str = "auto",
     fit_world_size: int | None = None,
@@ -405,21 +388,18 @@ def collective_time(
     (it moves nothing: no time, no bandwidth)."""
     resolved = system(target, nodes=nodes)
     n = resolved.gpus if ranks is None else check_ranks(ranks)
-    if any_true(np.asarray(n) < 2):  # no data moves: time 0, and S / 0 is no bandwidth
+    if np.any(np.asarray(n) < 2):  # no data moves: time 0, and S / 0 is no bandwidth
         raise MlcostError(
             f"ranks: got {n!r} on {resolved.name}, expected at least 2 (a collective over one "
             "GPU moves nothing, so it has no time or bandwidth to report); give --ranks 2 or "
             "more, or a system with more GPUs"
         )
-    if any_true(np.asarray(n) * np.asarray(stride) > resolved.gpus):
+    if np.any(np.asarray(n) * np.asarray(stride) > resolved.gpus):
         raise MlcostError(
             f"ranks: {n} ranks {stride} apart need more than the {resolved.gpus} GPUs of "
             f"{resolved.nodes} x {resolved.gpus_per_node}; raise --nodes"
         )
-    # numpy's arithmetic for the public answer (a zero time, e.g. no bytes over links without
-    # latency, gives inf or nan, not a ZeroDivisionError): ranks as an array, never the
-    # evaluator's numbers path.
-    where = placement(resolved, np.asarray(n), stride)
+    where = placement(resolved, n, stride)
     seconds = collective_seconds(
         resolved, collective, magnitude_in(size, "byte", "size"), where, algorithm, fit_world_size
     )

@@ -24,13 +24,15 @@ Every stage is evaluated and the most loaded one is reported (``details["stage"]
 
 import functools
 from collections.abc import Sequence
-from functools import partial
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pint
 from pydantic import Field
 
+from mlcost.arrays import Array, Real, plain
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes
 from mlcost.layout import Layout
@@ -42,22 +44,8 @@ from mlcost.memory.states import (
     state_bytes,
 )
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
-from mlcost.records import Record, cached_property, field
-from mlcost.results import (
-    Figure,
-    LazyFigures,
-    Result,
-    all_numbers,
-    any_true,
-    broadcast_shape,
-    first_largest,
-    json_value,
-    maximum,
-    minimum,
-    plain,
-    sweep_text,
-    where,
-)
+from mlcost.records import Record, field
+from mlcost.results import Figure, Result, json_value, sweep_text
 from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
 from mlcost.specs.base import BytesOrZero, Model
 from mlcost.specs.catalog import as_accelerator, as_model
@@ -66,8 +54,6 @@ from mlcost.workload import TrainingConfig, operators
 
 if TYPE_CHECKING:
     import pandas as pd
-
-Number = Any
 
 
 class Overheads(Model):
@@ -111,53 +97,33 @@ DEFAULT_OVERHEADS = Overheads()
 
 # ----- the composition (plain numbers, vectorized) ---------------------------------------------
 class StageMemory(Record, frozen=True, dict=True):
-    """Bytes per GPU of the most loaded pipeline stage (arrays over candidates): its total, the
-    index of that stage, and, picked on first use, each term and the micro-batches in flight
-    (``by_stage`` and ``held`` have the stages first). A search reads only the total: one pick
-    per candidate instead of one per term. One configuration composed on numbers keeps each
-    stage's terms as numbers (``stages``, ``stage_held``), the picked stage's as :attr:`terms`,
-    and builds the arrays only when asked."""
+    """Bytes per GPU of every pipeline stage and of the most loaded one, for every candidate:
+    each term over ``(stages, *candidates)`` (:attr:`by_stage`), the micro-batches in flight on
+    each stage (:attr:`held`), the index of the most loaded stage and its total. A search reads
+    only the total; the terms at that stage are picked when asked (:attr:`terms`)."""
 
-    stage_index: np.ndarray
-    total: Number
-    arrays: dict[MemoryTerm, np.ndarray] | None = None
-    held_arrays: np.ndarray | None = None
-    stages: tuple[dict[MemoryTerm, float], ...] = ()
-    stage_held: tuple[float, ...] = ()
+    stage_index: npt.NDArray[np.intp]
+    total: Real
+    by_stage: dict[MemoryTerm, Array]
+    held: Array
 
     @property
-    def stage(self) -> Number:
+    def stage(self) -> Real:
         """The index of the most loaded stage."""
         return plain(self.stage_index)
 
     @cached_property
-    def by_stage(self) -> dict[MemoryTerm, np.ndarray]:
-        """Each term over the stages (and the candidates)."""
-        if self.arrays is not None:
-            return self.arrays
-        return {term: np.array([terms[term] for terms in self.stages]) for term in self.stages[0]}
-
-    @cached_property
-    def held(self) -> np.ndarray:
-        """Micro-batches in flight on each stage (and candidate)."""
-        return self.held_arrays if self.held_arrays is not None else np.array(self.stage_held)
-
-    @cached_property
-    def terms(self) -> dict[MemoryTerm, Number]:
+    def terms(self) -> dict[MemoryTerm, Real]:
         """Each term at the most loaded stage (their sum is :attr:`total`)."""
-        if self.stages:
-            return self.stages[int(self.stage_index)]
         return {term: _at_stage(value, self.stage_index) for term, value in self.by_stage.items()}
 
     @cached_property
-    def in_flight(self) -> Number:
+    def in_flight(self) -> Real:
         """Micro-batches whose activations the most loaded stage holds."""
-        if self.stage_held:
-            return self.stage_held[int(self.stage_index)]
         return _at_stage(self.held, self.stage_index)
 
 
-def in_flight_micro_batches(stages: int, micro_batches: Number, virtual: int = 1) -> Number:
+def in_flight_micro_batches(stages: int, micro_batches: Real, virtual: int = 1) -> Array:
     """Micro-batches each pipeline stage holds activations for, shape ``(stages, *m.shape)``:
     1F1B keeps ``min(p - i, m)`` on stage ``i`` (Narayanan et al. 2021, section 2.2), the
     interleaved schedule ``1 + (p-1)/(p·v)`` times that; one without pipeline parallelism."""
@@ -165,61 +131,38 @@ def in_flight_micro_batches(stages: int, micro_batches: Number, virtual: int = 1
     if stages == 1:
         return np.ones((1, *m.shape))
     index = np.arange(stages, dtype=np.float64).reshape((stages, *(1,) * m.ndim))
-    return _held(stages, index, m, virtual)
-
-
-def _held(stages: int, index: Number, micro_batches: Number, virtual: int) -> Number:
-    """Micro-batches stage ``index`` of ``stages`` holds (:func:`in_flight_micro_batches`), on
-    numbers or arrays."""
-    if stages == 1:
-        return 1.0
-    held = minimum(stages - index, micro_batches)
+    held = np.minimum(stages - index, m)
     if virtual > 1:
         held = held * (1 + (stages - 1) / (stages * virtual))
     return held
 
 
-#: The terms every stage of every plan sets, read once (:mod:`mlcost.workload.builder`: an enum
-#: member read through its class is slow on Python 3.11).
-_ACTIVATIONS, _HEAD_ACTIVATIONS, _LOGITS, _TRANSIENT = (
-    MemoryTerm.ACTIVATIONS,
-    MemoryTerm.HEAD_ACTIVATIONS,
-    MemoryTerm.LOGITS,
-    MemoryTerm.TRANSIENT,
-)
-_COMMUNICATION, _CUDA_CONTEXT, _FRAGMENTATION = (
-    MemoryTerm.COMMUNICATION,
-    MemoryTerm.CUDA_CONTEXT,
-    MemoryTerm.FRAGMENTATION,
-)
-
-
 def _stage_terms(
     parts: ActivationParts,
     *,
-    n: Number,
-    first: Number,
-    last: Number,
-    held: Number,
-    t: Number,
-    t_replicated: Number,
+    n: Real,
+    first: Real,
+    last: Real,
+    held: Real,
+    t: Real,
+    t_replicated: Real,
     parameters: float,
     layers: int,
     per_parameter: dict[MemoryTerm, float],
-    weight_replicas: Number,
-    zero_stage: Number,
+    weight_replicas: Real,
+    zero_stage: Real,
     offload: bool,
     overheads: Overheads,
     head_term: bool,
     dequantized_weight: float,
     expert_parameters: float,
-    expert_parallel: Number,
-) -> dict[MemoryTerm, Number]:
+    expert_parallel: Real,
+) -> dict[MemoryTerm, Real]:
     """Every term but fragmentation of a stage of ``n`` layers (``first``/``last`` whether it
-    holds the embedding/head, ``held`` its micro-batches in flight): numbers for one stage of one
-    configuration, or arrays ``(stages, *candidates)`` (:func:`per_gpu_memory`)."""
+    holds the embedding/head, ``held`` its micro-batches in flight), arrays ``(stages,
+    *candidates)`` (:func:`per_gpu_memory`)."""
     per_layer = (parts.layers_split / t + parts.layers_replicated / t_replicated) / layers
-    logits = where(last, parts.logits / t, 0.0)
+    logits = np.where(last, parts.logits / t, 0.0)
     terms = state_bytes(
         (parameters - expert_parameters) * n / layers / t,
         per_parameter,
@@ -232,25 +175,24 @@ def _stage_terms(
             expert_parameters / expert_parallel * n / layers / t,
             per_parameter,
             zero_stage=zero_stage,
-            data_parallel=maximum(weight_replicas / expert_parallel, 1.0),
+            data_parallel=np.maximum(weight_replicas / expert_parallel, 1.0),
             offload=offload,
         )
         terms = {term: terms[term] + experts[term] for term in terms}
-    terms[_ACTIVATIONS] = per_layer * n * held
+    terms[MemoryTerm.ACTIVATIONS] = per_layer * n * held
     if head_term:
         head = parts.head_split / t + parts.head_replicated / t_replicated
-        terms[_HEAD_ACTIVATIONS] = where(last, head, 0.0) + where(
+        terms[MemoryTerm.HEAD_ACTIVATIONS] = np.where(last, head, 0.0) + np.where(
             first, parts.embedding / t_replicated, 0.0
         )
-        terms[_LOGITS] = logits
-        terms[_TRANSIENT] = 2 * logits
+        terms[MemoryTerm.LOGITS] = logits
+        terms[MemoryTerm.TRANSIENT] = 2 * logits
     if dequantized_weight:  # QLoRA: one linear's weight in the compute format at a time
         terms[MemoryTerm.DEQUANTIZED] = dequantized_weight / t
-    # DDP's buckets: replicated weights whose gradients ZeRO does not shard (bool & bool is a
-    # bool on numbers, an array on arrays).
+    # DDP's buckets: replicated weights whose gradients ZeRO does not shard.
     communicates = (weight_replicas > 1) & (zero_stage < 2)
-    terms[_COMMUNICATION] = where(communicates, overheads.bucket_bytes, 0.0)
-    terms[_CUDA_CONTEXT] = overheads.context_bytes
+    terms[MemoryTerm.COMMUNICATION] = np.where(communicates, overheads.bucket_bytes, 0.0)
+    terms[MemoryTerm.CUDA_CONTEXT] = overheads.context_bytes
     return terms
 
 
@@ -262,17 +204,17 @@ def per_gpu_memory(
     per_parameter: dict[MemoryTerm, float],
     stage_layers: Sequence[int],
     virtual_stages: int = 1,
-    tensor_parallel: Number = 1,
-    weight_replicas: Number = 1,
-    zero_stage: Number = 0,
-    sequence_parallel: Number = False,
-    micro_batches: Number = 1,
+    tensor_parallel: Real = 1,
+    weight_replicas: Real = 1,
+    zero_stage: Real = 0,
+    sequence_parallel: Real = False,
+    micro_batches: Real = 1,
     offload: bool = False,
     overheads: Overheads,
     head_term: bool = True,
     dequantized_weight: float = 0.0,
     expert_parameters: float = 0.0,
-    expert_parallel: Number = 1,
+    expert_parallel: Real = 1,
 ) -> StageMemory:
     """Every term of every pipeline stage, and the most loaded stage (module docstring).
 
@@ -287,42 +229,18 @@ def per_gpu_memory(
     bytes of the largest weight QLoRA dequantizes at once
     (:func:`mlcost.finetune.dequantized_weight_bytes`), split by tensor parallelism.
 
-    One configuration given as Python numbers is composed stage by stage on Python floats
-    (:func:`_stage_terms` on numbers): the same formulas and IEEE operations in the same
-    order as on arrays, so the same bytes, without numpy's cost per operation on one number.
     """
-    inputs = (
-        parts.layers_split,
-        parts.layers_replicated,
-        parts.embedding,
-        parts.head_split,
-        parts.head_replicated,
-        parts.logits,
-        tensor_parallel,
-        weight_replicas,
-        zero_stage,
-        sequence_parallel,
-        micro_batches,
-        expert_parallel,
-    )
-    common = {
-        "parameters": parameters,
-        "layers": layers,
-        "per_parameter": per_parameter,
-        "zero_stage": zero_stage,
-        "offload": offload,
-        "overheads": overheads,
-        "head_term": head_term,
-        "dequantized_weight": dequantized_weight,
-        "expert_parameters": expert_parameters,
-    }
+    candidates = np.broadcast_shapes(
+        *(
+            np.shape(value)
+            for value in (
+                parts.layers_split, parts.layers_replicated, parts.embedding, parts.head_split,
+                parts.head_replicated, parts.logits, tensor_parallel, weight_replicas,
+                zero_stage, sequence_parallel, micro_batches, expert_parallel,
+            )
+        )
+    )  # fmt: skip
     p = len(stage_layers)
-    if all_numbers(*inputs):
-        return _one_configuration(
-            parts, stage_layers, virtual_stages, tensor_parallel, weight_replicas,
-            sequence_parallel, micro_batches, expert_parallel, overheads, common,
-        )  # fmt: skip
-    candidates = broadcast_shape(*inputs)
     shape = (p, *candidates)
     column = (p,) + (1,) * len(candidates)
     t = np.asarray(tensor_parallel, dtype=np.float64)
@@ -338,24 +256,30 @@ def per_gpu_memory(
         held=held,
         t=t,
         t_replicated=np.where(np.asarray(sequence_parallel, dtype=bool), t, 1.0),
+        parameters=parameters,
+        layers=layers,
+        per_parameter=per_parameter,
         weight_replicas=np.asarray(weight_replicas),
+        zero_stage=zero_stage,
+        offload=offload,
+        overheads=overheads,
+        head_term=head_term,
+        dequantized_weight=dequantized_weight,
+        expert_parameters=expert_parameters,
         expert_parallel=np.asarray(expert_parallel, dtype=np.float64),
-        **common,
     )
-    full: dict[MemoryTerm, np.ndarray] = {}
-    for term, value in terms.items():  # each term over (stages, *candidates), as float64
-        if candidates:  # a sweep or a search: a view, no copy of the candidates
-            full[term] = np.broadcast_to(np.asarray(value, dtype=np.float64), shape)
-        else:  # one configuration: a copy of p numbers costs a third of numpy's view
-            full[term] = np.empty(shape)
-            np.copyto(full[term], value)
+    # Each term over (stages, *candidates), as float64 (a view: no copy of the candidates).
+    full = {
+        term: np.broadcast_to(np.asarray(value, dtype=np.float64), shape)
+        for term, value in terms.items()
+    }
     subtotal = sum(full.values(), np.zeros(shape))
     full[MemoryTerm.FRAGMENTATION] = subtotal * overheads.fragmentation
     stage = np.argmax(subtotal, axis=0)
     # The same additions in the same order as summing the picked terms (0 + t1 + ... + the
     # fragmentation), so the total equals the sum of ``terms`` exactly.
     total = _at_stage(subtotal + full[MemoryTerm.FRAGMENTATION], stage)
-    return StageMemory(stage_index=stage, total=total, arrays=full, held_arrays=held)
+    return StageMemory(stage_index=stage, total=total, by_stage=full, held=held)
 
 
 def layout_memory(
@@ -367,7 +291,7 @@ def layout_memory(
     stage_layers: Sequence[int],
     *,
     per_parameter: dict[MemoryTerm, float],
-    weight_replicas: Number,
+    weight_replicas: Real,
     overheads: Overheads,
 ) -> StageMemory:
     """:func:`per_gpu_memory` of ``layout`` (its tensor-, pipeline- and expert-parallel degrees,
@@ -401,45 +325,7 @@ def layout_memory(
     )
 
 
-def _one_configuration(
-    parts: ActivationParts,
-    stage_layers: Sequence[int],
-    virtual_stages: int,
-    tensor_parallel: Number,
-    weight_replicas: Number,
-    sequence_parallel: Number,
-    micro_batches: Number,
-    expert_parallel: Number,
-    overheads: Overheads,
-    common: dict[str, Any],
-) -> StageMemory:
-    """:func:`per_gpu_memory` of one configuration given as Python numbers, stage by stage."""
-    p = len(stage_layers)
-    t = float(tensor_parallel)
-    t_replicated = t if sequence_parallel else 1.0
-    m = float(micro_batches)
-    held = [float(_held(p, float(i), m, virtual_stages)) for i in range(p)]
-    by_stage, subtotals = [], []
-    for i, n in enumerate(stage_layers):
-        terms = _stage_terms(
-            parts, n=float(n), first=i == 0, last=i == p - 1, held=held[i], t=t,
-            t_replicated=t_replicated, weight_replicas=weight_replicas,
-            expert_parallel=float(expert_parallel), **common,
-        )  # fmt: skip
-        subtotal = sum(terms.values(), 0.0)
-        terms[_FRAGMENTATION] = subtotal * overheads.fragmentation
-        by_stage.append(terms)
-        subtotals.append(subtotal)
-    stage = first_largest(subtotals)
-    return StageMemory(
-        stage_index=np.asarray(stage),
-        total=subtotals[stage] + by_stage[stage][_FRAGMENTATION],
-        stages=tuple(by_stage),
-        stage_held=tuple(held),
-    )
-
-
-def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
+def _at_stage(value: np.ndarray, stage: np.ndarray) -> Real:
     """``value`` (stages first) at the chosen stage of each candidate."""
     if value.shape[0] == 1:  # one pipeline stage: no choice to make
         return plain(value[0])
@@ -450,16 +336,14 @@ def _at_stage(value: np.ndarray, stage: np.ndarray) -> Number:
 # ----- the breakdown of one configuration ------------------------------------------------------
 class MemoryBreakdown(Record, Result, frozen=True, dict=True):
     """Bytes per GPU, term by term (each a :class:`Figure` keyed by its :class:`MemoryTerm`),
-    against an optional GPU's usable capacity. ``terms`` is a tuple of figures, or a
-    :class:`~mlcost.results.LazyFigures` that builds them when first read (as
-    :func:`memory_breakdown` gives them: a question about the total never formats a formula)."""
+    against an optional GPU's usable capacity."""
 
-    terms: Sequence[Figure]
+    terms: tuple[Figure, ...]
     capacity: pint.Quantity | None = None
     gpu: str | None = None
     description: str = ""
     details: dict[str, Any] = field(default_factory=dict)
-    total_bytes: Number | None = None  # the terms' sum where the composition summed them
+    total_bytes: Real | None = None  # the terms' sum where the composition summed them
 
     @cached_property
     def total(self) -> pint.Quantity:
@@ -617,7 +501,7 @@ def _term_formulas(
 
 
 def _term_figures(
-    term_bytes: dict[MemoryTerm, Number],
+    term_bytes: dict[MemoryTerm, Real],
     parameters: int,
     experts: int,
     finetune: FineTuning,
@@ -627,8 +511,7 @@ def _term_figures(
 ) -> tuple[Figure, ...]:
     """The figures of :func:`memory_breakdown`'s terms: each term's bytes with its formula and
     source (the ``parameters`` a GPU holds, of which ``experts`` routed ones, the
-    fine-tuning's states, QLoRA's dequantized weight). Plain inputs only (no spec), so a
-    breakdown still pickles with its figures unbuilt."""
+    fine-tuning's states, QLoRA's dequantized weight)."""
     held = parameters - experts + experts / layout.ep
     psi = f"{held / layout.tp:,.0f} params x stage share"
     if layout.pp == 1:
@@ -677,18 +560,17 @@ def _model_parts(
     config: TrainingConfig,
     layout: Layout,
     profile: Profile,
-    batch: Number,
-    sequence: Number,
+    batch: Real,
+    sequence: Real,
     mini_sequences: int,
     *,
-    swept: Number | None,
+    swept: Real | None,
 ) -> tuple[ActivationParts, int, tuple[int, ...]]:
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
         layout.check_model(spec.num_layers, spec.num_attention_heads)
-        # A plain number stays one (numpy scalars make every formula of the table slower).
         per_gpu = sequence if isinstance(sequence, int | np.ndarray) else np.asarray(sequence)
-        if any_true(per_gpu % layout.cp):
+        if np.any(per_gpu % layout.cp):
             raise MlcostError(
                 f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
             )
@@ -714,8 +596,8 @@ def memory_breakdown(
     *,
     profile: Profile = "pytorch",
     overheads: Overheads | None = None,
-    micro_batch_size: Number | None = None,
-    sequence_length: Number | None = None,
+    micro_batch_size: Real | None = None,
+    sequence_length: Real | None = None,
     mini_sequences: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory of one training step of ``model`` split by ``layout`` (see the module
@@ -751,17 +633,14 @@ def memory_breakdown(
         if term != MemoryTerm.HEAD_ACTIVATIONS or every_term
     }
     return MemoryBreakdown(
-        terms=LazyFigures(
-            partial(
-                _term_figures,
-                term_bytes,
-                spec.parameter_count,
-                experts,
-                config.finetune,
-                layout,
-                parts,
-                per_parameter,
-            )
+        terms=_term_figures(
+            term_bytes,
+            spec.parameter_count,
+            experts,
+            config.finetune,
+            layout,
+            parts,
+            per_parameter,
         ),
         capacity=None if accelerator is None else accelerator.memory_available,
         gpu=None if accelerator is None else accelerator.name,

@@ -13,11 +13,10 @@ memory.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pint
 
+from mlcost.arrays import Real, plain
 from mlcost.finetune import (
     FineTuning,
     frozen_parameters,
@@ -26,13 +25,10 @@ from mlcost.finetune import (
     trainable_parameters,
 )
 from mlcost.memory.terms import MemoryTerm
-from mlcost.results import all_numbers, plain, where
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.units import Q_, magnitude_in
 from mlcost.workload.config import PRECISION_POLICIES
 from mlcost.workload.optimizer import OPTIMIZERS
-
-Number = Any
 
 #: The stage from which ZeRO shards each model state (Rajbhandari et al. 2020, section 5).
 ZERO_SHARDS_FROM: dict[MemoryTerm, int] = {
@@ -43,14 +39,6 @@ ZERO_SHARDS_FROM: dict[MemoryTerm, int] = {
 }
 #: What ZeRO-Offload keeps in host memory (Ren et al. 2021, section 4).
 OFFLOADED = (MemoryTerm.MASTER_WEIGHTS, MemoryTerm.OPTIMIZER_STATES)
-#: The model-state terms in their order, read once (:mod:`mlcost.workload.builder`: an enum
-#: member read through its class is slow on Python 3.11).
-_STATE_TERMS = (
-    MemoryTerm.WEIGHTS,
-    MemoryTerm.GRADIENTS,
-    MemoryTerm.MASTER_WEIGHTS,
-    MemoryTerm.OPTIMIZER_STATES,
-)
 
 
 def model_state_bytes_per_parameter(
@@ -74,12 +62,11 @@ def model_state_bytes_per_parameter(
     exact totals. Paged optimizer states (``FineTuning.paged``) are counted in host memory.
     """
     policy = PRECISION_POLICIES[precision]
-    weights, gradients, master, states = _STATE_TERMS
     dense = {
-        weights: policy.stored_weight,
-        gradients: policy.gradient,
-        master: policy.master_weight,
-        states: OPTIMIZERS[optimizer].state_bytes,
+        MemoryTerm.WEIGHTS: policy.stored_weight,
+        MemoryTerm.GRADIENTS: policy.gradient,
+        MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
+        MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
     }
     if finetune is None or finetune.is_default or not isinstance(model, TransformerSpec):
         return dense
@@ -99,35 +86,34 @@ def model_state_bytes_per_parameter(
 
 
 def state_bytes(
-    parameters: Number,
+    parameters: Real,
     per_parameter: dict[MemoryTerm, float],
     *,
-    zero_stage: Number,
-    data_parallel: Number,
+    zero_stage: Real,
+    data_parallel: Real,
     offload: bool = False,
-) -> dict[MemoryTerm, Number]:
-    """:func:`zero_model_state_bytes` on plain numbers (bytes; arrays welcome), for the
-    vectorized callers. Python numbers in, Python floats out: the same IEEE arithmetic as on
-    arrays, without numpy's cost per call on one number."""
-    scalar = all_numbers(parameters, data_parallel)
-    stage = zero_stage if type(zero_stage) is int else np.asarray(zero_stage)
-    psi = float(parameters) if scalar else np.asarray(parameters, dtype=np.float64)
-    result: dict[MemoryTerm, Number] = {}
+) -> dict[MemoryTerm, Real]:
+    """:func:`zero_model_state_bytes` on magnitudes (bytes; numbers or arrays), for the
+    vectorized callers: each term ``bytes per parameter x Psi``, over the ``data_parallel``
+    ranks from the ZeRO stage that shards it (:data:`ZERO_SHARDS_FROM`)."""
+    stage = np.asarray(zero_stage)
+    psi = np.asarray(parameters, dtype=np.float64)
+    result: dict[MemoryTerm, Real] = {}
     for term, nbytes in per_parameter.items():
         if offload and term in OFFLOADED:
             value = 0 * psi
         else:
-            value = nbytes * psi / where(stage >= ZERO_SHARDS_FROM[term], data_parallel, 1)
-        result[term] = value if type(value) is float else plain(value)
+            value = nbytes * psi / np.where(stage >= ZERO_SHARDS_FROM[term], data_parallel, 1)
+        result[term] = plain(value)
     return result
 
 
 def zero_model_state_bytes(
-    parameters: Number,
+    parameters: Real,
     per_parameter: dict[MemoryTerm, float],
     *,
-    zero_stage: Number,
-    data_parallel: Number,
+    zero_stage: Real,
+    data_parallel: Real,
     offload: bool = False,
 ) -> dict[MemoryTerm, pint.Quantity]:
     """Model-state bytes per GPU under ZeRO ``zero_stage`` over ``data_parallel`` ranks, for

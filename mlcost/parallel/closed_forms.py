@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.arrays import plain
 from mlcost.errors import MlcostError
 from mlcost.records import Record
-from mlcost.results import Figure, Result, all_numbers, any_true, plain
+from mlcost.results import Figure, Result
 from mlcost.units import Q_, magnitude_in
 
 Number = Any
@@ -86,12 +87,10 @@ def pipeline_bubble_fraction(stages: Number, micro_batches: Number, virtual: Num
     for the interleaved schedule with ``v`` model chunks per GPU (Narayanan et al. 2021,
     "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", sections
     2.2.1 and 2.2.2), for equal stages."""
-    if all_numbers(stages, micro_batches, virtual) and min(stages, micro_batches, virtual) >= 1:
-        return (float(stages) - 1) / (float(virtual) * float(micro_batches))
     p = np.asarray(stages, dtype=np.float64)
     m = np.asarray(micro_batches, dtype=np.float64)
     v = np.asarray(virtual, dtype=np.float64)
-    if any_true(m < 1) or any_true(p < 1) or any_true(v < 1):
+    if np.any(m < 1) or np.any(p < 1) or np.any(v < 1):
         raise MlcostError(
             f"pipeline_bubble_fraction: got p={stages!r}, m={micro_batches!r}, v={virtual!r}; "
             "expected counts >= 1"
@@ -105,7 +104,7 @@ def communication_tax_speedup(gpus: Number, communication_fraction: Number) -> N
     parallelized): equal to ``1 / (r + (1-r)/N)``."""
     n = np.asarray(gpus, dtype=np.float64)
     r = np.asarray(communication_fraction, dtype=np.float64)
-    if any_true(n < 1) or any_true((r < 0) | (r > 1)):
+    if np.any(n < 1) or np.any((r < 0) | (r > 1)):
         raise MlcostError(
             f"communication_tax_speedup: got N={gpus!r}, r={communication_fraction!r}; "
             "expected N >= 1 and 0 <= r <= 1"

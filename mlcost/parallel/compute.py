@@ -7,33 +7,30 @@ compose into a step).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from mlcost.arrays import Real, stack_rows
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.memory.terms import MemoryTerm
 from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
-from mlcost.records import Record, cached_property
-from mlcost.results import all_numbers, first_largest, flags, maximum, stack_rows
-from mlcost.results import where as choose
+from mlcost.records import Record
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
 from mlcost.timing import Mode, StepTime, step_times, table_step_times
 from mlcost.workload import OperatorKind, OperatorTable, TrainingConfig
 
-Number = Any
-
 
 # ----- compute at the shard ---------------------------------------------------------------------
 class ComputeParts(Record, frozen=True):
     """Seconds of one micro-batch on one GPU holding the whole model (arrays over micro-batch
-    sizes, or Python numbers for one size given as an int), grouped by how a layout splits
+    sizes), grouped by how a layout splits
     them: the ``L`` transformer layers' tensor-parallel and replicated operators (and their
     backward shares), the attention kernels, the layers' GEMMs (what tensor-parallel
     communication can overlap), the embedding, the head's tensor-parallel and replicated
@@ -44,29 +41,29 @@ class ComputeParts(Record, frozen=True):
     stage, so it is not divided by ``t`` or ``c``; plus model FLOPs of one micro-batch and the
     peak they were timed against."""
 
-    micro_batch_size: Number
-    layers_split: Number
-    layers_split_backward: Number
-    layers_replicated: Number
-    layers_replicated_backward: Number
-    attention: Number
-    embedding: Number
-    embedding_backward: Number
-    head_split: Number
-    head_split_backward: Number
-    head_replicated: Number
-    head_replicated_backward: Number
-    layers_gemm: Number
-    layers_launch: Number
-    layers_launch_backward: Number
-    embedding_launch: Number
-    embedding_launch_backward: Number
-    head_launch: Number
-    head_launch_backward: Number
-    optimizer: Number
-    optimizer_gaps: Number
-    optimizer_host: Number
-    model_flops: Number
+    micro_batch_size: Real
+    layers_split: Real
+    layers_split_backward: Real
+    layers_replicated: Real
+    layers_replicated_backward: Real
+    attention: Real
+    embedding: Real
+    embedding_backward: Real
+    head_split: Real
+    head_split_backward: Real
+    head_replicated: Real
+    head_replicated_backward: Real
+    layers_gemm: Real
+    layers_launch: Real
+    layers_launch_backward: Real
+    embedding_launch: Real
+    embedding_launch_backward: Real
+    head_launch: Real
+    head_launch_backward: Real
+    optimizer: Real
+    optimizer_gaps: Real
+    optimizer_host: Real
+    model_flops: Real
     peak: float  # flop/s
 
     def take(self, index: Any) -> ComputeParts:
@@ -106,7 +103,7 @@ def compute_parts(
     config: TrainingConfig,
     gpu: Accelerator | Ceilings,
     layout: Layout,
-    micro_batch_sizes: Number,
+    micro_batch_sizes: Real,
     *,
     mode: Mode = "roofline",
     software: Software | None = None,
@@ -130,7 +127,7 @@ def compute_parts_by_shard(
     config: TrainingConfig,
     gpu: Accelerator | Ceilings,
     layout: Layout,
-    micro_batch_sizes: Number,
+    micro_batch_sizes: Real,
     shards: Sequence[tuple[int, int]],
     *,
     mode: Mode = "roofline",
@@ -139,14 +136,12 @@ def compute_parts_by_shard(
 ) -> list[ComputeParts]:
     """:func:`compute_parts` with the GEMMs of each of ``shards`` (``(t, c)`` pairs; ``layout``'s
     own degrees are not used), the operator table built once (:func:`mlcost.timing.step_times`).
-    One micro-batch size given as a Python int gives parts of Python numbers (the evaluator's
-    scalar path, :meth:`mlcost.parallel.degrees.Degrees.of_layout`); otherwise arrays over the
-    sizes. ``table``: the transformer's operator table of this step when the caller has built it
+    The parts are arrays over the micro-batch sizes (one size: arrays of one). ``table``: the
+    transformer's operator table of this step when the caller has built it
     already (:func:`mlcost.workload.operators` of ``model`` under ``config`` and
     ``layout.one_micro_batch()`` at the one micro-batch size given), timed instead of built
     again."""
-    numbers = type(micro_batch_sizes) is int
-    sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64)) if not numbers else None
+    sizes = np.atleast_1d(np.asarray(micro_batch_sizes, dtype=np.int64))
     transformer = isinstance(model, TransformerSpec)
     if table is not None:
         if not transformer:
@@ -157,24 +152,20 @@ def compute_parts_by_shard(
         table.require_one_micro_batch(model.name)
         steps = table_step_times(table, config, gpu, shards, mode=mode, implementation=software)
     elif transformer:
-        # One size: the step of plain numbers (the same arithmetic, without numpy per value).
-        batch = (
-            micro_batch_sizes if sizes is None else (int(sizes[0]) if sizes.size == 1 else sizes)
-        )
+        # One size: the table of that size (its rows numbers), several: a sweep's table.
+        batch = int(sizes[0]) if sizes.size == 1 else sizes
         steps = step_times(
             model, config, gpu, layout.one_micro_batch(), shards, mode=mode,
             micro_batch_size=batch, implementation=software,
         )  # fmt: skip
     else:
-        if sizes is not None and sizes.size != 1:
+        if sizes.size != 1:
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
-        size = micro_batch_sizes if sizes is None else int(sizes[0])
+        size = int(sizes[0])
         one = layout.one_micro_batch().model_copy(update={"micro_batch_size": size})
         steps = step_times(model, config, gpu, one, shards, mode=mode, implementation=software)
     if not steps:
         return []
-    if sizes is None:  # one size given as a Python int: the parts as Python numbers
-        return [_split_numbers(step, micro_batch_sizes, transformer) for step in steps]
     # The same table for every shard: where its rows go worked out once.
     return _split(steps, sizes, _split_plan(steps[0].table, transformer))
 
@@ -195,10 +186,11 @@ class _SplitPlan(Record, frozen=True, dict=True):
     table (it does not depend on how the ranks split the GEMMs): for each kind of contribution,
     the rows that make it and the part each adds to (:attr:`index`: body, its backward share,
     launches, their backward share, attention, layers' GEMMs, optimizer, its gaps, its host
-    time), plus the pass rows' backward shares."""
+    time), plus the FLOPs of the pass rows that give their backward shares."""
 
     body_rows: list[int]  # the pass operators' rows (not the optimizer's)
-    shares: list[Number]  # per such row, its backward share
+    flops: list[Real]  # per such row, its FLOPs (forward, backward and recomputed)
+    backward: list[Real]  # and those of its backward (and recomputed) passes
     row_parts: list[tuple[int, ...]]  # per such row, the four parts it adds to (:data:`_PARTS`)
     attention_rows: list[int]
     gemm_rows: list[int]  # the layers' GEMMs
@@ -208,8 +200,7 @@ class _SplitPlan(Record, frozen=True, dict=True):
     @cached_property
     def index(self) -> list[int]:
         """The part of every contribution, in the order :func:`_split` lists them (what its
-        ``np.add.at`` reads; one configuration's :func:`_split_numbers` adds row by row
-        without it)."""
+        ``np.add.at`` reads)."""
         index = [part[j] for j in range(4) for part in self.row_parts]
         index += [_INDEX["attention"]] * len(self.attention_rows)
         index += [_INDEX["layers_gemm"]] * len(self.gemm_rows)
@@ -218,10 +209,6 @@ class _SplitPlan(Record, frozen=True, dict=True):
         return index
 
 
-#: The operator kinds :func:`_place` tests, read once (:mod:`mlcost.workload.builder`: an enum
-#: member read through its class is slow on Python 3.11).
-_OPTIMIZER, _MATMUL = OperatorKind.OPTIMIZER, OperatorKind.MATMUL
-_ATTENTION_KINDS = (OperatorKind.ATTENTION, OperatorKind.SOFTMAX)
 #: Per (block, split by tensor parallelism), the four parts an operator row adds to
 #: (:data:`_PART_INDEX` of its group in :data:`_GROUPS`); any other block's: the layers'
 #: replicated ones.
@@ -240,19 +227,20 @@ def _place(
     layers' GEMMs to ``layers_gemm`` (``whole``: that part, else None). The optimizer's row
     (``parts`` None) adds its time less its launches, its gaps and its host time to the three
     optimizer parts."""
-    if kind == _OPTIMIZER:
+    if kind == OperatorKind.OPTIMIZER:
         return None, None
-    if kind in _ATTENTION_KINDS:
+    if kind in (OperatorKind.ATTENTION, OperatorKind.SOFTMAX):
         whole: int | None = _ATTENTION_PART
     else:
-        whole = _GEMM_PART if kind == _MATMUL and block == "layer" else None
+        whole = _GEMM_PART if kind == OperatorKind.MATMUL and block == "layer" else None
     return _GROUP_PARTS.get((block, bool(tensor_parallel)), _REPLICATED_PARTS), whole
 
 
 def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
     """The :class:`_SplitPlan` of ``table``: each row placed by :func:`_place` (a non-transformer
-    table's rows as the layers'), its backward share :func:`_backward_share` of its FLOPs."""
-    body_rows, parts, shares, attention, gemms, optimizer = [], [], [], [], [], []
+    table's rows as the layers'), with its FLOPs and its backward FLOPs (their ratio is its
+    backward share, :func:`_backward_share`)."""
+    body_rows, parts, flops, backward, attention, gemms, optimizer = [], [], [], [], [], [], []
     for i, op in enumerate(table.operators):
         four, whole = _place(op.kind, op.block if transformer else "layer", op.tensor_parallel)
         if four is None:
@@ -260,16 +248,22 @@ def _split_plan(table: OperatorTable, transformer: bool) -> _SplitPlan:
             continue
         body_rows.append(i)
         parts.append(four)
-        # Operator.total_flops is forward + backward + recomputed, added in that order.
-        forward = op.forward_flops
-        backward = op.backward_input_flops + op.backward_weight_flops
-        recomputed = forward * op.recompute_fraction
-        shares.append(_backward_share(forward + backward + recomputed, backward + recomputed))
+        flops.append(op.total_flops)
+        backward.append(op.backward_flops + op.recompute_flops)
         if whole == _ATTENTION_PART:
             attention.append(i)
         elif whole == _GEMM_PART:
             gemms.append(i)
-    return _SplitPlan(body_rows, shares, parts, attention, gemms, optimizer, table.model_flop_count)
+    return _SplitPlan(
+        body_rows=body_rows,
+        flops=flops,
+        backward=backward,
+        row_parts=parts,
+        attention_rows=attention,
+        gemm_rows=gemms,
+        optimizer_rows=optimizer,
+        model_flops=table.model_flop_count,
+    )
 
 
 def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> list[ComputeParts]:
@@ -278,8 +272,7 @@ def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> li
     launches of every step are stacked, ``(steps, rows, sizes)``, each kind of contribution is
     taken for all steps in one array operation, and each part adds its contributions one
     after the other in :func:`_split_plan`'s order, from 0 (``np.bincount``/``np.add.at``
-    accumulate in order): the same numbers as adding them row by row, step by step (one size as
-    a Python int: :func:`_split_numbers`)."""
+    accumulate in order): the same numbers as adding them row by row, step by step."""
     count, rows = len(steps), len(steps[0].rows)
 
     def stacked(field: str, which: Sequence[int]) -> np.ndarray:
@@ -289,7 +282,9 @@ def _split(steps: Sequence[StepTime], sizes: np.ndarray, plan: _SplitPlan) -> li
     every = range(rows)
     total, launch = stacked("total", every), stacked("launch", every)
     body_rows, optimizer = plan.body_rows, plan.optimizer_rows
-    shares = stack_rows(plan.shares, sizes.shape).reshape(1, len(body_rows), sizes.size)
+    shares = _backward_share(
+        stack_rows(plan.flops, sizes.shape), stack_rows(plan.backward, sizes.shape)
+    ).reshape(1, len(body_rows), sizes.size)
     launched = launch[:, body_rows]
     body = total[:, body_rows] - launched
     weights = np.concatenate(
@@ -326,83 +321,16 @@ _ATTENTION_PART, _GEMM_PART = _INDEX["attention"], _INDEX["layers_gemm"]
 #: The backward share of an operator without FLOPs (:func:`_backward_share`): a pass's
 #: backward is twice its forward.
 _NO_FLOPS_SHARE = 2 / 3
-#: :func:`_place` of every operator kind in every block of a transformer's rows, split or not
-#: by tensor parallelism, worked out once: what one configuration's split reads for each row
-#: (a key not here, such as another model's block, is placed by :func:`_place` itself).
-_PLACES: Mapping[tuple[str, str, bool], tuple[tuple[int, ...] | None, int | None]] = (
-    MappingProxyType(
-        {
-            (kind, block, split): _place(kind, block, split)
-            for kind in OperatorKind
-            for block in ("layer", "embedding", "head", "loss", "optimizer")
-            for split in (False, True)
-        }
-    )
-)
-#: :class:`ComputeParts` built from its fields in order (a type checker cannot count the
-#: summed parts :func:`_split_numbers` passes).
-_positional_parts: Callable[..., ComputeParts] = ComputeParts
-_OPTIMIZER_PARTS = tuple(_INDEX[name] for name in ("optimizer", "optimizer_gaps", "optimizer_host"))
 
 
-def _split_numbers(step: StepTime, size: int, transformer: bool) -> ComputeParts:
-    """:func:`_split` of one size on Python numbers, in one pass over the rows, each placed as
-    :func:`_place` says (read from :data:`_PLACES`) with its backward share
-    (:func:`_backward_share`, its number case inline: every row of every step): each part takes
-    one kind of contribution (a row's body, its backward share, its launches, their backward
-    share; the attention rows, the layers' GEMMs, the optimizer's three), so adding a row's
-    contributions as the row comes adds each part's in row order from 0, the order
-    :func:`_split` lists them in: the same sums, bit for bit."""
-    rows = step.rows
-    sums = [0.0] * len(_SUMMED)
-    optimizer, gaps, host = _OPTIMIZER_PARTS
-    places = _PLACES
-    for row, op in zip(rows, step.table.operators, strict=True):
-        key = (op.kind, op.block if transformer else "layer", op.tensor_parallel)
-        four, whole = places.get(key) or _place(*key)
-        launch = row.launch
-        if four is None:
-            sums[optimizer] += float(row.total - launch)
-            sums[gaps] += float(row.gaps)
-            sums[host] += float(row.host)
-            continue
-        # Operator.total_flops is forward + backward + recomputed, added in that order (its
-        # properties read inline).
-        forward = op.forward_flops
-        backward = op.backward_input_flops + op.backward_weight_flops
-        recomputed = forward * op.recompute_fraction
-        flops, part = forward + backward + recomputed, backward + recomputed
-        if type(flops) is float and type(part) is float:
-            share = part / flops if flops > 0 else _NO_FLOPS_SHARE
-        else:
-            share = _backward_share(flops, part)
-        body_part, backward_part, launch_part, launch_backward_part = four
-        body = row.total - launch
-        sums[body_part] += float(body)
-        sums[backward_part] += float(body * share)
-        sums[launch_part] += float(launch)
-        sums[launch_backward_part] += float(launch * share)
-        if whole is not None:
-            sums[whole] += float(row.total)
-    # Positional, in ComputeParts' field order (the size, the summed parts, the model FLOPs as
-    # a float64 column of them holds, the peak): one configuration's parts on every plan.
-    return _positional_parts(
-        size, *sums, float(step.table.model_flop_count), step.ceilings.peak_flops
-    )
-
-
-def _column(value: Number, shape: tuple[int, ...]) -> np.ndarray:
+def _column(value: Real, shape: tuple[int, ...]) -> np.ndarray:
     """``value`` (a number, or an array over the sizes) as a float64 array of ``shape``."""
-    if type(value) in (int, float) and shape == (1,):
-        return np.array([value], dtype=np.float64)
     return np.broadcast_to(np.asarray(value, dtype=np.float64), shape).copy()
 
 
-def _backward_share(flops: Number, backward: Number) -> Number:
+def _backward_share(flops: Real, backward: Real) -> Real:
     """An operator's backward (and recomputed) FLOPs over all its FLOPs, 2/3 for an operator
     without FLOPs (numbers, or arrays over micro-batch sizes)."""
-    if type(flops) in (int, float) and type(backward) in (int, float):
-        return float(backward) / float(flops) if flops > 0 else _NO_FLOPS_SHARE
     total = np.asarray(flops, dtype=np.float64)
     part = np.asarray(backward, dtype=np.float64)
     return np.where(total > 0, part / np.where(total > 0, total, 1.0), _NO_FLOPS_SHARE)
@@ -414,7 +342,7 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
     stage; the optimizer ``/ (t·p)`` and ``/ (d·c)`` with ZeRO >= 1."""
     d = degrees
     t, c = d.tp, d.cp
-    t_replicated = choose(flags(d.sequence_parallel), t, 1)
+    t_replicated = np.where(np.asarray(d.sequence_parallel, dtype=bool), t, 1)
 
     def split(tensor_split: Any, replicated: Any, launch: Any) -> Any:
         """A block's time per GPU: its tensor-parallel part over ``t``, its replicated part
@@ -435,29 +363,25 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
     )
     single = d.pp == 1
     stages = (
-        d.first_layers * per_layer + embedding + choose(single, head, 0.0),
-        choose(single, 0.0, d.last_layers * per_layer + head),
+        d.first_layers * per_layer + embedding + np.where(single, head, 0.0),
+        np.where(single, 0.0, d.last_layers * per_layer + head),
         d.middle_layers * per_layer,
     )
     backwards = (
         d.first_layers * per_layer_backward + embedding_backward
-        + choose(single, head_backward, 0.0),
-        choose(single, 0.0, d.last_layers * per_layer_backward + head_backward),
+        + np.where(single, head_backward, 0.0),
+        np.where(single, 0.0, d.last_layers * per_layer_backward + head_backward),
         d.middle_layers * per_layer_backward,
     )  # fmt: skip
     layer_counts = (d.first_layers, d.last_layers, d.middle_layers)
-    if all_numbers(*stages, *backwards, *layer_counts):  # one configuration of Python numbers
-        slowest = first_largest(stages)
-        micro, backward = stages[slowest], backwards[slowest]
-        layers_on_slowest = layer_counts[slowest]
-    else:
-        stacked = np.stack(np.broadcast_arrays(*stages))
-        index = np.argmax(stacked, axis=0)[None]
-        micro = np.take_along_axis(stacked, index, axis=0)[0]
-        backward = np.take_along_axis(np.stack(np.broadcast_arrays(*backwards)), index, axis=0)[0]
-        layers_on_slowest = np.choose(index[0], np.broadcast_arrays(*layer_counts))
-    shards = (d.tp * d.pp) * choose(d.zero >= 1, d.dp * d.cp, 1)
-    optimizer = maximum(parts.optimizer / shards + parts.optimizer_gaps, parts.optimizer_host)
+    # The slowest stage of each candidate (the first of equals).
+    stacked = np.stack(np.broadcast_arrays(*stages))
+    index = np.argmax(stacked, axis=0)[None]
+    micro = np.take_along_axis(stacked, index, axis=0)[0]
+    backward = np.take_along_axis(np.stack(np.broadcast_arrays(*backwards)), index, axis=0)[0]
+    layers_on_slowest = np.choose(index[0], np.broadcast_arrays(*layer_counts))
+    shards = (d.tp * d.pp) * np.where(d.zero >= 1, d.dp * d.cp, 1)
+    optimizer = np.maximum(parts.optimizer / shards + parts.optimizer_gaps, parts.optimizer_host)
     return ShardCompute(
         micro_batch=micro,
         forward=micro - backward,

@@ -18,7 +18,6 @@ from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import DEFAULT_OVERHEADS
 from mlcost.records import Record, replace
-from mlcost.results import first_value, maximum
 from mlcost.units import Q_
 
 Number = Any
@@ -63,9 +62,9 @@ def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
 
 
 class Degrees(Record, frozen=True):
-    """Layout parameters as numpy arrays (one element per candidate; broadcastable), or as
-    Python numbers for one layout (:meth:`of_layout`), with the pipeline's layer split: layers
-    of the first, last and most loaded middle stage."""
+    """Layout parameters as numpy arrays (one element per candidate; broadcastable; one layout:
+    arrays of one), with the pipeline's layer split: layers of the first, last and most loaded
+    middle stage."""
 
     dp: Number
     tp: Number
@@ -89,26 +88,9 @@ class Degrees(Record, frozen=True):
         values = [_layout_values(lay, layers) for lay in layouts]
         return cls(**{name: np.asarray([v[name] for v in values]) for name in _FIELDS})
 
-    @classmethod
-    def of_layout(cls, layout: Layout, layers: int, **columns: Any) -> Degrees:
-        """One layout's degrees as Python numbers: the evaluator's formulas then run on numbers
-        (:mod:`mlcost.results`' number-aware helpers), the same IEEE arithmetic as on the
-        one-element arrays of :meth:`from_layouts`, without numpy's cost per call; ``columns``
-        replace some (a plan's data-parallel degree and micro-batch size)."""
-        values = _layout_values(layout, layers)
-        values.update(columns)
-        return cls(**values)
-
     def at(self, index: Any) -> Degrees:
         """The candidates at ``index`` (a mask or indices into the columns)."""
         return Degrees(**{name: getattr(self, name)[index] for name in self.__struct_fields__})
-
-    def numbers(self) -> Degrees:
-        """The degrees of one configuration (one-element columns) as Python numbers, what
-        :meth:`of_layout` gives: the evaluator's scalar path."""
-        return Degrees(
-            **{name: first_value(getattr(self, name)) for name in self.__struct_fields__}
-        )
 
     def broadcast_to(self, shape: tuple[int, ...], **columns: Any) -> Degrees:
         """Every column broadcast to ``shape``, with ``columns`` replacing some."""
@@ -123,7 +105,7 @@ class Degrees(Record, frozen=True):
     @property
     def stage_layers(self) -> Number:
         """Layers on the most loaded pipeline stage."""
-        return maximum(maximum(self.first_layers, self.last_layers), self.middle_layers)
+        return np.maximum(np.maximum(self.first_layers, self.last_layers), self.middle_layers)
 
 
 #: The :class:`Degrees` fields, in order, and the :class:`~mlcost.layout.Layout` attribute each
@@ -145,7 +127,7 @@ _FIELDS = (*_FROM_LAYOUT, "recompute_fraction", "first_layers", "last_layers", "
 
 
 def _layout_values(layout: Layout, layers: int) -> dict[str, Any]:
-    """One layout's degrees as Python numbers, by :class:`Degrees` field."""
+    """One layout's degrees, by :class:`Degrees` field."""
     values: dict[str, Any] = {name: getattr(layout, attr) for name, attr in _FROM_LAYOUT.items()}
     first, last, middle = stage_layer_profile(layers, layout)
     values.update(
@@ -158,15 +140,12 @@ def _layout_values(layout: Layout, layers: int) -> dict[str, Any]:
 
 
 def _broadcast_copy(value: Any, shape: tuple[int, ...]) -> np.ndarray:
-    """``np.broadcast_to(value, shape).copy()``: a fresh array of ``shape`` (an array already of
-    that shape copied as it is, without the broadcast view)."""
-    if type(value) is np.ndarray and value.shape == shape:
-        return value.copy()
+    """``np.broadcast_to(value, shape).copy()``: a fresh array of ``shape``."""
     return np.broadcast_to(np.asarray(value), shape).copy()
 
 
 class ShardCompute(Record, frozen=True):
-    """Compute seconds on one GPU (arrays, or Python numbers for one layout): one micro-batch
+    """Compute seconds on one GPU (arrays over candidates): one micro-batch
     on the slowest pipeline stage, its forward and backward parts, its attention kernels, the
     sum over all stages of one micro-batch (for the bubble), and the optimizer update per
     step."""

@@ -17,7 +17,7 @@ from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees
 from mlcost.parallel.step import evaluate
 from mlcost.records import Record
-from mlcost.results import Figure, Result, any_true
+from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import SystemLike, system
@@ -77,7 +77,7 @@ def _micro_batches(
             f"global_batch_size= (e.g. {example}) or a layout with one, or kind='weak'"
         )
     batch = global_batch_size or layout.global_batch
-    if any_true(batch % (dp * mb)):
+    if np.any(batch % (dp * mb)):
         raise MlcostError(
             f"global_batch_size: {batch} is not a multiple of dp x micro_batch for every "
             f"count in {gpus}; e.g. {example}"
@@ -120,7 +120,7 @@ def scaling_curve(
     layout = layout or Layout()
     base = layout.model_parallel
     counts = np.asarray(list(gpus), dtype=np.int64)
-    if counts.size == 0 or any_true(counts % base) or any_true(counts < base):
+    if counts.size == 0 or np.any(counts % base) or np.any(counts < base):
         raise MlcostError(
             f"gpus: every count must be a multiple of t x p x c = {base}; got {list(gpus)}"
         )

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
+from mlcost.arrays import distinct
 from mlcost.blocks import row_blocks, rows_of
 from mlcost.errors import MlcostError
 from mlcost.finetune import dequantized_weight_bytes
@@ -48,7 +49,7 @@ from mlcost.parallel.compute import ComputeParts, compute_parts_by_shard, model_
 from mlcost.parallel.degrees import CommOptions, Degrees, ModelDims, stage_layer_profile
 from mlcost.parallel.step import evaluate
 from mlcost.records import Record, cached_property, replace
-from mlcost.results import Figure, Result, distinct
+from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system

@@ -44,7 +44,7 @@ from mlcost.parallel.compute import ComputeParts, compute_parts, model_dims, sha
 from mlcost.parallel.degrees import CommOptions, CommTerm, Degrees, ModelDims, ShardCompute
 from mlcost.parallel.traffic import communication_terms
 from mlcost.records import Record, field
-from mlcost.results import Figure, Result, all_numbers, first_value, floats
+from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system
@@ -67,7 +67,7 @@ Number = Any
 
 # ----- the vectorized evaluation shared by one layout, the plan and the search -----------------
 class StepArrays(Record, frozen=True):
-    """Seconds per step (arrays over candidates, or Python numbers for one layout) and the
+    """Seconds per step (arrays over candidates; one layout: arrays of one) and the
     communication terms."""
 
     compute: Number
@@ -92,27 +92,19 @@ def evaluate(
     software: Software | None = None,
 ) -> StepArrays:
     """Step time of every candidate in ``degrees`` (one vectorized pass; module docstring),
-    communication overlapped as ``software`` implements it.
-
-    One layout given as Python numbers (:meth:`Degrees.of_layout`, ``parts`` of one micro-batch
-    size given as an int) runs the same formulas on Python floats: the number-aware helpers of
-    :mod:`mlcost.results` (``where``, ``maximum``, ``floats``, ...) answer numbers without numpy
-    and give arrays to numpy, so both paths are one code, and the same IEEE operations in the
-    same order give the same values, bit for bit (``tests/parallel/test_numbers_path.py``), at
-    a fraction of numpy's cost per call on one-element arrays."""
+    communication overlapped as ``software`` implements it."""
     options = options or CommOptions()
     if software is not None:
         options = options.for_software(software)
     shard = shard_compute(parts, degrees, dims.layers)
-    m = floats(degrees.micro_batches)
+    m = np.asarray(degrees.micro_batches, dtype=np.float64)
     compute = m * shard.micro_batch + shard.optimizer
     bubble = pipeline_bubble_fraction(degrees.pp, m, degrees.virtual) * m * shard.micro_batch
     terms = communication_terms(
         dims, system, degrees, shard, gpus_per_node=gpus_per_node, options=options
     )
-    numbers = all_numbers(compute, bubble)  # one configuration of Python numbers
-    exposed = 0.0 if numbers else np.zeros_like(compute)
-    communication = 0.0 if numbers else np.zeros_like(compute)
+    exposed = np.zeros_like(compute)
+    communication = np.zeros_like(compute)
     for term in terms:
         exposed = exposed + term.exposed_seconds
         communication = communication + term.time_seconds
@@ -120,7 +112,7 @@ def evaluate(
     model_flops = parts.model_flops * m * degrees.dp
     return StepArrays(
         compute=compute,
-        bubble=bubble if numbers else np.asarray(bubble, dtype=np.float64) * np.ones_like(compute),
+        bubble=np.asarray(bubble, dtype=np.float64) * np.ones_like(compute),
         exposed=exposed,
         communication=communication,
         total=total,
@@ -366,42 +358,36 @@ def multi_gpu_step_time(
     )
     check_layout(spec, config, layout, resolved, software)
     layers = spec.num_layers if isinstance(spec, TransformerSpec) else 1
-    # One layout: the evaluator on Python numbers (the search's formulas, without numpy).
     parts = compute_parts(
-        spec, config, resolved.accelerator, layout, int(layout.micro_batch_size), mode=mode,
+        spec, config, resolved.accelerator, layout, layout.micro_batch_size, mode=mode,
         software=software,
     )  # fmt: skip
     per_node = min(resolved.gpus_per_node, layout.gpus)
     result = evaluate(
         model_dims(spec, config, software),
         resolved,
-        Degrees.of_layout(layout, layers),
+        Degrees.from_layouts([layout], layers),
         parts,
         gpus_per_node=per_node,
         options=options,
         software=software,
     )
-    # The terms as they are where the evaluation stayed on Python numbers; their one value each
-    # where a numpy scalar entered it (the same values, read back as Python numbers).
-    terms = (
-        tuple(result.terms)
-        if all_numbers(result.total)
-        else tuple(
-            CommTerm(
-                strategy=t.strategy,
-                collective=t.collective,
-                label=t.label,
-                message_bytes=first_value(t.message_bytes),
-                calls=first_value(t.calls),
-                ranks=first_value(t.ranks),
-                link_code=first_value(t.link_code),
-                time_seconds=first_value(t.time_seconds),
-                exposed_seconds=first_value(t.exposed_seconds),
-                formula=t.formula,
-                source=t.source,
-            )
-            for t in result.terms
+    # The one layout's values, read out of the evaluation's arrays of one.
+    terms = tuple(
+        CommTerm(
+            strategy=t.strategy,
+            collective=t.collective,
+            label=t.label,
+            message_bytes=_one(t.message_bytes),
+            calls=_one(t.calls),
+            ranks=_one(t.ranks),
+            link_code=_one(t.link_code),
+            time_seconds=_one(t.time_seconds),
+            exposed_seconds=_one(t.exposed_seconds),
+            formula=t.formula,
+            source=t.source,
         )
+        for t in result.terms
     )
     sequence = config.sequence_length if isinstance(spec, TransformerSpec) else 1
     return MultiGpuStep(
@@ -409,16 +395,16 @@ def multi_gpu_step_time(
         config=config,
         layout=layout,
         system=resolved,
-        compute=Q_(first_value(result.compute), "s"),
-        bubble=Q_(first_value(result.bubble), "s"),
-        exposed_communication=Q_(first_value(result.exposed), "s"),
-        total_communication=Q_(first_value(result.communication), "s"),
+        compute=Q_(_one(result.compute), "s"),
+        bubble=Q_(_one(result.bubble), "s"),
+        exposed_communication=Q_(_one(result.exposed), "s"),
+        total_communication=Q_(_one(result.communication), "s"),
         communication=terms,
         tokens_per_step=int(layout.global_batch * sequence),
-        model_flops=Q_(first_value(result.model_flops), "flop"),
+        model_flops=Q_(_one(result.model_flops), "flop"),
         peak=Q_(parts.peak, "flop/s").to("TFLOP/s"),
-        stage_time=Q_(first_value(result.shard.micro_batch), "s"),
-        optimizer_time=Q_(first_value(result.shard.optimizer), "s"),
+        stage_time=Q_(_one(result.shard.micro_batch), "s"),
+        optimizer_time=Q_(_one(result.shard.optimizer), "s"),
         details={
             "mode": mode,
             "options": (options or CommOptions()).for_software(software),
@@ -426,3 +412,8 @@ def multi_gpu_step_time(
             "implementation": software.describe(),
         },
     )
+
+
+def _one(value: Any) -> Any:
+    """The value of a one-layout column (an array of one) as a Python number."""
+    return np.asarray(value).item()

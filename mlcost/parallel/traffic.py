@@ -39,14 +39,13 @@ weights), and ZeRO shards over the same ``d·c``. Each strategy is one function 
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from mlcost.comms import Collective, collective_seconds, placement
-from mlcost.comms.placement import GroupPlacement, collective_seconds_by_size
+from mlcost.comms.placement import GroupPlacement
 from mlcost.errors import MlcostError
 from mlcost.parallel.degrees import (
     CommOptions,
@@ -56,17 +55,6 @@ from mlcost.parallel.degrees import (
     ShardCompute,
 )
 from mlcost.records import Record, replace
-from mlcost.results import (
-    all_numbers,
-    any_true,
-    broadcast_shape,
-    clip,
-    flags,
-    floats,
-    maximum,
-    minimum,
-)
-from mlcost.results import where as choose
 from mlcost.systems import System
 from mlcost.units import in_unit
 
@@ -76,8 +64,6 @@ Number = Any
 def _share(numerator: Any, denominator: Any) -> Any:
     """``numerator / denominator`` where the denominator is positive, else 0 (one division,
     written into zeros only where it is defined)."""
-    if all_numbers(numerator, denominator):
-        return numerator / denominator if denominator > 0 else 0.0
     numerator, denominator = np.broadcast_arrays(
         np.asarray(numerator, dtype=np.float64), np.asarray(denominator, dtype=np.float64)
     )
@@ -89,8 +75,6 @@ def _link_code(where: GroupPlacement) -> Any:
     """0 inside one node, 1 one GPU per node (inter-node only), 2 both
     (:data:`mlcost.parallel.degrees.LINK_NAMES`): ``spans x (1 + shares)`` with ``spans`` the
     group crossing nodes and ``shares`` more than one of its GPUs on a node."""
-    if all_numbers(where.nodes, where.per_node):
-        return int(where.nodes > 1) * (1 + int(where.per_node > 1))
     spans = np.asarray(where.nodes) > 1
     shares = np.asarray(where.per_node) > 1
     return spans * (1 + shares)
@@ -239,13 +223,11 @@ class _Terms(Record, frozen=True):
         everywhere (a parallelism the candidates do not use) skip the placement and the
         algorithms: every term built on them is inactive, recorded with no time and no link
         (:meth:`term`)."""
-        n = floats(ranks)
-        if not any_true(n > 1):  # one GPU on one node: nothing crosses a link
-            if all_numbers(size, n):
-                return 0.0, GroupPlacement(n, 1.0, 1.0, np.inf, np.inf, 0.0, 0.0)
+        n = np.asarray(ranks, dtype=np.float64)
+        if not np.any(n > 1):  # one GPU on one node: nothing crosses a link
             one = np.ones_like(n)
             alone = GroupPlacement(n, one, one, np.inf, np.inf, 0.0, 0.0)
-            return np.zeros(broadcast_shape(size, n)), alone
+            return np.zeros(np.broadcast_shapes(np.shape(size), n.shape)), alone
         if where is None:
             where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
         return collective_seconds(self.system, collective, size, where), where
@@ -259,40 +241,20 @@ class _Terms(Record, frozen=True):
         where: GroupPlacement | None = None,
     ) -> tuple[list[Any], Any]:
         """:meth:`seconds` of several message sizes on the same groups, evaluated in one call
-        (the sizes stacked on a leading axis: the same arithmetic element by element; Python
-        numbers one after the other)."""
-        if all_numbers(*sizes, ranks):
-            if not float(ranks) > 1:  # one rank: nothing crosses a link (:meth:`seconds`)
-                times = []
-                for size in sizes:
-                    time, where = self.seconds(collective, float(size), ranks, stride, where)
-                    times.append(time)
-                return times, where
-            if where is None:
-                where = placement(self.system, ranks, stride, gpus_per_node=self.gpus_per_node)
-            sizes = tuple(float(size) for size in sizes)
-            return collective_seconds_by_size(self.system, collective, sizes, where), where
+        (the sizes stacked on a leading axis: the same arithmetic element by element)."""
         stacked = np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in sizes)))
         times, where = self.seconds(collective, stacked, ranks, stride, where)
         return list(np.broadcast_to(times, (len(sizes), *np.shape(times)[1:]))), where
 
     def unused(self, ranks: Any) -> bool:
         """Whether every candidate's group has one rank (a parallelism none of them uses)."""
-        return not any_true(floats(ranks) > 1)
+        return not np.any(np.asarray(ranks) > 1)
 
     def inactive(self, spec: TermSpec, ranks: Any) -> CommTerm:
         """``spec``'s term where no candidate's group has more than one rank: no message, calls,
         time or link, what :meth:`term` records for such groups, without evaluating the
         strategy's formulas (a single layout leaves most strategies unused)."""
-        if all_numbers(ranks, self.degrees.dp):  # one configuration of Python numbers
-            # Positional, in CommTerm's field order (strategy, collective, label, message
-            # bytes, calls, ranks, link code, time, exposed, formula, source): most
-            # strategies are unused by a layout, and msgspec matches each keyword.
-            return CommTerm(
-                spec.strategy, spec.collective, spec.label, 0.0, 0 if spec.whole_calls else 0.0,
-                ranks, 3, 0.0, 0.0, spec.formula, spec.source,
-            )  # fmt: skip
-        shape = broadcast_shape(ranks, self.degrees.dp)
+        shape = np.broadcast_shapes(np.shape(ranks), np.shape(self.degrees.dp))
         return CommTerm(
             strategy=spec.strategy,
             collective=spec.collective,
@@ -319,15 +281,22 @@ class _Terms(Record, frozen=True):
     ) -> CommTerm:
         """``spec``'s term: the values of the candidates whose group has more than one rank,
         nothing (no message, calls, time or link) for the others."""
-        active = floats(ranks) > 1
-        total = choose(active, total, 0.0)
-        exposed = clip(choose(active, exposed, 0.0), 0.0, total)
-        # Positional, in CommTerm's field order (see :meth:`inactive`).
+        active = np.asarray(ranks) > 1
+        total = np.where(active, total, 0.0)
+        exposed = np.clip(np.where(active, exposed, 0.0), 0.0, total)
         return CommTerm(
-            spec.strategy, spec.collective, spec.label, choose(active, message, 0.0),
-            choose(active, calls, 0), ranks, choose(active, _link_code(where), 3), total, exposed,
-            spec.formula, spec.source,
-        )  # fmt: skip
+            strategy=spec.strategy,
+            collective=spec.collective,
+            label=spec.label,
+            message_bytes=np.where(active, message, 0.0),
+            calls=np.where(active, calls, 0),
+            ranks=ranks,
+            link_code=np.where(active, _link_code(where), 3),
+            time_seconds=total,
+            exposed_seconds=exposed,
+            formula=spec.formula,
+            source=spec.source,
+        )
 
 
 def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
@@ -342,13 +311,13 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
     ar, where = c.seconds(Collective.ALL_REDUCE, activation, d.tp, 1)
     rs, _ = c.seconds(Collective.REDUCE_SCATTER, activation, d.tp, 1, where)
     ag, _ = c.seconds(Collective.ALL_GATHER, activation, d.tp, 1, where)
-    total = calls * choose(flags(d.sequence_parallel), rs + ag, ar)
+    total = calls * np.where(np.asarray(d.sequence_parallel, dtype=bool), rs + ag, ar)
     # Overlapped with the layer's GEMMs (Transformer Engine userbuffers: the all-gather pipelined
     # with the GEMM after it, the reduce-scatter with the GEMM before it): only what outlasts
     # them stays exposed.
     window = d.micro_batches * c.compute.layer_gemm * c.keep
-    overlapped = flags(d.tp_overlap) & (c.keep > 0)
-    exposed = choose(overlapped, maximum(0.0, total - window), total)
+    overlapped = np.asarray(d.tp_overlap, dtype=bool) & (c.keep > 0)
+    exposed = np.where(overlapped, np.maximum(0.0, total - window), total)
     return [c.term(TENSOR_PARALLEL, activation, calls, d.tp, where, total, exposed)]
 
 
@@ -364,7 +333,7 @@ def context_parallel_terms(c: _Terms) -> list[CommTerm]:
     p2p, where = c.seconds(Collective.POINT_TO_POINT, kv_block, d.cp, d.tp)
     total = calls * p2p
     window = d.micro_batches * c.compute.attention * c.keep
-    exposed = maximum(0.0, total - window)
+    exposed = np.maximum(0.0, total - window)
     return [c.term(CONTEXT_PARALLEL, kv_block, calls, d.cp, where, total, exposed)]
 
 
@@ -380,7 +349,7 @@ def pipeline_terms(c: _Terms) -> list[CommTerm]:
     p2p, where = c.seconds(Collective.POINT_TO_POINT, boundary, d.pp, d.tp * d.cp * d.dp)
     total = calls * p2p
     critical = 2 * (d.pp - 1) * d.virtual * p2p
-    exposed = choose(c.keep > 0, minimum(total, critical), total)
+    exposed = np.where(c.keep > 0, np.minimum(total, critical), total)
     return [c.term(PIPELINE_PARALLEL, boundary, calls, d.pp, where, total, exposed)]
 
 
@@ -392,7 +361,7 @@ def _gradient_sizes(c: _Terms) -> tuple[Any, Any, Any]:
     experts = c.dims.expert_parameters
     psi = (c.dims.parameters - experts + experts / d.ep) / (d.tp * d.pp)
     gradients = psi * c.dims.gradient_bytes
-    bucket = minimum(in_unit(c.options.bucket, "byte"), gradients)
+    bucket = np.minimum(in_unit(c.options.bucket, "byte"), gradients)
     return gradients, psi * c.dims.weight_bytes, bucket
 
 
@@ -400,7 +369,7 @@ def _overlapped(c: _Terms, total: Any, last_bucket: Any, window: Any) -> Any:
     """Exposed part of ``total`` hidden behind ``window`` but for the last bucket (all of it
     when the software does not overlap gradient reduction)."""
     hides = c.keep > 0 and c.options.overlap_grad_reduce
-    return choose(hides, maximum(last_bucket, total - window), total)
+    return np.where(hides, np.maximum(last_bucket, total - window), total)
 
 
 def data_parallel_terms(c: _Terms) -> list[CommTerm]:
@@ -410,7 +379,7 @@ def data_parallel_terms(c: _Terms) -> list[CommTerm]:
     d = c.degrees
     replicas = d.dp * d.cp
     plain = d.zero == 0
-    ranks = choose(plain, replicas, 1)
+    ranks = np.where(plain, replicas, 1)
     if c.unused(ranks):
         return [c.inactive(DATA_PARALLEL, ranks)]
     gradients, _, bucket = _gradient_sizes(c)
@@ -418,7 +387,7 @@ def data_parallel_terms(c: _Terms) -> list[CommTerm]:
         Collective.ALL_REDUCE, (gradients, bucket), replicas, d.tp
     )
     exposed = _overlapped(c, ar, ar_bucket, c.compute.backward * c.keep)
-    return [c.term(DATA_PARALLEL, gradients, choose(plain, 1, 0), ranks, where, ar, exposed)]
+    return [c.term(DATA_PARALLEL, gradients, np.where(plain, 1, 0), ranks, where, ar, exposed)]
 
 
 def zero_staged_terms(c: _Terms) -> list[CommTerm]:
@@ -428,10 +397,10 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     d = c.degrees
     replicas = d.dp * d.cp
     staged = (d.zero == 1) | (d.zero == 2)
-    ranks = choose(staged, replicas, 1)
+    ranks = np.where(staged, replicas, 1)
     if c.unused(ranks):
         return [c.inactive(ZERO_GRADIENTS, ranks), c.inactive(ZERO_PARAMETERS, ranks)]
-    m = floats(d.micro_batches)
+    m = np.asarray(d.micro_batches, dtype=np.float64)
     gradients, weights, bucket = _gradient_sizes(c)
     (rs, rs_bucket), where = c.seconds_of(
         Collective.REDUCE_SCATTER, (gradients, bucket), replicas, d.tp
@@ -439,18 +408,18 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     (ag, ag_bucket), _ = c.seconds_of(
         Collective.ALL_GATHER, (weights, bucket), replicas, d.tp, where
     )
-    rs_calls = choose(d.zero == 2, m, 1.0)
+    rs_calls = np.where(d.zero == 2, m, 1.0)
     rs_exposed = _overlapped(c, rs, rs_bucket, c.compute.backward * c.keep)
     # The updated shards' all-gather: exposed after the optimizer step, or hidden behind the next
     # step's first forward but for one bucket (Megatron's --overlap-param-gather).
     gather_hides = c.keep > 0 and c.options.overlap_param_gather
-    ag_exposed = choose(gather_hides, maximum(ag_bucket, ag - c.compute.forward), ag)
+    ag_exposed = np.where(gather_hides, np.maximum(ag_bucket, ag - c.compute.forward), ag)
     return [
         c.term(
-            ZERO_GRADIENTS, gradients, choose(staged, rs_calls, 0.0), ranks, where,
+            ZERO_GRADIENTS, gradients, np.where(staged, rs_calls, 0.0), ranks, where,
             rs_calls * rs, rs_calls * rs_exposed,
         ),
-        c.term(ZERO_PARAMETERS, weights, choose(staged, 1, 0), ranks, where, ag, ag_exposed),
+        c.term(ZERO_PARAMETERS, weights, np.where(staged, 1, 0), ranks, where, ag, ag_exposed),
     ]  # fmt: skip
 
 
@@ -461,35 +430,35 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
     d = c.degrees
     replicas = d.dp * d.cp
     full = d.zero == 3
-    ranks = choose(full, replicas, 1)
+    ranks = np.where(full, replicas, 1)
     if c.unused(ranks):
         return [c.inactive(ZERO3_PARAMETERS, ranks), c.inactive(ZERO3_GRADIENTS, ranks)]
-    m = floats(d.micro_batches)
+    m = np.asarray(d.micro_batches, dtype=np.float64)
     gradients, weights, _ = _gradient_sizes(c)
     rs, where = c.seconds(Collective.REDUCE_SCATTER, gradients, replicas, d.tp)
     ag, _ = c.seconds(Collective.ALL_GATHER, weights, replicas, d.tp, where)
     layer_share = 1.0 / d.stage_layers
-    forward_exposed = choose(
-        c.keep > 0, maximum(ag * layer_share, ag - c.compute.forward * c.keep), ag
+    forward_exposed = np.where(
+        c.keep > 0, np.maximum(ag * layer_share, ag - c.compute.forward * c.keep), ag
     )
     backward_comm = ag + rs
-    backward_exposed = choose(
+    backward_exposed = np.where(
         c.keep > 0,
-        maximum(backward_comm * layer_share, backward_comm - c.compute.backward * c.keep),
+        np.maximum(backward_comm * layer_share, backward_comm - c.compute.backward * c.keep),
         backward_comm,
     )
     if c.options.backward_prefetch == "post":
         # The next layer's gather is issued after this layer's gradients (BACKWARD_POST) and
         # waited for; only the reduce-scatters hide behind the backward.
-        reduce_exposed = maximum(rs * layer_share, rs - c.compute.backward * c.keep)
-        backward_exposed = choose(c.keep > 0, ag + reduce_exposed, backward_comm)
+        reduce_exposed = np.maximum(rs * layer_share, rs - c.compute.backward * c.keep)
+        backward_exposed = np.where(c.keep > 0, ag + reduce_exposed, backward_comm)
     return [
         c.term(
-            ZERO3_PARAMETERS, weights, choose(full, 2 * m, 0.0), ranks, where, 2 * m * ag,
+            ZERO3_PARAMETERS, weights, np.where(full, 2 * m, 0.0), ranks, where, 2 * m * ag,
             m * (forward_exposed + _share(backward_exposed * ag, backward_comm)),
         ),
         c.term(
-            ZERO3_GRADIENTS, gradients, choose(full, m, 0.0), ranks, where, m * rs,
+            ZERO3_GRADIENTS, gradients, np.where(full, m, 0.0), ranks, where, m * rs,
             m * _share(backward_exposed * rs, backward_comm),
         ),
     ]  # fmt: skip
@@ -506,23 +475,23 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     experts come from the model spec (:attr:`ModelDims.moe_layers` and its top-k)."""
     d, dims = c.degrees, c.dims
     if dims.moe_layers == 0:
-        if any_true(d.ep > 1):
+        if np.any(d.ep > 1):
             raise MlcostError(
                 "ep: expert parallelism needs a mixture-of-experts model (the spec has no "
                 "'moe'); use ep=1 or a model with experts such as mixtral-8x7b"
             )
         return []
-    bad = dims.num_experts % floats(d.ep) != 0
-    if any_true(bad):
+    bad = dims.num_experts % np.asarray(d.ep, dtype=np.float64) != 0
+    if np.any(bad):
         raise MlcostError(
             f"ep: got {np.asarray(d.ep)[bad].ravel()[0]}, expected a divisor of the "
             f"{dims.num_experts} experts per MoE layer"
         )
     if c.unused(d.ep):
         return [c.inactive(EXPERT_PARALLEL, d.ep)]
-    sp = flags(d.sequence_parallel)
+    sp = np.asarray(d.sequence_parallel, dtype=bool)
     routed = (
-        c.tokens / choose(sp, d.tp, 1) * dims.experts_per_token * dims.hidden
+        c.tokens / np.where(sp, d.tp, 1) * dims.experts_per_token * dims.hidden
         * dims.activation_bytes
     )  # fmt: skip
     moe_stage_layers = d.stage_layers * dims.moe_layers / dims.layers
@@ -530,7 +499,7 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     a2a, where = c.seconds(Collective.ALL_TO_ALL, routed, d.ep, d.tp * d.cp)
     total = calls * a2a
     hides = c.keep > 0 and c.options.overlap_expert_alltoall
-    exposed = choose(hides, maximum(0.0, total - d.micro_batches * c.compute.micro_batch),
+    exposed = np.where(hides, np.maximum(0.0, total - d.micro_batches * c.compute.micro_batch),
                      total)  # fmt: skip
     return [c.term(EXPERT_PARALLEL, routed, calls, d.ep, where, total, exposed)]
 
@@ -565,8 +534,6 @@ def _where_zero(
     collectives for its own candidates, not for all of them."""
 
     def build(c: _Terms) -> list[CommTerm]:
-        if type(c.degrees.zero) is int:  # one configuration of Python numbers
-            return builder(c)
         zero = np.asarray(c.degrees.zero)
         chosen = functools.reduce(np.logical_or, [zero == stage for stage in stages])
         if chosen.ndim != 1 or chosen.all() or not chosen.any():
@@ -616,18 +583,9 @@ def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:
     (communication only hides behind compute that exists): a surplus ``sum(hidden) - window``
     becomes exposed, each term taking its share of the hidden time."""
     hidden = [t.time_seconds - t.exposed_seconds for t in terms]
-    if all_numbers(window, *hidden):  # one configuration of Python numbers
-        total = functools.reduce(operator.add, hidden) if hidden else 0.0
-        surplus = maximum(total - float(window), 0.0)
-        if not surplus > 0:
-            return terms
-        return [
-            replace(term, exposed_seconds=term.exposed_seconds + surplus * _share(part, total))
-            for term, part in zip(terms, hidden, strict=True)
-        ]
     total = functools.reduce(np.add, hidden) if hidden else 0.0  # no stacked copy of the terms
     surplus = np.maximum(total - np.asarray(window, dtype=np.float64), 0.0)
-    if not any_true(surplus > 0):
+    if not np.any(surplus > 0):
         return terms
     if np.ndim(surplus) != 1:
         return [

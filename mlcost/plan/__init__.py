@@ -25,9 +25,9 @@ the nearest layouts and settings that fit.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import KW_ONLY, dataclass, field
-from functools import partial
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,12 +40,19 @@ from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
-from mlcost.plan.chain import Numbers, TimeArrays, evaluate_money, evaluate_time, goodput_of
+from mlcost.plan.chain import (
+    MoneyArrays,
+    Numbers,
+    TimeArrays,
+    evaluate_money,
+    evaluate_time,
+    goodput_of,
+)
 from mlcost.plan.figures import fit_verdict, plan_figures
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
-from mlcost.records import Record, cached_property
-from mlcost.results import Figure, Figures, LazyFigures, Result, first_value
+from mlcost.records import Record
+from mlcost.results import Figure, Figures, Result
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -79,25 +86,6 @@ class DoesNotFitError(MlcostError):
         self.suggestions = found
         tried = "; ".join(s.text() for s in found) if found else "no nearby layout fits"
         super().__init__(f"{verdict}; these fit: {tried}")
-
-
-class _Values(dict[str, Any]):
-    """A plan's numbers by name, some computed on first read: the keys of ``later()`` are added
-    when a key not yet held is first read (``later`` runs once; reading an unknown key after it
-    raises ``KeyError``, as a dict does)."""
-
-    def __init__(self, first: dict[str, Any], later: Callable[[], dict[str, Any]]) -> None:
-        super().__init__(first)
-        self._later: Callable[[], dict[str, Any]] | None = later
-
-    def __missing__(self, key: str) -> Any:
-        later = self._later
-        if later is not None:
-            self.update(later())
-            self._later = None
-            if key in self:
-                return dict.__getitem__(self, key)
-        raise KeyError(key)
 
 
 class PlanStep(Record, Result, frozen=True):
@@ -208,33 +196,31 @@ class Plan(Result):
     def __post_init__(self) -> None:
         object.__setattr__(self, "run", resolve(self))
 
-    # ----- the chain ------------------------------------------------------------------------
-    @cached_property
-    def _numbers(self) -> Numbers:
-        return Numbers.of(self.run)
-
+    # ----- the chain: two cached stages ------------------------------------------------------
     @cached_property
     def _time(self) -> TimeArrays:
-        return evaluate_time(self.run, self._numbers)
+        """Stages 1-4 of the chain (:func:`mlcost.plan.chain.evaluate_time`): the step, memory,
+        the input pipeline and the time to train, computed once per plan."""
+        return evaluate_time(self.run, Numbers.of(self.run))
 
     @cached_property
-    def _values(self) -> dict[str, Any]:
-        """The chain's numbers: the time to train's at once, energy, cost and CO2e's
-        (:func:`mlcost.plan.chain.evaluate_money`) when an answer first reads one of them."""
+    def _money(self) -> MoneyArrays:
+        """Stages 5-7 (:func:`mlcost.plan.chain.evaluate_money`): energy, cost and CO2e,
+        computed once per plan, when an answer first needs them."""
+        return evaluate_money(self.run, Numbers.of(self.run), self._time)
 
-        def money() -> dict[str, Any]:
-            arrays = evaluate_money(self.run, self._numbers, self._time)
-            return {k: first_value(v) for k, v in arrays.columns().items()}
-
+    def _values(self, *, money: bool = False) -> dict[str, Any]:
+        """The chain's values of this one configuration by name, as Python numbers: the time
+        stage's, and with ``money`` the money stage's too."""
         columns = self._time.columns()
-        if not self._numbers.scalar:  # one configuration evaluated on arrays of one element
-            columns = {k: first_value(v) for k, v in columns.items()}
-        return _Values(columns, money)
+        if money:
+            columns.update(self._money.columns())
+        return {name: column.item() for name, column in columns.items()}
 
     @property
     def fits(self) -> bool:
         """Whether one step fits the GPU's usable memory."""
-        return bool(self._values["fits"])
+        return bool(self._time.fits.item())
 
     @property
     def accelerator(self) -> Accelerator:
@@ -268,7 +254,7 @@ class Plan(Result):
         """Raise :class:`DoesNotFitError` (with the nearest layouts that fit) unless one step
         fits the GPU's memory; every priced answer calls it first."""
         if not self.fits:
-            raise DoesNotFitError(fit_verdict(self.run, self._values), self.suggestions())
+            raise DoesNotFitError(fit_verdict(self.run, self._values()), self.suggestions())
 
     # ----- the answers --------------------------------------------------------------------
     def memory(self) -> MemoryBreakdown:
@@ -278,7 +264,7 @@ class Plan(Result):
 
     def step_time(self) -> PlanStep:
         """One step: compute, exposed communication, the overlapped input pipeline."""
-        v, r = self._values, self.run
+        v, r = self._values(), self.run
         detail = multi_gpu_step_time(
             r.model, r.config, r.system, r.layout, implementation=r.software
         )
@@ -323,24 +309,14 @@ class Plan(Result):
 
         return suggestions(self.run, limit)
 
-    def _subset(self, title: str, names: tuple[str, ...], *, money: bool = False) -> Figures:
-        """The figures called ``names`` under ``title``. Their numbers are the chain's, evaluated
-        here (``money``: energy, cost and CO2e too), so an answer that cannot be computed raises
-        now; the figures themselves (each number in its display unit with its formula, the
-        numbers substituted and its band) are written when the answer is first read
-        (:class:`~mlcost.results.LazyFigures`, as a memory breakdown's terms)."""
+    def _answer(self, title: str, names: tuple[str, ...], stages: tuple[str, ...]) -> Figures:
+        """The figures called ``names`` under ``title``, built from the plan's figure ``stages``
+        (:func:`mlcost.plan.figures.plan_figures`); raises :class:`DoesNotFitError` for a run
+        that does not fit."""
         self.require_fit()
-        if money:
-            self._values["energy_kwh"]  # the money stages' columns, on first read of one
-        return Figures(f"{title}: {self.description}", LazyFigures(partial(self._chosen, names)))
-
-    def _chosen(self, names: tuple[str, ...]) -> tuple[Figure, ...]:
-        """The figures called ``names``, in the plan's order (every figure's, when built)."""
-        wanted = frozenset(names)
-        built = self.__dict__.get("_figures")
-        if built is None:
-            built = plan_figures(self.run, self._values, self._schedule, wanted=wanted)
-        return tuple(f for f in built if f.name in wanted)
+        money = any(stage in ("energy", "cost", "carbon") for stage in stages)
+        built = plan_figures(self.run, self._values(money=money), self._schedule, stages)
+        return Figures(f"{title}: {self.description}", tuple(f for f in built if f.name in names))
 
     def train(self) -> Figures:
         """Time to train: steps, wall clock, GPU-hours, MFU, goodput and N / N_opt."""
@@ -348,23 +324,23 @@ class Plan(Result):
         self._warn_if_far_from_optimal()
         names = ("tokens", "steps", "step time", "goodput", "wall clock", "GPU-hours", "MFU",
                  "N / N_opt")  # fmt: skip
-        return self._subset("time to train", names)
+        return self._answer("time to train", names, ("run", "step", "time"))
 
     def energy(self) -> Figures:
         """Power and facility energy of the run."""
-        return self._subset("energy", ("GPU power", "IT power", "energy"), money=True)
+        return self._answer("energy", ("GPU power", "IT power", "energy"), ("energy",))
 
     def cost(self) -> Figures:
         """Rental, ownership, and the rent-vs-buy break-even."""
-        return self._subset(
+        return self._answer(
             "cost",
             ("rental cost", "ownership cost of this run", "rent-vs-buy break-even"),
-            money=True,
+            ("cost",),
         )
 
     def carbon(self) -> Figures:
         """Operational and embodied CO2e, reported separately."""
-        return self._subset(
+        return self._answer(
             "carbon",
             (
                 "operational CO2e",
@@ -373,21 +349,17 @@ class Plan(Result):
                 "embodied CO2e",
                 "total CO2e",
             ),
-            money=True,
+            ("carbon",),
         )
 
     # ----- the result vocabulary ------------------------------------------------------------
     def title(self) -> str:
         return f"Plan: {self.description}"
 
-    @cached_property
-    def _figures(self) -> tuple[Figure, ...]:
-        return tuple(plan_figures(self.run, self._values, self._schedule))
-
     def figures(self) -> list[Figure]:
-        """Every figure of the plan with its formula, numbers substituted and source (built once
-        per plan: a plan is immutable)."""
-        return list(self._figures)
+        """Every figure of the plan with its formula, numbers substituted and source (a run
+        that does not fit: its memory and why, no time, energy, cost or CO2e)."""
+        return plan_figures(self.run, self._values(money=self.fits), self._schedule)
 
     def to_json(self) -> dict[str, Any]:
         r = self.run
@@ -410,7 +382,7 @@ class Plan(Result):
         return self.summary().to_html()
 
     def _warn_if_far_from_optimal(self) -> None:
-        ratio = float(self._values["n_over_n_opt"])
+        ratio = float(self._values()["n_over_n_opt"])
         factor = self.assumptions.far_from_optimal_factor
         if ratio > factor or ratio < 1 / factor:
             warnings.warn(
@@ -447,7 +419,7 @@ class Plan(Result):
         grid), and the loss the fit predicts for it. Assumes the candidate model keeps this
         plan's MFU."""
         self.require_fit()
-        v = self._values
+        v = self._values(money=True)
         per_gpu_rate = Q_(float(v["mfu"]) * self.run.peak, "flop/s")
         carbon_per_hour = Q_(v["operational_t"] / max(v["gpu_hours"], 1e-300), "tCO2e/hour")
 

@@ -33,6 +33,7 @@ import msgspec
 import numpy as np
 
 from mlcost import cost, energy
+from mlcost.arrays import Array, Real, distinct, divide
 from mlcost.checkpointing import GoodputPlan, goodput_plan
 from mlcost.checkpointing.failures import (
     DALY_RESTART_TIME,
@@ -44,6 +45,7 @@ from mlcost.checkpointing.failures import (
 from mlcost.datapipe import data_stage_seconds, pipelined_seconds
 from mlcost.errors import MlcostError
 from mlcost.finetune import trainable_parameters
+from mlcost.flops import six_nd
 from mlcost.memory import activation_parts
 from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts, layout_memory
 from mlcost.memory.states import model_state_bytes_per_parameter
@@ -52,15 +54,6 @@ from mlcost.parallel.degrees import Degrees
 from mlcost.parallel.step import StepArrays, evaluate
 from mlcost.plan.resolve import Run
 from mlcost.records import Record, replace
-from mlcost.results import (
-    all_numbers,
-    distinct,
-    divide,
-    first_value,
-    floats,
-    maximum,
-    minimum,
-)
 from mlcost.scaling import distance_from_optimal
 from mlcost.specs import ConvNetSpec, TransformerSpec
 from mlcost.systems import System
@@ -68,62 +61,40 @@ from mlcost.timing import model_flops_utilization, training_time
 from mlcost.units import Q_, in_unit
 from mlcost.workload import OperatorTable, TrainingConfig, operators
 
-Array = np.ndarray
-#: A column of the chain: an array over a sweep's configurations, or one configuration's Python
-#: number (:meth:`Numbers.of`; the chain's scalar path).
-Column = Any
-
 
 class Numbers(Record, frozen=True):
     """Per-configuration inputs that vary along a sweep's numeric axes: arrays of one length
-    (a sweep), or Python numbers (one configuration, :meth:`of`)."""
+    (one configuration: arrays of one, :meth:`of`)."""
 
-    micro_batch_size: Column
-    sequence_length: Column
-    gpus: Column
-    tokens: Column
-    intensity: Column  # gCO2e/kWh
-    pue: Column
-    price: Column  # USD per GPU-hour (NaN when unknown)
-    electricity_price: Column  # USD/kWh
+    micro_batch_size: Array
+    sequence_length: Array
+    gpus: Array
+    tokens: Array
+    intensity: Array  # gCO2e/kWh
+    pue: Array
+    price: Array  # USD per GPU-hour (NaN when unknown)
+    electricity_price: Array  # USD/kWh
 
     @classmethod
     def of(cls, run: Run) -> Numbers:
-        """The run's own numbers, one configuration, as Python numbers: the chain evaluates
-        them on its scalar path (a sweep broadcasts them over its axes)."""
+        """The run's own numbers: one configuration, arrays of one (a sweep broadcasts them
+        over its axes)."""
         return cls(
-            micro_batch_size=run.layout.micro_batch_size,
-            sequence_length=run.config.sequence_length,
-            gpus=run.gpus,
-            tokens=float(run.tokens),
-            intensity=in_unit(run.grid.carbon_intensity, "gCO2e/kWh"),
-            pue=run.pue,
-            price=run.price,
-            electricity_price=run.electricity_price,
+            micro_batch_size=np.array([run.layout.micro_batch_size], dtype=np.int64),
+            sequence_length=np.array([run.config.sequence_length], dtype=np.int64),
+            gpus=np.array([run.gpus], dtype=np.int64),
+            tokens=np.array([run.tokens], dtype=np.float64),
+            intensity=np.array([in_unit(run.grid.carbon_intensity, "gCO2e/kWh")], np.float64),
+            pue=np.array([run.pue], dtype=np.float64),
+            price=np.array([run.price], dtype=np.float64),
+            electricity_price=np.array([run.electricity_price], dtype=np.float64),
         )
-
-    def as_arrays(self) -> Numbers:
-        """These numbers as arrays of one element each (one configuration as a sweep holds
-        it)."""
-        if not self.scalar:
-            return self
-        return Numbers(*(np.asarray([getattr(self, name)]) for name in self.__struct_fields__))
-
-    @property
-    def scalar(self) -> bool:
-        """Whether these are one configuration's Python numbers (:meth:`of`), not arrays."""
-        return type(self.gpus) is not np.ndarray
-
-    @property
-    def one(self) -> bool:
-        """Whether these are one configuration: Python numbers, or arrays of one element."""
-        return type(self.gpus) is not np.ndarray or self.gpus.size == 1
 
 
 class TimeArrays(Record, frozen=True):
     """The chain up to the time to train (stages 1-4, and the distance from compute-optimal),
-    one value per configuration (arrays; one configuration's Python numbers on the scalar path,
-    :attr:`Numbers.scalar`): what ``Plan.train()``, the memory verdict and the step need."""
+    one value per configuration: what ``Plan.train()``, the memory verdict and the step
+    need."""
 
     micro_batch_size: Array
     sequence_length: Array
@@ -202,17 +173,8 @@ class PlanArrays(Record, frozen=True):
 
 
 def _degrees(run: Run, x: Numbers) -> Degrees:
-    """The run's layout broadcast over the configurations (dp follows the GPU count); one
-    configuration's as Python numbers (:meth:`Degrees.of_layout`, the evaluator's scalar
-    path)."""
+    """The run's layout broadcast over the configurations (dp follows the GPU count)."""
     layers = run.model.num_layers if isinstance(run.model, TransformerSpec) else 1
-    if x.one:
-        return Degrees.of_layout(
-            run.layout,
-            layers,
-            dp=max(first_value(x.gpus) // run.layout.model_parallel, 1),
-            micro_batch=first_value(x.micro_batch_size),
-        )
     dp = np.maximum(x.gpus // run.layout.model_parallel, 1)
     return Degrees.from_layouts([run.layout], layers).broadcast_to(
         x.gpus.shape, dp=dp, micro_batch=x.micro_batch_size
@@ -237,11 +199,11 @@ def one_table(run: Run, x: Numbers) -> OperatorTable | None:
     ``x`` is one configuration of a transformer without context parallelism (its GPU holds the
     whole sequence, so the memory stage's table is the step's): built once for both, else
     None (each stage builds its own)."""
-    if not x.one or run.layout.cp != 1 or not isinstance(run.model, TransformerSpec):
+    if x.gpus.size != 1 or run.layout.cp != 1 or not isinstance(run.model, TransformerSpec):
         return None
     return operators(
-        run.model, _at_length(run.config, int(first_value(x.sequence_length))),
-        run.layout.one_micro_batch(), micro_batch_size=int(first_value(x.micro_batch_size)),
+        run.model, _at_length(run.config, int(x.sequence_length[0])),
+        run.layout.one_micro_batch(), micro_batch_size=int(x.micro_batch_size[0]),
     )  # fmt: skip
 
 
@@ -250,94 +212,67 @@ def step_stage(
 ) -> StepStage:
     """Compute (with the bubble) and exposed communication per step, and model FLOPs per step
     (module docstring), evaluated once per distinct sequence length; ``table``: the one
-    configuration's operator table (:func:`one_table`). One configuration's numbers
-    (:attr:`Numbers.scalar`) give Python floats, a sweep's arrays."""
-    m = floats(degrees.micro_batches)
+    configuration's operator table (:func:`one_table`)."""
+    m = np.asarray(degrees.micro_batches, dtype=np.float64)
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
-    compute: Any
-    exposed: Any
-    flops: Any
-    if x.scalar:
+    compute = np.zeros(x.gpus.shape)
+    exposed = np.zeros(x.gpus.shape)
+    flops = np.zeros(x.gpus.shape)
+    resolved = run.system.for_gpus(int(np.max(x.gpus)))
+    for length in distinct(x.sequence_length):
+        mask = x.sequence_length == length
         result = _step_at(
-            run, x.sequence_length, run.system.for_gpus(x.gpus), degrees, x.gpus, None, table
+            run, length, resolved, degrees.at(mask), x.gpus[mask], x.micro_batch_size[mask], table
         )
-        compute = float(result.compute + result.bubble)
-        exposed, flops = float(result.exposed), float(result.model_flops)
-    else:
-        compute = np.zeros(x.gpus.shape)
-        exposed = np.zeros(x.gpus.shape)
-        flops = np.zeros(x.gpus.shape)
-        resolved = run.system.for_gpus(int(np.max(x.gpus)))
-        for length in distinct(x.sequence_length):
-            mask = x.sequence_length == length
-            gpus = x.gpus[mask]
-            if gpus.size == 1:  # one configuration: the evaluator on Python numbers
-                chosen = degrees if x.gpus.size == 1 else degrees.at(mask).numbers()
-                result = _step_at(run, length, resolved, chosen, int(gpus[0]), None, table)
-            else:
-                batch = x.micro_batch_size[mask]
-                result = _step_at(run, length, resolved, degrees.at(mask), gpus, batch, None)
-            compute[mask] = result.compute + result.bubble
-            exposed[mask] = result.exposed
-            flops[mask] = result.model_flops
+        compute[mask] = result.compute + result.bubble
+        exposed[mask] = result.exposed
+        flops[mask] = result.model_flops
     if run.flop_count == "6ND":
-        flops = 6.0 * run.active_parameters * tokens_per_step
+        flops = six_nd(run.active_parameters, tokens_per_step).magnitude
     if run.sustained is not None:
         compute = flops / (x.gpus * run.sustained)
-        exposed = 0.0 if x.scalar else np.zeros_like(compute)
+        exposed = np.zeros_like(compute)
     return StepStage(compute_s=compute, communication_s=exposed, model_flops_step=flops)
 
 
 def _step_at(
     run: Run,
-    length: Any,
+    length: Real,
     resolved: System,
     degrees: Degrees,
-    gpus: Any,
-    batch: Any,
+    gpus: Array,
+    batch: Array,
     table: OperatorTable | None,
 ) -> StepArrays:
     """The step (:func:`mlcost.parallel.step.evaluate`) of the configurations at one sequence
-    ``length``: one configuration (``gpus`` a Python int; its micro-batch is ``degrees``'),
-    evaluated on Python numbers, or several (``gpus`` and their micro-batch sizes ``batch``
-    arrays), each distinct size's compute parts evaluated once."""
+    ``length`` (``gpus`` and their micro-batch sizes ``batch``), each distinct size's compute
+    parts evaluated once."""
     config = _at_length(run.config, int(length))
-    if type(gpus) is int:
-        parts = compute_parts(
-            run.model, config, resolved.accelerator, run.layout, degrees.micro_batch,
-            software=run.software, table=table,
-        )  # fmt: skip
-    else:
-        sizes = distinct(batch)
-        parts = compute_parts(
-            run.model, config, resolved.accelerator, run.layout, sizes, software=run.software
-        ).take(np.searchsorted(sizes, batch).ravel())
+    sizes = distinct(batch)
+    parts = compute_parts(
+        run.model, config, resolved.accelerator, run.layout, sizes, software=run.software,
+        table=table,
+    ).take(np.searchsorted(sizes, batch).ravel())  # fmt: skip
     return evaluate(
         model_dims(run.model, config, run.software),
         resolved,
         degrees,
         parts,
-        gpus_per_node=minimum(resolved.gpus_per_node, gpus),
+        gpus_per_node=np.minimum(resolved.gpus_per_node, gpus),
         software=run.software,
     )
 
 
 def memory_stage(
     run: Run, x: Numbers, degrees: Degrees, table: OperatorTable | None = None
-) -> Column:
+) -> Array:
     """Bytes per GPU of every configuration (:func:`mlcost.memory.per_gpu_memory`, the memory
     model of :func:`mlcost.memory.memory_breakdown`), once per distinct sequence length;
-    ``table``: the one configuration's operator table (:func:`one_table`). One
-    configuration's numbers (:attr:`Numbers.scalar`) give a Python number."""
+    ``table``: the one configuration's operator table (:func:`one_table`)."""
     layout = run.layout
     per_parameter = model_state_bytes_per_parameter(
         run.config.precision, run.config.optimizer, model=run.model, finetune=run.config.finetune
     )
-    if x.scalar:
-        replicas = degrees.dp * layout.cp
-        return _memory_at(
-            run, x.sequence_length, x.micro_batch_size, replicas, per_parameter, table
-        )
     out = np.zeros(x.gpus.shape)
     for length in distinct(x.sequence_length):
         mask = x.sequence_length == length
@@ -346,14 +281,9 @@ def memory_stage(
         out[mask] = _memory_at(
             run,
             length,
-            # One size: the table of plain numbers (the same arithmetic, without numpy).
+            # One size: its table (rows of numbers); several: the sweep's.
             int(one[0]) if one.size == 1 else batch,
-            # One configuration: a Python number (the memory model's scalar path).
-            degrees.dp * layout.cp
-            if x.gpus.size == 1  # one configuration: its degrees are numbers
-            else first_value(degrees.dp[mask]) * layout.cp
-            if np.count_nonzero(mask) == 1
-            else degrees.dp[mask] * layout.cp,
+            degrees.dp[mask] * layout.cp,
             per_parameter,
             table,
         )
@@ -362,12 +292,12 @@ def memory_stage(
 
 def _memory_at(
     run: Run,
-    length: Any,
-    batch: Any,
-    weight_replicas: Any,
+    length: Real,
+    batch: Real,
+    weight_replicas: Real,
     per_parameter: Any,
     table: OperatorTable | None,
-) -> Any:
+) -> Real:
     """Bytes per GPU (:func:`mlcost.memory.breakdown.layout_memory`) of the configurations at one
     sequence ``length``: micro-batch size(s) ``batch`` and the replicas holding each weight."""
     model, layout = run.model, run.layout
@@ -387,17 +317,14 @@ def _memory_at(
     ).total  # fmt: skip
 
 
-def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
+def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
     """Seconds of each input-pipeline stage per GPU and step: a replica's tokens spread over its
     ``tp·pp·cp`` GPUs (:func:`mlcost.datapipe.data_stage_seconds`), the slowest of them the
-    prefetched pipeline's (:func:`mlcost.datapipe.pipelined_seconds`); Python numbers for one
-    configuration, else arrays over the configurations."""
+    prefetched pipeline's (:func:`mlcost.datapipe.pipelined_seconds`), arrays over the
+    configurations."""
     a = run.assumptions
     replica_tokens = x.micro_batch_size * degrees.micro_batches * x.sequence_length
-    readers = minimum(x.gpus, run.system.gpus_per_node)
-    one = x.one  # one configuration: the stages on Python numbers
-    if one:
-        replica_tokens, readers = first_value(replica_tokens), first_value(readers)
+    readers = np.minimum(x.gpus, run.system.gpus_per_node)
     storage, link = run.data_storage, run.system.host_link
     seconds = data_stage_seconds(
         replica_tokens / run.layout.model_parallel,
@@ -415,8 +342,6 @@ def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Any]:
         token_id_bytes=in_unit(a.token_id_bytes, "byte"),
     )
     seconds["data"] = pipelined_seconds(*seconds.values())
-    if one and all_numbers(*seconds.values()):
-        return seconds  # numbers, broadcast by the chain's columns
     return {k: np.broadcast_to(v, np.shape(x.gpus)) for k, v in seconds.items()}
 
 
@@ -470,8 +395,7 @@ def goodput_schedule(run: Run, gpus: Any) -> GoodputSchedule | None:
 
 def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     """The chain up to the time to train (stages 1-4) for arrays of configurations sharing one
-    resolved run, or for one configuration's Python numbers (:attr:`Numbers.scalar`: each
-    column then holds one number, what a column of one element would hold)."""
+    resolved run."""
     degrees = _degrees(run, x)
     table = one_table(run, x)
     step = step_stage(run, x, degrees, table)
@@ -479,14 +403,12 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     capacity = float(in_unit(run.system.accelerator.memory_available, "GiB"))
     data = data_stage(run, x, degrees)
     busy = step.compute_s + step.communication_s
-    step_s = maximum(busy, data["data"])
+    step_s = np.maximum(busy, data["data"])
     m = degrees.micro_batches
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length
-    # Goodput 1 without a checkpoint target; one configuration on Python numbers.
-    schedule = goodput_schedule(run, first_value(x.gpus) if x.one else x.gpus)
-    scalar = x.scalar
-    ones: Any = 1.0 if scalar else np.ones(x.gpus.shape)
-    goodput = ones if schedule is None else schedule.goodput
+    schedule = goodput_schedule(run, x.gpus)
+    ones = np.ones(x.gpus.shape)
+    goodput = ones if schedule is None else schedule.goodput  # 1 without a checkpoint target
     time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
     if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock
         hours = run.gpu_hours * ones
@@ -494,7 +416,7 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     return TimeArrays(
         micro_batch_size=x.micro_batch_size,
         sequence_length=x.sequence_length,
-        gpus=x.gpus if scalar else x.gpus.astype(np.int64),
+        gpus=x.gpus.astype(np.int64),
         tokens=x.tokens,
         compute_s=step.compute_s,
         communication_s=step.communication_s,
@@ -520,11 +442,8 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
 
 
 def evaluate_money(run: Run, x: Numbers, time: TimeArrays) -> MoneyArrays:
-    """Energy, cost and CO2e (stages 5-7) of the configurations ``time`` holds (one
-    configuration's numbers as arrays of one element, as a sweep's: numpy's IEEE arithmetic
-    where a price or a step is zero)."""
-    if x.scalar:
-        x = x.as_arrays()
+    """Energy, cost and CO2e (stages 5-7) of the configurations ``time`` holds (numpy's IEEE
+    arithmetic where a price or a step is zero)."""
     busy = divide(time.compute_s, time.step_s)
     power = energy_stage(run, x, busy, time.wall_s, time.step_s)
     money = cost_stage(run, x, time.gpu_hours, time.wall_s, power["energy_kwh"])

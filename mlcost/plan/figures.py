@@ -18,14 +18,6 @@ from mlcost.uncertainty import with_band
 from mlcost.units import Q_, format_quantity, in_unit, quantity_in
 
 Values = dict[str, Any]
-#: A figure's name and how to build it: a stage names its figures without building them, so a
-#: plan's answer builds (and formats) only the figures it shows.
-Named = tuple[str, Callable[[], Figure]]
-
-
-def _named(figures: list[Figure]) -> list[Named]:
-    """Figures already built, named as a stage names its figures."""
-    return [(f.name, lambda f=f: f) for f in figures]  # type: ignore[misc]
 
 
 def fit_verdict(run: Run, v: Values) -> str:
@@ -38,68 +30,51 @@ def fit_verdict(run: Run, v: Values) -> str:
     )
 
 
-def run_figures(run: Run, v: Values) -> list[Named]:
-    """What the run is: the verdict, the layout and how it was chosen, parameters, tokens (each
-    figure named and built on demand)."""
+def run_figures(run: Run, v: Values) -> list[Figure]:
+    """What the run is: the verdict, the layout and how it was chosen, parameters, tokens,
+    memory per GPU."""
     model = run.model
     return [
-        (
+        Figure(
             "fits",
-            lambda: Figure(
-                "fits",
-                fit_verdict(run, v),
-                "memory per GPU <= usable memory of the GPU",
-                f"{v['memory_gib']:.4g} GiB vs {v['capacity_gib']:.4g} GiB",
-                "mlcost.memory (the GPU's reported memory: memory_visible)",
-            ),
+            fit_verdict(run, v),
+            "memory per GPU <= usable memory of the GPU",
+            f"{v['memory_gib']:.4g} GiB vs {v['capacity_gib']:.4g} GiB",
+            "mlcost.memory (the GPU's reported memory: memory_visible)",
         ),
-        (
+        Figure(
             "layout",
-            lambda: Figure(
-                "layout",
-                run.layout.describe(),
-                run.layout_source,
-                f"{run.gpus} GPUs",
-                "mlcost.layout; mlcost.parallel.search when not given",
-            ),
+            run.layout.describe(),
+            run.layout_source,
+            f"{run.gpus} GPUs",
+            "mlcost.layout; mlcost.parallel.search when not given",
         ),
-        (
+        Figure(
             "parameters",
-            lambda: Figure(
-                "parameters",
-                Q_(run.parameters, "param"),
-                "exact count from the architecture",
-                model.name,
-                f"{model.name} spec ({model.source_of('*') or 'catalog'})",
-            ),
+            Q_(run.parameters, "param"),
+            "exact count from the architecture",
+            model.name,
+            f"{model.name} spec ({model.source_of('*') or 'catalog'})",
         ),
-        (
+        Figure(
             "tokens",
-            lambda: Figure(
-                "tokens",
-                Q_(v["tokens"], "token"),
-                "given (or 20 tokens per parameter)",
-                f"{v['tokens']:.4g}",
-                run.tokens_source,
-            ),
+            Q_(v["tokens"], "token"),
+            "given (or 20 tokens per parameter)",
+            f"{v['tokens']:.4g}",
+            run.tokens_source,
         ),
-        (
+        Figure(
             "memory per GPU",
-            lambda: Figure(
-                "memory per GPU",
-                Q_(v["memory_gib"], "GiB"),
-                "weights + gradients + optimizer states + activations + overheads",
-                f"{v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB on the most loaded "
-                "stage",
-                "mlcost.memory.memory_breakdown (Korthikanti et al. 2022; Rajbhandari et al. 2020)",
-            ),
+            Q_(v["memory_gib"], "GiB"),
+            "weights + gradients + optimizer states + activations + overheads",
+            f"{v['memory_gib']:.4g} GiB of {v['capacity_gib']:.4g} GiB on the most loaded stage",
+            "mlcost.memory.memory_breakdown (Korthikanti et al. 2022; Rajbhandari et al. 2020)",
         ),
     ]
 
 
-def step_figures(run: Run, v: Values) -> list[Named]:
-    """Compute, exposed communication, input pipeline and the step (each named and built on
-    demand)."""
+def step_figures(run: Run, v: Values) -> list[Figure]:
+    """Compute, exposed communication, input pipeline and the step."""
     c, g, a = run.config, run.system.accelerator, run.assumptions
     napkin = run.sustained is not None
     compute_formula = (
@@ -109,57 +84,44 @@ def step_figures(run: Run, v: Values) -> list[Named]:
         "roofline (max(F/(peak·eta), B/(BW·eta)) + launches)"
     )
     return [
-        (
+        Figure(
             "compute time per step",
-            lambda: Figure(
-                "compute time per step",
-                quantity_in(v["compute_s"], "s", "ms"),
-                compute_formula,
-                f"{run.layout.describe()} on {g.name} (peak {run.peak / 1e12:.4g} TFLOP/s "
-                f"{c.policy.compute_format}, {format_quantity(g.memory_bandwidth)})",
-                "mlcost.parallel.step (roofline: Williams et al. 2009; bubble: Narayanan et al. "
-                f"2021 §2.2); {run.system.accelerator.name} ceilings: "
-                + run.system.ceilings(c.policy.compute_format).source,
-            ),
+            quantity_in(v["compute_s"], "s", "ms"),
+            compute_formula,
+            f"{run.layout.describe()} on {g.name} (peak {run.peak / 1e12:.4g} TFLOP/s "
+            f"{c.policy.compute_format}, {format_quantity(g.memory_bandwidth)})",
+            "mlcost.parallel.step (roofline: Williams et al. 2009; bubble: Narayanan et al. "
+            f"2021 §2.2); {run.system.accelerator.name} ceilings: "
+            + run.system.ceilings(c.policy.compute_format).source,
         ),
-        (
+        Figure(
             "exposed communication per step",
-            lambda: Figure(
-                "exposed communication per step",
-                quantity_in(v["communication_s"], "s", "ms"),
-                "tensor/pipeline/context/data-parallel and ZeRO traffic not hidden behind compute",
-                f"{run.gpus} GPUs on {run.system.source or run.system.name}",
-                "mlcost.parallel.traffic (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur "
-                "et al. 2005; ZeRO volumes: Rajbhandari et al. 2020 section 7)"
-                if run.gpus > 1
-                else "one GPU: nothing to communicate",
-            ),
+            quantity_in(v["communication_s"], "s", "ms"),
+            "tensor/pipeline/context/data-parallel and ZeRO traffic not hidden behind compute",
+            f"{run.gpus} GPUs on {run.system.source or run.system.name}",
+            "mlcost.parallel.traffic (alpha-beta collectives: Patarasuk and Yuan 2009; Thakur "
+            "et al. 2005; ZeRO volumes: Rajbhandari et al. 2020 section 7)"
+            if run.gpus > 1
+            else "one GPU: nothing to communicate",
         ),
-        (
+        Figure(
             "input pipeline per step",
-            lambda: Figure(
-                "input pipeline per step",
-                quantity_in(v["data_s"], "s", "ms"),
-                "max(read, tokenize, host-to-device) per GPU (prefetch overlaps the stages)",
-                f"read {v['read_s'] * 1e3:.3g} ms, tokenize {v['preprocess_s'] * 1e3:.3g} ms "
-                f"({a.loader_workers} workers x {format_quantity(a.tokenization_rate_per_core)}), "
-                f"transfer {v['transfer_s'] * 1e3:.3g} ms over "
-                f"{run.system.host_link.name if run.system.host_link else 'no link'}",
-                "textbook chapter F-29..F-39 (data pipeline); "
-                + ASSUMPTION_SOURCES["loader_workers"],
-            ),
+            quantity_in(v["data_s"], "s", "ms"),
+            "max(read, tokenize, host-to-device) per GPU (prefetch overlaps the stages)",
+            f"read {v['read_s'] * 1e3:.3g} ms, tokenize {v['preprocess_s'] * 1e3:.3g} ms "
+            f"({a.loader_workers} workers x {format_quantity(a.tokenization_rate_per_core)}), "
+            f"transfer {v['transfer_s'] * 1e3:.3g} ms over "
+            f"{run.system.host_link.name if run.system.host_link else 'no link'}",
+            "textbook chapter F-29..F-39 (data pipeline); " + ASSUMPTION_SOURCES["loader_workers"],
         ),
-        (
+        Figure(
             "step time",
-            lambda: Figure(
-                "step time",
-                quantity_in(v["step_s"], "s", "ms"),
-                "max(compute + exposed communication, input pipeline)",
-                f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
-                f"{v['data_s'] * 1e3:.4g}) ms -> "
-                + ("data-bound" if v["data_bound"] else "compute-bound"),
-                "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))",
-            ),
+            quantity_in(v["step_s"], "s", "ms"),
+            "max(compute + exposed communication, input pipeline)",
+            f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
+            f"{v['data_s'] * 1e3:.4g}) ms -> "
+            + ("data-bound" if v["data_bound"] else "compute-bound"),
+            "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))",
         ),
     ]
 
@@ -412,48 +374,44 @@ def carbon_figures(run: Run, v: Values) -> list[Figure]:
     ]
 
 
+#: The stages of a plan's figures, in reading order (:func:`plan_figures`).
+STAGES = ("run", "step", "time", "energy", "cost", "carbon")
+
+
 def plan_figures(
-    run: Run, v: Values, failures: GoodputSchedule | None, *, wanted: frozenset[str] | None = None
+    run: Run,
+    v: Values,
+    failures: GoodputSchedule | None,
+    stages: tuple[str, ...] = STAGES,
 ) -> list[Figure]:
-    """Every figure of a plan (or, with ``wanted``, those figures only, built by the stages in
-    order until every one is there: ``Plan.train()`` needs no energy, cost or CO2e; the run's
-    and the step's stages name their figures and build only the wanted ones); a plan that does
-    not fit stops after its memory."""
-    head = run_figures(run, v)
+    """The figures of a plan's ``stages`` (:data:`STAGES`; energy, cost and carbon read the
+    money stage's values in ``v``), the ones proportional to the step time with its band; a
+    plan that does not fit shows what the run is and stops after its memory."""
     if not v["fits"]:
-        figures = [build() for _, build in head]
-        figures.append(
+        return [
+            *run_figures(run, v),
             Figure(
                 "time, energy, cost, CO2e",
                 None,
                 "not computed: the run does not fit",
                 fit_verdict(run, v),
                 "Plan.suggestions() lists layouts and settings that fit",
-            )
-        )
-        return figures
-    stages: tuple[Callable[[], list[Named]], ...] = (
-        lambda: step_figures(run, v),
-        lambda: _named(time_figures(run, v, failures)),
-        lambda: _named(energy_figures(run, v)),
-        lambda: _named(cost_figures(run, v)),
-        lambda: _named(carbon_figures(run, v)),
-    )
-    figures = [build() for name, build in head if wanted is None or name in wanted]
-    # The wanted names no stage has offered yet (None: every figure is wanted).
-    missing = None if wanted is None else set(wanted).difference(name for name, _ in head)
+            ),
+        ]
+    builders: dict[str, Callable[[], list[Figure]]] = {
+        "run": lambda: run_figures(run, v),
+        "step": lambda: step_figures(run, v),
+        "time": lambda: time_figures(run, v, failures),
+        "energy": lambda: energy_figures(run, v),
+        "cost": lambda: cost_figures(run, v),
+        "carbon": lambda: carbon_figures(run, v),
+    }
     # Napkin mode (the user's throughput) or report mode (published GPU-hours): no band.
     banded = run.sustained is None and run.gpu_hours is None
+    figures = []
     for stage in stages:
-        if missing is not None and not missing:
-            break
-        for name, build in stage():
-            if wanted is not None and missing is not None:
-                if name not in wanted:
-                    continue
-                missing.discard(name)
-            figure = build()
-            if banded and name in BANDED and figure.value is not None and figure.value.magnitude:
+        for figure in builders[stage]():
+            if banded and figure.name in BANDED and figure.value.magnitude:
                 figure = with_band(figure)
             figures.append(figure)
     return figures

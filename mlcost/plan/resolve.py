@@ -20,7 +20,6 @@ from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
 from mlcost.records import Record
-from mlcost.results import ceil, floats
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, system
@@ -44,9 +43,8 @@ class CheckpointTarget(Record, frozen=True):
     def bandwidth(self, gpus: Any, gpus_per_node: int) -> Any:
         """Aggregate write bandwidth of a job of ``gpus`` GPUs (bytes/s; arrays welcome)."""
         if self.shared is not None:
-            return float(self.shared) if type(gpus) is int else np.full(np.shape(gpus), self.shared)
-        # A Python count (one configuration) gives a Python float: the same value.
-        return float(self.per_node or 0.0) * ceil(floats(gpus) / gpus_per_node)
+            return np.full(np.shape(gpus), self.shared)
+        return float(self.per_node or 0.0) * np.ceil(np.asarray(gpus, np.float64) / gpus_per_node)
 
 
 class Run(Record, frozen=True):

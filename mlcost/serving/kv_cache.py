@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.arrays import plain
 from mlcost.errors import MlcostError
-from mlcost.results import plain
 from mlcost.serving.formats import element_bytes
 from mlcost.specs import TransformerSpec
 from mlcost.units import Q_

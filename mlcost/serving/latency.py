@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.arrays import plain
 from mlcost.comms.placement import collective_seconds, placement
-from mlcost.results import plain
 from mlcost.roofline import Ceilings
 from mlcost.serving.formats import compute_format
 from mlcost.specs import Accelerator

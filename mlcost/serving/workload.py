@@ -38,9 +38,10 @@ from typing import Any, Literal
 
 import numpy as np
 
+from mlcost.arrays import plain
 from mlcost.errors import MlcostError
 from mlcost.records import replace
-from mlcost.results import plain, sweep_text
+from mlcost.results import sweep_text
 from mlcost.serving.formats import compute_format, element_bytes
 from mlcost.serving.kv_cache import cache_elements_per_token, cache_layers, cached_tokens
 from mlcost.serving.weights import weight_bytes_per_parameter

@@ -12,7 +12,6 @@
   backward 2.5 x forward, since it recomputes the scores).
 """
 
-from bisect import bisect_right
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
@@ -82,22 +81,11 @@ class KernelCurve(_Part):
         rates = np.asarray([in_unit(t, "flop/s") for t in self.throughput], dtype=np.float64)
         return xs, bs, rates.reshape(len(xs), len(bs))
 
-    @cached_property
-    def _lists(self) -> tuple[list[float], list[float], list[list[float]]]:
-        """:attr:`_points` as Python lists (one launch's lookup reads them, no array math)."""
-        xs, bs, rates = self._points
-        return xs.tolist(), bs.tolist(), rates.tolist()
-
-    def at(self, sequence: object, batch_heads: object = None, logs: Any = None) -> Any:
+    def at(self, sequence: Any, batch_heads: Any = None) -> Any:
         """FLOP/s at ``sequence`` (and, for a curve measured over launch sizes, ``batch_heads``;
         ``None``: the largest measured): interpolated in log sequence and log launch size,
-        flat beyond the measured ends. An array (0-dimensional for numbers), except one launch
-        of a curve over launch sizes: a Python float (:meth:`_at_point`, the same value; its
-        ``logs``, :func:`launch_logs` of the same launch, where the caller took them)."""
+        flat beyond the measured ends; an array (0-dimensional for numbers)."""
         xs, bs, rates = self._points
-        one = not isinstance(sequence, np.ndarray) and not isinstance(batch_heads, np.ndarray)
-        if len(bs) > 1 and one:  # one launch: the same arithmetic on Python floats
-            return self._at_point(sequence, batch_heads, logs)
         x = np.log2(np.maximum(np.asarray(sequence, dtype=np.float64), 1.0))
         if len(bs) == 1:
             return np.asarray(np.interp(x, xs, rates[:, 0]))
@@ -112,33 +100,6 @@ class KernelCurve(_Part):
             (1 - u) * (1 - v) * rates[i, j] + u * (1 - v) * rates[i + 1, j]
             + (1 - u) * v * rates[i, j + 1] + u * v * rates[i + 1, j + 1]
         )  # fmt: skip
-
-    def _at_point(self, sequence: Any, batch_heads: Any, logs: Any = None) -> float:
-        """:meth:`at` for one length and launch size, the same arithmetic on Python floats."""
-        xs, bs, rates = self._lists
-        log_sequence, log_heads = launch_logs(sequence, batch_heads) if logs is None else logs
-        x = min(max(log_sequence, xs[0]), xs[-1])
-        b = bs[-1]
-        if log_heads is not None:
-            b = min(max(log_heads, bs[0]), bs[-1])
-        i = min(max(bisect_right(xs, x) - 1, 0), len(xs) - 2)
-        j = min(max(bisect_right(bs, b) - 1, 0), len(bs) - 2)
-        u = (x - xs[i]) / (xs[i + 1] - xs[i])
-        v = (b - bs[j]) / (bs[j + 1] - bs[j])
-        return (
-            (1 - u) * (1 - v) * rates[i][j] + u * (1 - v) * rates[i + 1][j]
-            + (1 - u) * v * rates[i][j + 1] + u * v * rates[i + 1][j + 1]
-        )  # fmt: skip
-
-
-def launch_logs(sequence: Any, batch_heads: Any) -> tuple[float, float | None]:
-    """Where one launch reads a kernel's curves (:meth:`KernelCurve.at`): ``log2`` of its
-    sequence length and of its launch size (None without one), each at least 1, taken by
-    numpy as the curves' arrays are."""
-    log_sequence = float(np.log2(max(float(sequence), 1.0)))
-    if batch_heads is None:
-        return log_sequence, None
-    return log_sequence, float(np.log2(max(float(batch_heads), 1.0)))
 
 
 class CrossEntropyKernels(_Part):

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mlcost.results import floats, plain
+from mlcost.arrays import plain
 
 Number = Any
 
@@ -50,7 +50,7 @@ def attention_pairs(
     dilation_rates: Sequence[int] | None = None,
 ) -> Number:
     """Number of (query, key) scores per head for one sequence (see the module docstring)."""
-    s = floats(sequence_length)  # a Python float for one length, else a float64 array
+    s = np.asarray(sequence_length, dtype=np.float64)
     if dilated_segments:
         rates = dilation_rates or [1] * len(dilated_segments)
         total = np.zeros_like(s)

@@ -24,8 +24,6 @@ from mlcost.memory import (
     per_gpu_memory,
     smallest_gpu,
 )
-from mlcost.records import replace
-from mlcost.results import Figure, LazyFigures
 from mlcost.workload import TrainingConfig, operators
 
 MODELS = ["gpt2", "llama-2-7b", "mistral-7b", "gemma-2-9b", "bert-base"]
@@ -171,31 +169,15 @@ def test_explain_names_the_sources_and_the_verdict() -> None:
     assert "does not fit: needs" in text and "40.00 GiB per GPU" in text
 
 
-def test_the_total_is_answered_without_formatting_the_formulas() -> None:
-    """The terms' figures are written only when read (issue 17): a breakdown whose figures
-    cannot be written still answers its total, which equals the sum of its terms (6,738,415,616
-    params x 2 B of BF16 weights is one of them, written out here)."""
+def test_the_total_is_the_sum_of_the_terms_and_a_breakdown_pickles() -> None:
+    """The total equals the sum of the terms (6,738,415,616 params x 2 B of BF16 weights is one
+    of them, written out here), and a breakdown survives a pickle round trip whole."""
     breakdown = memory_breakdown("llama-2-7b", TrainingConfig(), "h100-sxm5-80gb")
-    assert isinstance(breakdown.terms, LazyFigures)  # what memory_breakdown answers with
-
-    def unwritable() -> list[Figure]:
-        raise RuntimeError("figures formatted")
-
-    lazy = replace(breakdown, terms=LazyFigures(unwritable))
-    total = float(lazy.total.to("byte").magnitude)
-    with pytest.raises(RuntimeError, match="figures formatted"):
-        _ = lazy.terms[0]
+    total = float(breakdown.total.to("byte").magnitude)
     terms = {t.key: float(t.value.to("byte").magnitude) for t in breakdown.terms}
     assert total == pytest.approx(sum(terms.values()), rel=1e-12)
     assert terms[MemoryTerm.WEIGHTS.value] == 6_738_415_616 * 2
-    assert breakdown.terms == tuple(breakdown.terms)  # reads as the tuple of its figures
-    assert repr(breakdown.terms) == repr(tuple(breakdown.terms))
-    joined = (breakdown.terms + (), () + breakdown.terms)  # noqa: RUF005 - tuple-like +
-    assert joined == (tuple(breakdown.terms), tuple(breakdown.terms))
-    # A breakdown whose figures are not built yet pickles (as one holding its figures did),
-    # and builds the same figures after.
-    unread = memory_breakdown("llama-2-7b", TrainingConfig(), "h100-sxm5-80gb")
-    again = pickle.loads(pickle.dumps(unread))
+    again = pickle.loads(pickle.dumps(breakdown))
     assert again.terms == breakdown.terms and again.total == breakdown.total
 
 
