@@ -1,24 +1,174 @@
 """Figures (matplotlib; each function returns the Figure, titled, with units and a legend):
 rooflines with the workload's operators on them, a step-time waterfall, MFU curves, the per-GPU
 memory breakdown, scaling curves and the activation-checkpointing trade-off. Every result's
-``plot()`` delegates here."""
+``plot()`` delegates here.
+
+This module is a leaf of the package: it imports :mod:`mlcost.units` and nothing else of
+mlcost. Each function's argument is typed by a small :class:`~typing.Protocol` below, naming
+only what the function reads of it. The result classes (:class:`mlcost.timing.StepTime`,
+:class:`mlcost.memory.MemoryBreakdown`, ...) satisfy them structurally, so mypy checks the
+calls while the results import this module (inside their ``plot()``) without a cycle.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from mlcost.memory import MemoryBreakdown
-from mlcost.specs import Accelerator
-from mlcost.timing import StepTime
 from mlcost.units import in_unit
 
 if TYPE_CHECKING:
-    from mlcost.checkpointing import TradeoffCurve
-    from mlcost.parallel import ScalingCurve
-    from mlcost.published import PublishedValidation
+    import pandas as pd
+    import pint
+
+
+@runtime_checkable
+class AcceleratorLike(Protocol):
+    """What :func:`roofline` reads of a GPU (:class:`mlcost.specs.Accelerator`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def formats(self) -> tuple[str, ...]: ...
+
+    @property
+    def memory_bandwidth(self) -> pint.Quantity: ...
+
+    def peak(self, format: str) -> pint.Quantity: ...
+
+
+class CeilingsLike(Protocol):
+    """What the figures read of a step's ceilings (:class:`mlcost.roofline.Ceilings`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def format(self) -> str: ...
+
+    @property
+    def peak(self) -> pint.Quantity: ...
+
+    @property
+    def bandwidth(self) -> pint.Quantity: ...
+
+
+class OperatorLike(Protocol):
+    """What :func:`roofline` reads of an operator (:class:`mlcost.workload.Operator`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def count(self) -> Any: ...
+
+    @property
+    def total_flops(self) -> Any: ...
+
+    @property
+    def bytes_moved(self) -> Any: ...
+
+
+class OperatorTableLike(Protocol):
+    """What the figures read of a step's table (:class:`mlcost.workload.OperatorTable`)."""
+
+    @property
+    def operators(self) -> Sequence[OperatorLike]: ...
+
+    @property
+    def description(self) -> str: ...
+
+
+class OperatorTimeLike(Protocol):
+    """What :func:`roofline` reads of an operator's time (seconds; :class:`OperatorTime`
+    of :mod:`mlcost.operator_time`)."""
+
+    @property
+    def compute(self) -> Any: ...
+
+    @property
+    def memory(self) -> Any: ...
+
+    @property
+    def launch(self) -> Any: ...
+
+    @property
+    def total(self) -> Any: ...
+
+    @property
+    def bound(self) -> Any: ...
+
+
+class StepTimeLike(Protocol):
+    """What :func:`roofline` and :func:`waterfall` read of a step
+    (:class:`mlcost.timing.StepTime`)."""
+
+    @property
+    def table(self) -> OperatorTableLike: ...
+
+    @property
+    def ceilings(self) -> CeilingsLike: ...
+
+    @property
+    def rows(self) -> Sequence[OperatorTimeLike]: ...
+
+    @property
+    def total(self) -> pint.Quantity: ...
+
+    def by_kind(self) -> pd.DataFrame: ...
+
+
+class TermLike(Protocol):
+    """One term of a memory breakdown (a :class:`mlcost.results.Figure`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def value(self) -> Any: ...
+
+
+class MemoryBreakdownLike(Protocol):
+    """What :func:`memory` reads of a breakdown (:class:`mlcost.memory.MemoryBreakdown`)."""
+
+    @property
+    def terms(self) -> Sequence[TermLike]: ...
+
+    @property
+    def capacity(self) -> pint.Quantity | None: ...
+
+    @property
+    def gpu(self) -> str | None: ...
+
+    @property
+    def description(self) -> str: ...
+
+    def why_not(self) -> str: ...
+
+
+class ScalingCurveLike(Protocol):
+    """What :func:`scaling` reads of a curve (:class:`mlcost.parallel.ScalingCurve`)."""
+
+    @property
+    def frame(self) -> pd.DataFrame: ...
+
+    def title(self) -> str: ...
+
+
+class TradeoffCurveLike(Protocol):
+    """What :func:`tradeoff` reads of a curve (:class:`mlcost.checkpointing.TradeoffCurve`)."""
+
+    def to_frame(self) -> pd.DataFrame: ...
+
+
+class ValidationLike(Protocol):
+    """What :func:`validation` reads (:class:`mlcost.published.PublishedValidation`)."""
+
+    @property
+    def frame(self) -> pd.DataFrame: ...
 
 
 def _figure(ax: Any = None, size: tuple[float, float] = (7, 5)) -> tuple[Any, Any]:
@@ -52,8 +202,8 @@ def _spread_labels(ys: list[float], low: float, high: float, gap: float) -> list
 
 
 def roofline(
-    gpus: Accelerator | Sequence[Accelerator],
-    step: StepTime | None = None,
+    gpus: AcceleratorLike | Sequence[AcceleratorLike],
+    step: StepTimeLike | None = None,
     *,
     format: str = "bf16",
     measured: Sequence[tuple[float, float, str]] = (),
@@ -69,7 +219,7 @@ def roofline(
     from matplotlib.lines import Line2D
 
     figure, ax = _figure(ax, size=(9, 5.5))
-    gpus = [gpus] if isinstance(gpus, Accelerator) else list(gpus)
+    gpus = [gpus] if isinstance(gpus, AcceleratorLike) else list(gpus)
     intensity = np.logspace(-2, 4, 200)
     lines: list[tuple[str, float, float]] = []
     if not gpus and step is not None:
@@ -168,7 +318,7 @@ def _axes_fraction(ax: Any, y: float) -> float:
     return float((np.log10(y) - np.log10(low)) / (np.log10(high) - np.log10(low)))
 
 
-def waterfall(step: StepTime, ax: Any = None) -> Any:
+def waterfall(step: StepTimeLike, ax: Any = None) -> Any:
     """Step time by operator kind as a waterfall (cumulative bars coloured by what bounds each
     kind), closed by a total bar; the title names the model, the GPU and the total."""
     from matplotlib.patches import Patch
@@ -214,7 +364,7 @@ def mfu_curve(
     return figure
 
 
-def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
+def memory(breakdown: MemoryBreakdownLike, ax: Any = None) -> Any:
     """Per-GPU memory as one stacked bar of the non-zero terms (GiB) against the GPU's usable
     capacity, with the headroom (or the shortfall) marked; the title names the model, the
     layout and the verdict; the legend sits beside the bar (kept by ``savefig``)."""
@@ -262,7 +412,7 @@ def memory(breakdown: MemoryBreakdown, ax: Any = None) -> Any:
     return figure
 
 
-def scaling(curve: ScalingCurve, ax: Any = None) -> Any:
+def scaling(curve: ScalingCurveLike, ax: Any = None) -> Any:
     """Speedup against GPUs beside linear scaling, efficiency on the right axis."""
     figure, ax = _figure(ax)
     frame = curve.frame
@@ -284,7 +434,7 @@ def scaling(curve: ScalingCurve, ax: Any = None) -> Any:
     return figure
 
 
-def tradeoff(curve: TradeoffCurve, ax: Any = None) -> Any:
+def tradeoff(curve: TradeoffCurveLike, ax: Any = None) -> Any:
     """The Pareto curve of activation checkpointing: recomputation against peak memory."""
     figure, ax = _figure(ax)
     frame = curve.to_frame()
@@ -300,7 +450,7 @@ def tradeoff(curve: TradeoffCurve, ax: Any = None) -> Any:
     return figure
 
 
-def validation(result: PublishedValidation, ax: Any = None) -> Any:
+def validation(result: ValidationLike, ax: Any = None) -> Any:
     """The error of every predicted row of the published validation set, by family, with the
     10% and 25% bands; rows the catalog is anchored on are drawn hollow."""
     frame = result.frame

@@ -37,6 +37,7 @@ import numpy as np
 from mlcost.comms import collective_time, placement
 from mlcost.comms.placement import collective_seconds
 from mlcost.energy import report_energy
+from mlcost.flops import narayanan_flops
 from mlcost.layout import Layout
 from mlcost.parallel.step import multi_gpu_step_time
 from mlcost.records import Record, field
@@ -101,15 +102,11 @@ def megatron_gpt(
 
 def megatron_flops(batch: int, sequence: int, layers: int, hidden: int, vocab: int) -> float:
     """Megatron-LM ``num_floating_point_operations`` (megatron/training/training.py at commit
-    937571cf) for a GELU MHA model: ``72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))``."""
-    return (
-        72
-        * batch
-        * sequence
-        * layers
-        * hidden**2
-        * (1 + sequence / (6 * hidden) + vocab / (12 * layers * hidden))
-    )
+    937571cf) for a GELU MHA model, in FLOPs per iteration. It is Narayanan et al. 2021 eq. (3)
+    without recomputation, ``72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))``:
+    :func:`mlcost.flops.narayanan_flops`."""
+    flops = narayanan_flops(batch, sequence, layers, hidden, vocab, recompute=False)
+    return float(flops.magnitude)
 
 
 def megatron_step(

@@ -1,28 +1,36 @@
 """From a plan's inputs to one resolved, frozen run: the model and configuration, the system
 (sized for the GPUs), the layout (given, or the fastest that fits), the token budget, the grid,
-prices, PUE, storage and the checkpoint target, each with where it came from."""
+prices, PUE, storage and the checkpoint target, each with where it came from. The site's
+figures (system, grid, prices, PUE, power accounting) are resolved by :mod:`mlcost.site`."""
 
 from __future__ import annotations
 
-import datetime
 import math
-import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pint
 
-from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
-from mlcost.energy import check_accounting, check_pue
+from mlcost.assumptions import Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
 from mlcost.records import Record
+from mlcost.site import (
+    region_electricity,
+    region_pue,
+    report_mode,
+    resolve_grid,
+    resolve_power,
+    resolve_price,
+    resolve_purchase,
+    resolve_system,
+)
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
-from mlcost.systems import System, system
+from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
 
@@ -102,80 +110,6 @@ class Run(Record, frozen=True):
         return self.system.ceilings(self.config.policy.compute_format).peak_flops
 
 
-def resolve_price(plan: Plan, catalog: Catalog, gpu_names: tuple[str, ...]) -> tuple[float, str]:
-    """USD per GPU-hour and where it comes from (NaN when none is known). ``gpu_names``: the
-    plan's GPU and, for a calibrated profile, the catalog GPU it was measured as; a catalog price
-    for another GPU is refused."""
-    price = plan.price
-    if isinstance(price, str) and not price.strip()[:1].isdigit():
-        offer = catalog.price(price)
-        if offer.accelerator not in gpu_names:
-            others = (
-                [o.name for o in catalog.prices_for(gpu_names[0])]
-                if gpu_names[0] in catalog
-                else []
-            )
-            hint = (
-                f"; prices for it: {', '.join(others)}" if others else "; give a number in USD/hour"
-            )
-            raise MlcostError(
-                f"price: {offer.name!r} prices {offer.accelerator}, but the plan runs on "
-                f"{gpu_names[0]}{hint}"
-            )
-        return float(in_unit(offer.price_per_gpu_hour, "USD/hour")), _offer_source(offer)
-    if price is not None:
-        value = float(magnitude_in(price, "USD/hour", "price"))
-        if not value >= 0 or not math.isfinite(value):
-            raise MlcostError(f"price: got {price!r}, expected a finite price >= 0 USD/hour")
-        return value, "given"
-    gpu_name = next((name for name in gpu_names if name in catalog), gpu_names[0])
-    # Kept per catalog and day, in UTC as the offer's cited age (_offer_source): the day number
-    # of the clock, not ``date.today()`` (local time, several microseconds on a plan's path).
-    return catalog.derived(
-        ("default price", gpu_name),
-        time.time() // _SECONDS_PER_DAY,
-        lambda: _default_price(catalog, gpu_name),
-    )
-
-
-_SECONDS_PER_DAY = 86_400
-
-
-def _default_price(catalog: Catalog, gpu_name: str) -> tuple[float, str]:
-    """The default price of ``gpu_name``: the newest on-demand offer in the catalog, else its
-    newest offer, else NaN with how to give one."""
-    offers = catalog.prices_for(gpu_name) if gpu_name in catalog else []
-    if not offers:
-        return math.nan, (
-            f"no catalog price for {gpu_name}; give one with --price (USD per GPU-hour) or "
-            "Plan(price=...), or a catalog price name (mlcost specs list prices)"
-        )
-    on_demand = [o for o in offers if o.offer_type == "on-demand"]
-    chosen = (on_demand or offers)[0]  # prices_for: newest first
-    rule = (
-        "default: the newest on-demand offer for this GPU"
-        if on_demand
-        else "default: the newest offer for this GPU (no on-demand price; this one is "
-        f"{chosen.offer_type})"
-    )
-    return float(in_unit(chosen.price_per_gpu_hour, "USD/hour")), (
-        f"{_offer_source(chosen)}; {rule}; other offers: "
-        + (", ".join(o.name for o in offers if o is not chosen) or "none")
-    )
-
-
-def _offer_source(offer: Any) -> str:
-    """Who, what, where and when: ``aws-p5-h100-on-demand: AWS p5.48xlarge ..., on-demand,
-    us-west-1, dated 2025-11-06 (382 days old) (source)``; the age counted in days of UTC."""
-    where = offer.source_of("price_per_gpu_hour") or "catalog"
-    age = (datetime.datetime.now(datetime.timezone.utc).date() - offer.date).days
-    region = f", {offer.region}" if offer.region else ""
-    return (
-        f"{offer.name}: {offer.provider} {offer.offering}, {offer.offer_type}{region}, dated "
-        f"{offer.date} ({age} days old) ({where})"
-    )
-
-
 def _tokens(plan: Plan, model: ModelSpec, tokens_per_step: int) -> tuple[float, str]:
     if plan.tokens is not None and plan.steps is not None:
         raise MlcostError("Plan: give tokens= or steps=, not both")
@@ -223,14 +157,6 @@ def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTar
         f"({resolved.drive.source_of('sequential_write') or 'spec'}), every node writing its "
         "shards",
     )
-
-
-def resolve_system(plan: Plan, catalog: Catalog, assumptions: Assumptions) -> System:
-    target = plan.system if plan.system is not None else plan.gpu
-    if target is None:
-        raise MlcostError("Plan: give gpu= (e.g. 'h100-sxm5-80gb') or system= (e.g. 'dgx-h100')")
-    accelerator = plan.gpu if plan.system is not None else None
-    return system(target, accelerator=accelerator, catalog=catalog, assumptions=assumptions)
 
 
 def _gpus(plan: Plan, base: System) -> int:
@@ -347,7 +273,9 @@ def resolve(plan: Plan) -> Run:
     config = config_for_model(plan.config or TrainingConfig(), model)
     if plan.flop_count not in FLOP_COUNTS:
         raise UnknownNameError("flop_count", plan.flop_count, FLOP_COUNTS)
-    base = resolve_system(plan, catalog, assumptions)
+    base = resolve_system(
+        system=plan.system, gpu=plan.gpu, catalog=catalog, assumptions=assumptions
+    )
     gpus = _gpus(plan, base)
     resolved = base.for_gpus(gpus)
     software = implementation_of(plan.implementation, catalog)
@@ -361,13 +289,13 @@ def resolve(plan: Plan) -> Run:
         layout, layout_source, found = choose_layout(
             model, config, resolved, gpus, batch, software, assumptions.layout_tie_tolerance
         )
-    grid = plan.region if isinstance(plan.region, Grid) else catalog.grid(plan.region)
+    grid = resolve_grid(plan.region, catalog)
     sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))
     accelerator = resolved.accelerator
     based_on = accelerator.measured.based_on if accelerator.measured is not None else None
     price, price_source = resolve_price(
-        plan, catalog, (accelerator.name, *([based_on] if based_on else []))
+        plan.price, catalog=catalog, gpu_names=(accelerator.name, *([based_on] if based_on else []))
     )
     return Run(
         model=model,
@@ -382,11 +310,13 @@ def resolve(plan: Plan) -> Run:
         tokens_source=tokens_source,
         price=price,
         price_source=price_source,
-        **_purchase(plan, resolved),
-        **region_electricity(plan, grid, assumptions),
-        **region_pue(plan, grid, assumptions),
-        **resolve_power(plan, resolved),
-        **_report_mode(plan),
+        **resolve_purchase(plan.purchase_price, accelerator=accelerator),
+        **region_electricity(plan.electricity_price, grid=grid, assumptions=assumptions),
+        **region_pue(plan.pue, plan.facility, grid=grid, assumptions=assumptions),
+        **resolve_power(
+            accounting=plan.accounting, power_per_gpu=plan.power_per_gpu, resolved=resolved
+        ),
+        **report_mode(idle_power=plan.idle_power, gpu_hours=plan.gpu_hours),
         data_storage=_data_storage(plan, catalog, resolved),
         checkpoint=_checkpoint(plan, catalog, resolved),
         mtbf_per_gpu=_mtbf(plan),
@@ -397,130 +327,6 @@ def resolve(plan: Plan) -> Run:
         assumptions=assumptions,
         software=software,
     )
-
-
-def _purchase(plan: Plan, resolved: System) -> dict[str, Any]:
-    gpu = resolved.accelerator
-    if plan.purchase_price is not None:
-        value = float(magnitude_in(plan.purchase_price, "USD", "purchase_price"))
-        if not value >= 0:
-            raise MlcostError(f"purchase_price: got {plan.purchase_price!r}, expected >= 0 USD")
-        return {"purchase": value, "purchase_source": "given"}
-    if gpu.list_price is None:
-        return {"purchase": math.nan, "purchase_source": "no list price; pass purchase_price="}
-    return {
-        "purchase": float(in_unit(gpu.list_price, "USD")),
-        "purchase_source": gpu.source_of("list_price") or "spec",
-    }
-
-
-def region_electricity(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, Any]:
-    """Electricity price: given, else the grid's, else the sourced fallback."""
-    if plan.electricity_price is not None:
-        value = float(magnitude_in(plan.electricity_price, "USD/kWh", "electricity_price"))
-        if not value >= 0:
-            raise MlcostError(
-                f"electricity_price: got {plan.electricity_price!r}, expected >= 0 USD/kWh"
-            )
-        return {"electricity_price": value, "electricity_source": "given"}
-    if grid.electricity_price is not None:
-        return {
-            "electricity_price": float(in_unit(grid.electricity_price, "USD/kWh")),
-            "electricity_source": grid.source_of("electricity_price") or grid.name,
-        }
-    return {
-        "electricity_price": float(in_unit(assumptions.fallback_electricity_price, "USD/kWh")),
-        "electricity_source": ASSUMPTION_SOURCES["fallback_electricity_price"],
-    }
-
-
-def region_pue(plan: Plan, grid: Grid, assumptions: Assumptions) -> dict[str, Any]:
-    """PUE: given; else the facility class given (``hyperscale`` 1.10 or ``industry-average``
-    1.58, each sourced); else the grid region's; else the industry average, said so."""
-    if plan.pue is not None:
-        return {"pue": check_pue(plan.pue), "pue_source": "given"}
-    classes = {
-        "hyperscale": (assumptions.hyperscale_pue, ASSUMPTION_SOURCES["hyperscale_pue"]),
-        "industry-average": (assumptions.fallback_pue, ASSUMPTION_SOURCES["fallback_pue"]),
-    }
-    if plan.facility is not None:
-        if plan.facility not in classes:
-            raise UnknownNameError("facility", plan.facility, classes)
-        value, source = classes[plan.facility]
-        return {"pue": value, "pue_source": f"facility class {plan.facility}: {source}"}
-    if grid.pue is not None:
-        return {"pue": float(grid.pue), "pue_source": grid.source_of("pue") or grid.name}
-    value, source = classes["industry-average"]
-    return {
-        "pue": value,
-        "pue_source": "facility class industry-average (the default when neither pue= nor the "
-        f"region gives one; facility='hyperscale' for a hyperscaler): {source}",
-    }
-
-
-def _report_mode(plan: Plan) -> dict[str, Any]:
-    """The idle infrastructure power per GPU (the life-cycle split of Luccioni et al. 2022,
-    section 4.2; none counted unless given) and, in report mode, the published GPU-hours."""
-    idle, idle_source = (
-        0.0,
-        (
-            "not counted (give idle_power=, e.g. BLOOM's 256,646 kWh of idle infrastructure over "
-            "1,082,990 GPU-hours, about 237 W per GPU: Luccioni et al. 2022, section 4.2)"
-        ),
-    )
-    if plan.idle_power is not None:
-        idle = positive_magnitude(plan.idle_power, "W", "idle_power", allow_zero=True)
-        idle_source = "given"
-    hours = None
-    if plan.gpu_hours is not None:
-        hours = positive_magnitude(plan.gpu_hours, "hour", "gpu_hours", bare=True)
-    return {"idle_power_per_gpu": idle, "idle_source": idle_source, "gpu_hours": hours}
-
-
-def resolve_power(plan: Plan, resolved: System) -> dict[str, Any]:
-    """The energy accounting convention and the IT power per GPU it counts
-    (:data:`mlcost.energy.ACCOUNTING`): a measured node under training load, a measured system
-    power per accelerator (``power_per_gpu=``), the GPU's TDP, or ``None`` for the utilization
-    model. ``measured-node`` on a node without a measurement falls back to the utilization
-    model, and says so."""
-    accounting = check_accounting(plan.accounting)
-    gpu = resolved.accelerator
-    if plan.power_per_gpu is not None:
-        watts = float(magnitude_in(plan.power_per_gpu, "W", "power_per_gpu"))
-        if not (watts > 0 and math.isfinite(watts)):
-            raise MlcostError(f"power_per_gpu: got {plan.power_per_gpu!r}, expected a power > 0 W")
-        return {"accounting": accounting, "power_per_gpu": watts, "power_source": "given"}
-    if accounting == "system-per-accelerator":
-        raise MlcostError(
-            "power_per_gpu: the system-per-accelerator convention needs the measured average "
-            "system power per accelerator (e.g. Patterson et al. 2021: 330 W per V100); pass "
-            "power_per_gpu= (--power-per-gpu)"
-        )
-    if accounting == "gpu-tdp":
-        if gpu.tdp is None:
-            raise MlcostError(f"accounting: {gpu.name} has no tdp in its spec; gpu-tdp needs one")
-        return {
-            "accounting": accounting,
-            "power_per_gpu": float(in_unit(gpu.tdp, "W")),
-            "power_source": f"{gpu.name} TDP ({gpu.source_of('tdp') or 'datasheet'})",
-        }
-    if accounting == "measured-node" and resolved.training_power_per_gpu is not None:
-        return {
-            "accounting": accounting,
-            "power_per_gpu": float(in_unit(resolved.training_power_per_gpu, "W")),
-            "power_source": resolved.training_power_source,
-        }
-    fallback = (
-        f"{resolved.name} has no measured training power, so the utilization model stands in "
-        "(an upper bound: nameplate host share); "
-        if accounting == "measured-node"
-        else ""
-    )
-    return {
-        "accounting": "utilization",
-        "power_per_gpu": None,
-        "power_source": fallback + resolved.host_power_source,
-    }
 
 
 def _mtbf(plan: Plan) -> pint.Quantity | None:

@@ -23,8 +23,9 @@ import pint
 
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.plan.chain import Numbers, evaluate_run
-from mlcost.plan.resolve import Run, region_electricity, region_pue, resolve
-from mlcost.specs import Grid, Spec, default_catalog
+from mlcost.plan.resolve import Run, resolve
+from mlcost.site import region_electricity, region_pue, resolve_grid
+from mlcost.specs import Spec, default_catalog
 from mlcost.units import format_quantity, in_unit, magnitude_in
 
 if TYPE_CHECKING:
@@ -119,12 +120,19 @@ def _numbers(plan: Plan, run: Run, numeric: dict[str, list[Any]]) -> tuple[Numbe
         return np.asarray(raw, dtype=np.float64)[index[name]]
 
     catalog = plan.catalog if plan.catalog is not None else default_catalog()
-    grids = [r if isinstance(r, Grid) else catalog.grid(r) for r in numeric.get("region", [])]
+    grids = [resolve_grid(r, catalog) for r in numeric.get("region", [])]
+    assumptions = run.assumptions
     by_region = {
         "intensity": [in_unit(g.carbon_intensity, "gCO2e/kWh") for g in grids],
-        "pue": [region_pue(plan, g, run.assumptions)["pue"] for g in grids],
+        "pue": [
+            region_pue(plan.pue, plan.facility, grid=g, assumptions=assumptions)["pue"]
+            for g in grids
+        ],
         "electricity_price": [
-            region_electricity(plan, g, run.assumptions)["electricity_price"] for g in grids
+            region_electricity(plan.electricity_price, grid=g, assumptions=assumptions)[
+                "electricity_price"
+            ]
+            for g in grids
         ],
     }
 

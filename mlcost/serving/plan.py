@@ -39,7 +39,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pint
@@ -47,13 +47,6 @@ import pint
 from mlcost import energy
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.errors import MlcostError
-from mlcost.plan.resolve import (
-    region_electricity,
-    region_pue,
-    resolve_power,
-    resolve_price,
-    resolve_system,
-)
 from mlcost.records import cached_property
 from mlcost.results import Figure, Result
 from mlcost.serving.formats import check_format
@@ -74,6 +67,14 @@ from mlcost.serving.workload import (
     decode_operators,
     forward_operators,
     prefill_operators,
+)
+from mlcost.site import (
+    region_electricity,
+    region_pue,
+    resolve_grid,
+    resolve_power,
+    resolve_price,
+    resolve_system,
 )
 from mlcost.specs import Accelerator, Catalog, Grid, ModelSpec, Node, TransformerSpec
 from mlcost.specs.catalog import as_model, default_catalog
@@ -164,7 +165,9 @@ class ServePlan(Result):
 
     @cached_property
     def resolved_system(self) -> System:
-        return resolve_system(cast(Any, self), self._catalog, self.assumptions)
+        return resolve_system(
+            system=self.system, gpu=self.gpu, catalog=self._catalog, assumptions=self.assumptions
+        )
 
     @property
     def accelerator(self) -> Accelerator:
@@ -172,7 +175,7 @@ class ServePlan(Result):
 
     @cached_property
     def grid(self) -> Grid:
-        return self.region if isinstance(self.region, Grid) else self._catalog.grid(self.region)
+        return resolve_grid(self.region, self._catalog)
 
     def __post_init__(self) -> None:
         self._check()
@@ -393,10 +396,12 @@ class ServePlan(Result):
         measured = self.accelerator.measured
         based_on = measured.based_on if measured is not None else None
         names = (self.accelerator.name, *([based_on] if based_on else []))
-        price, price_source = resolve_price(cast(Any, self), self._catalog, names)
+        price, price_source = resolve_price(self.price, catalog=self._catalog, gpu_names=names)
         v["price"], v["price_source"] = price, price_source
-        electricity = region_electricity(cast(Any, self), self.grid, self.assumptions)
-        pue = region_pue(cast(Any, self), self.grid, self.assumptions)
+        electricity = region_electricity(
+            self.electricity_price, grid=self.grid, assumptions=self.assumptions
+        )
+        pue = region_pue(self.pue, self.facility, grid=self.grid, assumptions=self.assumptions)
         v.update(electricity)
         v.update(pue)
         communication = tensor_parallel_seconds(
@@ -404,7 +409,10 @@ class ServePlan(Result):
             self.transformer.num_layers, batch,
         )  # fmt: skip
         busy = 1.0 - float(np.asarray(communication)) / v["step"] if v["step"] > 0 else 1.0
-        convention = resolve_power(cast(Any, self), self.resolved_system)
+        convention = resolve_power(
+            accounting=self.accounting, power_per_gpu=self.power_per_gpu,
+            resolved=self.resolved_system,
+        )  # fmt: skip
         v["accounting"], v["power_source"] = convention["accounting"], convention["power_source"]
         if convention["power_per_gpu"] is not None:
             power = float(convention["power_per_gpu"])

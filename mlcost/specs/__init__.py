@@ -3,7 +3,6 @@
 from mlcost.specs.base import Spec
 from mlcost.specs.catalog import (
     GROUPS,
-    SPEC_TYPES,
     Catalog,
     as_accelerator,
     as_model,
@@ -11,7 +10,6 @@ from mlcost.specs.catalog import (
     default_catalog_dir,
     load_spec,
     load_spec_text,
-    spec_from_dict,
 )
 from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import COMPUTE_FORMATS, NumericFormat
@@ -30,6 +28,7 @@ from mlcost.specs.hardware import (
     Storage,
 )
 from mlcost.specs.hf import from_hf_config
+from mlcost.specs.kinds import SPEC_TYPES, spec_from_dict
 from mlcost.specs.models import (
     ConvNetSpec,
     LatentAttention,

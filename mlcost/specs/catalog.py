@@ -14,36 +14,17 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from pydantic import ValidationError
-
-from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError, closest_names
+from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError
 from mlcost.io import read_input_text
 from mlcost.specs import parsed
-from mlcost.specs.base import Spec, validation_problems
+from mlcost.specs.base import Spec
 from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import NumericFormat
 from mlcost.specs.hardware import Accelerator, Cluster, Host, Link, Node, Storage
+from mlcost.specs.hf import from_hf_config
+from mlcost.specs.kinds import SPEC_TYPES, spec_from_dict
 from mlcost.specs.models import ConvNetSpec, TransformerSpec
 from mlcost.specs.software import Implementation, Kernel
-
-SPEC_TYPES: dict[str, type[Spec]] = {
-    cls.KIND: cls
-    for cls in (
-        Accelerator,
-        Link,
-        Storage,
-        Host,
-        Node,
-        Cluster,
-        TransformerSpec,
-        ConvNetSpec,
-        Grid,
-        Price,
-        NumericFormat,
-        Implementation,
-        Kernel,
-    )
-}
 
 #: What ``mlcost specs list GROUP`` lists: group -> the kinds in it (also the catalog folders).
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -63,8 +44,6 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "kernels": ("kernel",),
 }
 
-_ALL_FIELDS = {name for cls in SPEC_TYPES.values() for name in cls.model_fields} | {"kind"}
-
 S = TypeVar("S", bound=Spec)
 T = TypeVar("T")
 #: How many settings :meth:`Catalog.derived` keeps per key (the latest ones).
@@ -73,25 +52,6 @@ _DERIVED_PER_KEY = 8
 
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
-
-
-def spec_from_dict(data: Any, *, source: str | None = None) -> Spec:
-    """Validate a mapping (as read from YAML) into the spec class its ``kind`` names."""
-    if not isinstance(data, Mapping):
-        raise SpecError([f"expected a mapping of fields, got {type(data).__name__}"], source=source)
-    kind = data.get("kind")
-    if kind not in SPEC_TYPES:
-        hint = closest_names(str(kind), SPEC_TYPES)
-        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
-        raise SpecError(
-            [f"kind: got {kind!r}, expected one of {', '.join(SPEC_TYPES)}{suggestion}"],
-            source=source,
-        )
-    cls = SPEC_TYPES[kind]
-    try:
-        return cls.model_validate(dict(data))
-    except ValidationError as error:
-        raise SpecError(validation_problems(error, _ALL_FIELDS), source=source) from None
 
 
 @functools.cache
@@ -192,16 +152,6 @@ def _read_files(
         specs.append(spec)
         origins[spec.name.lower()] = str(file)
     return specs, origins, problems
-
-
-def _is_file(text: str) -> bool:
-    """``os.path.isfile(text)``, a name no file has answered by ``os.access`` (every plan's
-    system name is one: ``access`` returns False where ``stat`` raises the exception ``isfile``
-    catches, 0.8 against 2.0 us); a text no path can be (a NUL byte) is no file."""
-    try:
-        return os.access(text, os.F_OK) and os.path.isfile(text)
-    except ValueError:
-        return False
 
 
 class Catalog:
@@ -334,12 +284,7 @@ class Catalog:
         """What ``build`` makes of this catalog's specs for ``key`` and ``settings`` (compared by
         equality, so an unhashable pydantic model may be one), built on first need and kept:
         a resolved object (:func:`mlcost.systems.system`) converts its specs' units once per
-        catalog, not once per call. ``build`` must depend on nothing else. What is kept is
-        read without the lock first (a list read while another thread changes it under the
-        lock at worst misses a value, which the locked lookup then finds)."""
-        for known, value in self._derived.get(key, ()):
-            if known == settings:
-                return cast(T, value)
+        catalog, not once per call. ``build`` must depend on nothing else."""
         with self._lock:
             kept = self._derived.setdefault(key, [])
             for known, value in kept:
@@ -446,11 +391,9 @@ class Catalog:
         ``Path(text).suffix`` and ``.is_file()`` answer here, at half the cost per lookup.)"""
         text = str(name_or_path)
         suffix = os.path.splitext(text)[1].lower() if "." in text else ""
-        if suffix in (".yaml", ".yml") or (suffix != ".json" and _is_file(text)):
+        if suffix in (".yaml", ".yml") or (suffix != ".json" and os.path.isfile(text)):
             spec = load_spec(Path(text))
         elif suffix == ".json":
-            from mlcost.specs.hf import from_hf_config
-
             spec = from_hf_config(Path(text))
         else:
             return self.get(text, kinds)

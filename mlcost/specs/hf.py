@@ -17,7 +17,7 @@ from typing import Any
 
 from mlcost.errors import SpecError, closest_names
 from mlcost.io import read_input_text
-from mlcost.specs.catalog import spec_from_dict
+from mlcost.specs.kinds import spec_from_dict
 from mlcost.specs.models import TransformerSpec
 
 _ACTIVATIONS = {
