@@ -24,11 +24,12 @@ at the same length. A recomputed forward adds ``F_fwd / R_fwd``.
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from mlcost.errors import MlcostError
-from mlcost.records import Record, cached_property
+from mlcost.records import Record
 from mlcost.specs import Catalog, Implementation, Kernel, Spec, default_catalog
 
 Number = Any

@@ -166,18 +166,8 @@ class Ceilings:
     def from_accelerator(cls, gpu: Accelerator, format: str = "bf16", **overrides: Any) -> Ceilings:
         """Ceilings of ``gpu`` for GEMMs in ``format`` (dense peak): its measured profile where it
         has one (a catalog accelerator's published measurements, or ``mlcost calibrate``'s
-        fits), the class defaults (assumptions) for what it does not measure. Built once per
-        accelerator and format (without ``overrides``)."""
-        key = f"ceilings:{format}"
-        if not overrides and key in gpu.derived:
-            return gpu.derived[key]  # type: ignore[return-value]
-        built = cls._from_accelerator(gpu, format, **overrides)
-        if not overrides:
-            gpu.derived[key] = built
-        return built
-
-    @classmethod
-    def _from_accelerator(cls, gpu: Accelerator, format: str, **overrides: Any) -> Ceilings:
+        fits), the class defaults (assumptions) for what it does not measure. A resolved
+        :class:`mlcost.systems.System` keeps its GPU's per format (:meth:`System.ceilings`)."""
         if format not in gpu.formats:
             hint = {
                 "bf16": " (e.g. --precision fp16-mixed)",

@@ -17,6 +17,7 @@ intra-node link joins its GPUs through each GPU's own host interface (PCIe).
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.errors import MlcostError
-from mlcost.records import Record, cached_property, field, replace
+from mlcost.records import Record, field, replace
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Catalog, Cluster, Link, Node, Spec, Storage, default_catalog
 from mlcost.specs.hardware import CollectiveFit
@@ -204,8 +205,18 @@ class System(Record, frozen=True, dict=True):
         return self.with_nodes(math.ceil(gpus / self.gpus_per_node))
 
     def ceilings(self, format: str) -> Ceilings:
-        """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured)."""
-        return Ceilings.from_accelerator(self.accelerator, format)
+        """The accelerator's ceilings for GEMMs in ``format`` (datasheet or measured,
+        :meth:`Ceilings.from_accelerator`), built once per system and format."""
+        found = self._ceilings.get(format)
+        if found is None:
+            found = self._ceilings[format] = Ceilings.from_accelerator(self.accelerator, format)
+        return found
+
+    @cached_property
+    def _ceilings(self) -> dict[str, Ceilings]:
+        """:meth:`ceilings` by format, filled on first use (a system is immutable; a copy with
+        other fields, :meth:`with_nodes`, starts with none)."""
+        return {}
 
     @cached_property
     def node_write_bandwidth(self) -> pint.Quantity | None:

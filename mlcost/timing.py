@@ -43,6 +43,7 @@ from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec
 from mlcost.specs.catalog import as_accelerator, as_model
+from mlcost.systems import System
 from mlcost.uncertainty import with_band
 from mlcost.units import Q_, format_quantity, in_unit, magnitude_in
 from mlcost.workload import OperatorTable, TrainingConfig, operators
@@ -364,14 +365,20 @@ def operator_times_by_shard(
     return out
 
 
-def step_ceilings(gpu: Accelerator, config: TrainingConfig) -> dict[str, Ceilings]:
+def step_ceilings(gpu: Accelerator | System, config: TrainingConfig) -> dict[str, Ceilings]:
     """The ceilings of each format a step computes in: the policy's, and the high-precision
-    format of its heads and attention under an FP8 recipe."""
+    format of its heads and attention under an FP8 recipe (a system's, built once per format;
+    an accelerator's, built here)."""
+
+    def of(format: str) -> Ceilings:
+        if isinstance(gpu, System):
+            return gpu.ceilings(format)
+        return Ceilings.from_accelerator(gpu, format)
+
     policy = config.policy
-    ceilings = {"": Ceilings.from_accelerator(gpu, policy.compute_format)}
+    ceilings = {"": of(policy.compute_format)}
     if policy.layer_gemms_only:
-        high = policy.high_precision_format
-        ceilings[high] = Ceilings.from_accelerator(gpu, high)
+        ceilings[policy.high_precision_format] = of(policy.high_precision_format)
     return ceilings
 
 
@@ -385,7 +392,7 @@ def accelerator_names(gpu: Accelerator) -> tuple[str, ...]:
 def step_time(
     model: ModelSpec | str,
     config: TrainingConfig,
-    gpu: Accelerator | Ceilings | str,
+    gpu: Accelerator | Ceilings | System | str,
     layout: Layout | None = None,
     *,
     mode: Mode = "roofline",
@@ -413,7 +420,7 @@ def step_time(
 def step_times(
     model: ModelSpec | str,
     config: TrainingConfig,
-    gpu: Accelerator | Ceilings | str,
+    gpu: Accelerator | Ceilings | System | str,
     layout: Layout | None,
     shards: Sequence[tuple[int, int]],
     *,
@@ -434,19 +441,21 @@ def step_times(
 def table_step_times(
     table: OperatorTable,
     config: TrainingConfig,
-    gpu: Accelerator | Ceilings | str,
+    gpu: Accelerator | Ceilings | System | str,
     shards: Sequence[tuple[int, int]],
     *,
     mode: Mode = "roofline",
     implementation: SoftwareLike = None,
 ) -> list[StepTime]:
     """:func:`step_times` of an operator table already built (:func:`mlcost.workload.operators`
-    under ``config``): the step of ``table`` on ``gpu`` at each of ``shards``."""
+    under ``config``): the step of ``table`` on ``gpu`` (an accelerator, the one of a resolved
+    system, or given ceilings) at each of ``shards``."""
     software = implementation_of(implementation)
     if isinstance(gpu, Ceilings):
         return operator_times_by_shard(table, gpu, shards, mode, software=software)
-    accelerator = as_accelerator(gpu)
-    ceilings, names = step_ceilings(accelerator, config), accelerator_names(accelerator)
+    target = gpu if isinstance(gpu, System) else as_accelerator(gpu)
+    accelerator = target.accelerator if isinstance(target, System) else target
+    ceilings, names = step_ceilings(target, config), accelerator_names(accelerator)
     return operator_times_by_shard(
         table, ceilings, shards, mode, software=software, accelerators=names
     )

@@ -16,14 +16,14 @@ from the validation it runs; the test suite recomputes them and fails when they 
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from mlcost.errors import MlcostError
-from mlcost.records import Record, cached_property, replace
+from mlcost.records import Record, replace
 from mlcost.results import Figure
 
 #: The level of every band: the share of published rows inside it.

@@ -46,7 +46,7 @@ def test_a_records_per_row_columns_are_cut_and_nothing_else() -> None:
     assert cut.dp.tolist() == [30, 40, 50]
     assert cut.micro_batches.tolist() == [103, 104, 105]
     assert cut.pp == 2 and cut.cp is broadcast
-    assert rows_of(Degrees.of_layout(mlcost.Layout(), 32), slice(0, 1), 1).tp == 1
+    assert rows_of(Degrees.from_layouts([mlcost.Layout()], 32), slice(0, 1), 1).tp.tolist() == [1]
 
 
 def test_the_search_in_blocks_equals_the_search_in_one_block(

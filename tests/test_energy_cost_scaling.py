@@ -84,53 +84,9 @@ def test_chapter_data_pipeline_w08_and_network_wall_w09() -> None:
     assert (volume / Q_(100, "Gbit/s")).to("s").magnitude == pytest.approx(2.24)
 
 
-@given(
-    tokens=st.integers(1, 2**40),
-    storage=st.one_of(st.none(), st.floats(1e6, 1e12)),
-    readers=st.integers(1, 16),
-    rate=st.one_of(st.none(), st.floats(1e3, 1e7)),
-    workers=st.integers(1, 64),
-    link=st.one_of(st.none(), st.floats(1e8, 1e12)),
-)
-def test_input_pipeline_of_numbers_is_its_array_of_one(
-    tokens: int, storage: float | None, readers: int, rate: float | None, workers: int,
-    link: float | None,
-) -> None:  # fmt: skip
-    """One configuration given as Python numbers (a plan's) computes each stage and the
-    prefetched pipeline on Python floats: numpy's float64 arithmetic on arrays of one, to the
-    bit; a rate of 0 (a stage that cannot run) keeps numpy's infinities."""
-    from mlcost.datapipe import data_stage_seconds, pipelined_seconds
-
-    for zero_rate in (False, True):
-        given = {
-            "storage": 0.0 if zero_rate and storage is not None else storage,
-            "stored_bytes_per_token": 4.0,
-            "access_factor": 0.8,
-            "tokenization_rate": rate,
-            "host_link": link,
-            "token_id_bytes": 8.0,
-        }
-        with np.errstate(divide="ignore"):  # numpy's infinity for a stage that cannot run
-            numbers = data_stage_seconds(
-                tokens / 3, readers_sharing_storage=readers, workers=workers, **given
-            )
-            arrays = data_stage_seconds(
-                np.array([tokens]) / 3,
-                readers_sharing_storage=np.array([readers]),
-                workers=np.array([workers]),
-                **given,
-            )
-        numbers["data"] = pipelined_seconds(*numbers.values())
-        arrays["data"] = pipelined_seconds(*arrays.values())
-        for stage, value in numbers.items():
-            assert np.asarray(value).tolist() == arrays[stage].tolist()[0], stage
-            if not (zero_rate and storage is not None):
-                assert type(value) is float, stage
-
-
 def test_input_pipeline_takes_arrays_in_any_argument() -> None:
-    """Workers, rates or readers given as arrays (a sweep) take numpy's path, element by element
-    the numbers' answer (the number path is only for Python numbers throughout)."""
+    """Workers, rates or readers given as arrays (a sweep) give, element by element, the answer
+    of each configuration alone."""
     from mlcost.datapipe import data_stage_seconds
 
     base = {"stored_bytes_per_token": 4.0, "token_id_bytes": 8.0, "host_link": 1e10}
@@ -171,10 +127,9 @@ def test_compute_optimal_closed_form_by_hand(fit: object) -> None:
 
 
 @pytest.mark.parametrize("fit", [HOFFMANN, EPOCH])
-def test_distance_from_optimal_of_numbers_is_its_array_of_one(fit: object) -> None:
-    """``N / N_opt`` at the plan's own budget ``6·N·D`` is the closed form written out here,
-    and one configuration's Python numbers give a Python float equal, to the bit, to the array
-    path's (a plan reads one, a sweep the other)."""
+def test_distance_from_optimal_is_the_closed_form(fit: object) -> None:
+    """``N / N_opt`` at the plan's own budget ``6·N·D`` is the closed form written out here, for
+    numbers and for arrays."""
     from mlcost.scaling import distance_from_optimal
 
     fitted: Any = fit
@@ -184,9 +139,8 @@ def test_distance_from_optimal_of_numbers_is_its_array_of_one(fit: object) -> No
         by_hand = parameters / (g * (parameters * tokens) ** (b / (a + b)))
         number = distance_from_optimal(parameters, tokens, fitted)
         array = distance_from_optimal(np.array([parameters]), np.array([tokens]), fitted)
-        assert type(number) is float
-        assert number == array[0]
         assert number == pytest.approx(by_hand, rel=1e-12)
+        assert array[0] == pytest.approx(by_hand, rel=1e-12)
 
 
 @given(low=st.floats(1e18, 1e25), factor=st.floats(1.01, 1000))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import mlcost
-from mlcost.records import Record, cached_property, field, replace
+from mlcost.records import Record, field, replace
 
 
 def _record_classes() -> list[type[Record]]:
@@ -37,11 +37,6 @@ def _record_classes() -> list[type[Record]]:
 
 
 CLASSES = _record_classes()
-
-
-def test_the_hot_records_are_records() -> None:
-    names = {c.__name__ for c in CLASSES}
-    assert {"Operator", "OperatorTime", "CommTerm", "GroupPlacement", "Figure"} <= names
 
 
 class _WithFactory(Record, frozen=True):
@@ -126,10 +121,11 @@ def test_replace_is_dataclasses_replace(cls: type[Record]) -> None:
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_a_record_with_cached_properties_has_a_dict_to_keep_them_in(cls: type[Record]) -> None:
-    # A cached property (functools' or mlcost.records') stores its value in the instance's
-    # __dict__: a record without one (msgspec's default) would fail on the first read.
-    kinds = (functools.cached_property, cached_property)
-    cached = [name for name in dir(cls) if isinstance(getattr(cls, name, None), kinds)]
+    # A cached property stores its value in the instance's __dict__: a record without one
+    # (msgspec's default) would fail on the first read.
+    cached = [
+        name for name in dir(cls) if isinstance(getattr(cls, name, None), functools.cached_property)
+    ]
     if cached:
         assert cls.__struct_config__.dict, f"{cls.__name__}: cached {cached} without dict=True"
 
@@ -140,42 +136,10 @@ def test_replace_leaves_what_a_record_kept_behind() -> None:
     class Square(Record, frozen=True, dict=True):
         side: float
 
-        @cached_property
+        @functools.cached_property
         def area(self) -> float:
             return self.side * self.side
 
     square = Square(2.0)
     assert square.area == 4.0
     assert replace(square, side=3.0).area == 9.0
-
-
-def test_cached_property_computes_once_and_keeps_the_value_as_functools_does() -> None:
-    calls: list[float] = []
-
-    class Square(Record, frozen=True, dict=True):
-        side: float
-
-        @cached_property
-        def area(self) -> float:
-            """The side squared."""
-            calls.append(self.side)
-            return self.side * self.side
-
-    @dataclasses.dataclass(frozen=True)
-    class Plain:
-        side: float
-
-        @cached_property
-        def area(self) -> float:
-            calls.append(self.side)
-            return self.side * self.side
-
-    for shape in (Square(3.0), Plain(3.0)):
-        calls.clear()
-        assert (shape.area, shape.area) == (9.0, 9.0)
-        assert calls == [3.0]  # computed on the first read only
-        assert shape.__dict__["area"] == 9.0  # kept where functools.cached_property keeps it
-        with pytest.raises((AttributeError, dataclasses.FrozenInstanceError)):
-            shape.side = 4.0  # type: ignore[misc]
-    assert isinstance(Square.area, cached_property)  # read on the class: the descriptor
-    assert Square.area.__doc__ == "The side squared."

@@ -106,46 +106,13 @@ def test_every_result_speaks_the_vocabulary(name: str) -> None:
     assert "<table" in result._repr_html_()
 
 
-def test_any_true_agrees_with_numpy_any() -> None:
-    """``any_true`` answers as ``np.any`` does (numpy is the oracle) on Python scalars, numpy
-    scalars, NaN, booleans and arrays."""
-    import numpy as np
-
-    from mlcost.results import any_true
-
-    cases = [0, 1, 0.0, -2.5, float("nan"), True, False, np.float64(0.0), np.int64(3),
-             np.bool_(False), np.array([0.0, 0.0]), np.array([0, 1]), np.array([]),
-             np.array([[False], [True]])]  # fmt: skip
-    for value in cases:
-        assert any_true(value) == bool(np.any(value)), value
-
-
-def test_maximum_agrees_with_numpy_maximum() -> None:
-    """``maximum`` and ``minimum`` answer as ``np.maximum`` and ``np.minimum`` do (numpy is
-    the oracle): Python and numpy numbers, NaN on either side (propagated), infinities, and
-    arrays broadcast."""
-    import itertools
-
-    import numpy as np
-
-    from mlcost.results import maximum, minimum
-
-    values = [0, 3, -2, 0.0, -0.0, 2.5, float("nan"), float("inf"), np.float64(1.5), np.int64(4),
-              np.array([1.0, float("nan"), 5.0]), np.array([[2], [7]])]  # fmt: skip
-    for ours, numpys in ((maximum, np.maximum), (minimum, np.minimum)):
-        for left, right in itertools.product(values, repeat=2):
-            got, expected = ours(left, right), numpys(left, right)
-            np.testing.assert_array_equal(got, expected, err_msg=f"{left!r}, {right!r}")
-            assert np.shape(got) == np.shape(expected)
-
-
 def test_distinct_agrees_with_numpy_unique() -> None:
     """``distinct`` equals ``np.unique`` (numpy the oracle) on numbers without NaN: empty, one
     value, repeats, negatives and zeros, floats, integers and 2-D input (flattened), with the
     same dtype; and it is a new array, never a view the caller could change the input through."""
     import numpy as np
 
-    from mlcost.results import distinct
+    from mlcost.arrays import distinct
 
     rng = np.random.default_rng(7)
     cases = [np.array([], dtype=np.int64), np.array([5]), np.array([3, 3, 3]),
@@ -158,37 +125,6 @@ def test_distinct_agrees_with_numpy_unique() -> None:
     one = np.array([7])
     distinct(one)[0] = 1
     assert one[0] == 7
-
-
-def test_largest_agrees_with_numpy_max() -> None:
-    """``largest`` answers as ``np.max`` does (numpy the oracle): Python numbers, numpy scalars,
-    NaN (propagated) and arrays."""
-    import numpy as np
-
-    from mlcost.results import largest
-
-    cases = [3, -2.5, 0.0, True, np.float64(1.5), np.int64(4), np.array([1.0, 9.0, 5.0]),
-             np.array([[2], [7]]), np.array([1.0, float("nan")])]  # fmt: skip
-    for value in cases:
-        np.testing.assert_array_equal(largest(value), np.max(value), err_msg=repr(value))
-    assert np.isnan(largest(float("nan")))
-
-
-def test_broadcast_shape_agrees_with_numpy() -> None:
-    """``broadcast_shape`` equals ``np.broadcast_shapes`` of ``np.shape`` of each value (numpy
-    the oracle): numbers, numpy scalars, booleans, lists, arrays, and shapes that do not
-    broadcast (the same error)."""
-    import numpy as np
-    import pytest
-
-    from mlcost.results import broadcast_shape
-
-    cases = [(), (1.0, 2, True), (np.float64(3.0), np.int64(2)), (1.0, np.arange(3)),
-             ([1, 2, 3], 4.0), (np.ones((2, 1)), np.ones(3), 5), (np.array(7.0), 1)]  # fmt: skip
-    for values in cases:
-        assert broadcast_shape(*values) == np.broadcast_shapes(*map(np.shape, values)), values
-    with pytest.raises(ValueError):
-        broadcast_shape(np.ones(2), np.ones(3))
 
 
 @pytest.mark.parametrize(
@@ -220,18 +156,10 @@ def test_value_text_writes_large_values_without_an_exponent_below_a_million(
     assert value_text(Q_(*value)) == text
 
 
-def test_lazy_figures_pickle_as_the_tuple_of_their_figures() -> None:
-    """Figures written on first read pickle as the figures themselves, whatever writes them (a
-    closure here, which pickle cannot carry): a plan's answer pickles as it did when its figures
-    were a tuple, and reads back equal (figure by figure)."""
+def test_a_plan_answer_pickles_whole() -> None:
+    """A plan's answer pickles and reads back equal, figure by figure."""
     import pickle
 
-    from mlcost.results import Figure, LazyFigures
-
-    written = [Figure("steps", Q_(3.0, "dimensionless"), "ceil(D / B)", "ceil(7 / 3)", "def")]
-    lazy = LazyFigures(lambda: written)
-    back = pickle.loads(pickle.dumps(lazy))
-    assert type(back) is tuple and back == tuple(written)
     plan = mlcost.Plan("gpt2", gpu="h100-sxm5-80gb", tokens=1e9)
     energy = plan.energy()
     again = pickle.loads(pickle.dumps(energy))

@@ -217,15 +217,18 @@ def test_operator_times_mode_is_checked() -> None:
         operator_times(table, ceilings, mode="fast")  # type: ignore[arg-type]
 
 
-def test_ceilings_memo_follows_a_copied_spec() -> None:
-    """Ceilings are built once per accelerator and format, and a copy with another bandwidth
-    (the H100 SXM5 datasheet's 3.35 TB/s changed to 4 TB/s, above its measured 2.96) gets its
-    own."""
+def test_a_system_keeps_its_ceilings_and_a_copied_spec_gets_its_own() -> None:
+    """A resolved system builds its GPU's ceilings once per format, and an accelerator copied
+    with another bandwidth (the H100 SXM5 datasheet's 3.35 TB/s changed to 4 TB/s) gets ceilings
+    of its own bandwidth."""
     import copy
 
+    from mlcost.systems import system
+
     gpu = mlcost.accelerator("h100-sxm5-80gb")
-    first = Ceilings.from_accelerator(gpu)
-    assert Ceilings.from_accelerator(gpu) is first
+    dgx = system("dgx-h100")
+    assert dgx.ceilings("bf16") is dgx.ceilings("bf16")
+    assert dgx.ceilings("bf16").bandwidth_bytes == 3.35e12
     other = gpu.model_copy(update={"memory_bandwidth": mlcost.Q_(4, "TB/s")})
     assert Ceilings.from_accelerator(other).bandwidth_bytes == 4e12
     assert Ceilings.from_accelerator(copy.deepcopy(gpu)).bandwidth_bytes == 3.35e12
@@ -272,10 +275,10 @@ def _gemm_seconds_by_hand(op, ceilings, grouped: bool, shard=(1, 1)):  # type: i
 
 
 def test_gemm_rows_evaluated_together_equal_each_row_by_hand() -> None:
-    """``gemm_compute`` evaluates all GEMM rows of one format at once (the scalar step's fast
-    path); the oracle is each row's formula written out above, to the last bit: a plain table,
-    a micro-batch sweep, rows of different widths together, the FP8 recipe's two formats, an
-    MoE layer's grouped experts, and measured size and attention curves."""
+    """``gemm_compute`` evaluates all GEMM rows of one format at once; the oracle is each row's
+    formula written out above, to the last bit: a plain table, a micro-batch sweep, rows of
+    different widths together, the FP8 recipe's two formats, an MoE layer's grouped experts,
+    and measured size and attention curves."""
     import dataclasses
 
     from mlcost.operator_time import gemm_compute
@@ -319,83 +322,10 @@ def test_gemm_rows_evaluated_together_equal_each_row_by_hand() -> None:
             np.testing.assert_array_equal(seconds, expected, err_msg=op.name)
 
 
-def test_gemm_rows_of_numbers_equal_the_same_rows_in_arrays() -> None:
-    """One configuration's GEMM rows (Python numbers, whole GEMMs) are timed row by row on
-    Python floats (``Ceilings.gemm_row_seconds``); the oracle is the array evaluation of the
-    same rows (each row's ``m`` given as a one-element array, which takes the sweep's path),
-    to the last bit, under ceilings that switch on every branch: measured size curves for
-    the three layouts and the attention matmuls, wave quantization off and relative to a
-    reference shape, the tile prologue's depth overhead with and without a reference depth,
-    unaligned feature dimensions (GPT-2's vocabulary of 50,257) with their slower kernels,
-    the FP8 recipe's formats, and an MoE layer's grouped experts."""
-    import dataclasses
-
-    from mlcost.operator_time import gemm_compute
-    from mlcost.records import replace
-
-    gpu = mlcost.accelerator("h100-sxm5-80gb")
-    bf16 = Ceilings.from_accelerator(gpu, "bf16")
-    curves = dataclasses.replace(
-        bf16,
-        gemm_curve=((1e6, 0.2), (1e9, 0.6), (1e12, 0.75)),
-        gemm_curve_nt=((1e6, 0.15), (1e12, 0.7)),
-        gemm_curve_tn=((1e7, 0.3), (1e10, 0.5), (1e13, 0.8)),
-        attention_curve=((1e6, 0.1), (1e11, 0.5)),
-    )
-    variants = [
-        bf16,
-        curves,
-        dataclasses.replace(curves, wave_quantization=False, k_overhead=0.0),
-        dataclasses.replace(bf16, wave_reference=0.83, k_overhead=790.0, k_reference=8192.0),
-        dataclasses.replace(curves, unaligned_gemm=(0.18, 0.16, 0.24), tile=(128, 256)),
-    ]
-    assert bf16.k_overhead > 0 and bf16.wave_quantization  # the H100's own: both effects on
-    tables = [
-        (operators(mlcost.model("llama-2-7b"), TrainingConfig(sequence_length=1024)), False),
-        (operators(mlcost.model("gpt2"), TrainingConfig(sequence_length=1024)), False),
-        (operators(mlcost.model("mixtral-8x7b"), TrainingConfig(sequence_length=512)), True),
-    ]
-    fp8 = operators(mlcost.model("llama-2-7b"), TrainingConfig(precision="fp8"))
-    cases = [(table, grouped, ceilings) for table, grouped in tables for ceilings in variants]
-    cases.append((fp8, False, Ceilings.from_accelerator(gpu, "fp8")))
-    unaligned = 0
-    for table, grouped, ceilings in cases:
-        gemms = [op for op in table.operators if op.is_matmul and op.format == ""]
-        flags = [grouped and bool(np.any(op.gemm_group)) for op in gemms]
-        unaligned += sum(op.n % 8 != 0 or op.k % 8 != 0 for op in gemms)
-        numbers = gemm_compute(gemms, ceilings, flags)
-        arrays = gemm_compute([replace(op, m=np.array([op.m])) for op in gemms], ceilings, flags)
-        for op, number, array in zip(gemms, numbers, arrays, strict=True):
-            assert type(number) is float, op.name
-            assert np.shape(array) == (1,) and number == array[0], (op.name, ceilings)
-    assert unaligned > 0  # GPT-2's LM head and embedding gradient
-
-
-@given(
-    st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=8, unique=True).map(sorted),
-    st.lists(st.floats(0, 1, allow_nan=False), min_size=8, max_size=8),
-    st.floats(-60, 60, allow_nan=False),
-    st.integers(0, 7),
-)
-@settings(max_examples=300, deadline=None)
-def test_interp_point_is_numpys_interp_of_one_point(
-    xs: list[float], fs: list[float], x: float, knot: int
-) -> None:
-    """``interp_point`` gives what ``np.interp`` gives one point, to the last bit: below,
-    above and on the knots (the chosen one and the ends) and between them."""
-    from mlcost.roofline import interp_point
-
-    fs = fs[: len(xs)]
-    for point in (x, xs[min(knot, len(xs) - 1)], xs[0], xs[-1]):
-        assert interp_point(point, xs, fs) == float(np.interp(point, xs, fs))
-    assert np.isnan(interp_point(float("nan"), xs, fs))
-
-
-def test_divide_is_numpys_ieee_division_for_numbers() -> None:
-    """``results.divide``: Python numbers divide as numpy's float64 does under
-    ``np.errstate(ignore)``: a zero denominator gives an infinity of the quotient's sign, or
-    NaN for 0 / 0, not ``ZeroDivisionError``; arrays as numpy's ``/``."""
-    from mlcost.results import divide
+def test_divide_is_ieee_division() -> None:
+    """``arrays.divide``: a zero denominator gives an infinity of the quotient's sign, or NaN
+    for 0 / 0 (IEEE 754), not ``ZeroDivisionError``; arrays as numpy's ``/``."""
+    from mlcost.arrays import divide
 
     assert divide(3.0, 2) == 1.5
     assert divide(1.0, 0.0) == np.inf and divide(-1.0, 0.0) == -np.inf
@@ -526,31 +456,19 @@ def test_a_sweep_at_several_shards_equals_each_shard_alone() -> None:
                 assert not np.array_equal(parts[0].attention, parts[2].attention)
 
 
-def test_time_to_train_on_numbers_equals_the_one_element_arrays() -> None:
+def test_time_to_train_by_hand() -> None:
     """``training_time``: 2e12 tokens at 1024 x 4096 = 4,194,304 tokens per step is
     476,837.16 -> 476,838 whole steps; at 1.5 s per step and goodput 0.97 the wall clock is
-    476,838 x 1.5 / 0.97 s, and on 8 GPUs the GPU-hours 8 x that / 3600 (hand derivation).
-    Python numbers give Python floats equal, to the bit, to what one-element arrays give;
-    a goodput of 0 gives an infinite wall clock (IEEE), not ZeroDivisionError."""
+    476,838 x 1.5 / 0.97 s, and on 8 GPUs the GPU-hours 8 x that / 3600 (hand derivation); the
+    same numbers as a sweep's arrays; a goodput of 0 gives an infinite wall clock (IEEE), not an
+    error."""
     from mlcost.timing import training_time
 
     one = training_time(2e12, 1024 * 4096, 1.5, 8, 0.97)
-    assert one.steps == 476_838.0 and type(one.steps) is float
+    assert one.steps == 476_838.0
     assert one.wall_seconds == pytest.approx(476_838 * 1.5 / 0.97, rel=1e-15)
     assert one.gpu_hours == pytest.approx(8 * 476_838 * 1.5 / 0.97 / 3600, rel=1e-15)
-    for args in [
-        (2e12, 1024 * 4096, 1.5, 8, 0.97),
-        (1e9, 3.0, 0.123456789, 1, 1.0),
-        (7.7e11, 2**22, 2.0 / 3.0, 4096, 0.5),
-        (5e11, 1000, 1.25, 16, 0.0),
-    ]:
-        tokens, per_step, seconds, gpus, goodput = args
-        with np.errstate(divide="ignore"):  # numpy's warning for the zero goodput's arrays
-            arrays = training_time(
-                np.array([tokens]), per_step, np.array([seconds]), np.array([gpus]), goodput
-            )
-        numbers = training_time(*args)
-        for name in ("steps", "wall_seconds", "gpu_hours"):
-            got, expected = getattr(numbers, name), getattr(arrays, name)[0]
-            assert type(got) is float and (got == expected or (got != got and expected != expected))
+    swept = training_time(np.array([2e12, 4e12]), 1024 * 4096, 1.5, 8, np.array([0.97, 1.0]))
+    np.testing.assert_array_equal(swept.steps, [476_838.0, 953_675.0])
+    assert swept.wall_seconds[0] == one.wall_seconds
     assert training_time(5e11, 1000, 1.25, 16, 0.0).wall_seconds == math.inf

@@ -104,9 +104,7 @@ class LayerChain:
     @property
     def has_selective(self) -> bool:
         """True when some layer saves less under selective recomputation than kept in full."""
-        return self.selective_saved is not None and bool(
-            np.any(self.selective_saved < self.saved)
-        )
+        return self.selective_saved is not None and bool(np.any(self.selective_saved < self.saved))
 
     def cost(self) -> np.ndarray:
         """What the optimizer minimizes per layer: forward seconds, or FLOPs without a GPU."""

@@ -23,6 +23,7 @@ from mlcost.parallel.degrees import Degrees, ModelDims, ShardCompute
 from mlcost.records import Record
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec
+from mlcost.systems import System
 from mlcost.timing import Mode, StepTime, step_times, table_step_times
 from mlcost.workload import OperatorKind, OperatorTable, TrainingConfig
 
@@ -101,7 +102,7 @@ _PARTS = {
 def compute_parts(
     model: ModelSpec,
     config: TrainingConfig,
-    gpu: Accelerator | Ceilings,
+    gpu: Accelerator | Ceilings | System,
     layout: Layout,
     micro_batch_sizes: Real,
     *,
@@ -125,7 +126,7 @@ def compute_parts(
 def compute_parts_by_shard(
     model: ModelSpec,
     config: TrainingConfig,
-    gpu: Accelerator | Ceilings,
+    gpu: Accelerator | Ceilings | System,
     layout: Layout,
     micro_batch_sizes: Real,
     shards: Sequence[tuple[int, int]],

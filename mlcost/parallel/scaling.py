@@ -135,7 +135,7 @@ def scaling_curve(
     micro_batches = _micro_batches(kind, layout, all_dp, global_batch_size, list(gpus))
     software = implementation_of(implementation)
     parts = compute_parts(
-        spec, config, resolved.accelerator, layout, np.array([mb]), mode=mode, software=software
+        spec, config, resolved, layout, np.array([mb]), mode=mode, software=software
     )
     parts = parts.take(np.zeros(all_dp.shape, dtype=np.int64))
     degrees = Degrees.from_layouts([layout], layers).broadcast_to(

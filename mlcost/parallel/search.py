@@ -30,6 +30,7 @@ same values, intermediates that stay in the CPU's cache).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -48,7 +49,7 @@ from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import ComputeParts, compute_parts_by_shard, model_dims
 from mlcost.parallel.degrees import CommOptions, Degrees, ModelDims, stage_layer_profile
 from mlcost.parallel.step import evaluate
-from mlcost.records import Record, cached_property, replace
+from mlcost.records import Record, replace
 from mlcost.results import Figure, Result
 from mlcost.specs import ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
@@ -346,7 +347,7 @@ def _compute_parts(
         layout = Layout(recompute=RECOMPUTE_CODES[int(code)], dp=int(ep), ep=int(ep))
         shards = [(int(codes[2, i]), int(codes[3, i])) for i in members]
         parts = compute_parts_by_shard(
-            model, config, system.accelerator, layout, mbs, shards, mode=mode, software=software
+            model, config, system, layout, mbs, shards, mode=mode, software=software
         )
         by_code.update(zip(members.tolist(), parts, strict=True))
     done = [by_code[i] for i in range(codes.shape[1])]  # every code is in one table

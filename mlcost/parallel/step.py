@@ -359,7 +359,7 @@ def multi_gpu_step_time(
     check_layout(spec, config, layout, resolved, software)
     layers = spec.num_layers if isinstance(spec, TransformerSpec) else 1
     parts = compute_parts(
-        spec, config, resolved.accelerator, layout, layout.micro_batch_size, mode=mode,
+        spec, config, resolved, layout, layout.micro_batch_size, mode=mode,
         software=software,
     )  # fmt: skip
     per_node = min(resolved.gpus_per_node, layout.gpus)

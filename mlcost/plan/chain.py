@@ -250,7 +250,7 @@ def _step_at(
     config = _at_length(run.config, int(length))
     sizes = distinct(batch)
     parts = compute_parts(
-        run.model, config, resolved.accelerator, run.layout, sizes, software=run.software,
+        run.model, config, resolved, run.layout, sizes, software=run.software,
         table=table,
     ).take(np.searchsorted(sizes, batch).ravel())  # fmt: skip
     return evaluate(

@@ -10,7 +10,6 @@ Conventions (see ``docs/spec-format.md``):
 """
 
 import datetime
-from functools import cached_property
 from typing import ClassVar, Literal
 
 import pint
@@ -167,13 +166,6 @@ class Accelerator(Spec):
         compares with this."""
         visible = self.memory_visible  # compared with None: a quantity's truth value is slow
         return self.memory_capacity if visible is None else visible
-
-    @cached_property
-    def derived(self) -> dict[str, object]:
-        """A memo of what is derived from this (immutable) spec, such as its ceilings per
-        format (:meth:`mlcost.roofline.Ceilings.from_accelerator`), filled on first use; a
-        copy (``model_copy``, ``copy.copy``, ``copy.deepcopy``) starts with an empty one."""
-        return {}
 
     @property
     def formats(self) -> tuple[str, ...]:

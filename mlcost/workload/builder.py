@@ -7,9 +7,10 @@ backward, as the module docstrings of :mod:`mlcost.workload.transformer` describ
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
-from mlcost.records import Record, cached_property
+from mlcost.records import Record
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator

@@ -23,7 +23,9 @@ Sources of the table:
 
 from __future__ import annotations
 
-from mlcost.records import Record, cached_property
+from functools import cached_property
+
+from mlcost.records import Record
 from mlcost.workload.config import TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind
 

@@ -22,7 +22,6 @@ from mlcost.memory import memory_breakdown
 from mlcost.parallel import multi_gpu_step_time
 from mlcost.plan import ComputeOptimalWarning, DoesNotFitError, Plan
 from mlcost.plan.chain import Numbers, evaluate_run
-from mlcost.results import first_value
 from mlcost.specs import Attached, Node
 from mlcost.units import Q_
 from mlcost.workload import OperatorTable, TrainingConfig, transformer
@@ -328,14 +327,6 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
         chain = evaluate_run(plan.run, Numbers.of(plan.run))
     assert chain.time.memory_gib * 2**30 == memory.total.to("byte").magnitude
     assert len(tables) == (1 if layout.cp == 1 else 2)
-    # One configuration's Python numbers (the plan's scalar path) and the same configuration as
-    # a sweep of one (arrays of one element): every column equal, to the bit and in type.
-    swept = evaluate_run(plan.run, Numbers.of(plan.run).as_arrays())
-    for name, value in chain.time.columns().items():  # what a plan's answers read as they are
-        assert type(value) in (int, float, bool), name
-    for name, value in chain.columns().items():
-        one, array = first_value(value), first_value(swept.columns()[name])
-        assert type(one) is type(array) and (one == array or (one != one and array != array)), name
     assert plan.figures()[0].value.startswith("fits" if memory.fits() else "does not fit")
 
 
@@ -476,13 +467,9 @@ def test_each_answer_shows_the_figures_the_whole_plan_shows() -> None:
     assert len(first["train"]) == 8 and len(first["carbon"]) == 5
 
 
-def test_an_answer_raises_when_asked_and_writes_its_figures_when_read(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """An answer evaluates its numbers when asked, so what cannot be computed raises then (a
-    GPU without a TDP has no energy, cost or CO2e, but a time to train); its figures are
-    written when first read, once (counted where the plan writes them)."""
-    import mlcost.plan as plan_module
+def test_an_answer_raises_when_asked() -> None:
+    """An answer evaluates its numbers when asked, so what cannot be computed raises then: a
+    GPU without a TDP has no energy, cost or CO2e, but a time to train."""
     from mlcost.specs import default_catalog
 
     h100 = default_catalog().accelerator("h100-sxm5-80gb")
@@ -491,20 +478,11 @@ def test_an_answer_raises_when_asked_and_writes_its_figures_when_read(
     for answer in (plan.energy, plan.cost, plan.carbon):
         with pytest.raises(MlcostError, match="h100-without-tdp has no tdp"):
             answer()
-    written: list[frozenset[str] | None] = []
-    write = plan_module.plan_figures
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        written.append(kwargs.get("wanted"))
-        return write(*args, **kwargs)
-
-    monkeypatch.setattr(plan_module, "plan_figures", counted)
     train = plan.train()
-    assert written == []
-    steps = train["steps"]
-    assert len(written) == 1 and "steps" in (written[0] or ())
-    assert train["wall clock"] > Q_(0, "s") and len(written) == 1
-    assert steps == Q_(plan._values["steps"], "dimensionless")
+    assert train["wall clock"] > Q_(0, "s")
+    # 1e9 tokens in steps of the plan's global batch x 1024 tokens, whole steps (by hand).
+    layout = plan.run.layout
+    assert train["steps"] == Q_(math.ceil(1e9 / (layout.global_batch * 1024)), "dimensionless")
 
 
 def test_the_default_price_is_the_newest_on_demand_offer_dated_in_utc_days() -> None:

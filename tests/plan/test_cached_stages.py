@@ -1,6 +1,7 @@
-"""A plan evaluates energy, cost and CO2e (:func:`mlcost.plan.chain.evaluate_money`) only when
-an answer reads them, and once: ``Plan.train()`` never does, the order of the questions never
-changes an answer, and a plan that reads them twice computes them once."""
+"""A plan's two cached stages: energy, cost and CO2e (:func:`mlcost.plan.chain.evaluate_money`)
+are evaluated only when an answer reads them, and once: ``Plan.train()`` never does, the order
+of the questions never changes an answer, and a plan that reads them twice computes them
+once."""
 
 from __future__ import annotations
 
@@ -69,12 +70,3 @@ def test_the_order_of_the_questions_changes_no_answer() -> None:
     assert _shown(first.energy()) == _shown(energy_second)
     assert _shown(first.carbon()) == _shown(carbon_second)
     assert _shown(first.figures()) == _shown(second.figures())
-
-
-def test_a_name_the_chain_does_not_compute_is_a_key_error() -> None:
-    values = _plan()._values
-    with pytest.raises(KeyError):
-        values["no such column"]
-    assert values["total_t"] > 0  # the money stages were read by that miss, and are kept
-    with pytest.raises(KeyError):
-        values["no such column"]
