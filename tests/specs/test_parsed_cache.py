@@ -44,7 +44,7 @@ def test_kept_groups_read_back_equal_to_a_fresh_parse(
     gpu = again.accelerator("h100-sxm5-80gb")
     # The datasheet's 80 GiB (specs/accelerators/h100-sxm5-80gb.yaml), on mlcost's registry:
     # bytes convert to bytes only.
-    assert gpu.memory_capacity._REGISTRY is ureg
+    assert isinstance(gpu.memory_capacity, ureg.Quantity)
     assert gpu.memory_capacity.to("byte").magnitude == 80 * 2**30
     assert again.model("llama-2-7b").parameter_count == llama2_7b_parameters(32)
 
