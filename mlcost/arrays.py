@@ -22,6 +22,8 @@ import numpy.typing as npt
 Array: TypeAlias = npt.NDArray[np.float64]
 #: A formula's number: a Python float (or int), or an array of them.
 Real: TypeAlias = float | npt.NDArray[Any]
+#: A formula's truth value: a bool, or an array of them (one per configuration).
+Flags: TypeAlias = bool | npt.NDArray[np.bool_]
 
 
 def divide(numerator: Real, denominator: Real) -> Any:
@@ -61,4 +63,4 @@ def plain(value: Any) -> Any:
     return array.item() if array.ndim == 0 else array
 
 
-__all__ = ["Array", "Real", "distinct", "divide", "plain", "stack_rows"]
+__all__ = ["Array", "Flags", "Real", "distinct", "divide", "plain", "stack_rows"]

@@ -10,51 +10,47 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pint
 
+from mlcost.arrays import Real
 from mlcost.units import Q_, in_unit
-
-Number = Any  # a count, or a numpy array of counts
-
 
 #: Hours in pint's ``month`` (a twelfth of a Julian year: 730.5 h), the month of
 #: :func:`break_even_months`.
 HOURS_PER_MONTH = float(Q_(1, "month").to("hour").magnitude)
 
 
-def rental_usd(gpu_hours: Number, usd_per_gpu_hour: Number) -> Number:
+def rental_usd(gpu_hours: Real, usd_per_gpu_hour: Real) -> Real:
     """``GPU-hours × USD per GPU-hour`` in USD (plain numbers or arrays)."""
     return gpu_hours * usd_per_gpu_hour
 
 
 def ownership_usd(
-    gpus: Number,
-    purchase_usd: Number,
-    used_hours: Number,
-    lifetime_hours: Number,
-    energy_kwh: Number = 0.0,
-    usd_per_kwh: Number = 0.0,
-) -> Number:
+    gpus: Real,
+    purchase_usd: Real,
+    used_hours: Real,
+    lifetime_hours: Real,
+    energy_kwh: Real = 0.0,
+    usd_per_kwh: Real = 0.0,
+) -> Real:
     """Purchase amortized over the lifetime for the hours used, plus electricity, in USD."""
     amortized = gpus * purchase_usd * (used_hours / lifetime_hours)
     return amortized + electricity_usd(energy_kwh, usd_per_kwh)
 
 
-def electricity_usd(energy_kwh: Number, usd_per_kwh: Number, pue: float = 1.0) -> Number:
+def electricity_usd(energy_kwh: Real, usd_per_kwh: Real, pue: float = 1.0) -> Real:
     """``E · PUE · price per kWh`` in USD (:func:`electricity_cost`)."""
     return energy_kwh * pue * usd_per_kwh
 
 
-def break_even_run_count(purchase_usd: Number, rental_usd_per_run: Number) -> Number:
+def break_even_run_count(purchase_usd: Real, rental_usd_per_run: Real) -> Real:
     """How many runs' rental equal the purchase price (:func:`break_even_runs`)."""
     return purchase_usd / rental_usd_per_run
 
 
 def break_even_month_count(
-    purchase_usd: Number, gpus: Number, usd_per_gpu_hour: Number, utilization: float = 1.0
-) -> Number:
+    purchase_usd: Real, gpus: Real, usd_per_gpu_hour: Real, utilization: float = 1.0
+) -> Real:
     """Months of steady use whose rental equals the purchase price (:func:`break_even_months`)."""
     return purchase_usd / (gpus * usd_per_gpu_hour * HOURS_PER_MONTH * utilization)
 
@@ -66,7 +62,7 @@ def rental_cost(gpu_hours: pint.Quantity, price_per_gpu_hour: pint.Quantity) -> 
 
 
 def ownership_cost(
-    gpus: Number,
+    gpus: Real,
     purchase_price: pint.Quantity,
     *,
     used_for: pint.Quantity,
@@ -75,8 +71,8 @@ def ownership_cost(
     electricity_price: pint.Quantity | None = None,
 ) -> pint.Quantity:
     """Purchase amortized over ``lifetime`` for ``used_for``, plus electricity if given."""
-    kwh: Number = 0.0
-    usd_per_kwh: Number = 0.0
+    kwh: Real = 0.0
+    usd_per_kwh: Real = 0.0
     if energy_used is not None and electricity_price is not None:
         kwh, usd_per_kwh = in_unit(energy_used, "kWh"), in_unit(electricity_price, "USD/kWh")
     hours = in_unit(used_for, "hour"), in_unit(lifetime, "hour")
@@ -99,7 +95,7 @@ def break_even_runs(purchase: pint.Quantity, rental_per_run: pint.Quantity) -> p
 
 def break_even_months(
     purchase: pint.Quantity,
-    gpus: Number,
+    gpus: Real,
     price_per_gpu_hour: pint.Quantity,
     utilization: float = 1.0,
 ) -> pint.Quantity:

@@ -19,9 +19,8 @@ from typing import Any
 import numpy as np
 import pint
 
+from mlcost.arrays import Real
 from mlcost.units import Q_, in_unit
-
-Number = Any
 
 
 def storage_throughput(
@@ -37,7 +36,7 @@ def storage_throughput(
 
 
 def tokenization_time(
-    tokens: Number, rate_per_core: pint.Quantity, workers: int = 1
+    tokens: Real, rate_per_core: pint.Quantity, workers: int = 1
 ) -> pint.Quantity:
     """``tokens / (rate · workers)``."""
     return (Q_(tokens, "token") / (rate_per_core * workers)).to("ms")
@@ -55,14 +54,14 @@ def training_throughput(*rates: pint.Quantity) -> pint.Quantity:
 
 
 def data_stage_times(
-    tokens_per_step: Number,
+    tokens_per_step: Real,
     *,
     storage: pint.Quantity | None,
     stored_bytes_per_token: pint.Quantity,
-    readers_sharing_storage: Number = 1,
+    readers_sharing_storage: Real = 1,
     access_factor: float = 1.0,
     tokenization_rate: pint.Quantity | None = None,
-    workers: Number = 1,
+    workers: Real = 1,
     host_link: pint.Quantity | None = None,
     token_id_bytes: pint.Quantity | None = None,
 ) -> dict[str, pint.Quantity]:
@@ -95,16 +94,16 @@ def data_stage_times(
 
 
 def data_stage_seconds(
-    tokens_per_step: Number,
+    tokens_per_step: Real,
     *,
-    storage: Number | None,
-    stored_bytes_per_token: Number,
-    readers_sharing_storage: Number = 1,
+    storage: Real | None,
+    stored_bytes_per_token: Real,
+    readers_sharing_storage: Real = 1,
     access_factor: float = 1.0,
-    tokenization_rate: Number | None = None,
-    workers: Number = 1,
-    host_link: Number | None = None,
-    token_id_bytes: Number = 8.0,
+    tokenization_rate: Real | None = None,
+    workers: Real = 1,
+    host_link: Real | None = None,
+    token_id_bytes: Real = 8.0,
 ) -> dict[str, np.ndarray]:
     """:func:`data_stage_times` on magnitudes (bytes/s, bytes per token, tokens/s, bytes; each
     stage's seconds as a float64 array), for the plan's chain, which converts its specs once."""
@@ -132,22 +131,20 @@ def pipelined_time(*stages: pint.Quantity) -> pint.Quantity:
     return Q_(pipelined_seconds(*(in_unit(s, "s") for s in stages)), "s")
 
 
-def pipelined_seconds(*stages: Number) -> Any:
+def pipelined_seconds(*stages: Real) -> Any:
     """:func:`pipelined_time` on seconds: the slowest stage (arrays broadcast; NaN
     propagates)."""
     return np.maximum.reduce([np.asarray(s, dtype=np.float64) for s in stages])
 
 
-def workers_needed(
-    preprocess_time_one_worker: pint.Quantity, compute_time: pint.Quantity
-) -> Number:
+def workers_needed(preprocess_time_one_worker: pint.Quantity, compute_time: pint.Quantity) -> Real:
     """``ceil(t_preprocessing / t_GPU)`` workers keep the GPU fed (the chapter's F-38 pipeline
     condition ``t_preprocessing < t_GPU_compute``)."""
     ratio = (preprocess_time_one_worker / compute_time).to("dimensionless").magnitude
     return np.ceil(ratio)
 
 
-def feed_utilization(pipeline_rate: pint.Quantity, gpu_rate: pint.Quantity) -> Number:
+def feed_utilization(pipeline_rate: pint.Quantity, gpu_rate: pint.Quantity) -> Real:
     """``min(R_pipeline / R_GPU, 1)``: the GPU's busy share when the input is the bottleneck
     (the chapter's F-34: 200 of 1000 images/s gives 20%)."""
     return np.minimum((pipeline_rate / gpu_rate).to("dimensionless").magnitude, 1.0)
@@ -156,9 +153,9 @@ def feed_utilization(pipeline_rate: pint.Quantity, gpu_rate: pint.Quantity) -> N
 def prefetch_buffer_bytes(
     batch_bytes: pint.Quantity,
     *,
-    workers: Number,
-    prefetch_factor: Number = 2,
-    processes: Number = 1,
+    workers: Real,
+    prefetch_factor: Real = 2,
+    processes: Real = 1,
 ) -> pint.Quantity:
     """Host memory the loaders hold: ``processes · workers · prefetch_factor · batch bytes``
     (PyTorch ``DataLoader``: each worker keeps ``prefetch_factor`` batches, default 2)."""

@@ -37,13 +37,11 @@ from typing import Any
 
 import pint
 
+from mlcost.arrays import Real
 from mlcost.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.records import Record
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
-
-Number = Any
-
 
 #: Joules in a kilowatt-hour (1000 W x 3600 s) and grams in a tonne, as the unit registry
 #: defines ``kWh`` and ``tCO2e``: the two constants of the magnitude forms below.
@@ -51,30 +49,30 @@ JOULES_PER_KWH = float(Q_(1, "kWh").to("J").magnitude)
 GRAMS_PER_TONNE = float(Q_(1, "tCO2e").to("gCO2e").magnitude)
 
 
-def accelerator_watts(utilization: Number, tdp_w: Number, idle_fraction: float) -> Number:
+def accelerator_watts(utilization: Real, tdp_w: Real, idle_fraction: float) -> Real:
     """``P_idle + (TDP - P_idle)·u`` in W with ``P_idle = idle_fraction · TDP`` (plain numbers
     or arrays; :func:`accelerator_power` takes quantities)."""
     idle = tdp_w * idle_fraction
     return idle + (tdp_w - idle) * utilization
 
 
-def energy_kwh(watts: Number, seconds: Number, pue: Number = 1.0) -> Number:
+def energy_kwh(watts: Real, seconds: Real, pue: Real = 1.0) -> Real:
     """Facility energy ``P · t · PUE`` in kWh from W and s (:func:`energy` takes quantities)."""
     return watts * seconds * pue / JOULES_PER_KWH
 
 
-def operational_tonnes(kwh: Number, grams_per_kwh: Number) -> Number:
+def operational_tonnes(kwh: Real, grams_per_kwh: Real) -> Real:
     """``E · I`` in tCO2e from kWh and gCO2e/kWh (:func:`operational_carbon`)."""
     return kwh * grams_per_kwh / GRAMS_PER_TONNE
 
 
-def embodied_tonnes(gpu_hours: Number, per_device_t: Number, lifetime_hours: Number) -> Number:
+def embodied_tonnes(gpu_hours: Real, per_device_t: Real, lifetime_hours: Real) -> Real:
     """``per_device · GPU-hours / lifetime`` in tCO2e (:func:`embodied_carbon`)."""
     return per_device_t * (gpu_hours / lifetime_hours)
 
 
 def accelerator_power(
-    utilization: Number, tdp: pint.Quantity, *, idle_fraction: float | None = None
+    utilization: Real, tdp: pint.Quantity, *, idle_fraction: float | None = None
 ) -> pint.Quantity:
     """``P_idle + (TDP - P_idle)·u`` with ``P_idle = idle_fraction · TDP`` (default
     ``Assumptions.gpu_idle_fraction``): a linear model between idle and TDP."""
@@ -84,10 +82,10 @@ def accelerator_power(
 
 
 def cluster_power(
-    gpus: Number,
+    gpus: Real,
     gpu_power: pint.Quantity,
     *,
-    hosts: Number = 0,
+    hosts: Real = 0,
     host_power: pint.Quantity | None = None,
 ) -> pint.Quantity:
     """IT power ``N_gpu·P_gpu + N_host·P_host``."""
@@ -97,7 +95,7 @@ def cluster_power(
     return total.to("kW")
 
 
-def energy(power: pint.Quantity, duration: pint.Quantity, *, pue: Number = 1.0) -> pint.Quantity:
+def energy(power: pint.Quantity, duration: pint.Quantity, *, pue: Real = 1.0) -> pint.Quantity:
     """Facility energy ``P · t · PUE`` in kWh (:func:`energy_kwh`)."""
     return Q_(energy_kwh(in_unit(power, "W"), in_unit(duration, "s"), pue), "kWh")
 

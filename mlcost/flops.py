@@ -21,10 +21,11 @@ Closed forms reported beside the exact count, all vectorized over numpy arrays:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pint
 
+from mlcost.arrays import Real
 from mlcost.layout import Layout
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result
@@ -36,25 +37,26 @@ from mlcost.workload import OperatorTable, TrainingConfig, operators
 if TYPE_CHECKING:
     import pandas as pd
 
-Number = Any
+#: A count: a bare number (or array), or a quantity in its unit (``param``, ``token``).
+Count = Real | pint.Quantity
 
 
-def six_nd(parameters: Number, tokens: Number) -> pint.Quantity:
+def six_nd(parameters: Count, tokens: Count) -> pint.Quantity:
     """Training FLOPs ``6·N·D`` (Kaplan et al. 2020, section 2.1)."""
     return Q_(6 * _count(parameters, "param") * _count(tokens, "token"), "flop")
 
 
-def eight_nd(parameters: Number, tokens: Number) -> pint.Quantity:
+def eight_nd(parameters: Count, tokens: Count) -> pint.Quantity:
     """Training FLOPs with full activation recomputation, ``8·N·D``."""
     return Q_(8 * _count(parameters, "param") * _count(tokens, "token"), "flop")
 
 
 def narayanan_flops(
-    batch: Number,
-    sequence: Number,
-    layers: Number,
-    hidden: Number,
-    vocab: Number,
+    batch: Real,
+    sequence: Real,
+    layers: Real,
+    hidden: Real,
+    vocab: Real,
     *,
     recompute: bool = True,
 ) -> pint.Quantity:
@@ -70,28 +72,29 @@ def narayanan_flops(
 
 
 def palm_flops_per_token(
-    parameters: Number, layers: Number, heads: Number, head_dim: Number, sequence: Number
+    parameters: Count, layers: Real, heads: Real, head_dim: Real, sequence: Real
 ) -> pint.Quantity:
     """Model FLOPs per token ``6·N + 12·L·H·Q·T`` (Chowdhery et al. 2022, appendix B)."""
     n = _count(parameters, "param")
     return Q_(6 * n + 12 * layers * heads * head_dim * sequence, "flop / token")
 
 
-def chapter_layer_forward_flops(batch: Number, sequence: Number, hidden: Number) -> pint.Quantity:
+def chapter_layer_forward_flops(batch: Real, sequence: Real, hidden: Real) -> pint.Quantity:
     """The chapter's per-layer forward FLOPs ``22·B·s·h^2 + 4·B·s^2·h``: Q, K, V (6), FFN (16),
     scores and score x V (4·B·s^2·h); the output projection (2·B·s·h^2) is missing."""
     b, s, h = batch, sequence, hidden
     return Q_(22 * b * s * h * h + 4 * b * s * s * h, "flop")
 
 
-def layer_forward_flops(batch: Number, sequence: Number, hidden: Number) -> pint.Quantity:
+def layer_forward_flops(batch: Real, sequence: Real, hidden: Real) -> pint.Quantity:
     """Complete per-layer forward GEMM FLOPs of an MHA layer with FFN 4h:
     ``24·B·s·h^2 + 4·B·s^2·h`` (Q, K, V, O: 8; FFN: 16; attention matmuls: 4·B·s^2·h)."""
     b, s, h = batch, sequence, hidden
     return Q_(24 * b * s * h * h + 4 * b * s * s * h, "flop")
 
 
-def _count(value: Number, unit: str) -> Number:
+def _count(value: Count, unit: str) -> Real:
+    """A count of ``unit`` as a number: a bare count, or a quantity in ``unit``."""
     return magnitude_in(value, unit, unit + "s", bare=True)
 
 

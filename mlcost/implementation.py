@@ -26,13 +26,11 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.records import Record
 from mlcost.specs import Catalog, Implementation, Kernel, Spec, default_catalog
-
-Number = Any
 
 #: The implementation a prediction assumes when none is given: Megatron-Core with Transformer
 #: Engine, the software behind most published large training runs (the Megatron-LM README's H100
@@ -118,15 +116,15 @@ def _with_kernels(spec: Spec, catalog: Catalog, target: SoftwareLike) -> Softwar
 def attention_kernel_seconds(
     kernel: Kernel,
     accelerator: str,
-    forward_flops: Number,
+    forward_flops: Real,
     *,
     head_dim: int,
     causal: bool,
-    sequence: Number,
-    recompute: Number = 0.0,
-    batch_heads: Number = None,
+    sequence: Real,
+    recompute: Real = 0.0,
+    batch_heads: Real | None = None,
     dropout: bool = False,
-) -> Number | None:
+) -> Real | None:
     """Seconds of one fused attention forward + backward (+ ``recompute`` forwards) of
     ``forward_flops`` (the papers' convention) at ``sequence`` (module docstring), one launch
     carrying ``batch_heads`` heads' worth of work where the kernel was measured over launch

@@ -365,7 +365,11 @@ def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: 
 def _fused(members: Sequence[Operator]) -> Operator:
     """One GEMM for fused projections reading the same ``[m x k]`` input: their output widths
     and FLOPs added."""
-    n = forward = backward_input = backward_weight = 0  # summed as sum() does, from 0
+    # Summed as sum() does, from 0.
+    n: Real = 0
+    forward: Real = 0
+    backward_input: Real = 0
+    backward_weight: Real = 0
     for op in members:
         n, forward = n + op.n, forward + op.forward_flops
         backward_input = backward_input + op.backward_input_flops
@@ -463,11 +467,11 @@ def _gemm_rows_by_shard(
     out: dict[int, list[OperatorTime]] = {}
     for i, first in gemms[0].items():
         op = ops[i]
-        if op.role == OperatorRole.ATTENTION_CORE or not np.ndim(first):
+        if op.role == OperatorRole.ATTENTION_CORE or not isinstance(first, np.ndarray):
             continue
         per_shard = [found[i] for found in gemms]
         shape = first.shape
-        if any(type(x) is not np.ndarray or x.shape != shape for x in per_shard) or (
+        if first.ndim == 0 or any(np.shape(x) != shape for x in per_shard) or (
             np.broadcast_shapes(
                 np.shape(op.bytes_moved), np.shape(op.count), np.shape(op.recompute_fraction),
                 shape,
@@ -476,7 +480,7 @@ def _gemm_rows_by_shard(
             continue
         row = operator_time(op, ex, kernels, tensors, np.stack(per_shard), launches.get(i, 1))
         name, kind, memory, gaps, host = row.name, row.kind, row.memory, row.gaps, row.host
-        compute, launch, total = row.compute, row.launch, row.total
+        compute, launch, total = (np.asarray(x) for x in (row.compute, row.launch, row.total))
         out[i] = [
             OperatorTime(
                 name=name,

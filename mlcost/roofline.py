@@ -125,7 +125,7 @@ class Ceilings:
     k_reference: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
-    # ----- magnitudes in SI, converted once (the per-operator hot path reads these) -----------
+    # ----- magnitudes in SI, converted once ---------------------------------------------------
     @cached_property
     def peak_flops(self) -> float:
         """``peak`` in FLOP/s."""

@@ -19,11 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.records import Record
 from mlcost.units import Q_
-
-Number = Any
 
 
 class LossFit(Record, frozen=True):
@@ -35,13 +34,13 @@ class LossFit(Record, frozen=True):
     beta: float
     source: str
 
-    def loss(self, parameters: Number, tokens: Number) -> Number:
+    def loss(self, parameters: Real, tokens: Real) -> Real:
         """``E + A/N^alpha + B/D^beta``."""
         n = np.asarray(parameters, dtype=np.float64)
         d = np.asarray(tokens, dtype=np.float64)
         return self.E + self.A / n**self.alpha + self.B / d**self.beta
 
-    def compute_optimal(self, flops: Number) -> tuple[Number, Number]:
+    def compute_optimal(self, flops: Real) -> tuple[Real, Real]:
         """``(N_opt, D_opt)`` for a budget of ``flops`` (closed form, module docstring)."""
         c = np.asarray(flops, dtype=np.float64) / 6
         g = (self.alpha * self.A / (self.beta * self.B)) ** (1 / (self.alpha + self.beta))
@@ -70,13 +69,13 @@ EPOCH = LossFit(
 )
 
 
-def twenty_tokens_per_parameter(flops: Number) -> tuple[Number, Number]:
+def twenty_tokens_per_parameter(flops: Real) -> tuple[Real, Real]:
     """The ``D = 20·N`` rule: ``N = sqrt(C/120)``, ``D = 20·N``."""
     n = np.sqrt(np.asarray(flops, dtype=np.float64) / 120)
     return n, 20 * n
 
 
-def distance_from_optimal(parameters: Number, tokens: Number, fit: LossFit = HOFFMANN) -> Number:
+def distance_from_optimal(parameters: Real, tokens: Real, fit: LossFit = HOFFMANN) -> Real:
     """``N / N_opt`` at the plan's own budget ``6·N·D`` (1 is compute-optimal; a factor of a few
     away in either direction wastes compute)."""
     n = np.asarray(parameters, dtype=np.float64)

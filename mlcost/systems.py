@@ -87,7 +87,7 @@ class LinkModel(Record, frozen=True, dict=True):
 
     @cached_property
     def bandwidth_bytes(self) -> float:
-        """:attr:`bandwidth` in byte/s, converted once (the collective hot path reads it)."""
+        """:attr:`bandwidth` in byte/s, converted once."""
         return float((self.peak * self.efficiency).to("byte/s").magnitude)
 
     @cached_property

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pint
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
@@ -51,7 +52,6 @@ from mlcost.workload import OperatorTable, TrainingConfig, operators
 if TYPE_CHECKING:
     import pandas as pd
 
-Number = Any
 Mode = Literal["roofline", "no-overlap"]
 MODES: tuple[str, ...] = ("roofline", "no-overlap")
 
@@ -59,9 +59,7 @@ MODES: tuple[str, ...] = ("roofline", "no-overlap")
 MFU_SOURCE = "Chowdhery et al. 2022 (PaLM), appendix B"
 
 
-def model_flops_utilization(
-    model_flops: Number, seconds: Number, gpus: Number, peak: Number
-) -> Number:
+def model_flops_utilization(model_flops: Real, seconds: Real, gpus: Real, peak: Real) -> Real:
     """MFU ``= model FLOPs per step / (step seconds x GPUs x dense peak FLOP/s)``, plain numbers
     (arrays welcome); with hardware FLOPs (recomputation included) it is HFU. Chowdhery et al.
     2022 (PaLM), appendix B. The one definition every step model uses."""
@@ -72,17 +70,17 @@ class TrainingTime(Record, frozen=True):
     """Steps, wall clock and GPU-hours for a token budget (plain arrays: steps, seconds,
     hours)."""
 
-    steps: Number
-    wall_seconds: Number
-    gpu_hours: Number
+    steps: Real
+    wall_seconds: Real
+    gpu_hours: Real
 
 
 def training_time(
-    tokens: Number,
-    tokens_per_step: Number,
-    step_seconds: Number,
-    gpus: Number,
-    goodput: Number = 1.0,
+    tokens: Real,
+    tokens_per_step: Real,
+    step_seconds: Real,
+    gpus: Real,
+    goodput: Real = 1.0,
 ) -> TrainingTime:
     """``steps = ceil(D / tokens per step)``, ``wall = steps x step time / goodput``,
     ``GPU-hours = GPUs x wall`` (the Iron Law of training counted in whole steps; goodput from
@@ -182,9 +180,9 @@ class StepTime(Record, Result, frozen=True):
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def seconds(self) -> Number:
+    def seconds(self) -> Real:
         """The step in seconds, a plain number (array in sweeps)."""
-        total: Number = 0
+        total: Real = 0
         for row in self.rows:
             total = total + row.total
         return total
@@ -193,12 +191,12 @@ class StepTime(Record, Result, frozen=True):
     def total(self) -> pint.Quantity:
         return Q_(self.seconds, "s").to("ms")
 
-    def mfu(self) -> Number:
+    def mfu(self) -> Real:
         """Model FLOPs utilization of the predicted step (:func:`model_flops_utilization`)."""
         flops = in_unit(self.table.model_flops, "flop")
         return model_flops_utilization(flops, self.seconds, 1, self._peak())
 
-    def hfu(self) -> Number:
+    def hfu(self) -> Real:
         """Hardware FLOPs utilization (recomputation counted)."""
         flops = in_unit(self.table.hardware_flops, "flop")
         return model_flops_utilization(flops, self.seconds, 1, self._peak())
@@ -396,8 +394,8 @@ def step_time(
     layout: Layout | None = None,
     *,
     mode: Mode = "roofline",
-    micro_batch_size: Number | None = None,
-    sequence_length: Number | None = None,
+    micro_batch_size: Real | None = None,
+    sequence_length: Real | None = None,
     implementation: SoftwareLike = None,
     shard: tuple[int, int] = (1, 1),
 ) -> StepTime:
@@ -425,8 +423,8 @@ def step_times(
     shards: Sequence[tuple[int, int]],
     *,
     mode: Mode = "roofline",
-    micro_batch_size: Number | None = None,
-    sequence_length: Number | None = None,
+    micro_batch_size: Real | None = None,
+    sequence_length: Real | None = None,
     implementation: SoftwareLike = None,
 ) -> list[StepTime]:
     """:func:`step_time` at each of ``shards`` (``(t, c)`` pairs), the operator table built
@@ -466,7 +464,7 @@ class IronLaw(Record, Result, frozen=True):
 
     operations: pint.Quantity
     peak: pint.Quantity
-    efficiency: Number
+    efficiency: Real
 
     @property
     def effective_rate(self) -> pint.Quantity:
@@ -492,7 +490,7 @@ class IronLaw(Record, Result, frozen=True):
         ]
 
 
-def iron_law(operations: Any, peak: Any, efficiency: Number = 1.0) -> IronLaw:
+def iron_law(operations: Any, peak: Any, efficiency: Real = 1.0) -> IronLaw:
     """The Iron Law of training with its three terms inspectable: ``operations`` in FLOP,
     ``peak`` in FLOP/s, ``efficiency`` a fraction in (0, 1]."""
     flops = magnitude_in(operations, "flop", "operations")

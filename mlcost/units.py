@@ -229,7 +229,7 @@ def parse_count(text: str, field: str) -> float:
 
 def magnitude_in(value: Any, unit: str, field: str, *, bare: bool = False) -> Any:
     """The magnitude of ``value`` in ``unit`` (numpy arrays kept as they are): the one unit guard
-    at mlcost's public boundary, so hot paths convert once and compute on plain numbers.
+    at mlcost's public boundary, so formulas convert once and compute on plain numbers.
 
     ``value`` is a pint quantity (or text such as ``"2 TB/s"``) with the dimension of ``unit``;
     a bare number is accepted, taken in ``unit``, only with ``bare=True`` (pure counts such as

@@ -6,20 +6,21 @@ per-layer costs is :mod:`mlcost.checkpointing.placement`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pint
 
+from mlcost.arrays import Real
 from mlcost.units import Q_
 
 if TYPE_CHECKING:
     import pandas as pd
 
-Number = Any
 
-
-def chapter_checkpoint_memory(layers: Number, checkpoints: Number, activation: Number) -> Number:
+def chapter_checkpoint_memory(
+    layers: Real, checkpoints: Real, activation: Real | pint.Quantity
+) -> Real | pint.Quantity:
     """Memory of ``k`` evenly spaced checkpoints: ``k·A + (L/k)·A``.
 
     Source: the textbook chapter, table "Checkpointing Memory-Compute Tradeoffs" (seed catalog
@@ -29,13 +30,13 @@ def chapter_checkpoint_memory(layers: Number, checkpoints: Number, activation: N
     return checkpoints * activation + (layers / checkpoints) * activation
 
 
-def chapter_recompute_forwards(layers: Number, checkpoints: Number) -> Number:
+def chapter_recompute_forwards(layers: Real, checkpoints: Real) -> Real:
     """Layer forwards recomputed with ``k`` checkpoints: ``L - k`` (chapter T-14): every layer but
     the checkpointed ones is run forward twice."""
     return layers - checkpoints
 
 
-def chapter_optimal_checkpoints(layers: Number) -> Number:
+def chapter_optimal_checkpoints(layers: Real) -> Real:
     """``k = sqrt(L)``: where ``d/dk (k·A + L·A/k) = A - L·A/k^2 = 0`` (chapter, L3037). Rounded
     to the nearest whole checkpoint (the chapter's "sqrt(48) approximately equals 7")."""
     return np.rint(np.sqrt(layers)).astype(int)

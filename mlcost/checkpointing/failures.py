@@ -138,7 +138,7 @@ def checkpoint_state_bytes(
     trained_share: float = 1.0,
 ) -> Real:
     """:func:`checkpoint_bytes_per_gpu` in bytes, a plain number (arrays welcome): what a
-    plan's failure model reads, without a quantity made and converted on every plan."""
+    plan's failure model reads (it computes on magnitudes)."""
     per_param = {
         term: nbytes * trained_share
         for term, nbytes in model_state_bytes_per_parameter(precision, optimizer).items()

@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 
 SOURCE = "exact Pareto set over the layer chain (mlcost.checkpointing.optimize; Chen et al. 2016)"
 
-Number = Any
-
 
 # ----- the optimizer -------------------------------------------------------------------------
 @dataclass(frozen=True)

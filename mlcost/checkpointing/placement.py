@@ -57,7 +57,6 @@ from mlcost.errors import MlcostError
 from mlcost.records import Record
 from mlcost.units import Q_, in_unit, magnitude_in
 
-Number = Any
 State = Literal["keep", "selective", "checkpoint", "recompute"]
 STATES: tuple[str, ...] = ("keep", "selective", "checkpoint", "recompute")
 _SYMBOL = {"keep": "K", "selective": "S", "checkpoint": "C", "recompute": "R"}

@@ -48,9 +48,6 @@ from mlcost.workload import (
     transformer_operators,
 )
 
-Number = Any
-
-
 #: Operators recomputed under selective checkpointing, by preset: operator roles and kinds.
 #: ``attention-core``: the attention scores, softmax, attention dropout and scores x V
 #: (Korthikanti et al. 2022, section 4.2; what ``Layout(recompute="selective")`` recomputes).

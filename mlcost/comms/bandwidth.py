@@ -8,19 +8,15 @@ is; a ring with no latency has ``busbw = beta`` exactly.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pint
 
-from mlcost.arrays import plain
+from mlcost.arrays import Real, plain
 from mlcost.comms.collectives import COLLECTIVES, check_ranks
 from mlcost.errors import MlcostError
 
-Number = Any
 
-
-def bus_bandwidth_factor(collective: str, ranks: Number) -> Number:
+def bus_bandwidth_factor(collective: str, ranks: Real) -> Real:
     """nccl-tests' correction from algorithm to bus bandwidth ("Summary"): all-reduce
     ``2(n-1)/n``; reduce-scatter, all-gather, all-to-all ``(n-1)/n``; broadcast, reduce and
     point-to-point 1."""
@@ -44,7 +40,7 @@ def algorithm_bandwidth(size: pint.Quantity, time: pint.Quantity) -> pint.Quanti
 
 
 def bus_bandwidth(
-    size: pint.Quantity, time: pint.Quantity, collective: str, ranks: Number
+    size: pint.Quantity, time: pint.Quantity, collective: str, ranks: Real
 ) -> pint.Quantity:
     """``busbw = algbw x factor`` (:func:`bus_bandwidth_factor`), comparable with link peaks."""
     return (algorithm_bandwidth(size, time) * bus_bandwidth_factor(collective, ranks)).to("GB/s")

@@ -42,11 +42,9 @@ from typing import Any
 import numpy as np
 import pint
 
-from mlcost.arrays import plain
+from mlcost.arrays import Real, plain
 from mlcost.errors import MlcostError
 from mlcost.units import Q_, magnitude_in
-
-Number = Any
 
 #: Default latency of the closed-form functions (a pure bandwidth term).
 ZERO_SECONDS = Q_(0, "s")
@@ -79,7 +77,7 @@ BENCH_NAMES: dict[str, str] = {
 
 def collective_name(collective: str) -> Collective:
     """A :class:`Collective` from its name, or :class:`MlcostError` listing the known ones."""
-    if type(collective) is Collective:  # already one (the hot paths pass members)
+    if isinstance(collective, Collective):
         return collective
     try:
         return Collective(collective)
@@ -90,41 +88,41 @@ def collective_name(collective: str) -> Collective:
 
 
 # ----- the kernels (plain numbers in SI units) -------------------------------------------------
-def steps_log2(n: Number) -> Number:
+def steps_log2(n: Real) -> Real:
     """``ceil(log2 n)`` steps of a binomial tree."""
     return plain(np.ceil(np.log2(np.maximum(np.asarray(n, dtype=np.float64), 1.0))))
 
 
-def ring_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
+def ring_allreduce_seconds(size: Real, n: Real, beta: Real, alpha: Real) -> Real:
     """``2(n-1)·alpha + 2(n-1)/n · S/beta`` (0 for one rank)."""
     n = np.asarray(n, dtype=np.float64)
     return np.where(n > 1, 2 * (n - 1) * alpha + 2 * (n - 1) / n * size / beta, 0.0)
 
 
-def ring_half_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
+def ring_half_seconds(size: Real, n: Real, beta: Real, alpha: Real) -> Real:
     """Reduce-scatter, all-gather and pairwise all-to-all: ``(n-1)·alpha + (n-1)/n · S/beta``."""
     n = np.asarray(n, dtype=np.float64)
     return np.where(n > 1, (n - 1) * alpha + (n - 1) / n * size / beta, 0.0)
 
 
-def tree_allreduce_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
+def tree_allreduce_seconds(size: Real, n: Real, beta: Real, alpha: Real) -> Real:
     """``2·ceil(log2 n)·(alpha + S/beta)``."""
     return 2 * steps_log2(n) * (alpha + size / beta)
 
 
-def broadcast_seconds(size: Number, n: Number, beta: Number, alpha: Number) -> Number:
+def broadcast_seconds(size: Real, n: Real, beta: Real, alpha: Real) -> Real:
     """``(n-1)·alpha + S/beta`` (0 for one rank)."""
     n = np.asarray(n, dtype=np.float64)
     return np.where(n > 1, (n - 1) * alpha + size / beta, 0.0)
 
 
-def point_to_point_seconds(size: Number, beta: Number, alpha: Number) -> Number:
+def point_to_point_seconds(size: Real, beta: Real, alpha: Real) -> Real:
     """``alpha + S/beta``."""
     return alpha + size / beta
 
 
 # ----- public formulas: quantities in, quantities out ------------------------------------------
-def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Number, Number, Number]:
+def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Real, Real, Real]:
     """Size in bytes, bandwidth in bytes/s, latency in seconds (the one unit guard)."""
     return (
         magnitude_in(size, "byte", "size"),
@@ -133,7 +131,7 @@ def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Number, Number, Number
     )
 
 
-def check_ranks(n: Number, what: str = "ranks") -> Number:
+def check_ranks(n: Real, what: str = "ranks") -> Real:
     """``n`` unchanged when every value is a count >= 1; else :class:`MlcostError`."""
     array = np.asarray(n)
     if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or np.any(array < 1):
@@ -143,7 +141,7 @@ def check_ranks(n: Number, what: str = "ranks") -> Number:
 
 def ring_allreduce_time(
     size: pint.Quantity,
-    ranks: Number,
+    ranks: Real,
     bandwidth: pint.Quantity,
     latency: pint.Quantity = ZERO_SECONDS,
 ) -> pint.Quantity:
@@ -160,7 +158,7 @@ def ring_allreduce_time(
 
 def tree_allreduce_time(
     size: pint.Quantity,
-    ranks: Number,
+    ranks: Real,
     bandwidth: pint.Quantity,
     latency: pint.Quantity = ZERO_SECONDS,
 ) -> pint.Quantity:
@@ -177,7 +175,7 @@ def tree_allreduce_time(
 
 def ring_reduce_scatter_time(
     size: pint.Quantity,
-    ranks: Number,
+    ranks: Real,
     bandwidth: pint.Quantity,
     latency: pint.Quantity = ZERO_SECONDS,
 ) -> pint.Quantity:
@@ -190,7 +188,7 @@ def ring_reduce_scatter_time(
 
 def ring_allgather_time(
     size: pint.Quantity,
-    ranks: Number,
+    ranks: Real,
     bandwidth: pint.Quantity,
     latency: pint.Quantity = ZERO_SECONDS,
 ) -> pint.Quantity:
@@ -202,7 +200,7 @@ def ring_allgather_time(
 
 def alltoall_time(
     size: pint.Quantity,
-    ranks: Number,
+    ranks: Real,
     bandwidth: pint.Quantity,
     latency: pint.Quantity = ZERO_SECONDS,
 ) -> pint.Quantity:
@@ -223,7 +221,7 @@ def point_to_point_time(
 
 def broadcast_time(
     size: pint.Quantity,
-    ranks: Number,
+    ranks: Real,
     bandwidth: pint.Quantity,
     latency: pint.Quantity = ZERO_SECONDS,
 ) -> pint.Quantity:
@@ -235,8 +233,8 @@ def broadcast_time(
 
 def hierarchical_allreduce_time(
     size: pint.Quantity,
-    nodes: Number,
-    gpus_per_node: Number,
+    nodes: Real,
+    gpus_per_node: Real,
     intra_bandwidth: pint.Quantity,
     inter_bandwidth: pint.Quantity,
     intra_latency: pint.Quantity = ZERO_SECONDS,
@@ -261,8 +259,8 @@ def hierarchical_allreduce_time(
 
 def hierarchical_reduce_scatter_time(
     size: pint.Quantity,
-    nodes: Number,
-    gpus_per_node: Number,
+    nodes: Real,
+    gpus_per_node: Real,
     intra_bandwidth: pint.Quantity,
     inter_bandwidth: pint.Quantity,
     intra_latency: pint.Quantity = ZERO_SECONDS,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
-from mlcost.arrays import Real, plain
+from mlcost.arrays import Flags, Real, plain
 from mlcost.comms.bandwidth import algorithm_bandwidth, bus_bandwidth, bus_bandwidth_factor
 from mlcost.comms.collectives import (
     BENCH_NAMES,
@@ -97,7 +97,7 @@ class GroupLinks(Record, frozen=True):
     n: Real
     k: Real
     nodes: Real
-    single: Real
+    single: Flags
     b1: Real
     a1: Real
     b2: Real

@@ -21,10 +21,11 @@ intermediates and the LM head's logits into ``M`` chunks, dividing their memory 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import pint
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.records import Record
@@ -38,18 +39,13 @@ from mlcost.workload import (
     transformer_operators,
 )
 
-Number = Any
 Profile = Literal["pytorch", "megatron"]
 PROFILES: tuple[str, ...] = ("pytorch", "megatron")
-#: The operator kinds and role the per-row sum tests, read once (:mod:`mlcost.workload.builder`:
-#: an enum member read through its class is slow on Python 3.11).
-_LOSS, _OPTIMIZER = OperatorKind.LOSS, OperatorKind.OPTIMIZER
-_MLP_INTERMEDIATE = OperatorRole.MLP_INTERMEDIATE
 
 
 def megatron_activation_bytes_per_layer(
-    sequence: Number,
-    batch: Number,
+    sequence: Real,
+    batch: Real,
     hidden: int,
     heads: int,
     *,
@@ -81,12 +77,12 @@ class ActivationParts(Record, frozen=True):
       vocabulary-parallel).
     """
 
-    layers_split: Number
-    layers_replicated: Number
-    embedding: Number
-    head_split: Number
-    head_replicated: Number
-    logits: Number
+    layers_split: Real
+    layers_replicated: Real
+    embedding: Real
+    head_split: Real
+    head_replicated: Real
+    logits: Real
     formula: str
     source: str
 
@@ -96,8 +92,8 @@ def activation_parts(
     config: TrainingConfig,
     layout: Layout,
     profile: Profile,
-    batch: Number,
-    sequence: Number,
+    batch: Real,
+    sequence: Real,
     mini_sequences: int = 1,
     *,
     table: OperatorTable | None = None,
@@ -122,19 +118,17 @@ def activation_parts(
         )  # fmt: skip
     else:
         table.require_one_micro_batch(model.name)
-    sums = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
-    logits: Number = 0.0
+    sums: dict[str, list[Real]] = {"layer": [0.0, 0.0], "embedding": [0.0, 0.0], "head": [0.0, 0.0]}
+    logits: Real = 0.0
     for op in table.operators:
-        kind = op.kind
-        if kind == _LOSS:
+        if op.kind == OperatorKind.LOSS:
             logits = logits + op.saved_bytes * op.count / mini_sequences
             continue
         column = sums.get(op.block)
-        if kind == _OPTIMIZER or column is None:
+        if op.kind == OperatorKind.OPTIMIZER or column is None:
             continue
-        # (Operator.saved_bytes_after_recompute, inline: every row of every plan)
-        saved = op.saved_bytes * (1.0 - op.recompute_fraction) * op.count
-        if op.role == _MLP_INTERMEDIATE:
+        saved = op.saved_bytes_after_recompute * op.count
+        if op.role == OperatorRole.MLP_INTERMEDIATE:
             saved = saved / mini_sequences
         index = 0 if op.tensor_parallel and not op.saved_replicated else 1  # split, replicated
         column[index] = column[index] + saved
@@ -154,10 +148,10 @@ def _megatron_parts(
     model: TransformerSpec,
     config: TrainingConfig,
     layout: Layout,
-    batch: Number,
-    sequence: Number,
+    batch: Real,
+    sequence: Real,
     mini_sequences: int,
-    logits: Number,
+    logits: Real,
 ) -> ActivationParts:
     """Korthikanti et al. 2022 Table 2 split into its replicated ``10·s·b·h`` (layer-norm and
     QKV/MLP inputs, dropout masks) and tensor-parallel ``24·s·b·h + 5·a·s²·b`` parts."""

@@ -9,17 +9,15 @@ from typing import Any
 import numpy as np
 import pint
 
-from mlcost.arrays import plain
+from mlcost.arrays import Real, plain
 from mlcost.errors import MlcostError
 from mlcost.records import Record
 from mlcost.results import Figure, Result
 from mlcost.units import Q_, magnitude_in
 
-Number = Any
-
 
 def zero_communication_volume(
-    parameters: Any, zero_stage: int, ranks: Number | None = None
+    parameters: Any, zero_stage: int, ranks: Real | None = None
 ) -> pint.Quantity:
     """Elements each GPU sends per step under data parallelism with ZeRO ``zero_stage``, in
     units of the model size ``Psi`` (Rajbhandari et al. 2020, section 7):
@@ -41,7 +39,7 @@ def zero_communication_volume(
     return psi * collectives * (n - 1) / n
 
 
-def gradient_all_reduce_bytes(gradient_bytes: Number, ranks: Number | None = None) -> Number:
+def gradient_all_reduce_bytes(gradient_bytes: Real, ranks: Real | None = None) -> Real:
     """Bytes each GPU sends in a ring all-reduce of ``gradient_bytes``: ``2(n-1)/n x`` the data
     (Patarasuk and Yuan 2009; the chapter's footnote), or the chapter's ``2x`` without ``ranks``.
     Plain numbers; the one home of the "2 x gradient bytes" rule."""
@@ -51,7 +49,7 @@ def gradient_all_reduce_bytes(gradient_bytes: Number, ranks: Number | None = Non
     return gradient_bytes * 2 * (n - 1) / n
 
 
-def data_parallel_traffic(parameters: Any, bytes_per_gradient: Any, ranks: Number) -> pint.Quantity:
+def data_parallel_traffic(parameters: Any, bytes_per_gradient: Any, ranks: Real) -> pint.Quantity:
     """Bytes each GPU sends in a ring all-reduce of the gradients: ``2(n-1)/n · Psi · e_g``
     (Patarasuk and Yuan 2009; the chapter's footnote "2(N-1)/N x the data"). ``bytes_per_gradient``
     in bytes (per parameter)."""
@@ -61,10 +59,10 @@ def data_parallel_traffic(parameters: Any, bytes_per_gradient: Any, ranks: Numbe
 
 
 def tensor_parallel_traffic(
-    micro_batch: Number,
-    sequence: Number,
+    micro_batch: Real,
+    sequence: Real,
     hidden: int,
-    layers: Number,
+    layers: Real,
     bytes_per_activation: Any = 2.0,
     *,
     full_recompute: bool = False,
@@ -82,7 +80,7 @@ def tensor_parallel_traffic(
     return Q_(calls * layers * micro_batch * sequence * hidden * each, "byte")
 
 
-def pipeline_bubble_fraction(stages: Number, micro_batches: Number, virtual: Number = 1) -> Number:
+def pipeline_bubble_fraction(stages: Real, micro_batches: Real, virtual: Real = 1) -> Real:
     """Pipeline bubble over ideal compute time: ``(p-1)/m`` for 1F1B (and GPipe), ``(p-1)/(v·m)``
     for the interleaved schedule with ``v`` model chunks per GPU (Narayanan et al. 2021,
     "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", sections
@@ -98,7 +96,7 @@ def pipeline_bubble_fraction(stages: Number, micro_batches: Number, virtual: Num
     return plain((p - 1) / (v * m))
 
 
-def communication_tax_speedup(gpus: Number, communication_fraction: Number) -> Number:
+def communication_tax_speedup(gpus: Real, communication_fraction: Real) -> Real:
     """The chapter's communication tax ``speedup = N / (1 + (N-1)·r)`` (seed chapter,
     ``fig-communication-tax``; Amdahl's law with the communicating share ``r`` of a step not
     parallelized): equal to ``1 / (r + (1-r)/N)``."""
@@ -112,7 +110,7 @@ def communication_tax_speedup(gpus: Number, communication_fraction: Number) -> N
     return plain(n / (1 + (n - 1) * r))
 
 
-def implied_communication_fraction(speedup: Number, gpus: Number) -> Number:
+def implied_communication_fraction(speedup: Real, gpus: Real) -> Real:
     """The ``r`` that makes the chapter's curve pass through a (model-derived) speedup:
     ``r = (N/S - 1) / (N - 1)`` (its inverse; undefined at N = 1, returned as 0)."""
     n = np.asarray(gpus, dtype=np.float64)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from mlcost.arrays import Real, stack_rows
+from mlcost.arrays import Array, Real, stack_rows
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software
 from mlcost.layout import Layout
@@ -329,7 +329,7 @@ def _column(value: Real, shape: tuple[int, ...]) -> np.ndarray:
     return np.broadcast_to(np.asarray(value, dtype=np.float64), shape).copy()
 
 
-def _backward_share(flops: Real, backward: Real) -> Real:
+def _backward_share(flops: Real, backward: Real) -> Array:
     """An operator's backward (and recomputed) FLOPs over all its FLOPs, 2/3 for an operator
     without FLOPs (numbers, or arrays over micro-batch sizes)."""
     total = np.asarray(flops, dtype=np.float64)

@@ -11,16 +11,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pint
 
+from mlcost.arrays import Real
 from mlcost.comms import Collective, bus_bandwidth_factor
 from mlcost.implementation import Software
 from mlcost.layout import Layout
 from mlcost.memory import DEFAULT_OVERHEADS
 from mlcost.records import Record, replace
 from mlcost.units import Q_
-
-Number = Any
 
 
 class CommOptions(Record, frozen=True):
@@ -61,26 +61,30 @@ def stage_layer_profile(layers: int, layout: Layout) -> tuple[int, int, int]:
     return counts[0], counts[-1], middle
 
 
+#: A column of :class:`Degrees`: one value per candidate (integers, flags or fractions).
+Column = npt.NDArray[Any]
+
+
 class Degrees(Record, frozen=True):
     """Layout parameters as numpy arrays (one element per candidate; broadcastable; one layout:
     arrays of one), with the pipeline's layer split: layers of the first, last and most loaded
     middle stage."""
 
-    dp: Number
-    tp: Number
-    pp: Number
-    cp: Number
-    ep: Number
-    micro_batch: Number
-    micro_batches: Number
-    zero: Number
-    sequence_parallel: Number
-    virtual: Number
-    recompute_fraction: Number  # share of layers fully recomputed (0..1)
-    first_layers: Number
-    last_layers: Number
-    middle_layers: Number
-    tp_overlap: Number = False  # TP communication overlapped with the layer GEMMs
+    dp: Column
+    tp: Column
+    pp: Column
+    cp: Column
+    ep: Column
+    micro_batch: Column
+    micro_batches: Column
+    zero: Column
+    sequence_parallel: Column
+    virtual: Column
+    recompute_fraction: Column  # share of layers fully recomputed (0..1)
+    first_layers: Column
+    last_layers: Column
+    middle_layers: Column
+    tp_overlap: Column  # TP communication overlapped with the layer GEMMs
 
     @classmethod
     def from_layouts(cls, layouts: Sequence[Layout], layers: int) -> Degrees:
@@ -99,11 +103,11 @@ class Degrees(Record, frozen=True):
         return Degrees(**{k: _broadcast_copy(v, shape) for k, v in values.items()})
 
     @property
-    def gpus(self) -> Number:
+    def gpus(self) -> Column:
         return self.dp * self.tp * self.pp * self.cp
 
     @property
-    def stage_layers(self) -> Number:
+    def stage_layers(self) -> Column:
         """Layers on the most loaded pipeline stage."""
         return np.maximum(np.maximum(self.first_layers, self.last_layers), self.middle_layers)
 
@@ -150,13 +154,13 @@ class ShardCompute(Record, frozen=True):
     sum over all stages of one micro-batch (for the bubble), and the optimizer update per
     step."""
 
-    micro_batch: Number
-    forward: Number
-    backward: Number
-    attention: Number
-    all_stages: Number
-    optimizer: Number
-    layer_gemm: Number = 0.0
+    micro_batch: Real
+    forward: Real
+    backward: Real
+    attention: Real
+    all_stages: Real
+    optimizer: Real
+    layer_gemm: Real = 0.0
 
 
 #: The links a group's collective crosses, by code (the last: an inactive term).
@@ -174,12 +178,12 @@ class CommTerm(Record, frozen=True):
     strategy: str
     collective: Collective
     label: str  # how the collective is shown, e.g. "all-reduce (reduce-scatter + ... with SP)"
-    message_bytes: Number  # bytes per call (whole array for reduce-scatter/all-gather)
-    calls: Number  # per optimizer step
-    ranks: Number
+    message_bytes: Real  # bytes per call (whole array for reduce-scatter/all-gather)
+    calls: Real  # per optimizer step
+    ranks: Real
     link_code: Any  # index into LINK_NAMES (array in sweeps); ``link`` names it
-    time_seconds: Number  # all calls of a step
-    exposed_seconds: Number
+    time_seconds: Real  # all calls of a step
+    exposed_seconds: Real
     formula: str
     source: str
 

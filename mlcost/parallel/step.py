@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
+from mlcost.arrays import Array, Real
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
@@ -62,21 +63,19 @@ from mlcost.workload import TrainingConfig
 if TYPE_CHECKING:
     import pandas as pd
 
-Number = Any
-
 
 # ----- the vectorized evaluation shared by one layout, the plan and the search -----------------
 class StepArrays(Record, frozen=True):
     """Seconds per step (arrays over candidates; one layout: arrays of one) and the
     communication terms."""
 
-    compute: Number
-    bubble: Number
-    exposed: Number
-    communication: Number
-    total: Number
-    model_flops: Number  # per step, all GPUs
-    mfu: Number
+    compute: Array
+    bubble: Array
+    exposed: Array
+    communication: Array
+    total: Array
+    model_flops: Array  # per step, all GPUs
+    mfu: Array
     terms: list[CommTerm]
     shard: ShardCompute
 
@@ -87,7 +86,7 @@ def evaluate(
     degrees: Degrees,
     parts: ComputeParts,
     *,
-    gpus_per_node: Number,
+    gpus_per_node: Real,
     options: CommOptions | None = None,
     software: Software | None = None,
 ) -> StepArrays:
@@ -111,13 +110,13 @@ def evaluate(
     total = compute + bubble + exposed
     model_flops = parts.model_flops * m * degrees.dp
     return StepArrays(
-        compute=compute,
+        compute=np.asarray(compute),
         bubble=np.asarray(bubble, dtype=np.float64) * np.ones_like(compute),
-        exposed=exposed,
-        communication=communication,
-        total=total,
-        model_flops=model_flops,
-        mfu=model_flops_utilization(model_flops, total, degrees.gpus, parts.peak),
+        exposed=np.asarray(exposed),
+        communication=np.asarray(communication),
+        total=np.asarray(total),
+        model_flops=np.asarray(model_flops),
+        mfu=np.asarray(model_flops_utilization(model_flops, total, degrees.gpus, parts.peak)),
         terms=terms,
         shard=shard,
     )

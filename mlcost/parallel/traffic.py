@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.arrays import Real
 from mlcost.comms import Collective, collective_seconds, placement
 from mlcost.comms.placement import GroupPlacement
 from mlcost.errors import MlcostError
@@ -57,8 +58,6 @@ from mlcost.parallel.degrees import (
 from mlcost.records import Record, replace
 from mlcost.systems import System
 from mlcost.units import in_unit
-
-Number = Any
 
 
 def _share(numerator: Any, denominator: Any) -> Any:
@@ -175,7 +174,7 @@ class _Terms(Record, frozen=True):
     system: System
     degrees: Degrees
     compute: ShardCompute
-    gpus_per_node: Number
+    gpus_per_node: Real
     options: CommOptions
 
     @property
@@ -566,7 +565,7 @@ def communication_terms(
     degrees: Degrees,
     compute: ShardCompute,
     *,
-    gpus_per_node: Number,
+    gpus_per_node: Real,
     options: CommOptions | None = None,
 ) -> list[CommTerm]:
     """Every communication term of one optimizer step, per GPU (see the module docstring);

@@ -31,6 +31,7 @@ from typing import Any
 
 import msgspec
 import numpy as np
+import numpy.typing as npt
 
 from mlcost import cost, energy
 from mlcost.arrays import Array, Real, distinct, divide
@@ -107,10 +108,10 @@ class TimeArrays(Record, frozen=True):
     transfer_s: Array
     data_s: Array
     step_s: Array
-    data_bound: Array
+    data_bound: npt.NDArray[np.bool_]
     memory_gib: Array
     capacity_gib: Array
-    fits: Array
+    fits: npt.NDArray[np.bool_]
     steps: Array
     wall_s: Array
     wall_days: Array
@@ -429,11 +430,11 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
         memory_gib=memory,
         capacity_gib=capacity * ones,
         fits=memory <= capacity,
-        steps=time.steps,
-        wall_s=time.wall_seconds,
-        wall_days=time.wall_seconds / 86400.0,
-        gpu_hours=time.gpu_hours,
-        mfu=model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak),
+        steps=np.asarray(time.steps),
+        wall_s=np.asarray(time.wall_seconds),
+        wall_days=np.asarray(time.wall_seconds) / 86400.0,
+        gpu_hours=np.asarray(time.gpu_hours),
+        mfu=np.asarray(model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak)),
         model_flops=step.model_flops_step * time.steps,
         n_over_n_opt=distance_from_optimal(run.parameters, x.tokens) * ones,
         goodput=goodput * ones,
@@ -470,6 +471,7 @@ def energy_stage(
 ) -> dict[str, Array]:
     """GPU power at the busy share, IT power with the host's share, facility energy per step and
     per run (:mod:`mlcost.energy`)."""
+    gpu_w: Real
     if run.power_per_gpu is not None:  # a fixed convention: measured node, system, TDP
         gpu_w = run.power_per_gpu * np.ones(np.shape(utilization))
         it_w = x.gpus * gpu_w

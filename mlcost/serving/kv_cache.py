@@ -29,20 +29,17 @@ All functions accept numpy arrays for the counts (context lengths, batch sizes).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import pint
 
-from mlcost.arrays import plain
+from mlcost.arrays import Real, plain
 from mlcost.errors import MlcostError
 from mlcost.serving.formats import element_bytes
 from mlcost.specs import TransformerSpec
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
 from mlcost.workload.builder import attention_layers
-
-Number = Any
 
 
 def attention_kind(model: TransformerSpec) -> str:
@@ -77,7 +74,7 @@ def cache_elements_per_token(model: TransformerSpec, tensor_parallel: int = 1) -
     return CACHE_WIDTHS[attention_kind(model)](model, tensor_parallel)
 
 
-def cached_tokens(context: Number, window: Number | None = None) -> Number:
+def cached_tokens(context: Real, window: Real | None = None) -> Real:
     """Tokens a layer keeps after ``context`` tokens: all of them, or ``min(context, w - 1)``
     under a sliding window of ``w``."""
     context = np.asarray(context, dtype=np.float64)
@@ -107,7 +104,7 @@ def kv_bytes_per_token(
     return Q_(model.num_layers * width * e, "byte/token")
 
 
-def paged_tokens(tokens: Number, block_size: int | None) -> Number:
+def paged_tokens(tokens: Real, block_size: int | None) -> Real:
     """Token slots ``B · ceil(n / B)`` that ``n`` cached tokens take in blocks of ``B`` (``n``
     itself without paging)."""
     tokens = np.asarray(tokens, dtype=np.float64)
@@ -116,7 +113,7 @@ def paged_tokens(tokens: Number, block_size: int | None) -> Number:
     return plain(block_size * np.ceil(tokens / block_size))
 
 
-def paged_fragmentation(tokens: Number, block_size: int) -> Number:
+def paged_fragmentation(tokens: Real, block_size: int) -> Real:
     """Share of the allocated slots left empty: ``1 - n / (B · ceil(n / B))`` (0 for no token)."""
     tokens = np.asarray(tokens, dtype=np.float64)
     slots = np.asarray(paged_tokens(tokens, block_size), dtype=np.float64)
@@ -125,8 +122,8 @@ def paged_fragmentation(tokens: Number, block_size: int) -> Number:
 
 def kv_cache_bytes(
     model: TransformerSpec,
-    context: Number,
-    batch: Number = 1,
+    context: Real,
+    batch: Real = 1,
     kv_format: str = "bf16",
     *,
     tensor_parallel: int = 1,
@@ -136,7 +133,7 @@ def kv_cache_bytes(
     ``b · e · width · sum over patterns of layers · slots(cached_tokens(C, w))``."""
     e = element_bytes(kv_format, field="kv_format")
     width = cache_elements_per_token(model, tensor_parallel)
-    total: Number = 0.0
+    total: Real = 0.0
     for layers, window in cache_layers(model):
         slots = paged_tokens(cached_tokens(context, window), block_size)
         total = total + layers * np.asarray(slots, dtype=np.float64)

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from mlcost.arrays import plain
+from mlcost.arrays import Real, plain
 from mlcost.comms.placement import collective_seconds, placement
 from mlcost.roofline import Ceilings
 from mlcost.serving.formats import compute_format
@@ -42,8 +42,6 @@ from mlcost.specs import Accelerator
 from mlcost.systems import System
 from mlcost.timing import StepTime, operator_times
 from mlcost.workload.table import OperatorTable
-
-Number = Any
 
 
 def serving_ceilings(
@@ -73,7 +71,7 @@ def forward_time(table: OperatorTable, ceilings: dict[str, Ceilings]) -> StepTim
     return operator_times(table, ceilings)
 
 
-def forward_seconds(table: OperatorTable, ceilings: dict[str, Ceilings]) -> Number:
+def forward_seconds(table: OperatorTable, ceilings: dict[str, Ceilings]) -> Real:
     """Seconds of the forward ``table`` (arrays in sweeps)."""
     return forward_time(table, ceilings).seconds
 
@@ -83,9 +81,9 @@ def tensor_parallel_seconds(
     tensor_parallel: int,
     hidden_size: int,
     layers: int,
-    tokens: Number,
+    tokens: Real,
     element_bytes: float = 2.0,
-) -> Number:
+) -> Real:
     """``2·L`` all-reduces of ``tokens · h · e`` bytes over ``t`` GPUs of ``system`` (0 for
     ``t = 1``)."""
     if tensor_parallel == 1:
@@ -95,7 +93,7 @@ def tensor_parallel_seconds(
     return plain(2 * layers * np.asarray(collective_seconds(system, "all-reduce", size, where)))
 
 
-def expected_accepted_tokens(acceptance: Number, draft_tokens: int) -> Number:
+def expected_accepted_tokens(acceptance: Real, draft_tokens: int) -> Real:
     """Tokens a speculative step yields on average, ``(1 - a^(k+1)) / (1 - a)`` (``k + 1`` when
     every draft is accepted; Leviathan et al. 2023, eq. 1)."""
     a = np.asarray(acceptance, dtype=np.float64)
@@ -104,7 +102,7 @@ def expected_accepted_tokens(acceptance: Number, draft_tokens: int) -> Number:
     return plain(np.where(a < 1.0, (1 - safe ** (k + 1)) / (1 - safe), k + 1))
 
 
-def mean_context(prompt: Sequence[float] | Number, output: Sequence[float] | Number) -> float:
+def mean_context(prompt: Sequence[float] | Real, output: Sequence[float] | Real) -> float:
     """Mean context a generated token attends to over a request mix: ``E[P·O + O^2/2] / E[O]``
     (``prompt`` and ``output`` paired samples, or one value each)."""
     p = np.asarray(prompt, dtype=np.float64)
@@ -113,8 +111,8 @@ def mean_context(prompt: Sequence[float] | Number, output: Sequence[float] | Num
 
 
 def batching_iteration_seconds(
-    decode_step: Number, prefill_per_token: Number, batch: Number, prompt: float, output: float
-) -> Number:
+    decode_step: Real, prefill_per_token: Real, batch: Real, prompt: float, output: float
+) -> Real:
     """One iteration of continuous batching: a decode step of the ``batch`` plus the prefill of
     the ``batch · P / O`` prompt tokens of the sequences that replace those finishing."""
     return plain(
@@ -123,7 +121,7 @@ def batching_iteration_seconds(
     )
 
 
-def prefill_share(prefill: Number, iteration: Number, tokens: Number, output: float) -> Number:
+def prefill_share(prefill: Real, iteration: Real, tokens: Real, output: float) -> Real:
     """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · t_prefill /
     iteration`` (the ``b·E / O`` prompts admitted per iteration, each ``t_prefill``); below 1 by
     construction, since the iteration contains those prefills."""
@@ -131,8 +129,8 @@ def prefill_share(prefill: Number, iteration: Number, tokens: Number, output: fl
 
 
 def time_to_first_token(
-    prefill: Number, step: Number, iteration: Number, tokens: Number, output: float
-) -> Number:
+    prefill: Real, step: Real, iteration: Real, tokens: Real, output: float
+) -> Real:
     """Mean time to first token under continuous batching: the rest of the running decode step
     (half of one on average), the wait for the prompts queued ahead for their prefill, and the
     prompt's own prefill. Prompts arriving at random and served one prefill at a time form an

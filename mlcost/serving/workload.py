@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from mlcost.arrays import plain
+from mlcost.arrays import Real, plain
 from mlcost.errors import MlcostError
 from mlcost.records import replace
 from mlcost.results import sweep_text
@@ -59,7 +59,6 @@ from mlcost.workload.table import (
 )
 from mlcost.workload.transformer import embedding_ops, head_ops
 
-Number = Any
 AttentionCount = Literal["masked", "executed"]
 
 #: The 16-bit configuration every forward row is built in (activations and unquantized weights).
@@ -101,7 +100,7 @@ def _split(op: Operator, tensor_parallel: int) -> Operator:
     )  # fmt: skip
 
 
-def touched_expert_fraction(model: TransformerSpec, tokens: Number) -> Number:
+def touched_expert_fraction(model: TransformerSpec, tokens: Real) -> Real:
     """Expected share of a layer's routed experts that at least one of ``tokens`` tokens is
     sent to, each token choosing ``k`` distinct experts of ``E`` uniformly (balanced routing):
     ``1 - (1 - k/E)^T`` (an expert escapes one token with probability ``1 - k/E``). Only those
@@ -114,7 +113,7 @@ def touched_expert_fraction(model: TransformerSpec, tokens: Number) -> Number:
 
 
 def _weights(
-    op: Operator, act: float, per_parameter: float, fmt: str, touched: Number = 1.0
+    op: Operator, act: float, per_parameter: float, fmt: str, touched: Real = 1.0
 ) -> Operator:
     """A layer GEMM reading its weight in the serving weight format (a routed expert's only
     when a token is sent to it: ``touched``, :func:`touched_expert_fraction`)."""
@@ -129,9 +128,9 @@ def _weights(
 
 def cached_attention_ops(
     model: TransformerSpec,
-    batch: Number,
-    new_tokens: Number,
-    past_tokens: Number,
+    batch: Real,
+    new_tokens: Real,
+    past_tokens: Real,
     *,
     kv_bytes: float,
     act: float = 2.0,
@@ -217,9 +216,9 @@ def cached_attention_ops(
 
 def forward_operators(
     model: TransformerSpec,
-    batch: Number,
-    new_tokens: Number,
-    past_tokens: Number = 0,
+    batch: Real,
+    new_tokens: Real,
+    past_tokens: Real = 0,
     *,
     weights: str = "bf16",
     kv_format: str = "bf16",
@@ -279,14 +278,14 @@ def forward_operators(
 
 
 def prefill_operators(
-    model: TransformerSpec, batch: Number, prompt: Number, **options: Any
+    model: TransformerSpec, batch: Real, prompt: Real, **options: Any
 ) -> OperatorTable:
     """The prefill of ``batch`` prompts of ``prompt`` tokens (nothing cached before)."""
     return forward_operators(model, batch, prompt, 0, **options)
 
 
 def decode_operators(
-    model: TransformerSpec, batch: Number, context: Number, **options: Any
+    model: TransformerSpec, batch: Real, context: Real, **options: Any
 ) -> OperatorTable:
     """One decode step of ``batch`` sequences with ``context`` tokens cached."""
     return forward_operators(model, batch, 1, context, **options)

@@ -246,8 +246,7 @@ class Implementation(Spec):
 
     @cached_property
     def dispatch_seconds(self) -> float:
-        """``dispatch_overhead`` in seconds, converted once per profile (the step-time hot
-        path reads it on every call)."""
+        """``dispatch_overhead`` in seconds, converted once per profile."""
         return float(in_unit(self.dispatch_overhead, "s"))
 
 

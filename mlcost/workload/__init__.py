@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
@@ -36,8 +37,8 @@ def operators(
     config: TrainingConfig | None = None,
     layout: Layout | None = None,
     *,
-    micro_batch_size: object = None,
-    sequence_length: object = None,
+    micro_batch_size: Real | None = None,
+    sequence_length: Real | None = None,
 ) -> OperatorTable:
     """The operator table of one training step of ``model`` (a transformer or conv net) under
     ``config``, with the micro-batch, micro-batch count and recomputation of ``layout``.

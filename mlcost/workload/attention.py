@@ -23,16 +23,13 @@ FLOPs: the score matmul ``Q·K^T`` and the ``P·V`` matmul each cost ``2·d`` FL
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
-from mlcost.arrays import plain
-
-Number = Any
+from mlcost.arrays import Real, plain
 
 
-def _sum_min(count: Number, cap: Number) -> Number:
+def _sum_min(count: Real, cap: Real) -> Real:
     """``sum_{i=0}^{count-1} min(i, cap)`` in closed form (vectorized)."""
     count = np.asarray(count, dtype=np.float64)
     cap = np.asarray(cap, dtype=np.float64)
@@ -42,14 +39,14 @@ def _sum_min(count: Number, cap: Number) -> Number:
 
 
 def attention_pairs(
-    sequence_length: Number,
+    sequence_length: Real,
     *,
     causal: bool,
-    window: Number | None = None,
+    window: Real | None = None,
     dilated_segments: Sequence[int] | None = None,
     dilation_rates: Sequence[int] | None = None,
-) -> Number:
-    """Number of (query, key) scores per head for one sequence (see the module docstring)."""
+) -> Real:
+    """Real of (query, key) scores per head for one sequence (see the module docstring)."""
     s = np.asarray(sequence_length, dtype=np.float64)
     if dilated_segments:
         rates = dilation_rates or [1] * len(dilated_segments)
@@ -71,9 +68,7 @@ def attention_pairs(
     return pairs if type(pairs) is float else plain(pairs)
 
 
-def attention_matmul_flops(
-    pairs: Number, *, head_dim: int, heads: int, batch: Number = 1
-) -> Number:
+def attention_matmul_flops(pairs: Real, *, head_dim: int, heads: int, batch: Real = 1) -> Real:
     """Forward FLOPs of one of the two attention matmuls (scores, or scores x V):
     ``2 · d · pairs · heads · batch``."""
     return 2 * head_dim * pairs * heads * batch

@@ -10,25 +10,18 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from mlcost.arrays import Real
 from mlcost.records import Record
 from mlcost.specs.models import TransformerSpec
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
 
-Number = Any
-
-#: The kinds and roles every step's rows are built with, read once: a member read through its
-#: enum class costs ~90 ns on Python 3.11 (its EnumType defines ``__getattr__``), a module
-#: constant ~10 ns.
-_MATMUL, _NORM, _ACTIVATION = OperatorKind.MATMUL, OperatorKind.NORM, OperatorKind.ACTIVATION
-_NO_ROLE, _MLP_INTERMEDIATE = OperatorRole.NONE, OperatorRole.MLP_INTERMEDIATE
-
 
 def gemm_operator(
     name: str,
     block: str,
-    count: Number,
-    m: Number,
+    count: Real,
+    m: Real,
     n: int,
     k: int,
     *,
@@ -51,38 +44,31 @@ def gemm_operator(
     weight_bytes = policy.weight if low else policy.stored_weight
     activation_bytes, gradient_bytes = policy.activation, policy.gradient
     forward = 2 * m * n * k
-    # Positional, in Operator's field order: msgspec matches each keyword at ~50 ns, over a
-    # microsecond of a row's 2 us (tests/workload/test_operator_rows.py checks every field).
     return Operator(
-        name,
-        _MATMUL,  # kind
-        block,
-        count,
-        forward,  # forward_flops
-        forward if input_needs_grad else 0,  # backward_input_flops
-        forward,  # backward_weight_flops
-        m * k * gemm_input_bytes + k * n * weight_bytes,  # bytes_read
-        m * n * activation_bytes,  # bytes_written
-        # backward_bytes: dX = dY·W^T reads dY and W, writes dX; dW = X^T·dY reads X and dY,
-        # writes dW.
-        (m * n * activation_bytes + k * n * weight_bytes + m * k * activation_bytes)
+        name=name,
+        kind=OperatorKind.MATMUL,
+        block=block,
+        count=count,
+        forward_flops=forward,
+        backward_input_flops=forward if input_needs_grad else 0,
+        backward_weight_flops=forward,
+        bytes_read=m * k * gemm_input_bytes + k * n * weight_bytes,
+        bytes_written=m * n * activation_bytes,
+        # dX = dY·W^T reads dY and W, writes dX; dW = X^T·dY reads X and dY, writes dW.
+        backward_bytes=(m * n * activation_bytes + k * n * weight_bytes + m * k * activation_bytes)
         + (m * k * gemm_input_bytes + m * n * activation_bytes + k * n * gradient_bytes),
-        m * k * gemm_input_bytes if saves_input else 0,  # saved_bytes
-        k * n + (n if bias else 0),  # parameters
-        recompute_fraction,
-        m,
-        n,
-        k,
-        0,  # gemm_batch
-        0,  # gemm_group
-        _NO_ROLE,  # role
-        "",  # pattern
-        tensor_parallel,
-        row_parallel,
-        fuse_group,
-        saved_replicated,
-        "" if low else fmt,  # format
-        note,
+        saved_bytes=m * k * gemm_input_bytes if saves_input else 0,
+        parameters=k * n + (n if bias else 0),
+        recompute_fraction=recompute_fraction,
+        m=m,
+        n=n,
+        k=k,
+        tensor_parallel=tensor_parallel,
+        row_parallel=row_parallel,
+        fuse_group=fuse_group,
+        saved_replicated=saved_replicated,
+        format="" if low else fmt,
+        note=note,
     )
 
 
@@ -186,7 +172,7 @@ class StepBuilder(Record, frozen=True, dict=True):
             tokens * h,
             model.norm,
             activation_bytes=act,
-            kind=_NORM,
+            kind=OperatorKind.NORM,
             parameters=h * (2 if model.has_norm_bias else 1),
             saved_elements=1,
             saved_element_bytes=saved,
@@ -217,7 +203,7 @@ class StepBuilder(Record, frozen=True, dict=True):
             **extra,
         )
 
-    def _layers_share(self, of_kind: int) -> Number:
+    def _layers_share(self, of_kind: int) -> Real:
         """Layers of one kind (dense-MLP or MoE) among the rows' layers: all ``of_kind`` when
         the rows stand for every layer, else their share of ``layers`` (``layer_count``)."""
         if self.layers is None:
@@ -227,12 +213,12 @@ class StepBuilder(Record, frozen=True, dict=True):
         return of_kind * self.layers / self.model.num_layers
 
     @property
-    def dense_mlp_count(self) -> Number:
+    def dense_mlp_count(self) -> Real:
         """Executions of the dense MLP per step: its layers (all but the MoE layers) x ``m``."""
         return self._layers_share(self.model.dense_mlp_layers) * self.micro
 
     @property
-    def moe_count(self) -> Number:
+    def moe_count(self) -> Real:
         """Executions of an MoE layer's per-layer operators per step: MoE layers x ``m``."""
         return self._layers_share(self.model.moe_layers) * self.micro
 
@@ -255,7 +241,7 @@ class StepBuilder(Record, frozen=True, dict=True):
     ) -> Operator:
         """A GEMM of every layer: ``T`` tokens (or ``m`` rows) against a ``k x n`` weight, ``L x
         m`` times a step (or ``count``), recomputed with the layer; the other keywords as
-        :func:`gemm_operator`'s (named, not gathered: every layer's GEMMs on every plan)."""
+        :func:`gemm_operator`'s."""
         return gemm_operator(
             name, "layer", self.layer_count if count is None else count,
             self.tokens if m is None else m, n, k, policy=self.policy, bias=bias,
@@ -296,9 +282,9 @@ def feed_forward_ops(
     step: StepBuilder,
     label: str,
     f: int,
-    count: Number,
+    count: Real,
     *,
-    tokens: Number = None,
+    tokens: Real | None = None,
     saves_input: bool = True,
     fused_gate_up: bool = False,
 ) -> list[Operator]:
@@ -336,9 +322,9 @@ def feed_forward_ops(
     ops.append(
         elementwise_operator(
             f"{label} activation ({model.activation})", block, count, rows * f, model.activation,
-            activation_bytes=act, kind=_ACTIVATION,
+            activation_bytes=act, kind=OperatorKind.ACTIVATION,
             saved_elements=rows * f * (4 if model.activation_decomposed else 1),
-            recompute_fraction=rf, role=_MLP_INTERMEDIATE, tensor_parallel=True,
+            recompute_fraction=rf, role=OperatorRole.MLP_INTERMEDIATE, tensor_parallel=True,
         )
     )  # fmt: skip
     if model.gated_mlp:
@@ -346,7 +332,7 @@ def feed_forward_ops(
             elementwise_operator(
                 f"{label} gate x up", block, count, rows * f, "multiply", activation_bytes=act,
                 inputs=2, saved_elements=2 * rows * f, recompute_fraction=rf,
-                role=_MLP_INTERMEDIATE, tensor_parallel=True,
+                role=OperatorRole.MLP_INTERMEDIATE, tensor_parallel=True,
                 note="saves both operands: the activation output and the up projection",
             )
         )  # fmt: skip

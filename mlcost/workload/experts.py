@@ -36,12 +36,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.records import replace
 from mlcost.workload.builder import StepBuilder, feed_forward_ops
 from mlcost.workload.table import Operator, OperatorKind, elementwise_operator
-
-Number = Any
 
 #: Bytes of an int64 index, as PyTorch's top-k, gather and scatter keep them.
 INDEX_BYTES = 8
@@ -50,7 +49,7 @@ INDEX_BYTES = 8
 FP32_BYTES = 4
 
 
-def tokens_per_expert(model_tokens: Number, experts: int, top_k: int, processed: float) -> Number:
+def tokens_per_expert(model_tokens: Real, experts: int, top_k: int, processed: float) -> Real:
     """Expected tokens an expert computes: ``T·k/E·min(1, c)`` (balanced routing; Fedus et al.
     2022 section 2.2, the capacity ``c·T·k/E`` drops the overflow when ``c < 1``)."""
     return model_tokens * top_k / experts * processed

@@ -11,17 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.arrays import Real
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
 from mlcost.workload.builder import StepBuilder, attention_layers, feed_forward_ops
 from mlcost.workload.experts import moe_block_ops
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
-
-Number = Any
-
-#: The attention core's kind and role, read once (:mod:`mlcost.workload.builder`: an enum
-#: member read through its class is slow on Python 3.11).
-_ATTENTION, _SOFTMAX = OperatorKind.ATTENTION, OperatorKind.SOFTMAX
-_ATTENTION_CORE = OperatorRole.ATTENTION_CORE
 
 
 def attention_block_ops(step: StepBuilder) -> list[Operator]:
@@ -251,22 +245,22 @@ def layer_checkpoint_ops(step: StepBuilder) -> list[Operator]:
 
 def attention_core_ops(
     label: str,
-    count: Number,
-    b: Number,
-    s: Number,
+    count: Real,
+    b: Real,
+    s: Real,
     d: int,
     n_q: int,
     n_kv: int,
     act: float,
     rf: float,
     *,
-    pairs: Number,
+    pairs: Real,
     eager: bool,
     executed_full: bool,
     dropout: bool,
     mask_bytes: float,
     softmax_bytes: float,
-    q_saved_width: Number,
+    q_saved_width: Real,
     fused_qkv: bool = False,
     softcap: bool = False,
     format: str = "",
@@ -312,7 +306,7 @@ def attention_core_ops(
         "recompute_fraction": rf,
         "pattern": label,
         "tensor_parallel": True,
-        "role": _ATTENTION_CORE,
+        "role": OperatorRole.ATTENTION_CORE,
     }
     elementwise: dict[str, Any] = {**core, "activation_bytes": act if eager else 0}
     ops = [
@@ -323,7 +317,7 @@ def attention_core_ops(
             else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
         ),
         elementwise_operator(
-            f"softmax{suffix}", "layer", count, scores, "softmax", kind=_SOFTMAX,
+            f"softmax{suffix}", "layer", count, scores, "softmax", kind=OperatorKind.SOFTMAX,
             saved_elements=stored if eager else b * n_q * s,
             saved_element_bytes=softmax_bytes if eager else 4, **elementwise,
         ),
@@ -360,16 +354,16 @@ def attention_core_ops(
 
 def _attention_matmul(
     name: str,
-    count: Number,
-    forward: Number,
-    bytes_read: Number,
-    bytes_written: Number,
-    backward_bytes: Number,
-    saved_bytes: Number,
-    shape: tuple[Number, Number, Number],
+    count: Real,
+    forward: Real,
+    bytes_read: Real,
+    bytes_written: Real,
+    backward_bytes: Real,
+    saved_bytes: Real,
+    shape: tuple[Real, Real, Real],
     rf: float,
     pattern: str,
-    batch_heads: Number,
+    batch_heads: Real,
     format: str,
     note: str = "",
 ) -> Operator:
@@ -378,9 +372,25 @@ def _attention_matmul(
     launch): ``forward`` FLOPs, an input gradient of twice that (no weight), split over the
     tensor-parallel ranks by heads, recomputed with the attention core."""
     m, n, k = shape
-    # Positional, in Operator's field order (as gemm_operator builds a GEMM's row).
     return Operator(
-        name, _ATTENTION, "layer", count, forward, 2 * forward, 0, bytes_read,
-        bytes_written, backward_bytes, saved_bytes, 0, rf, m, n, k, batch_heads, 0,
-        _ATTENTION_CORE, pattern, True, False, "", False, format, note,
-    )  # fmt: skip
+        name=name,
+        kind=OperatorKind.ATTENTION,
+        block="layer",
+        count=count,
+        forward_flops=forward,
+        backward_input_flops=2 * forward,
+        bytes_read=bytes_read,
+        bytes_written=bytes_written,
+        backward_bytes=backward_bytes,
+        saved_bytes=saved_bytes,
+        recompute_fraction=rf,
+        m=m,
+        n=n,
+        k=k,
+        gemm_batch=batch_heads,
+        role=OperatorRole.ATTENTION_CORE,
+        pattern=pattern,
+        tensor_parallel=True,
+        format=format,
+        note=note,
+    )

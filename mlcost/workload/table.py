@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result
@@ -64,8 +65,6 @@ ELEMENTWISE_FLOPS: dict[str, float] = {
 #: the derivative costs about as much as the function, applied once per input).
 ELEMENTWISE_BACKWARD_FACTOR = 2.0
 
-Number = Any  # an int, a float or a numpy array of them (vectorized sweeps)
-
 
 class OperatorKind(str, Enum):
     """What an operator computes; the step-time and memory models dispatch on it.
@@ -94,8 +93,7 @@ class OperatorKind(str, Enum):
         return self.value
 
 
-#: The GEMM-like kinds (what ``torch.utils.flop_counter`` counts): :attr:`Operator.is_matmul`,
-#: and what the per-row timing tests inline (three members, each compared by identity first).
+#: The GEMM-like kinds (what ``torch.utils.flop_counter`` counts): :attr:`Operator.is_matmul`.
 MATMUL_KINDS = (OperatorKind.MATMUL, OperatorKind.ATTENTION, OperatorKind.CONV)
 
 
@@ -140,21 +138,21 @@ class Operator(Record, frozen=True):
     name: str
     kind: str
     block: str
-    count: Number
-    forward_flops: Number = 0
-    backward_input_flops: Number = 0
-    backward_weight_flops: Number = 0
-    bytes_read: Number = 0
-    bytes_written: Number = 0
-    backward_bytes: Number = 0
-    saved_bytes: Number = 0
-    parameters: Number = 0
+    count: Real
+    forward_flops: Real = 0
+    backward_input_flops: Real = 0
+    backward_weight_flops: Real = 0
+    bytes_read: Real = 0
+    bytes_written: Real = 0
+    backward_bytes: Real = 0
+    saved_bytes: Real = 0
+    parameters: Real = 0
     recompute_fraction: float = 0.0
-    m: Number = 0
-    n: Number = 0
-    k: Number = 0
-    gemm_batch: Number = 0
-    gemm_group: Number = 0  # GEMMs one grouped launch can run together (a GPU's local experts)
+    m: Real = 0
+    n: Real = 0
+    k: Real = 0
+    gemm_batch: Real = 0
+    gemm_group: Real = 0  # GEMMs one grouped launch can run together (a GPU's local experts)
     role: OperatorRole = OperatorRole.NONE
     pattern: str = ""
     tensor_parallel: bool = False
@@ -170,19 +168,19 @@ class Operator(Record, frozen=True):
         return self.kind in MATMUL_KINDS
 
     @property
-    def total_flops(self) -> Number:
+    def total_flops(self) -> Real:
         """FLOPs per execution on the hardware: forward, backward and recomputed forward."""
         return self.forward_flops + self.backward_flops + self.recompute_flops
 
     @property
-    def bytes_moved(self) -> Number:
+    def bytes_moved(self) -> Real:
         """Bytes per execution to and from memory: forward reads and writes, backward traffic,
         and the recomputed forward's reads and writes."""
         forward = self.bytes_read + self.bytes_written
         return forward + self.backward_bytes + forward * self.recompute_fraction
 
     @property
-    def intensity(self) -> Number:
+    def intensity(self) -> Real:
         """Arithmetic intensity ``total_flops / bytes_moved`` in FLOP/byte (0 without bytes;
         Williams et al. 2009)."""
         moved = np.asarray(self.bytes_moved, dtype=np.float64)
@@ -191,16 +189,16 @@ class Operator(Record, frozen=True):
         return result.item() if result.ndim == 0 else result
 
     @property
-    def backward_flops(self) -> Number:
+    def backward_flops(self) -> Real:
         return self.backward_input_flops + self.backward_weight_flops
 
     @property
-    def recompute_flops(self) -> Number:
+    def recompute_flops(self) -> Real:
         """Forward FLOPs repeated in the backward pass under the recomputation policy."""
         return self.forward_flops * self.recompute_fraction
 
     @property
-    def saved_bytes_after_recompute(self) -> Number:
+    def saved_bytes_after_recompute(self) -> Real:
         """Bytes this operator still saves for backward once recomputation drops its share."""
         return self.saved_bytes * (1.0 - self.recompute_fraction)
 
@@ -246,14 +244,14 @@ class OperatorTable(Record, Result, frozen=True):
 
     operators: tuple[Operator, ...]
     description: str = ""
-    tokens_per_step: Number = 0
+    tokens_per_step: Real = 0
     metadata: dict[str, Any] = field(default_factory=dict)
 
     # ----- totals (pint quantities) -------------------------------------------------------
-    def _total(self, attribute: str, *, matmul_only: bool = False) -> Number:
+    def _total(self, attribute: str, *, matmul_only: bool = False) -> Real:
         """Sum of ``attribute x count`` over the pass operators (the optimizer update, which is
         not part of the forward or backward pass, is left out)."""
-        total: Number = 0
+        total: Real = 0
         for op in self.operators:
             if op.kind == "optimizer" or (matmul_only and not op.is_matmul):
                 continue
@@ -268,7 +266,7 @@ class OperatorTable(Record, Result, frozen=True):
     @property
     def optimizer_flops(self) -> pint.Quantity:
         """FLOPs of the optimizer update, once per step; in neither model nor hardware FLOPs."""
-        total: Number = 0
+        total: Real = 0
         for op in self.operators:
             if op.kind == "optimizer":
                 total = total + op.forward_flops * op.count
@@ -290,18 +288,17 @@ class OperatorTable(Record, Result, frozen=True):
         return Q_(self.model_flop_count, "flop")
 
     @property
-    def model_flop_count(self) -> Number:
+    def model_flop_count(self) -> Real:
         """:attr:`model_flops` in FLOP, a plain number (array in sweeps): forward and backward
         FLOPs each summed over the pass operators (:meth:`_total`'s order), in one pass."""
-        forward: Number = 0
-        backward: Number = 0
+        forward: Real = 0
+        backward: Real = 0
         for op in self.operators:
             if op.kind == "optimizer":
                 continue
             count = op.count
             forward = forward + op.forward_flops * count
-            # (backward_flops, read inline: a step's evaluation sums every row)
-            backward = backward + (op.backward_input_flops + op.backward_weight_flops) * count
+            backward = backward + op.backward_flops * count
         return forward + backward
 
     @property
@@ -398,16 +395,16 @@ def _scalar(value: Any) -> Any:
 def elementwise_operator(
     name: str,
     block: str,
-    count: Number,
-    elements: Number,
+    count: Real,
+    elements: Real,
     flops_key: str,
     *,
     activation_bytes: float,
     inputs: int = 1,
-    saved_elements: Number = 0,
+    saved_elements: Real = 0,
     saved_element_bytes: float | None = None,
     kind: str = "elementwise",
-    parameters: Number = 0,
+    parameters: Real = 0,
     recompute_fraction: float = 0.0,
     role: OperatorRole = OperatorRole.NONE,
     pattern: str = "",
@@ -417,33 +414,21 @@ def elementwise_operator(
     """An element-wise operator over ``elements`` values: reads ``inputs`` tensors, writes one."""
     forward = ELEMENTWISE_FLOPS[flops_key] * elements
     saved_size = activation_bytes if saved_element_bytes is None else saved_element_bytes
-    # Positional, in Operator's field order: msgspec matches each keyword at ~50 ns, over a
-    # microsecond of a row's 2 us (tests/workload/test_operator_rows.py checks every field).
     return Operator(
-        name,
-        kind,
-        block,
-        count,
-        forward,  # forward_flops
-        ELEMENTWISE_BACKWARD_FACTOR * forward,  # backward_input_flops
-        0,  # backward_weight_flops
-        inputs * elements * activation_bytes,  # bytes_read
-        elements * activation_bytes,  # bytes_written
-        (inputs + 1) * elements * activation_bytes,  # backward_bytes
-        saved_elements * saved_size,  # saved_bytes
-        parameters,
-        recompute_fraction,
-        0,  # m
-        0,  # n
-        0,  # k
-        0,  # gemm_batch
-        0,  # gemm_group
-        role,
-        pattern,
-        tensor_parallel,
-        False,  # row_parallel
-        "",  # fuse_group
-        False,  # saved_replicated
-        "",  # format
-        note,
+        name=name,
+        kind=kind,
+        block=block,
+        count=count,
+        forward_flops=forward,
+        backward_input_flops=ELEMENTWISE_BACKWARD_FACTOR * forward,
+        bytes_read=inputs * elements * activation_bytes,
+        bytes_written=elements * activation_bytes,
+        backward_bytes=(inputs + 1) * elements * activation_bytes,
+        saved_bytes=saved_elements * saved_size,
+        parameters=parameters,
+        recompute_fraction=recompute_fraction,
+        role=role,
+        pattern=pattern,
+        tensor_parallel=tensor_parallel,
+        note=note,
     )

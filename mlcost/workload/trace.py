@@ -17,6 +17,7 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.workload.table import Operator, OperatorTable
 
@@ -144,8 +145,8 @@ def trace(
                 parameters=sum(p.numel() for p in sub.parameters()),
             )
         )
-    rest_forward = forward.get("Global", 0) - sum(op.forward_flops for op in rows)
-    rest_backward = total.get("Global", 0) - forward.get("Global", 0)
+    rest_forward: Real = forward.get("Global", 0) - sum(op.forward_flops for op in rows)
+    rest_backward: Real = total.get("Global", 0) - forward.get("Global", 0)
     rest_backward -= sum(op.backward_flops for op in rows)
     listed = {p for sub in reported.values() for p in sub.parameters()}
     rows.append(

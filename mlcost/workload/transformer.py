@@ -28,8 +28,7 @@ operators of a layer are in :mod:`mlcost.workload.layer`, the shared row builder
 
 from __future__ import annotations
 
-from typing import Any
-
+from mlcost.arrays import Real
 from mlcost.finetune import frozen_parts, trainable_parameters
 from mlcost.layout import Layout
 from mlcost.records import replace
@@ -53,8 +52,6 @@ from mlcost.workload.layer import (
 )
 from mlcost.workload.optimizer import optimizer_operator
 from mlcost.workload.table import Operator, OperatorKind, OperatorTable, elementwise_operator
-
-Number = Any
 
 
 def embedding_ops(step: StepBuilder) -> list[Operator]:
@@ -218,8 +215,8 @@ def transformer_operators(
     config: TrainingConfig,
     layout: Layout | None = None,
     *,
-    micro_batch_size: Number | None = None,
-    sequence_length: Number | None = None,
+    micro_batch_size: Real | None = None,
+    sequence_length: Real | None = None,
     micro_batches: int | None = None,
 ) -> OperatorTable:
     """The operator table of one training step of one model replica: ``m`` micro-batches of
