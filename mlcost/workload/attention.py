@@ -46,7 +46,7 @@ def attention_pairs(
     dilated_segments: Sequence[int] | None = None,
     dilation_rates: Sequence[int] | None = None,
 ) -> Real:
-    """Real of (query, key) scores per head for one sequence (see the module docstring)."""
+    """Number of (query, key) scores per head for one sequence (see the module docstring)."""
     s = np.asarray(sequence_length, dtype=np.float64)
     if dilated_segments:
         rates = dilation_rates or [1] * len(dilated_segments)
@@ -65,7 +65,7 @@ def attention_pairs(
         half = np.floor(w / 2)
         return plain(s + 2 * _sum_min(s, half))
     pairs = s * (s + 1) / 2 if causal else s * s
-    return pairs if type(pairs) is float else plain(pairs)
+    return plain(pairs)
 
 
 def attention_matmul_flops(pairs: Real, *, head_dim: int, heads: int, batch: Real = 1) -> Real:
