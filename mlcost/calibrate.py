@@ -404,4 +404,4 @@ def _validated(data: dict[str, Any]) -> Accelerator:
 
 
 def now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")

@@ -106,7 +106,7 @@ def _offer_source(offer: Price) -> str:
     """Who, what, where and when: ``aws-p5-h100-on-demand: AWS p5.48xlarge ..., on-demand,
     us-west-1, dated 2025-11-06 (382 days old) (source)``. The age is counted in days of UTC."""
     where = offer.source_of("price_per_gpu_hour") or "catalog"
-    age = (datetime.datetime.now(datetime.timezone.utc).date() - offer.date).days
+    age = (datetime.datetime.now(datetime.UTC).date() - offer.date).days
     region = f", {offer.region}" if offer.region else ""
     return (
         f"{offer.name}: {offer.provider} {offer.offering}, {offer.offer_type}{region}, dated "

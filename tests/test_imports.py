@@ -92,16 +92,9 @@ PLOT_MAY_IMPORT = frozenset({"mlcost.units", "mlcost.errors"})
 #: What mlcost modules the specs (pydantic schemas, the catalog, the HF import) may import.
 SPECS_MAY_IMPORT = frozenset({"mlcost.errors", "mlcost.io", "mlcost.units"})
 
-#: Imports left out of the cycle check, each with why. Only as ``TYPE_CHECKING`` imports: the
-#: same arrow at run time, or deferred, is checked. The plan package's facade (``Plan``) imports
-#: its stages, and two stages name ``Plan`` in their annotations. Removing these arrows means
-#: typing the stages against ``Plan``'s 30 input fields apart from ``Plan``: a ``PlanInputs``
-#: dataclass in its own module (``mlcost/plan/inputs.py``) that ``Plan`` extends. That edits
-#: ``Plan``'s class body; until then the two arrows are named here, and only they.
-EXCUSED_FROM_CYCLES: dict[tuple[str, str], str] = {
-    ("mlcost.plan.resolve", "mlcost.plan"): "resolve(plan: Plan) and its helpers' annotations",
-    ("mlcost.plan.sweep", "mlcost.plan"): "sweep(plan: Plan) and its helpers' annotations",
-}
+#: Imports left out of the cycle check, each with why (none: every arrow is checked). Only as
+#: ``TYPE_CHECKING`` imports: the same arrow at run time, or deferred, is always checked.
+EXCUSED_FROM_CYCLES: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)

@@ -262,7 +262,7 @@ class ResultStore:
 def environment() -> dict[str, Any]:
     """Where and with what the measurements were taken."""
     info: dict[str, Any] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "host": socket.gethostname(),
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),

@@ -36,7 +36,7 @@ welcome); the ``*_time`` functions take and return quantities.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -50,7 +50,7 @@ from mlcost.units import Q_, magnitude_in
 ZERO_SECONDS = Q_(0, "s")
 
 
-class Collective(str, Enum):
+class Collective(StrEnum):
     """The collectives the model times."""
 
     ALL_REDUCE = "all-reduce"
@@ -59,9 +59,6 @@ class Collective(str, Enum):
     ALL_TO_ALL = "all-to-all"
     POINT_TO_POINT = "point-to-point"
     BROADCAST = "broadcast"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 COLLECTIVES: tuple[str, ...] = tuple(c.value for c in Collective)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class MemoryTerm(str, Enum):
+class MemoryTerm(StrEnum):
     """One line of a memory breakdown; its value is the display name."""
 
     WEIGHTS = "weights"

@@ -26,18 +26,15 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pint
 
 from mlcost import scaling
-from mlcost.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
 from mlcost.errors import MlcostError
-from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
 from mlcost.plan.chain import (
@@ -49,23 +46,14 @@ from mlcost.plan.chain import (
     goodput_of,
 )
 from mlcost.plan.figures import fit_verdict, plan_figures
+from mlcost.plan.inputs import PlanInputs
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
 from mlcost.records import Record
 from mlcost.results import Figure, Figures, Result
-from mlcost.specs import (
-    Accelerator,
-    Catalog,
-    Cluster,
-    Grid,
-    Implementation,
-    ModelSpec,
-    Node,
-    Storage,
-)
+from mlcost.specs import Accelerator
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in
-from mlcost.workload import TrainingConfig
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -126,7 +114,7 @@ class PlanStep(Record, Result, frozen=True):
 
 
 @dataclass(frozen=True, eq=False)
-class Plan(Result):
+class Plan(PlanInputs, Result):
     """A training run to be costed (see the module docstring for the chain).
 
     ``model``, ``gpu``, ``system``, ``region``, ``price`` and ``storage`` accept catalog names or
@@ -160,37 +148,6 @@ class Plan(Result):
     operator table, as the textbook chapter's worked examples do.
     """
 
-    model: str | ModelSpec
-    _: KW_ONLY
-    gpu: str | Path | Accelerator | None = None
-    system: str | Path | Node | Cluster | None = None
-    gpus: int | None = None
-    layout: Layout | None = None
-    config: TrainingConfig | None = None
-    implementation: str | Path | Implementation | None = None
-    tokens: float | pint.Quantity | None = None
-    steps: int | None = None
-    global_batch_size: int | None = None
-    region: str | Grid = "world"
-    price: str | pint.Quantity | None = None
-    pue: float | None = None
-    accounting: str = "measured-node"
-    facility: str | None = None
-    power_per_gpu: pint.Quantity | None = None
-    idle_power: pint.Quantity | None = None
-    gpu_hours: float | pint.Quantity | None = None
-    purchase_price: pint.Quantity | None = None
-    electricity_price: pint.Quantity | None = None
-    storage: str | Storage | None = None
-    pretokenized: bool = False
-    sustained: pint.Quantity | None = None
-    flop_count: str = "operators"
-    failures: bool = True
-    checkpoint_storage: str | Storage | pint.Quantity | None = None
-    mtbf_per_gpu: pint.Quantity | None = None
-    async_checkpoint: bool = False
-    assumptions: Assumptions = DEFAULT_ASSUMPTIONS
-    catalog: Catalog | None = None
     run: Run = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -6,7 +6,7 @@ figures (system, grid, prices, PUE, power accounting) are resolved by :mod:`mlco
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pint
@@ -17,6 +17,7 @@ from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search
+from mlcost.plan.inputs import PlanInputs
 from mlcost.records import Record
 from mlcost.site import (
     region_electricity,
@@ -33,9 +34,6 @@ from mlcost.specs.catalog import as_model
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
-
-if TYPE_CHECKING:
-    from mlcost.plan import Plan
 
 FLOP_COUNTS = ("operators", "6ND")
 
@@ -110,7 +108,7 @@ class Run(Record, frozen=True):
         return self.system.ceilings(self.config.policy.compute_format).peak_flops
 
 
-def _tokens(plan: Plan, model: ModelSpec, tokens_per_step: int) -> tuple[float, str]:
+def _tokens(plan: PlanInputs, model: ModelSpec, tokens_per_step: int) -> tuple[float, str]:
     if plan.tokens is not None and plan.steps is not None:
         raise MlcostError("Plan: give tokens= or steps=, not both")
     if plan.steps is not None:
@@ -129,7 +127,7 @@ def _tokens(plan: Plan, model: ModelSpec, tokens_per_step: int) -> tuple[float, 
     return tokens, "given"
 
 
-def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTarget | None:
+def _checkpoint(plan: PlanInputs, catalog: Catalog, resolved: System) -> CheckpointTarget | None:
     """Where the training state is written (None: no failure model)."""
     if not plan.failures:
         return None
@@ -159,7 +157,7 @@ def _checkpoint(plan: Plan, catalog: Catalog, resolved: System) -> CheckpointTar
     )
 
 
-def _gpus(plan: Plan, base: System) -> int:
+def _gpus(plan: PlanInputs, base: System) -> int:
     if plan.gpus is not None:
         count = plan.gpus
     elif plan.layout is not None:
@@ -265,7 +263,7 @@ def choose_layout(
     )
 
 
-def resolve(plan: Plan) -> Run:
+def resolve(plan: PlanInputs) -> Run:
     """Resolve a plan's inputs (see :class:`mlcost.plan.Plan`)."""
     catalog = plan.catalog if plan.catalog is not None else default_catalog()
     assumptions = plan.assumptions
@@ -329,7 +327,7 @@ def resolve(plan: Plan) -> Run:
     )
 
 
-def _mtbf(plan: Plan) -> pint.Quantity | None:
+def _mtbf(plan: PlanInputs) -> pint.Quantity | None:
     """The given MTBF per GPU (a quantity, or text such as ``"50000 hour"``), one finite time
     > 0 (a GPU that fails at once has no goodput)."""
     if plan.mtbf_per_gpu is None:
@@ -339,7 +337,7 @@ def _mtbf(plan: Plan) -> pint.Quantity | None:
     return given if isinstance(given, pint.Quantity) else Q_(hours, "hour")
 
 
-def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | None:
+def _data_storage(plan: PlanInputs, catalog: Catalog, resolved: System) -> Storage | None:
     if isinstance(plan.storage, Storage):
         return plan.storage
     if isinstance(plan.storage, str):
@@ -347,7 +345,7 @@ def _data_storage(plan: Plan, catalog: Catalog, resolved: System) -> Storage | N
     return resolved.drive
 
 
-def _sustained(plan: Plan, resolved: System, config: TrainingConfig) -> float | None:
+def _sustained(plan: PlanInputs, resolved: System, config: TrainingConfig) -> float | None:
     """The napkin-mode FLOP/s per GPU: > 0 and at most the GPU's dense peak in the compute
     format (a sustained rate above the peak is an input error, not a fast run)."""
     if plan.sustained is None:

@@ -23,6 +23,7 @@ import pint
 
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.plan.chain import Numbers, evaluate_run
+from mlcost.plan.inputs import PlanInputs
 from mlcost.plan.resolve import Run, resolve
 from mlcost.site import region_electricity, region_pue, resolve_grid
 from mlcost.specs import Spec, default_catalog
@@ -31,7 +32,6 @@ from mlcost.units import format_quantity, in_unit, magnitude_in
 if TYPE_CHECKING:
     import pandas as pd
 
-    from mlcost.plan import Plan
 
 #: Axes that change the operator table, the device or the layout's structure.
 CONFIG_AXES = ("precision", "attention", "optimizer")
@@ -81,7 +81,7 @@ def label(value: Any) -> Any:
     return value
 
 
-def _group_plan(plan: Plan, base: Run, setting: dict[str, Any]) -> Run:
+def _group_plan(plan: PlanInputs, base: Run, setting: dict[str, Any]) -> Run:
     """The run of one structural combination: the plan with its resolved layout, changed."""
     config_updates = {k: v for k, v in setting.items() if k in CONFIG_AXES}
     layout_updates = {k: v for k, v in setting.items() if k in LAYOUT_AXES}
@@ -105,7 +105,9 @@ def _group_plan(plan: Plan, base: Run, setting: dict[str, Any]) -> Run:
     return resolve(dataclasses.replace(plan, **changes))
 
 
-def _numbers(plan: Plan, run: Run, numeric: dict[str, list[Any]]) -> tuple[Numbers, dict[str, Any]]:
+def _numbers(
+    plan: PlanInputs, run: Run, numeric: dict[str, list[Any]]
+) -> tuple[Numbers, dict[str, Any]]:
     """The numeric axes as a flat grid of arrays, and the index of each axis per row."""
     base = Numbers.of(run)
     names = list(numeric)
@@ -188,7 +190,7 @@ def _problems(run: Run, numbers: Numbers, frame: pd.DataFrame) -> np.ndarray:
 
 
 def _group_frame(
-    plan: Plan, base: Run, setting: dict[str, Any], numeric: dict[str, list[Any]]
+    plan: PlanInputs, base: Run, setting: dict[str, Any], numeric: dict[str, list[Any]]
 ) -> pd.DataFrame:
     import pandas as pd
 
@@ -258,7 +260,7 @@ def check_axis(name: str, values: list[Any]) -> None:
             raise MlcostError(f"{name}[{position}]: got {value!r}, expected {kind} {bound}")
 
 
-def sweep(plan: Plan, base: Run, axes: dict[str, Iterable[Any]]) -> pd.DataFrame:
+def sweep(plan: PlanInputs, base: Run, axes: dict[str, Iterable[Any]]) -> pd.DataFrame:
     """Every combination of ``axes``, one row each (module docstring)."""
     import pandas as pd
 

@@ -14,7 +14,7 @@ forward.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,7 +66,7 @@ ELEMENTWISE_FLOPS: dict[str, float] = {
 ELEMENTWISE_BACKWARD_FACTOR = 2.0
 
 
-class OperatorKind(str, Enum):
+class OperatorKind(StrEnum):
     """What an operator computes; the step-time and memory models dispatch on it.
 
     ``matmul`` (a GEMM with a weight), ``attention`` (the two batched matmuls of attention,
@@ -89,15 +89,12 @@ class OperatorKind(str, Enum):
     OPTIMIZER = "optimizer"
     CHECKPOINT = "checkpoint"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 #: The GEMM-like kinds (what ``torch.utils.flop_counter`` counts): :attr:`Operator.is_matmul`.
 MATMUL_KINDS = (OperatorKind.MATMUL, OperatorKind.ATTENTION, OperatorKind.CONV)
 
 
-class OperatorRole(str, Enum):
+class OperatorRole(StrEnum):
     """What other models need to know about an operator beyond its kind.
 
     ``mlp-intermediate``: saves FFN-width tensors, which Mini-Sequence Transformer chunking
@@ -109,9 +106,6 @@ class OperatorRole(str, Enum):
     NONE = ""
     MLP_INTERMEDIATE = "mlp-intermediate"
     ATTENTION_CORE = "attention-core"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Operator(Record, frozen=True):

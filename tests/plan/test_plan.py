@@ -498,9 +498,9 @@ def test_the_default_price_is_the_newest_on_demand_offer_dated_in_utc_days() -> 
     h100 = [o for o in offers if o["accelerator"] == "h100-sxm5-80gb"]
     newest = max((o for o in h100 if o["offer_type"] == "on-demand"), key=lambda o: o["date"])
     plan = Plan("gpt2", gpu="h100-sxm5-80gb", gpus=1, tokens=1e9)
-    before = datetime.datetime.now(datetime.timezone.utc).date()
+    before = datetime.datetime.now(datetime.UTC).date()
     figure = plan.cost()["rental cost"]
-    after = datetime.datetime.now(datetime.timezone.utc).date()
+    after = datetime.datetime.now(datetime.UTC).date()
     assert plan.run.price == float(newest["price_per_gpu_hour"].split()[0])
     source = plan.run.price_source
     assert source.startswith(f"{newest['name']}: {newest['provider']} "), source
