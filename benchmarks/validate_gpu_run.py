@@ -52,7 +52,8 @@ def main() -> int:
     print("\n| GEMM format | rows | median before | median after | worst after (row) |")
     print("|---|---|---|---|---|")
     for fmt, rows in gemm.groupby("format"):
-        worst = rows.loc[rows["error_after"].abs().idxmax()]
+        errors = rows["error_after"].abs()
+        worst = rows.loc[errors == errors.max()].iloc[0]  # the first of the largest
         print(
             f"| {fmt} | {len(rows)} | {rows['error_before'].abs().median():.1%} | "
             f"{rows['error_after'].abs().median():.1%} | {worst['error_after']:+.1%} "

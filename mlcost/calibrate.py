@@ -92,7 +92,7 @@ def calibration_warnings(
     spread = _spread(ok)
     noisy = spread[spread > NOISY]
     if len(noisy):
-        worst = ok.loc[spread.idxmax()]
+        worst = ok.loc[spread == spread.max()].iloc[0]  # the first of the noisiest
         dropped = int((spread > NOISE_LIMIT).sum())
         warnings.append(
             f"{len(noisy)} of {len(ok)} measurements are noisy (p90/p10 > {NOISY:g}; worst "
