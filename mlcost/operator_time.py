@@ -252,9 +252,15 @@ def _gemm_fields(op: Operator, grouped: bool) -> tuple[Real, ...]:
     forward = op.forward_flops
     batch = op.gemm_group if grouped else (op.gemm_batch if np.any(op.gemm_batch) else 1)
     return (
-        op.m, op.n, op.k, forward, batch, forward + op.recompute_flops,
-        op.backward_input_flops, op.backward_weight_flops,
-    )  # fmt: skip
+        op.m,
+        op.n,
+        op.k,
+        forward,
+        batch,
+        forward + op.recompute_flops,
+        op.backward_input_flops,
+        op.backward_weight_flops,
+    )
 
 
 def attention_kernels(table: OperatorTable, ex: Execution) -> dict[str, tuple[Real, Kernel]]:
@@ -304,10 +310,16 @@ def attention_kernels_by_degree(
             head_dim: int = head_dim,
         ) -> Any:
             return attention_kernel_seconds(
-                kernel, accelerator, flops, causal=causal, head_dim=head_dim,
-                sequence=op.m, recompute=op.recompute_fraction, dropout=dropout,
+                kernel,
+                accelerator,
+                flops,
+                causal=causal,
+                head_dim=head_dim,
+                sequence=op.m,
+                recompute=op.recompute_fraction,
+                dropout=dropout,
                 batch_heads=batch_heads,
-            )  # fmt: skip
+            )
 
         if together:  # every degree's launches in one call, the degrees leading
             seconds = seconds_at(heads / np.array(degrees).reshape((-1,) + (1,) * len(shape)))
@@ -375,9 +387,12 @@ def _fused(members: Sequence[Operator]) -> Operator:
         backward_input = backward_input + op.backward_input_flops
         backward_weight = backward_weight + op.backward_weight_flops
     return replace(
-        members[0], n=n, forward_flops=forward, backward_input_flops=backward_input,
+        members[0],
+        n=n,
+        forward_flops=forward,
+        backward_input_flops=backward_input,
         backward_weight_flops=backward_weight,
-    )  # fmt: skip
+    )
 
 
 def operator_rows(
@@ -471,12 +486,19 @@ def _gemm_rows_by_shard(
             continue
         per_shard = [found[i] for found in gemms]
         shape = first.shape
-        if first.ndim == 0 or any(np.shape(x) != shape for x in per_shard) or (
-            np.broadcast_shapes(
-                np.shape(op.bytes_moved), np.shape(op.count), np.shape(op.recompute_fraction),
-                shape,
-            ) != shape
-        ):  # fmt: skip
+        if (
+            first.ndim == 0
+            or any(np.shape(x) != shape for x in per_shard)
+            or (
+                np.broadcast_shapes(
+                    np.shape(op.bytes_moved),
+                    np.shape(op.count),
+                    np.shape(op.recompute_fraction),
+                    shape,
+                )
+                != shape
+            )
+        ):
             continue
         row = operator_time(op, ex, kernels, tensors, np.stack(per_shard), launches.get(i, 1))
         name, kind, memory, gaps, host = row.name, row.kind, row.memory, row.gaps, row.host

@@ -179,10 +179,14 @@ class Ceilings:
             )
         vector = gpu.peak("fp32", engine="vector") if "fp32" in gpu.formats else gpu.peak(format)
         base: dict[str, Any] = {
-            "name": gpu.name, "peak": gpu.peak(format), "vector_peak": vector,
-            "bandwidth": gpu.memory_bandwidth, "compute_units": gpu.compute_units or 1,
-            "format": format, "k_overhead": gemm_depth_overhead(gpu, format),
-        }  # fmt: skip
+            "name": gpu.name,
+            "peak": gpu.peak(format),
+            "vector_peak": vector,
+            "bandwidth": gpu.memory_bandwidth,
+            "compute_units": gpu.compute_units or 1,
+            "format": format,
+            "k_overhead": gemm_depth_overhead(gpu, format),
+        }
         if gpu.compute_units is None:  # no SM count: no tiles per SM to quantize or deepen
             base["wave_quantization"] = False
         measured = {} if gpu.measured is None else _measured_ceilings(gpu, format, base)
@@ -404,16 +408,20 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
             else 1.0
         )
         fields.update(
-            compute_efficiency=curve[0][1], wave_reference=float(reference),
+            compute_efficiency=curve[0][1],
+            wave_reference=float(reference),
             k_reference=float(best_shape[2]) if best_shape else math.inf,
-        )  # fmt: skip
+        )
         shape = f"best shape {'x'.join(map(str, best_shape))}" if best_shape else "best shape"
         parts.append(f"{format} GEMMs at most {curve[0][1]:.1%} of peak ({shape})")
     elif curve:
         fields.update(
-            gemm_curve=curve, gemm_curve_nt=points(f"{format}/nt"),
-            gemm_curve_tn=points(f"{format}/tn"), wave_quantization=False, k_overhead=0.0,
-        )  # fmt: skip
+            gemm_curve=curve,
+            gemm_curve_nt=points(f"{format}/nt"),
+            gemm_curve_tn=points(f"{format}/tn"),
+            wave_quantization=False,
+            k_overhead=0.0,
+        )
         parts.append(f"{format} GEMM size curve")
     unaligned = measured.gemm_unaligned
     if format in unaligned:

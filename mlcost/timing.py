@@ -410,9 +410,16 @@ def step_time(
     still the whole model's: what :func:`mlcost.parallel.compute.compute_parts` divides.
     """
     return step_times(
-        model, config, gpu, layout, (shard,), mode=mode, micro_batch_size=micro_batch_size,
-        sequence_length=sequence_length, implementation=implementation,
-    )[0]  # fmt: skip
+        model,
+        config,
+        gpu,
+        layout,
+        (shard,),
+        mode=mode,
+        micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length,
+        implementation=implementation,
+    )[0]
 
 
 def step_times(
@@ -430,9 +437,12 @@ def step_times(
     """:func:`step_time` at each of ``shards`` (``(t, c)`` pairs), the operator table built
     once: it does not depend on how the ranks split the GEMMs, only their times do."""
     table = operators(
-        as_model(model), config, layout, micro_batch_size=micro_batch_size,
+        as_model(model),
+        config,
+        layout,
+        micro_batch_size=micro_batch_size,
         sequence_length=sequence_length,
-    )  # fmt: skip
+    )
     return table_step_times(table, config, gpu, shards, mode=mode, implementation=implementation)
 
 

@@ -121,11 +121,15 @@ def checkpoint_bytes_per_gpu(
     writes the adapters; the frozen base is already on disk)."""
     return Q_(
         checkpoint_state_bytes(
-            parameters, gpus, precision, optimizer, include_weights=include_weights,
+            parameters,
+            gpus,
+            precision,
+            optimizer,
+            include_weights=include_weights,
             trained_share=trained_share,
         ),
         "byte",
-    ).to("GB")  # fmt: skip
+    ).to("GB")
 
 
 def checkpoint_state_bytes(
@@ -435,10 +439,17 @@ def goodput_seconds(
     daly = _daly_seconds(blocking, mtbf)
     tau, restart = _schedule(daly, write, restart_seconds, asynchronous)
     return GoodputSchedule(
-        checkpoint_bytes=checkpoint, write_s=write, blocking_s=blocking, mtbf_s=mtbf,
-        daly_s=daly, interval_s=tau, restart_s=restart_seconds, effective_restart_s=restart,
-        goodput=_goodput_fraction(tau, blocking, mtbf, restart), asynchronous=asynchronous,
-    )  # fmt: skip
+        checkpoint_bytes=checkpoint,
+        write_s=write,
+        blocking_s=blocking,
+        mtbf_s=mtbf,
+        daly_s=daly,
+        interval_s=tau,
+        restart_s=restart_seconds,
+        effective_restart_s=restart,
+        goodput=_goodput_fraction(tau, blocking, mtbf, restart),
+        asynchronous=asynchronous,
+    )
 
 
 def _schedule(interval: Real, write: Real, restart: Real, asynchronous: bool) -> tuple:

@@ -84,9 +84,14 @@ def placement(
     if np.any((nodes > 1) & ~np.isfinite(inter_b)):
         raise MlcostError(f"system: {system.name} has no inter-node link for a multi-node group")
     return GroupPlacement(
-        ranks=n, per_node=per_node, nodes=nodes, intra_bandwidth=intra_b,
-        inter_bandwidth=inter_b, intra_latency=intra_a, inter_latency=inter_a,
-    )  # fmt: skip
+        ranks=n,
+        per_node=per_node,
+        nodes=nodes,
+        intra_bandwidth=intra_b,
+        inter_bandwidth=inter_b,
+        intra_latency=intra_a,
+        inter_latency=inter_a,
+    )
 
 
 class GroupLinks(Record, frozen=True):
@@ -146,9 +151,19 @@ def group_links(
         nvls_b = intra.peak_bytes * intra.reduction_efficiency
     nvls_min = intra.reduction_min_ranks if intra is not None else 2
     return GroupLinks(
-        n=n, k=k, nodes=nodes, single=single, b1=b1, a1=a1, b2=b2, a2=a2, flat_b=flat_b,
-        flat_a=flat_a, nvls_b=nvls_b, nvls_min=nvls_min,
-    )  # fmt: skip
+        n=n,
+        k=k,
+        nodes=nodes,
+        single=single,
+        b1=b1,
+        a1=a1,
+        b2=b2,
+        a2=a2,
+        flat_b=flat_b,
+        flat_a=flat_a,
+        nvls_b=nvls_b,
+        nvls_min=nvls_min,
+    )
 
 
 # ----- the algorithms ---------------------------------------------------------------------------

@@ -234,12 +234,21 @@ def per_gpu_memory(
         *(
             np.shape(value)
             for value in (
-                parts.layers_split, parts.layers_replicated, parts.embedding, parts.head_split,
-                parts.head_replicated, parts.logits, tensor_parallel, weight_replicas,
-                zero_stage, sequence_parallel, micro_batches, expert_parallel,
+                parts.layers_split,
+                parts.layers_replicated,
+                parts.embedding,
+                parts.head_split,
+                parts.head_replicated,
+                parts.logits,
+                tensor_parallel,
+                weight_replicas,
+                zero_stage,
+                sequence_parallel,
+                micro_batches,
+                expert_parallel,
             )
         )
-    )  # fmt: skip
+    )
     p = len(stage_layers)
     shape = (p, *candidates)
     column = (p,) + (1,) * len(candidates)
@@ -623,9 +632,16 @@ def memory_breakdown(
     )
     experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
     memory = layout_memory(
-        parts, spec, config, layout, layers, stages, per_parameter=per_parameter,
-        weight_replicas=layout.dp * layout.cp, overheads=overheads,
-    )  # fmt: skip
+        parts,
+        spec,
+        config,
+        layout,
+        layers,
+        stages,
+        per_parameter=per_parameter,
+        weight_replicas=layout.dp * layout.cp,
+        overheads=overheads,
+    )
     every_term = profile == "pytorch"
     term_bytes = {
         term: value

@@ -118,9 +118,16 @@ def compute_parts(
     FLOPs). ``table``: the operator table of this step when already built (see
     :func:`compute_parts_by_shard`)."""
     return compute_parts_by_shard(
-        model, config, gpu, layout, micro_batch_sizes, [(layout.tp, layout.cp)], mode=mode,
-        software=software, table=table,
-    )[0]  # fmt: skip
+        model,
+        config,
+        gpu,
+        layout,
+        micro_batch_sizes,
+        [(layout.tp, layout.cp)],
+        mode=mode,
+        software=software,
+        table=table,
+    )[0]
 
 
 def compute_parts_by_shard(
@@ -156,9 +163,15 @@ def compute_parts_by_shard(
         # One size: the table of that size (its rows numbers), several: a sweep's table.
         batch = int(sizes[0]) if sizes.size == 1 else sizes
         steps = step_times(
-            model, config, gpu, layout.one_micro_batch(), shards, mode=mode,
-            micro_batch_size=batch, implementation=software,
-        )  # fmt: skip
+            model,
+            config,
+            gpu,
+            layout.one_micro_batch(),
+            shards,
+            mode=mode,
+            micro_batch_size=batch,
+            implementation=software,
+        )
     else:
         if sizes.size != 1:
             raise MlcostError("micro_batch_sizes: sweeps are supported for transformers only")
@@ -369,11 +382,12 @@ def shard_compute(parts: ComputeParts, degrees: Degrees, layers: int) -> ShardCo
         d.middle_layers * per_layer,
     )
     backwards = (
-        d.first_layers * per_layer_backward + embedding_backward
+        d.first_layers * per_layer_backward
+        + embedding_backward
         + np.where(single, head_backward, 0.0),
         np.where(single, 0.0, d.last_layers * per_layer_backward + head_backward),
         d.middle_layers * per_layer_backward,
-    )  # fmt: skip
+    )
     layer_counts = (d.first_layers, d.last_layers, d.middle_layers)
     # The slowest stage of each candidate (the first of equals).
     stacked = np.stack(np.broadcast_arrays(*stages))
@@ -428,7 +442,12 @@ def model_dims(
             weight_bytes=weight_bytes,
         )
     return ModelDims(
-        layers=1, hidden=0, kv_width=0, sequence=1, parameters=parameters,
-        activation_bytes=activation_bytes, gradient_bytes=gradient_bytes,
+        layers=1,
+        hidden=0,
+        kv_width=0,
+        sequence=1,
+        parameters=parameters,
+        activation_bytes=activation_bytes,
+        gradient_bytes=gradient_bytes,
         weight_bytes=weight_bytes,
-    )  # fmt: skip
+    )

@@ -195,8 +195,20 @@ class MultiGpuStep(Record, Result, frozen=True):
             for term in self.communication
             if float(np.max(np.asarray(term.calls))) > 0
         ]
-        columns = ["strategy", "collective", "bytes", "message_bytes", "calls", "ranks", "link",
-                   "time", "exposed", "hidden", "formula", "source"]  # fmt: skip
+        columns = [
+            "strategy",
+            "collective",
+            "bytes",
+            "message_bytes",
+            "calls",
+            "ranks",
+            "link",
+            "time",
+            "exposed",
+            "hidden",
+            "formula",
+            "source",
+        ]
         return pd.DataFrame(rows, columns=columns)
 
     def time_to_train(self, tokens: Any) -> TimeToTrain:
@@ -358,9 +370,14 @@ def multi_gpu_step_time(
     check_layout(spec, config, layout, resolved, software)
     layers = spec.num_layers if isinstance(spec, TransformerSpec) else 1
     parts = compute_parts(
-        spec, config, resolved, layout, layout.micro_batch_size, mode=mode,
+        spec,
+        config,
+        resolved,
+        layout,
+        layout.micro_batch_size,
+        mode=mode,
         software=software,
-    )  # fmt: skip
+    )
     per_node = min(resolved.gpus_per_node, layout.gpus)
     result = evaluate(
         model_dims(spec, config, software),

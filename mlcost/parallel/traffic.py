@@ -415,11 +415,16 @@ def zero_staged_terms(c: _Terms) -> list[CommTerm]:
     ag_exposed = np.where(gather_hides, np.maximum(ag_bucket, ag - c.compute.forward), ag)
     return [
         c.term(
-            ZERO_GRADIENTS, gradients, np.where(staged, rs_calls, 0.0), ranks, where,
-            rs_calls * rs, rs_calls * rs_exposed,
+            ZERO_GRADIENTS,
+            gradients,
+            np.where(staged, rs_calls, 0.0),
+            ranks,
+            where,
+            rs_calls * rs,
+            rs_calls * rs_exposed,
         ),
         c.term(ZERO_PARAMETERS, weights, np.where(staged, 1, 0), ranks, where, ag, ag_exposed),
-    ]  # fmt: skip
+    ]
 
 
 def zero3_terms(c: _Terms) -> list[CommTerm]:
@@ -453,14 +458,24 @@ def zero3_terms(c: _Terms) -> list[CommTerm]:
         backward_exposed = np.where(c.keep > 0, ag + reduce_exposed, backward_comm)
     return [
         c.term(
-            ZERO3_PARAMETERS, weights, np.where(full, 2 * m, 0.0), ranks, where, 2 * m * ag,
+            ZERO3_PARAMETERS,
+            weights,
+            np.where(full, 2 * m, 0.0),
+            ranks,
+            where,
+            2 * m * ag,
             m * (forward_exposed + _share(backward_exposed * ag, backward_comm)),
         ),
         c.term(
-            ZERO3_GRADIENTS, gradients, np.where(full, m, 0.0), ranks, where, m * rs,
+            ZERO3_GRADIENTS,
+            gradients,
+            np.where(full, m, 0.0),
+            ranks,
+            where,
+            m * rs,
             m * _share(backward_exposed * rs, backward_comm),
         ),
-    ]  # fmt: skip
+    ]
 
 
 def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
@@ -490,16 +505,20 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
         return [c.inactive(EXPERT_PARALLEL, d.ep)]
     sp = np.asarray(d.sequence_parallel, dtype=bool)
     routed = (
-        c.tokens / np.where(sp, d.tp, 1) * dims.experts_per_token * dims.hidden
+        c.tokens
+        / np.where(sp, d.tp, 1)
+        * dims.experts_per_token
+        * dims.hidden
         * dims.activation_bytes
-    )  # fmt: skip
+    )
     moe_stage_layers = d.stage_layers * dims.moe_layers / dims.layers
     calls = d.micro_batches * moe_stage_layers * (4 + 2 * d.recompute_fraction)
     a2a, where = c.seconds(Collective.ALL_TO_ALL, routed, d.ep, d.tp * d.cp)
     total = calls * a2a
     hides = c.keep > 0 and c.options.overlap_expert_alltoall
-    exposed = np.where(hides, np.maximum(0.0, total - d.micro_batches * c.compute.micro_batch),
-                     total)  # fmt: skip
+    exposed = np.where(
+        hides, np.maximum(0.0, total - d.micro_batches * c.compute.micro_batch), total
+    )
     return [c.term(EXPERT_PARALLEL, routed, calls, d.ep, where, total, exposed)]
 
 

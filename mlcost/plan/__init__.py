@@ -279,8 +279,16 @@ class Plan(PlanInputs, Result):
         """Time to train: steps, wall clock, GPU-hours, MFU, goodput and N / N_opt."""
         self.require_fit()
         self._warn_if_far_from_optimal()
-        names = ("tokens", "steps", "step time", "goodput", "wall clock", "GPU-hours", "MFU",
-                 "N / N_opt")  # fmt: skip
+        names = (
+            "tokens",
+            "steps",
+            "step time",
+            "goodput",
+            "wall clock",
+            "GPU-hours",
+            "MFU",
+            "N / N_opt",
+        )
         return self._answer("time to train", names, ("run", "step", "time"))
 
     def energy(self) -> Figures:

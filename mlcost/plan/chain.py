@@ -203,9 +203,11 @@ def one_table(run: Run, x: Numbers) -> OperatorTable | None:
     if x.gpus.size != 1 or run.layout.cp != 1 or not isinstance(run.model, TransformerSpec):
         return None
     return operators(
-        run.model, _at_length(run.config, int(x.sequence_length[0])),
-        run.layout.one_micro_batch(), micro_batch_size=int(x.micro_batch_size[0]),
-    )  # fmt: skip
+        run.model,
+        _at_length(run.config, int(x.sequence_length[0])),
+        run.layout.one_micro_batch(),
+        micro_batch_size=int(x.micro_batch_size[0]),
+    )
 
 
 def step_stage(
@@ -251,9 +253,14 @@ def _step_at(
     config = _at_length(run.config, int(length))
     sizes = distinct(batch)
     parts = compute_parts(
-        run.model, config, resolved, run.layout, sizes, software=run.software,
+        run.model,
+        config,
+        resolved,
+        run.layout,
+        sizes,
+        software=run.software,
         table=table,
-    ).take(np.searchsorted(sizes, batch).ravel())  # fmt: skip
+    ).take(np.searchsorted(sizes, batch).ravel())
     return evaluate(
         model_dims(run.model, config, run.software),
         resolved,
@@ -313,9 +320,16 @@ def _memory_at(
     else:
         raise MlcostError(f"model: {model.name!r} is a {model.KIND}, expected a transformer")
     return layout_memory(
-        parts, model, config, layout, layers, stages, per_parameter=per_parameter,
-        weight_replicas=weight_replicas, overheads=DEFAULT_OVERHEADS,
-    ).total  # fmt: skip
+        parts,
+        model,
+        config,
+        layout,
+        layers,
+        stages,
+        per_parameter=per_parameter,
+        weight_replicas=weight_replicas,
+        overheads=DEFAULT_OVERHEADS,
+    ).total
 
 
 def data_stage(run: Run, x: Numbers, degrees: Degrees) -> dict[str, Array]:
@@ -510,9 +524,13 @@ def cost_stage(
     rental = cost.rental_usd(gpu_hours, x.price)
     purchase = run.purchase * x.gpus
     ownership = cost.ownership_usd(
-        x.gpus, run.purchase, wall_s / 3600.0, in_unit(a.gpu_lifetime, "hour") * a.gpu_use_rate,
-        energy_kwh, usd_per_kwh,
-    )  # fmt: skip
+        x.gpus,
+        run.purchase,
+        wall_s / 3600.0,
+        in_unit(a.gpu_lifetime, "hour") * a.gpu_use_rate,
+        energy_kwh,
+        usd_per_kwh,
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         runs = cost.break_even_run_count(purchase, rental)
         months = cost.break_even_month_count(purchase, x.gpus, x.price, a.gpu_use_rate)

@@ -419,7 +419,16 @@ def plan_figures(
 
 #: The figures proportional to the step time, which carry its band (:mod:`mlcost.uncertainty`).
 BANDED = frozenset(
-    {"step time", "wall clock", "GPU-hours", "energy (dynamic)", "energy (idle)", "energy",
-     "rental cost",
-     "ownership cost of this run", "operational CO2e", "embodied CO2e"}
-)  # fmt: skip
+    {
+        "step time",
+        "wall clock",
+        "GPU-hours",
+        "energy (dynamic)",
+        "energy (idle)",
+        "energy",
+        "rental cost",
+        "ownership cost of this run",
+        "operational CO2e",
+        "embodied CO2e",
+    }
+)

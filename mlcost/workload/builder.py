@@ -243,13 +243,23 @@ class StepBuilder(Record, frozen=True, dict=True):
         m`` times a step (or ``count``), recomputed with the layer; the other keywords as
         :func:`gemm_operator`'s."""
         return gemm_operator(
-            name, "layer", self.layer_count if count is None else count,
-            self.tokens if m is None else m, n, k, policy=self.policy, bias=bias,
-            saves_input=saves_input, input_needs_grad=input_needs_grad,
-            recompute_fraction=self.layer_rf, tensor_parallel=tensor_parallel,
-            row_parallel=row_parallel, fuse_group=fuse_group, saved_replicated=saved_replicated,
+            name,
+            "layer",
+            self.layer_count if count is None else count,
+            self.tokens if m is None else m,
+            n,
+            k,
+            policy=self.policy,
+            bias=bias,
+            saves_input=saves_input,
+            input_needs_grad=input_needs_grad,
+            recompute_fraction=self.layer_rf,
+            tensor_parallel=tensor_parallel,
+            row_parallel=row_parallel,
+            fuse_group=fuse_group,
+            saved_replicated=saved_replicated,
             note=note,
-        )  # fmt: skip
+        )
 
     def gemm(
         self,
@@ -312,34 +322,64 @@ def feed_forward_ops(
     for name, width in projections:
         ops.append(
             step.layer_gemm(
-                name, width, h, bias=bias, count=count, m=rows, tensor_parallel=True,
-                saved_replicated=keeps, saves_input=keeps, note=note, fuse_group=fuse_group,
+                name,
+                width,
+                h,
+                bias=bias,
+                count=count,
+                m=rows,
+                tensor_parallel=True,
+                saved_replicated=keeps,
+                saves_input=keeps,
+                note=note,
+                fuse_group=fuse_group,
             )
-        )  # fmt: skip
+        )
         keeps, note = False, shared_note  # the next one reads the same input
     # A fused activation keeps its input; one written as element-wise ops (HF's gelu_new:
     # x^3, the tanh argument, tanh and the final product) keeps four f-wide tensors.
     ops.append(
         elementwise_operator(
-            f"{label} activation ({model.activation})", block, count, rows * f, model.activation,
-            activation_bytes=act, kind=OperatorKind.ACTIVATION,
+            f"{label} activation ({model.activation})",
+            block,
+            count,
+            rows * f,
+            model.activation,
+            activation_bytes=act,
+            kind=OperatorKind.ACTIVATION,
             saved_elements=rows * f * (4 if model.activation_decomposed else 1),
-            recompute_fraction=rf, role=OperatorRole.MLP_INTERMEDIATE, tensor_parallel=True,
+            recompute_fraction=rf,
+            role=OperatorRole.MLP_INTERMEDIATE,
+            tensor_parallel=True,
         )
-    )  # fmt: skip
+    )
     if model.gated_mlp:
         ops.append(
             elementwise_operator(
-                f"{label} gate x up", block, count, rows * f, "multiply", activation_bytes=act,
-                inputs=2, saved_elements=2 * rows * f, recompute_fraction=rf,
-                role=OperatorRole.MLP_INTERMEDIATE, tensor_parallel=True,
+                f"{label} gate x up",
+                block,
+                count,
+                rows * f,
+                "multiply",
+                activation_bytes=act,
+                inputs=2,
+                saved_elements=2 * rows * f,
+                recompute_fraction=rf,
+                role=OperatorRole.MLP_INTERMEDIATE,
+                tensor_parallel=True,
                 note="saves both operands: the activation output and the up projection",
             )
-        )  # fmt: skip
+        )
     ops.append(
         step.layer_gemm(
-            f"{label} down projection", h, f, bias=bias, count=count, m=rows,
-            tensor_parallel=True, row_parallel=True,
+            f"{label} down projection",
+            h,
+            f,
+            bias=bias,
+            count=count,
+            m=rows,
+            tensor_parallel=True,
+            row_parallel=True,
         )
-    )  # fmt: skip
+    )
     return ops
