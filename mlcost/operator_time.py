@@ -277,7 +277,7 @@ def attention_kernels_by_degree(
     """:func:`attention_kernels` at each tensor-parallel degree of ``degrees`` (``ex``'s own
     shard is not used). A sweep's launches (arrays) at several degrees are looked up in one
     call, the degrees one more leading axis of the launch sizes (element by element the same
-    arithmetic as one degree at a time); one configuration's, degree by degree."""
+    arithmetic as one degree at a time); launches of one size, degree by degree."""
     found: dict[int, dict[str, tuple[Real, Kernel]]] = {t: {} for t in degrees}
     config = table.metadata.get("config")
     if ex.software is None or config is None or config.attention != "flash":
@@ -477,7 +477,7 @@ def _gemm_rows_by_shard(
     one dict per execution), so each element is the same arithmetic as timing it shard by
     shard. Its memory time, gaps and host time do not depend on the shard: one value shared by
     every shard's row. Left out (timed per shard by the caller): the attention core (its
-    measured kernel depends on the tensor-parallel degree), rows of Python numbers, and rows
+    measured kernel depends on the tensor-parallel degree), rows of one value, and rows
     whose other fields are wider than their compute seconds (their shard axis would not lead)."""
     out: dict[int, list[OperatorTime]] = {}
     for i, first in gemms[0].items():
