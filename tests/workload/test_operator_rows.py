@@ -2,8 +2,7 @@
 value no other field takes, and each field's expected value derived here by hand from the
 factory's docstring formulas (a GEMM ``[m x k] · [k x n]`` is ``2·m·n·k`` FLOPs, Narayanan et al.
 2021 section 5.1; element-wise FLOPs per element from ``ELEMENTWISE_FLOPS``, backward twice the
-forward). The factories pass Operator's fields by position (issue 17: keywords cost a
-microsecond a row), so an argument out of place must show here as a wrong field."""
+forward), so a value given to the wrong field must show here."""
 
 from __future__ import annotations
 
