@@ -91,7 +91,7 @@ class SpecDescription(Record, Result, frozen=True):
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The documented JSON form (see README, "JSON output")."""
+        """The documented JSON form (docs/cli.md, "JSON output")."""
         sections: dict[str, dict[str, Any]] = {"fields": {}, "derived": {}}
         for row in self.rows:
             sections.setdefault(row.section, {})[row.field] = json_value(row.value)
