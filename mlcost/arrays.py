@@ -8,6 +8,7 @@ call. :data:`Real` is what a formula takes and returns.
 * :func:`distinct`: the sorted distinct values of an array.
 * :func:`stack_rows`: the values of several rows (numbers or arrays) as one array.
 * :func:`plain`: a 0-d result as a Python number, an array as it is (the public edge).
+* :func:`only`: the one value of one configuration's column, as a Python number.
 """
 
 from __future__ import annotations
@@ -63,4 +64,10 @@ def plain(value: Any) -> Any:
     return array.item() if array.ndim == 0 else array
 
 
-__all__ = ["Array", "Flags", "Real", "distinct", "divide", "plain", "stack_rows"]
+def only(value: Any) -> Any:
+    """The one value of one configuration's column (an array of one, or a number) as a Python
+    number: how an answer about one configuration reads the arrays the formulas give."""
+    return np.asarray(value).item()
+
+
+__all__ = ["Array", "Flags", "Real", "distinct", "divide", "only", "plain", "stack_rows"]

@@ -74,14 +74,9 @@ class Execution(Record, frozen=True, dict=True):
     shard: tuple[int, int] = (1, 1)  # (t, c): the GEMM shapes of one rank (:func:`shard_shapes`)
     fused: frozenset[str] = frozenset()  # fuse groups run as one GEMM (:func:`fused_groups`)
 
-    @property
-    def main(self) -> Ceilings:
-        return self.ceilings[""]
-
     def of(self, op: Operator) -> Ceilings:
         """The ceilings of the format ``op`` computes in (the table's own by default)."""
-        found = self.ceilings.get(op.format)  # "" (most rows): the table's own
-        return self.main if found is None else found
+        return self.rates_of(op)[0]
 
     @cached_property
     def dispatch(self) -> float:

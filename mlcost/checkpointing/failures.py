@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pint
 
-from mlcost.arrays import Real, plain
+from mlcost.arrays import Real, only, plain
 from mlcost.errors import MlcostError
 from mlcost.memory import MemoryTerm, model_state_bytes_per_parameter
 from mlcost.memory.states import state_bytes
@@ -399,7 +399,7 @@ class GoodputSchedule(Record, frozen=True):
         """This schedule of one configuration (arrays of one GPU count, as a plan's chain
         evaluates) as Python numbers; the mode as it is."""
         numbers: dict[str, Any] = {
-            name: np.asarray(getattr(self, name)).item()
+            name: only(getattr(self, name))
             for name in self.__struct_fields__
             if name != "asynchronous"
         }

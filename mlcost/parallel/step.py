@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
-from mlcost.arrays import Array, Real
+from mlcost.arrays import Array, Real, only
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
@@ -394,12 +394,12 @@ def multi_gpu_step_time(
             strategy=t.strategy,
             collective=t.collective,
             label=t.label,
-            message_bytes=_one(t.message_bytes),
-            calls=_one(t.calls),
-            ranks=_one(t.ranks),
-            link_code=_one(t.link_code),
-            time_seconds=_one(t.time_seconds),
-            exposed_seconds=_one(t.exposed_seconds),
+            message_bytes=only(t.message_bytes),
+            calls=only(t.calls),
+            ranks=only(t.ranks),
+            link_code=only(t.link_code),
+            time_seconds=only(t.time_seconds),
+            exposed_seconds=only(t.exposed_seconds),
             formula=t.formula,
             source=t.source,
         )
@@ -411,16 +411,16 @@ def multi_gpu_step_time(
         config=config,
         layout=layout,
         system=resolved,
-        compute=Q_(_one(result.compute), "s"),
-        bubble=Q_(_one(result.bubble), "s"),
-        exposed_communication=Q_(_one(result.exposed), "s"),
-        total_communication=Q_(_one(result.communication), "s"),
+        compute=Q_(only(result.compute), "s"),
+        bubble=Q_(only(result.bubble), "s"),
+        exposed_communication=Q_(only(result.exposed), "s"),
+        total_communication=Q_(only(result.communication), "s"),
         communication=terms,
         tokens_per_step=int(layout.global_batch * sequence),
-        model_flops=Q_(_one(result.model_flops), "flop"),
+        model_flops=Q_(only(result.model_flops), "flop"),
         peak=Q_(parts.peak, "flop/s").to("TFLOP/s"),
-        stage_time=Q_(_one(result.shard.micro_batch), "s"),
-        optimizer_time=Q_(_one(result.shard.optimizer), "s"),
+        stage_time=Q_(only(result.shard.micro_batch), "s"),
+        optimizer_time=Q_(only(result.shard.optimizer), "s"),
         details={
             "mode": mode,
             "options": (options or CommOptions()).for_software(software),
@@ -428,8 +428,3 @@ def multi_gpu_step_time(
             "implementation": software.describe(),
         },
     )
-
-
-def _one(value: Any) -> Any:
-    """The value of a one-layout column (an array of one) as a Python number."""
-    return np.asarray(value).item()

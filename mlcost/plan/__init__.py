@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pint
 
 from mlcost import scaling
+from mlcost.arrays import only
 from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
 from mlcost.errors import MlcostError
 from mlcost.memory import MemoryBreakdown, memory_breakdown
@@ -172,12 +173,12 @@ class Plan(PlanInputs, Result):
         columns = self._time.columns()
         if money:
             columns.update(self._money.columns())
-        return {name: column.item() for name, column in columns.items()}
+        return {name: only(column) for name, column in columns.items()}
 
     @property
     def fits(self) -> bool:
         """Whether one step fits the GPU's usable memory."""
-        return bool(self._time.fits.item())
+        return bool(only(self._time.fits))
 
     @property
     def accelerator(self) -> Accelerator:

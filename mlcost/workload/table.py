@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
-from mlcost.arrays import Real
+from mlcost.arrays import Real, plain
 from mlcost.errors import MlcostError
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result
@@ -179,8 +179,7 @@ class Operator(Record, frozen=True):
         Williams et al. 2009)."""
         moved = np.asarray(self.bytes_moved, dtype=np.float64)
         flops = np.asarray(self.total_flops, dtype=np.float64)
-        result = np.where(moved > 0, flops / np.where(moved > 0, moved, 1.0), 0.0)
-        return result.item() if result.ndim == 0 else result
+        return plain(np.where(moved > 0, flops / np.where(moved > 0, moved, 1.0), 0.0))
 
     @property
     def backward_flops(self) -> Real:
