@@ -17,6 +17,14 @@
 # each under its own time limit, and packs everything into $OUT/results.tar.gz (plus run.log).
 # A dry run on a CPU:
 #   OUT=/tmp/gpu-dry bash scripts/measure_gpu.sh run --device cpu --preset quick
+#
+#   OUT=/some/folder bash scripts/measure_gpu.sh serve-train [--device cuda] [--preset full]
+#
+# `serve-train` (issues 67 and 68), within about 8 minutes: scripts/profile_training.py (profiled
+# GPT-3 125M/350M/1.3B training steps, traces gzipped) then scripts/measure_serving.py (prefill and
+# decode of Llama 3.2 1B/3B and Llama 3 8B shapes) with the same machine record and sampler. It
+# leaves eight files in $OUT: run.log, machine.txt, power.csv, training.json, serving.json and one
+# tar of traces per model (the device tool returns at most eight files of 16 MiB).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
@@ -38,6 +46,10 @@ if [[ "$mode" == "prepare" ]]; then
     exit 0
 fi
 
+if [[ "$mode" != "run" && "$mode" != "serve-train" ]]; then
+    echo "error: unknown mode '$mode' (expected prepare, run or serve-train)" >&2
+    exit 2
+fi
 device="cuda"
 preset="full"
 while [[ $# -gt 0 ]]; do
@@ -48,9 +60,13 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 OUT="${OUT:?set OUT to the folder results go to}"
-mkdir -p "$OUT/results"
-R="$OUT/results"
 PY="${PYTHON:-python3}"
+if [[ "$mode" == "serve-train" ]]; then
+    R="$OUT"
+else
+    R="$OUT/results"
+fi
+mkdir -p "$R"
 exec > >(tee "$OUT/run.log") 2>&1
 if ! "$PY" -c "import pint, pydantic" 2>/dev/null; then
     site="${SITE:-/tmp/mlcost-site}"
@@ -79,6 +95,37 @@ if command -v nvidia-smi >/dev/null && [[ "$device" == cuda* ]]; then
     sampler=$!
     trap '[[ -n "$sampler" ]] && kill "$sampler" 2>/dev/null || true' EXIT
 fi
+
+if [[ "$mode" == "serve-train" ]]; then
+    began=$(date +%s)
+    quick=()
+    serve_quick=()
+    if [[ "$preset" == "quick" ]]; then
+        quick=(--quick --steps 2)
+        serve_quick=(--dry --point-seconds 0.01)
+    fi
+    traces="${TRACES:-/tmp/mlcost-traces}"
+    rm -rf "$traces"
+    echo "== profiled training steps $(date -u +%T)"
+    timeout "${TRAIN_LIMIT:-200}" "$PY" scripts/profile_training.py --device "$device" \
+        --out "$R/training.json" --traces "$traces" --seconds "${TRAIN_SECONDS:-150}" "${quick[@]}" \
+        || echo "profile_training ended with status $?"
+    for model in gpt3-125m gpt3-350m gpt3-1.3b; do
+        ls "$traces"/"$model"_* >/dev/null 2>&1 && tar -cf "$R/traces-$model.tar" -C "$traces" \
+            $(cd "$traces" && ls "$model"_*)
+    done
+    left=$(( ${TOTAL_SECONDS:-470} - $(date +%s) + began ))
+    echo "== serving, ${left} s left $(date -u +%T)"
+    timeout $(( left + 60 )) "$PY" scripts/measure_serving.py --device "$device" \
+        --out "$R/serving.json" --seconds "$(( left > 30 ? left - 30 : 1 ))" "${serve_quick[@]}" \
+        || echo "measure_serving ended with status $?"
+    [[ -n "$sampler" ]] && kill "$sampler" 2>/dev/null
+    sampler=""
+    echo "== done $(date -u +%T)"
+    ls -la "$OUT"
+    exit 0
+fi
+
 quick=()
 [[ "$preset" == "quick" ]] && quick=(--quick --steps 2 --seconds 0 --idle 1)
 echo "== training steps $(date -u +%T)"
