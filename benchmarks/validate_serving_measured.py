@@ -34,8 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mlcost.serving.kv_cache import kv_cache_bytes
-from mlcost.serving.latency import forward_seconds, serving_ceilings
+from mlcost.serving.latency import forward_seconds, forward_time, serving_ceilings
 from mlcost.serving.weights import weight_bytes
 from mlcost.serving.workload import decode_operators, prefill_operators
 from mlcost.specs import Catalog, TransformerSpec, default_catalog
@@ -169,6 +171,56 @@ def diagnostics(times: list[Row], folder: Path) -> list[str]:
     ]
 
 
+#: Kernel name fragments of each class in the profiled decode steps (cuBLAS/cuBLASLt GEMMs are
+#: ``nvjet``/``gemv``/``splitKreduce`` kernels; PyTorch 2.11 runs SDPA through cuDNN).
+KERNEL_CLASSES = (
+    ("gemm", ("nvjet", "gemv", "gemm", "splitkreduce", "cutlass")),
+    ("attention", ("sdpa", "flash", "fmha", "lean_reduction")),
+    ("norm", ("norm",)),
+)
+
+
+def kernel_class(name: str) -> str:
+    lowered = name.lower()
+    for label, fragments in KERNEL_CLASSES:
+        if any(fragment in lowered for fragment in fragments):
+            return label
+    return "other"
+
+
+def kernel_breakdown(folder: Path) -> list[str]:
+    """The profiled decode steps (``kernels.json``): each class's kernels, their count and
+    time, against the prediction's roofline time of the same class (no per-kernel overhead)."""
+    path = folder / "kernels.json"
+    if not path.exists():
+        return []
+    catalog = default_catalog()
+    ceilings = serving_ceilings(catalog.accelerator(GPU))
+    lines = ["profiled decode steps (eager, one step): kernels and their time per class, "
+             "measured / predicted roofline"]  # fmt: skip
+    for step in json.loads(path.read_text())["decode_kernels"]:
+        model = catalog.transformer(step["model"])
+        table = decode_operators(model, step["batch"], step["context"])
+        predicted: dict[str, float] = {}
+        for op, row in zip(table.operators, forward_time(table, ceilings).rows, strict=True):
+            label = {"matmul": "gemm", "attention": "attention", "softmax": "attention",
+                     "norm": "norm"}.get(str(op.kind), "other")  # fmt: skip
+            predicted[label] = predicted.get(label, 0.0) + float(np.max(row.total))
+        count: dict[str, int] = {}
+        spent: dict[str, float] = {}
+        for kernel in step["kernels"]:
+            label = kernel_class(kernel["name"])
+            count[label] = count.get(label, 0) + 1
+            spent[label] = spent.get(label, 0.0) + kernel["us"] * 1e-6
+        parts = ", ".join(
+            f"{label} {count.get(label, 0)} kernels {spent.get(label, 0.0) * 1e3:.2f}/"
+            f"{predicted.get(label, 0.0) * 1e3:.2f} ms"
+            for label in ("gemm", "attention", "norm", "other")
+        )
+        lines.append(f"  {model.name} b={step['batch']} c={step['context']}: {parts}")
+    return lines
+
+
 def main() -> int:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else DATA
     times, memory = rows(folder)
@@ -187,7 +239,7 @@ def main() -> int:
     for kind in ("memory (prefill)", "memory (decode)"):
         print(summary(memory, kind))
     print()
-    for line in diagnostics(times, folder):
+    for line in diagnostics(times, folder) + kernel_breakdown(folder):
         print(line)
     return 0
 
