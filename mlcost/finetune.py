@@ -50,6 +50,10 @@ METHODS: tuple[str, ...] = ("full", "lora", "qlora")
 ALL_LINEAR = "all-linear"
 LLAMA_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 GPT2_MODULES = ("c_attn", "c_proj", "c_fc")
+#: The linears of a mixture-of-experts feed-forward block as peft names them on transformers 5:
+#: the router ``gate``, the routed experts' fused ``gate_up_proj`` and ``down_proj`` (3-D
+#: parameters, targeted through ``target_parameters``), the shared experts' projections.
+MOE_MODULES = ("gate", "gate_up_proj", "shared_expert_gate")
 
 
 class FineTuning(Model):
@@ -83,7 +87,7 @@ class FineTuning(Model):
                 "frozen: LoRA and QLoRA freeze the whole base model already; frozen parts are for "
                 "method 'full'"
             )
-        known = (*LLAMA_MODULES, *GPT2_MODULES, ALL_LINEAR)
+        known = (*LLAMA_MODULES, *GPT2_MODULES, *MOE_MODULES, ALL_LINEAR)
         for name in self.target_modules:
             if name not in known:
                 raise ValueError(
@@ -177,17 +181,25 @@ def quantized_bits_per_parameter(tuning: FineTuning) -> float:
 # ----- the linear modules of a layer -----------------------------------------------------------
 class LinearModule(Record, frozen=True):
     """One linear of a transformer layer as ``peft`` names it: its input and output widths,
-    whether it has a bias, and the GEMM rows of the operator table it computes."""
+    whether it has a bias, and the GEMM rows of the operator table it computes. ``copies``: the
+    experts that each hold one (1 for a dense linear); ``rank_multiple``: the rank of its adapter
+    in units of ``r`` (2 for an expert's fused gate and up projection: peft gives a fused
+    parameter the rank of the projections fused, ``r x 2``, ``_convert_peft_config_moe``)."""
 
     name: str
     d_in: int
     d_out: int
     bias: bool
     gemms: tuple[str, ...]
+    copies: int = 1
+    rank_multiple: int = 1
 
     def lora_parameters(self, rank: int) -> int:
-        """``r·(d_in + d_out)``: A is ``r x d_in``, B is ``d_out x r`` (no adapter biases)."""
-        return rank * (self.d_in + self.d_out)
+        """``c·r'·(d_in + d_out)`` with ``r' = r x rank_multiple``: A is ``r' x d_in``, B is
+        ``d_out x r'`` (no adapter biases), for each of the ``c`` copies (peft's ``ParamWrapper``
+        on a 3-D expert parameter stacks one adapter per expert: A ``E·r' x d_in``, B ``d_out x
+        E·r'``)."""
+        return self.copies * rank * self.rank_multiple * (self.d_in + self.d_out)
 
 
 def layer_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
@@ -223,30 +235,93 @@ def layer_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
     )
 
 
-def targeted_linears(model: TransformerSpec, tuning: FineTuning) -> tuple[LinearModule, ...]:
-    """The linears of a layer that get adapters (none for full fine-tuning)."""
-    if not tuning.adapters:
+def expert_block_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
+    """The linears of a mixture-of-experts layer (attention, then the feed-forward block) with
+    peft's names on transformers 5: the router ``gate`` (``h -> E``); the ``E`` routed experts'
+    ``experts.gate_up_proj`` (``h -> 2·f_e``, one fused parameter, adapter rank ``2r``) and
+    ``experts.down_proj`` (``f_e -> h``), or ``experts.up_proj`` without a gate; the shared
+    experts' ``shared_expert.gate_proj``, ``up_proj``, ``down_proj`` (``h -> f_s``) and
+    Qwen2-MoE's ``shared_expert_gate`` (``h -> 1``). Routed experts have no GEMM rows of their
+    own here (their adapters are counted, not timed). Empty for a dense model."""
+    moe = model.moe
+    if moe is None:
         return ()
-    linears = layer_linears(model)
-    names = tuning.target_modules or (("c_attn",) if model.fused_qkv else ("q_proj", "v_proj"))
+    h, f, e = model.hidden_size, moe.expert_ffn_size, moe.num_experts
+    attention = tuple(m for m in layer_linears(model) if not m.gemms[0].startswith("mlp"))
+    router = LinearModule("gate", h, e, moe.router_bias, ())
+    if model.gated_mlp:
+        routed: tuple[LinearModule, ...] = (
+            LinearModule("experts.gate_up_proj", h, 2 * f, False, (), e, 2),
+        )
+    else:
+        routed = (LinearModule("experts.up_proj", h, f, False, (), e),)
+    routed += (LinearModule("experts.down_proj", f, h, False, (), e),)
+    shared: tuple[LinearModule, ...] = ()
+    fs = moe.shared_ffn_size
+    if fs:
+        gate = (LinearModule("shared_expert.gate_proj", h, fs, False, ()),)
+        shared = (
+            *(gate if model.gated_mlp else ()),
+            LinearModule("shared_expert.up_proj", h, fs, False, ()),
+            LinearModule("shared_expert.down_proj", fs, h, False, ()),
+            *((LinearModule("shared_expert_gate", h, 1, False, ()),) if moe.shared_expert_gate
+              else ()),
+        )  # fmt: skip
+    return (*attention, router, *routed, *shared)
+
+
+def _chosen(
+    model: TransformerSpec, linears: tuple[LinearModule, ...], names: tuple[str, ...]
+) -> tuple[LinearModule, ...]:
+    """The linears whose name, or its last dotted part, is one of ``names`` (peft matches a
+    target name against the end of a module's name), all of them for ``all-linear``."""
     if ALL_LINEAR in names:
         return linears
-    chosen = tuple(m for m in linears if m.name in names)
-    known = {m.name for m in linears}
+    return tuple(m for m in linears if m.name in names or m.name.rsplit(".", 1)[-1] in names)
+
+
+def _target_names(model: TransformerSpec, tuning: FineTuning) -> tuple[str, ...]:
+    names = tuning.target_modules or (("c_attn",) if model.fused_qkv else ("q_proj", "v_proj"))
+    if ALL_LINEAR in names:
+        return names
+    everything = layer_linears(model) + expert_block_linears(model)
+    known = {m.name for m in everything} | {m.name.rsplit(".", 1)[-1] for m in everything}
     missing = [name for name in names if name not in known]
     if missing:
         raise MlcostError(
             f"target_modules: {', '.join(missing)} not in {model.name}'s layers; expected some "
             f"of {', '.join(sorted(known))} or all-linear"
         )
-    return chosen
+    return names
+
+
+def targeted_linears(model: TransformerSpec, tuning: FineTuning) -> tuple[LinearModule, ...]:
+    """The linears of a dense layer that get adapters (none for full fine-tuning); an MoE
+    layer's are :func:`targeted_expert_linears`."""
+    if not tuning.adapters:
+        return ()
+    return _chosen(model, layer_linears(model), _target_names(model, tuning))
+
+
+def targeted_expert_linears(
+    model: TransformerSpec, tuning: FineTuning
+) -> tuple[LinearModule, ...]:
+    """The linears of a mixture-of-experts layer that get adapters (:func:`expert_block_linears`;
+    none for a dense model or full fine-tuning)."""
+    if not tuning.adapters:
+        return ()
+    return _chosen(model, expert_block_linears(model), _target_names(model, tuning))
 
 
 # ----- exact parameter counts ------------------------------------------------------------------
 def adapter_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
-    """LoRA parameters: ``L · sum over targeted linears of r·(d_in + d_out)`` (peft)."""
-    per_layer = sum(m.lora_parameters(tuning.rank) for m in targeted_linears(model, tuning))
-    return per_layer * model.num_layers
+    """LoRA parameters: over the layers, the sum over targeted linears of ``r·(d_in + d_out)``
+    per copy (peft): the dense layers' linears (:func:`targeted_linears`) and the MoE layers'
+    (:func:`targeted_expert_linears`: attention, router, every routed and shared expert)."""
+    rank = tuning.rank
+    dense = sum(m.lora_parameters(rank) for m in targeted_linears(model, tuning))
+    moe = sum(m.lora_parameters(rank) for m in targeted_expert_linears(model, tuning))
+    return dense * model.dense_mlp_layers + moe * model.moe_layers
 
 
 def _bias_parameters(model: TransformerSpec, linears: tuple[LinearModule, ...]) -> int:
@@ -341,11 +416,13 @@ __all__ = [
     "LinearModule",
     "adapter_parameters",
     "dequantized_weight_bytes",
+    "expert_block_linears",
     "frozen_parameters",
     "frozen_parts",
     "layer_linears",
     "quantized_bits_per_parameter",
     "quantized_parameters",
+    "targeted_expert_linears",
     "targeted_linears",
     "trainable_parameters",
 ]

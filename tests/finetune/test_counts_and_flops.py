@@ -219,3 +219,26 @@ def test_targets_missing_from_the_model_are_refused() -> None:
     tuning = FineTuning(method="lora", target_modules=("c_attn",))
     with pytest.raises(MlcostError, match="c_attn"):
         trainable_parameters(mlcost.model("llama-3-8b"), tuning)
+
+
+@pytest.mark.parametrize("name", ["mixtral-8x7b", "olmoe-1b-7b"])
+def test_lora_all_linear_on_experts_equals_peft(name: str) -> None:
+    # Issue 63: every expert, the router and the attention get adapters, not one dense MLP per
+    # layer. peft on transformers 5 targets the fused 3-D expert parameters (gate_up_proj at rank
+    # 2r, down_proj at r, one adapter per expert) and the router; the oracle is its
+    # requires_grad count on the meta-device model (Mixtral: 359,665,664, where one dense MLP
+    # per layer gave 41.9M).
+    from tests.oracles import MOE_HF_CONFIGS
+
+    wrapped = peft_model(MOE_HF_CONFIGS[name], 16, "all-linear", "none")
+    tuning = FineTuning(method="lora", rank=16, alpha=32, target_modules=("all-linear",))
+    assert trainable_parameters(mlcost.model(name), tuning) == requires_grad_count(wrapped)
+
+
+def test_lora_on_mixtral_experts_by_hand() -> None:
+    # Hand count per layer, r = 16: q, o (4096 -> 4096), k, v (4096 -> 1024): 16 x 26,624; the
+    # router 4096 -> 8: 16 x 4,104; 8 experts, each gate+up fused (4096 -> 28,672) at rank 32 and
+    # down (14,336 -> 4,096) at rank 16. Times 32 layers.
+    per_layer = 16 * 26_624 + 16 * 4_104 + 8 * (32 * (4_096 + 28_672) + 16 * (14_336 + 4_096))
+    tuning = FineTuning(method="lora", rank=16, target_modules=("all-linear",))
+    assert adapter_parameters(mlcost.model("mixtral-8x7b"), tuning) == per_layer * 32
