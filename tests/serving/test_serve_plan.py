@@ -156,3 +156,35 @@ def test_cli_bad_input_one_line_exit_2(args: list[str]) -> None:
     result = invoke("serve", *args)
     assert result.exit_code == 2, result
     assert result.stderr.startswith("error:") and result.stderr.strip().count("\n") == 0
+
+
+def test_largest_batch_under_tensor_parallel_keeps_replicated_embedding_and_head() -> None:
+    """Issue 63: DeepSeek-V3 in FP8 on the 8 H200s of a DGX H200 (tp 8), prompts of 2048 and
+    outputs of 512 tokens. By hand from its config.json (h 7168, 61 layers of which 3 dense
+    (FFN 18,432) and 58 MoE (256 experts and one shared of 2048, router 7168 x 256), latent
+    attention q_lora 1536, kv_lora 512, rope 64, 128 heads of 128 + 64, vocabulary 129,280):
+
+    * replicated on every rank, in FP8 (1 byte): the latent down projections 7168 x 1536 and
+      7168 x (512 + 64) of each layer, the router of each MoE layer;
+    * split over the 8 ranks, in FP8: q up 1536 x 128·192, kv up 512 x 128·256, output
+      128·128 x 7168, the dense MLPs 3 x 7168 x 18,432, the experts 257 x 3 x 7168 x 2048;
+    * split over the 8 ranks, in BF16: the embedding and the LM head, 129,280 x 7168 each (the
+      norms, 1 M parameters, 0.25 MB per rank, below the tolerance).
+
+    The KV cache of MLA is the latent and rotary key, replicated: (512 + 64) x 2 bytes x 61
+    layers per token; 2560 tokens per sequence (whole blocks of 16). The rank has 143,771 MiB
+    (the catalog's H200 spec), 90% of it for the engine (vLLM's gpu_memory_utilization)."""
+    h, layers, dense, moe = 7168, 61, 3, 58
+    replicated = layers * (h * 1536 + h * (512 + 64)) + moe * h * 256
+    attention = 1536 * 128 * 192 + 512 * 128 * 256 + 128 * 128 * h
+    split = layers * attention + dense * 3 * h * 18_432 + moe * 257 * 3 * h * 2048
+    embedding_and_head = 2 * 129_280 * h
+    weights = replicated + split / 8 + 2 * embedding_and_head / 8
+    sequence = (512 + 64) * 2 * layers * 2560
+    budget = 0.9 * 143_771 * 2**20
+    plan = mlcost.ServePlan(
+        "deepseek-v3", system="dgx-h200", tp=8, weights="fp8", prompt=2048, output=512
+    )
+    assert plan.memory["weights"] == pytest.approx(weights, rel=1e-5)
+    assert plan.memory["sequence"] == sequence
+    assert plan.memory["max_batch"] == math.floor((budget - weights) / sequence) == 281
