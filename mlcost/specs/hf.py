@@ -3,7 +3,7 @@
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
 ``qwen2``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
-``olmoe`` and ``deepseek_v3``). Defaults for keys a config omits are those of the matching
+``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits are those of the matching
 ``transformers`` configuration class.
 """
 
@@ -206,6 +206,23 @@ def _qwen2_moe(c: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
+def _qwen3_moe(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen3-MoE (transformers ``Qwen3MoeConfig``): Llama-like attention with per-head QK-norm
+    (``head_dim`` given, 128 in the released configs), no shared expert, routed experts every
+    ``decoder_sparse_step`` layers except ``mlp_only_layers``."""
+    spec = _llama_like(c)
+    spec["qk_norm"], spec["qk_norm_per_head"] = True, True
+    if c.get("use_sliding_window") and c.get("sliding_window"):
+        spec["sliding_window"] = c["sliding_window"]
+    spec["moe"] = {
+        **_experts(c, "num_experts", "moe_intermediate_size"),
+        "every": c.get("decoder_sparse_step", 1),
+        "dense_layers": tuple(c.get("mlp_only_layers") or ()),
+        "normalize_top_k": bool(c.get("norm_topk_prob", False)),
+    }
+    return spec
+
+
 def _olmoe(c: Mapping[str, Any]) -> dict[str, Any]:
     spec = _llama_like(c)
     spec["qk_norm"] = True
@@ -239,6 +256,20 @@ def _deepseek_v3(c: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
+def _deepseek_v2(c: Mapping[str, Any]) -> dict[str, Any]:
+    """DeepSeek-V2 (transformers ``DeepseekV2Config``): the latent attention and shared experts of
+    V3 (``q_lora_rank`` null: a full-rank query, V2-Lite), a softmax router in FP32 without
+    V3's score-correction bias, ``first_k_dense_replace`` 0 and 2 shared experts by default."""
+    spec = _deepseek_v3(c)
+    moe = spec["moe"]
+    moe["num_shared_experts"] = c.get("n_shared_experts", 2) or 0
+    moe["first_dense_layers"] = c.get("first_k_dense_replace", 0) or 0
+    moe["score_correction_bias"] = False
+    moe["router_score"] = "softmax"
+    moe["normalize_top_k"] = bool(c.get("norm_topk_prob", False))
+    return spec
+
+
 FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "gpt2": _gpt2,
     "llama": _llama,
@@ -248,7 +279,9 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "bert": _bert,
     "mixtral": _mixtral,
     "qwen2_moe": _qwen2_moe,
+    "qwen3_moe": _qwen3_moe,
     "olmoe": _olmoe,
+    "deepseek_v2": _deepseek_v2,
     "deepseek_v3": _deepseek_v3,
 }
 

@@ -221,6 +221,9 @@ class TransformerSpec(ModelSpec):
     norm_in_fp32: bool = False  # the norm's weight applied in FP32 (Gemma's RMSNorm x·(1 + w))
     loss_in_fp32: bool = True  # logits upcast to FP32 for the loss (HF causal LMs; not BERT)
     qk_norm: bool = False  # RMSNorm on the whole query and key projections (OLMoE)
+    # QK-norm over each head's d elements with one weight of d shared by the heads (Qwen3,
+    # transformers' Qwen3MoeAttention q_norm/k_norm) instead of over the whole projection.
+    qk_norm_per_head: bool = False
     moe: MixtureOfExperts | None = None
     latent_attention: LatentAttention | None = None
 
@@ -304,7 +307,7 @@ class TransformerSpec(ModelSpec):
             if self.attn_out_bias:
                 attention += h
         if self.qk_norm:
-            attention += q_width + kv_width
+            attention += 2 * d if self.qk_norm_per_head else q_width + kv_width
         norms = self.norms_per_layer * norm_params
 
         embeddings = v * h

@@ -51,7 +51,9 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
                                 note="shares its saved input with the q projection")
             )  # fmt: skip
         if model.qk_norm:
-            ops += [qk_norm_op(step, "q norm", n_q * d), qk_norm_op(step, "k norm", n_kv * d)]
+            weight = d if model.qk_norm_per_head else None  # Qwen3: one d-wide weight per norm
+            ops += [qk_norm_op(step, "q norm", n_q * d, weight=weight),
+                    qk_norm_op(step, "k norm", n_kv * d, weight=weight)]  # fmt: skip
         if model.position_encoding == "rotary":
             ops.append(
                 elementwise_operator(
@@ -161,15 +163,21 @@ def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
 
 
 def qk_norm_op(
-    step: StepBuilder, name: str, width: int, *, tensor_parallel: bool = True
+    step: StepBuilder,
+    name: str,
+    width: int,
+    *,
+    tensor_parallel: bool = True,
+    weight: int | None = None,
 ) -> Operator:
     """An RMSNorm over the whole query (or key) projection, ``width`` wide (OLMoE's QK-norm;
     Muennighoff et al. 2024 section 2), saving what the hidden-state RMSNorm saves
-    (:meth:`StepBuilder.norm`) at that width."""
+    (:meth:`StepBuilder.norm`) at that width; ``weight``: its parameters when they are fewer
+    than ``width`` (Qwen3 normalizes each head with one ``d``-wide weight)."""
     tokens, act = step.tokens, step.act
     return elementwise_operator(
         name, "layer", step.layer_count, tokens * width, "rmsnorm", activation_bytes=act,
-        kind=OperatorKind.NORM, parameters=width, saved_elements=1,
+        kind=OperatorKind.NORM, parameters=width if weight is None else weight, saved_elements=1,
         saved_element_bytes=tokens * width * 4 + tokens * 4 + tokens * width * act,
         recompute_fraction=step.layer_rf, tensor_parallel=tensor_parallel,
     )  # fmt: skip

@@ -175,3 +175,56 @@ def test_router_bias_and_score_correction_bias_by_hand(catalog: Catalog) -> None
         update={"moe": deepseek.moe.model_copy(update={"score_correction_bias": False})}
     )
     assert plain.parameter_count == deepseek.parameter_count
+
+
+#: config.json of models outside the catalog whose families the importer reads (issue 63),
+#: copied by hand from the Hugging Face hub: deepseek-ai/DeepSeek-V2-Lite (a full-rank query:
+#: q_lora_rank null), deepseek-ai/DeepSeek-V2 and Qwen/Qwen3-30B-A3B.
+IMPORTED_CONFIGS: dict[str, dict[str, object]] = {
+    "deepseek-v2-lite": {
+        "model_type": "deepseek_v2", "vocab_size": 102400, "hidden_size": 2048,
+        "intermediate_size": 10944, "moe_intermediate_size": 1408, "num_hidden_layers": 27,
+        "num_attention_heads": 16, "num_key_value_heads": 16, "n_shared_experts": 2,
+        "n_routed_experts": 64, "num_experts_per_tok": 6, "first_k_dense_replace": 1,
+        "kv_lora_rank": 512, "q_lora_rank": None, "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64, "v_head_dim": 128, "topk_method": "greedy", "n_group": 1,
+        "topk_group": 1, "norm_topk_prob": False, "routed_scaling_factor": 1.0,
+        "hidden_act": "silu", "max_position_embeddings": 163840, "tie_word_embeddings": False,
+    },
+    "deepseek-v2": {
+        "model_type": "deepseek_v2", "vocab_size": 102400, "hidden_size": 5120,
+        "intermediate_size": 12288, "moe_intermediate_size": 1536, "num_hidden_layers": 60,
+        "num_attention_heads": 128, "num_key_value_heads": 128, "n_shared_experts": 2,
+        "n_routed_experts": 160, "num_experts_per_tok": 6, "first_k_dense_replace": 1,
+        "kv_lora_rank": 512, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64, "v_head_dim": 128, "topk_method": "group_limited_greedy",
+        "n_group": 8, "topk_group": 3, "norm_topk_prob": False, "routed_scaling_factor": 16.0,
+        "hidden_act": "silu", "max_position_embeddings": 163840, "tie_word_embeddings": False,
+    },
+    "qwen3-30b-a3b": {
+        "model_type": "qwen3_moe", "vocab_size": 151936, "hidden_size": 2048,
+        "intermediate_size": 6144, "moe_intermediate_size": 768, "num_hidden_layers": 48,
+        "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128,
+        "num_experts": 128, "num_experts_per_tok": 8, "decoder_sparse_step": 1,
+        "mlp_only_layers": [], "norm_topk_prob": True, "hidden_act": "silu",
+        "max_position_embeddings": 40960, "rope_theta": 1000000.0, "tie_word_embeddings": False,
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(IMPORTED_CONFIGS))
+def test_deepseek_v2_and_qwen3_moe_configs_import_as_transformers_builds_them(name: str) -> None:
+    # Issue 63: these config.json files were refused. The oracle: transformers' own config and
+    # model classes (DeepseekV2ForCausalLM, Qwen3MoeForCausalLM) on the meta device.
+    config = IMPORTED_CONFIGS[name]
+    assert from_hf_config(config, name=name).parameter_count == parameter_count(hf_model(config))
+
+
+def test_imported_totals_match_the_published_ones() -> None:
+    # DeepSeek-V2 paper (arXiv 2405.04434) abstract: 236B total; its DeepSeek-V2-Lite model card:
+    # 15.7B total; the Qwen3-30B-A3B model card: 30.5B total. (The activated counts are left
+    # out: the publications do not say whether they include the embedding.)
+    totals = {"deepseek-v2": 236, "deepseek-v2-lite": 15.7, "qwen3-30b-a3b": 30.5}
+    for name, total in totals.items():
+        model = from_hf_config(IMPORTED_CONFIGS[name], name=name)
+        assert model.parameter_count / 1e9 == pytest.approx(total, rel=0.01), name
