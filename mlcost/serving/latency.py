@@ -93,12 +93,12 @@ def forward_seconds(
 ) -> Real:
     """Seconds of the forward ``table`` under ``engine`` (arrays in sweeps): the roofline of its
     rows plus ``K`` kernels' overhead each, replayed from a CUDA graph (``graph``) or launched;
-    a launched step waits for its host, ``max(GPU, host ops x dispatch overhead)``
-    (:class:`mlcost.specs.Engine`)."""
+    a launched step waits for its host, ``max(GPU, host ops x dispatch overhead)``; then the
+    engine's host work between forwards, ``step_overhead`` (:class:`mlcost.specs.Engine`)."""
     kernels, host_ops = engine_counts(engine, table, layers)
     gpu = np.asarray(forward_time(table, ceilings).seconds) + kernels * engine.kernel_seconds(graph)
     host = 0.0 if graph else host_ops * engine.dispatch_seconds
-    return plain(np.maximum(gpu, host))
+    return plain(np.maximum(gpu, host) + engine.step_seconds)
 
 
 def tensor_parallel_seconds(
@@ -146,6 +146,19 @@ def batching_iteration_seconds(
     )
 
 
+def prompts_per_prefill(prefill_tokens: int | None, prompt: float) -> int:
+    """Prompts of ``prompt`` tokens one prefill forward takes: ``max(1, floor(C / P))`` for an
+    engine that batches admitted prompts into forwards of up to ``C = prefill_tokens`` tokens
+    (vLLM's chunked prefill with ``max_num_batched_tokens``, TensorRT-LLM's ``max_num_tokens``,
+    SGLang's ``chunked_prefill_size``; Agrawal et al. 2024, "Sarathi-Serve", section 4), 1 for
+    an engine that prefills each prompt alone (``None``). A prompt longer than ``C`` is split
+    into chunks, each already compute-bound at engine budgets of thousands of tokens, so it is
+    priced as one prefill."""
+    if prefill_tokens is None:
+        return 1
+    return max(1, int(prefill_tokens // max(float(prompt), 1.0)))
+
+
 def prefill_share(prefill: Real, iteration: Real, tokens: Real, output: float) -> Real:
     """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · t_prefill /
     iteration`` (the ``b·E / O`` prompts admitted per iteration, each ``t_prefill``); below 1 by
@@ -175,6 +188,7 @@ __all__ = [
     "forward_time",
     "mean_context",
     "prefill_share",
+    "prompts_per_prefill",
     "serving_ceilings",
     "tensor_parallel_seconds",
     "time_to_first_token",

@@ -57,6 +57,7 @@ from mlcost.serving.latency import (
     forward_seconds,
     mean_context,
     prefill_share,
+    prompts_per_prefill,
     serving_ceilings,
     tensor_parallel_seconds,
     time_to_first_token,
@@ -194,6 +195,14 @@ class ServePlan(Result):
         model = self.transformer
         check_format(self.weights, "weights")
         check_format(self.kv_format, "kv_format")
+        engine = self.resolved_engine
+        for name, value, served in (("weights", self.weights, engine.weight_formats),
+                                    ("kv_format", self.kv_format, engine.kv_formats)):  # fmt: skip
+            if served and value not in served:
+                raise MlcostError(
+                    f"{name}: got {value!r}, but engine {engine.name} serves "
+                    f"{', '.join(served)}; choose one of those or another --engine"
+                )
         t = check_tensor_parallel(model, self.tp)
         per_node = self.resolved_system.gpus_per_node
         if t > per_node:
@@ -343,7 +352,14 @@ class ServePlan(Result):
             return forward_seconds(table, c, engine, layers=of.num_layers, graph=step and graph)
 
         prefill = seconds(prefill_operators(model, 1, p, **self._options), model, False) + comm(p)
-        per_prompt_token = prefill / p
+        together = prompts_per_prefill(engine.prefill_tokens, p)
+        if together == 1:
+            per_prompt_token = prefill / p
+        else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
+            batched = prefill_operators(model, together, p, **self._options)
+            per_prompt_token = (seconds(batched, model, False) + comm(together * p)) / (
+                together * p
+            )
         draft = self.draft_model
         if draft is None:
             step = seconds(decode_operators(model, b, context, **self._options), model, True)
@@ -361,6 +377,23 @@ class ServePlan(Result):
             tokens = np.asarray(
                 expected_accepted_tokens(float(self.acceptance or 0), k)
             ) * np.ones_like(b)
+        if not engine.continuous_batching:
+            # A static batch (Hugging Face generate): b prompts prefilled together, then O decode
+            # steps; a token every step, the batch's prefill amortized over its O steps.
+            batch_prefill = seconds(
+                prefill_operators(model, b, p, **self._options), model, False
+            ) + comm(b * p)
+            per_prompt_token = np.asarray(batch_prefill) / (b * p)
+            iteration = np.asarray(step + batch_prefill / o, dtype=np.float64)
+            return {
+                "prefill": batch_prefill, "per_prompt_token": per_prompt_token, "step": step,
+                "tokens_per_step": tokens, "iteration": iteration, "tpot": step / tokens,
+                "ttft": np.asarray(batch_prefill, dtype=np.float64),
+                "prefill_share": batch_prefill / o / iteration,
+                "output_rate": b * tokens / iteration,
+                "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
+                "context": context,
+            }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
         iteration = np.asarray(iteration, dtype=np.float64)
         return {
@@ -374,12 +407,21 @@ class ServePlan(Result):
         }  # fmt: skip
 
     @cached_property
+    def largest_batch(self) -> int:
+        """The most sequences that decode together: the KV cache's limit
+        (``memory["max_batch"]``), capped by the engine's ``max_batch``."""
+        self.require_fit()
+        largest = int(self.memory["max_batch"])
+        cap = self.resolved_engine.max_batch
+        return largest if cap is None else min(largest, cap)
+
+    @cached_property
     def chosen_batch(self) -> tuple[int, str]:
         """The batch and why: given, the smallest carrying ``rate``, or the largest that fits."""
         self.require_fit()
         if self.batch is not None:
             return self.batch, "given"
-        largest = int(self.memory["max_batch"])
+        largest = self.largest_batch
         if self.rate is not None:
             rate = float(magnitude_in(self.rate, "1/s", "rate", bare=True))
             candidates = np.arange(1, largest + 1)

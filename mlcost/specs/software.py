@@ -261,7 +261,16 @@ class Engine(Spec):
     decode when ``decode_graphs`` is false) also costs the host ``dispatch_overhead`` per
     operation it dispatches (``host_ops_per_layer · L + host_ops_outside_layers``; absent: one per
     kernel), and the GPU waits for a host that falls behind: ``max(GPU, host)``
-    (:func:`mlcost.serving.latency.forward_seconds`).
+    (:func:`mlcost.serving.latency.forward_seconds`). Every forward then waits ``step_overhead``
+    for the engine's own host work between steps (scheduling, input preparation, sampling,
+    output processing).
+
+    How it serves (:class:`mlcost.ServePlan`): ``prefill_tokens``, the tokens of one batched or
+    chunked prefill forward (absent: each prompt prefilled alone, re-reading every weight);
+    ``max_batch``, the most sequences it schedules; ``continuous_batching`` (false: a static
+    batch, Hugging Face ``generate``); the formats it serves (``weight_formats``,
+    ``kv_formats``; empty: any); descriptive ``attention_kernels``, ``paged_kv`` and
+    ``moe_kernel``, each with its source in the profile.
     """
 
     KIND: ClassVar[str] = "engine"
@@ -275,6 +284,22 @@ class Engine(Spec):
     kernels_outside_layers: int | None = Field(default=None, ge=0)
     host_ops_per_layer: PositiveInt | None = None
     host_ops_outside_layers: int | None = Field(default=None, ge=0)
+    # Host time per forward (decode step or prefill) that the GPU waits for: scheduling, input
+    # preparation, sampling and output processing not overlapped with the kernels (None: none).
+    step_overhead: Duration | None = None
+    # Tokens one prefill forward takes (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens,
+    # SGLang chunked_prefill_size): admitted prompts are prefilled together, or in chunks, in
+    # forwards of up to this many tokens; None: each prompt alone (a static batch).
+    prefill_tokens: PositiveInt | None = None
+    # The largest batch the engine schedules (vLLM max_num_seqs, TensorRT-LLM max_batch_size).
+    max_batch: PositiveInt | None = None
+    continuous_batching: bool = True
+    attention_kernels: tuple[str, ...] = ()
+    paged_kv: bool = True
+    # Formats the engine serves (empty: any of mlcost's); checked by ServePlan.
+    weight_formats: tuple[str, ...] = ()
+    kv_formats: tuple[str, ...] = ()
+    moe_kernel: str = ""
 
     def kernel_seconds(self, graph: bool) -> float:
         """Seconds per kernel beyond its roofline time, replayed from a graph or launched."""
@@ -284,6 +309,11 @@ class Engine(Spec):
     def dispatch_seconds(self) -> float:
         """``dispatch_overhead`` in seconds, converted once per profile."""
         return float(in_unit(self.dispatch_overhead, "s"))
+
+    @cached_property
+    def step_seconds(self) -> float:
+        """``step_overhead`` in seconds (0 without one), converted once per profile."""
+        return 0.0 if self.step_overhead is None else float(in_unit(self.step_overhead, "s"))
 
 
 __all__ = [

@@ -1,0 +1,142 @@
+"""Serving predictions against published engine benchmarks: every row of
+``mlcost/data/published_serving.yaml`` (each with its source and convention), predicted with one
+configuration per family: the engine profile the row names (:mod:`specs/engines`), the catalog
+model, GPU and node, the row's formats, lengths and load, mlcost's defaults otherwise.
+
+Families and what is compared (like with like):
+
+* ``trtllm-perf-overview``: TensorRT-LLM's performance overview, total output tokens/s of a
+  max-load throughput run on the whole tensor-parallel group, FP8 weights and KV cache;
+  predicted at the largest batch the engine schedules or the KV cache holds
+  (:attr:`mlcost.ServePlan.largest_batch`).
+* ``nim``: NVIDIA NIM (TensorRT-LLM) TTFT and inter-token latency at a fixed concurrency,
+  predicted at batch = concurrency.
+* ``vllm-dashboard``: vLLM's latency test, one static batch's end-to-end latency: its prefill and
+  its decode steps at their contexts.
+* ``musgrave``: vLLM on an A100, output tokens/s of one request at a time.
+
+Llama 3.1 8B and Llama 3.3 70B are the catalog's Llama 3 shapes with a 131,072-token context
+(rope scaling changes no FLOP or byte).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from mlcost.serving.latency import forward_seconds, serving_ceilings, tensor_parallel_seconds
+from mlcost.serving.plan import ServePlan
+from mlcost.serving.workload import decode_operators, prefill_operators
+from mlcost.specs import Engine, TransformerSpec, default_catalog
+
+#: The families of serving rows, in the order reports list them.
+SERVING_FAMILIES = ("trtllm-perf-overview", "nim", "vllm-dashboard", "musgrave")
+#: Context of Llama 3.1 and 3.3 (their config.json max_position_embeddings).
+LLAMA_31_CONTEXT = 131_072
+
+
+@cache
+def serving_cases() -> tuple[dict[str, Any], ...]:
+    """The rows of the shipped serving validation set, as read from YAML."""
+    import yaml  # on first need only
+
+    text = resources.files("mlcost").joinpath("data/published_serving.yaml").read_text()
+    return tuple(yaml.safe_load(text)["cases"])
+
+
+@cache
+def serving_sources() -> dict[str, str]:
+    """The sources of the serving rows, by key."""
+    import yaml
+
+    text = resources.files("mlcost").joinpath("data/published_serving.yaml").read_text()
+    return dict(yaml.safe_load(text)["sources"])
+
+
+def _model(name: str) -> TransformerSpec:
+    spec = default_catalog().transformer(name)
+    return spec.model_copy(update={"max_position_embeddings": LLAMA_31_CONTEXT})
+
+
+def _plan(case: dict[str, Any], engine: Engine | str, batch: int | None) -> ServePlan:
+    where = {"system": case["system"]} if "system" in case else {"gpu": case["gpu"]}
+    return ServePlan(
+        _model(case["model"]), **where, tp=int(case["tp"]), weights=case["weights"],
+        kv_format=case["kv_format"], prompt=int(case["prompt"]), output=int(case["output"]),
+        batch=batch, engine=engine,
+    )  # fmt: skip
+
+
+def static_batch_latency(plan: ServePlan, batch: int) -> float:
+    """Milliseconds for one static batch of ``batch`` prompts to generate the plan's output
+    tokens each: the batch's prefill (its first token) and ``O - 1`` decode steps at their
+    contexts, with the tensor-parallel all-reduces and the engine's costs."""
+    spec, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
+    prompt, output = int(np.mean(plan._prompt)), int(np.mean(plan._output))
+    ceilings = serving_ceilings(plan.accelerator, plan.weights)
+    options = {"tensor_parallel": plan.tp, "weights": plan.weights, "kv_format": plan.kv_format}
+    h, layers = spec.hidden_size, spec.num_layers
+    prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
+                              engine, layers=layers, graph=False)  # fmt: skip
+    prefill = np.asarray(prefill) + tensor_parallel_seconds(
+        system, plan.tp, h, layers, batch * prompt
+    )
+    context = prompt + np.arange(1, output)  # the contexts of the O - 1 decode steps
+    steps = forward_seconds(decode_operators(spec, batch, context, **options), ceilings, engine,
+                            layers=layers, graph=engine.decode_graphs)  # fmt: skip
+    steps = np.asarray(steps) + tensor_parallel_seconds(system, plan.tp, h, layers, batch)
+    return float((prefill + np.sum(steps)) * 1e3)
+
+
+def predict_serving_case(
+    case: dict[str, Any], engines: Mapping[str, Engine] | None = None
+) -> float:
+    """mlcost's prediction for one serving row, in the row's unit (module docstring);
+    ``engines`` replaces the catalog's profile of an engine by name (to measure a mechanism
+    on and off)."""
+    name = case["engine"]
+    engine: Engine | str = (engines or {}).get(name, name)
+    family, load = case["family"], case["load"]
+    if family == "trtllm-perf-overview":
+        plan = _plan(case, engine, None)
+        largest = plan.largest_batch
+        return float(_plan(case, engine, largest).row()["output_tokens_per_s"])
+    if family == "vllm-dashboard":
+        batch = int(str(load).removeprefix("static-"))
+        return static_batch_latency(_plan(case, engine, batch), batch)
+    row = _plan(case, engine, int(load)).row()
+    if case["unit"] == "token/s":
+        return float(row["output_tokens_per_s"])
+    return float(row["ttft_ms"] if case["quantity"] == "time to first token" else row["tpot_ms"])
+
+
+def serving_predictions(engines: Mapping[str, Engine] | None = None) -> list[dict[str, Any]]:
+    """Every serving row with its prediction and error ``predicted / measured - 1``."""
+    out = []
+    for case in serving_cases():
+        predicted = predict_serving_case(case, engines)
+        measured = float(case["value"])
+        out.append(
+            {
+                "id": case["id"], "family": case["family"], "quantity": case["quantity"],
+                "unit": case["unit"], "measured": measured, "predicted": predicted,
+                "error": predicted / measured - 1, "engine": case["engine"],
+                "source": serving_sources()[case["source"]],
+            }
+        )  # fmt: skip
+    return out
+
+
+__all__ = [
+    "LLAMA_31_CONTEXT",
+    "SERVING_FAMILIES",
+    "predict_serving_case",
+    "serving_cases",
+    "serving_predictions",
+    "serving_sources",
+    "static_batch_latency",
+]
