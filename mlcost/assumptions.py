@@ -51,6 +51,8 @@ class Assumptions(Model):
     quantization_group_size: int = Field(default=128, gt=0)
     kv_block_size: int = Field(default=16, gt=0)
     gpu_memory_utilization: float = Field(default=0.9, gt=0.0, le=1.0)
+    serving_ttft_target: Duration = Q_(450, "ms")
+    serving_tpot_target: Duration = Q_(40, "ms")
 
 
 ASSUMPTION_SOURCES: dict[str, str] = {
@@ -152,6 +154,16 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     "gpu_memory_utilization": (
         "vLLM's default --gpu-memory-utilization 0.9: the share of GPU memory the engine may "
         "use for weights, activations and the KV cache"
+    ),
+    "serving_ttft_target": (
+        "MLPerf Inference v5.0, Llama 2 70B Interactive scenario: time to first token <= 450 ms "
+        "(99th percentile), the interactive latency constraint of the benchmark; mlcost applies it "
+        "to the mean: the default batch of ServePlan is the largest that meets it"
+    ),
+    "serving_tpot_target": (
+        "MLPerf Inference v5.0, Llama 2 70B Interactive scenario: time per output token <= 40 ms "
+        "(99th percentile, 25 tokens/s per user); the default batch of ServePlan is the largest "
+        "that meets it"
     ),
 }
 

@@ -112,12 +112,15 @@ class ServePlan(Result):
     """A model served on ``gpu`` (or the GPUs of ``system``) with ``tp``-way tensor parallelism,
     for requests of ``prompt`` input and ``output`` generated tokens (one value each, or paired
     samples of a mix). ``batch`` is the number of sequences decoding together (default: the
-    smallest that carries ``rate`` requests/s, else the largest that fits); ``weights`` and
+    smallest that carries ``rate`` requests/s, else the largest that meets the latency target); ``weights`` and
     ``kv_format`` the serving formats (``bf16``, ``fp16``, ``fp8``, ``int8``, ``int4``);
     ``draft`` a draft model for speculative decoding with its ``acceptance`` rate and
     ``draft_tokens`` per step; ``engine`` the serving engine (:class:`mlcost.specs.Engine`, a
-    catalog name: ``cuda-graphs`` by default, ``pytorch-eager``, ``pytorch-cuda-graphs``), whose
-    cost per kernel and host dispatch each forward adds. ``region``, ``price``, ``pue``,
+    catalog name: ``vllm`` by default, ``tensorrt-llm``, ``sglang``, ``hf-generate``,
+    ``cuda-graphs``, ``pytorch-eager``, ``pytorch-cuda-graphs``), whose costs per kernel and per
+    step, prefill batching and batch cap each forward follows; ``ttft`` and ``tpot`` the latency
+    target the default batch meets (default: :attr:`Assumptions.serving_ttft_target`, 450 ms, and
+    ``serving_tpot_target``, 40 ms). ``region``, ``price``, ``pue``,
     ``facility`` and ``electricity_price`` as for :class:`mlcost.plan.Plan`."""
 
     model: str | ModelSpec
@@ -136,7 +139,9 @@ class ServePlan(Result):
     draft: str | ModelSpec | None = None
     acceptance: float | None = None
     draft_tokens: int = 4
-    engine: str | Engine = "cuda-graphs"
+    engine: str | Engine = "vllm"
+    ttft: pint.Quantity | str | None = None
+    tpot: pint.Quantity | str | None = None
     region: str | Grid = "world"
     price: str | pint.Quantity | None = None
     pue: float | None = None
@@ -232,6 +237,10 @@ class ServePlan(Result):
             rate = float(magnitude_in(self.rate, "1/s", "rate", bare=True))
             if not (rate > 0 and math.isfinite(rate)):
                 raise MlcostError(f"rate: got {self.rate!r}, expected requests per second > 0")
+        for name in ("ttft", "tpot"):
+            value = getattr(self, name)
+            if value is not None and not float(magnitude_in(value, "s", name)) > 0:
+                raise MlcostError(f"{name}: got {value!r}, expected a latency > 0, e.g. '500 ms'")
         if self.draft is None and self.acceptance is not None:
             raise MlcostError(
                 f"acceptance: got {self.acceptance!r} without a draft model; give draft= "
@@ -415,21 +424,42 @@ class ServePlan(Result):
         cap = self.resolved_engine.max_batch
         return largest if cap is None else min(largest, cap)
 
+    @property
+    def latency_target(self) -> tuple[float, float]:
+        """The TTFT and TPOT (seconds) the default batch must meet: ``ttft``/``tpot`` when given,
+        else :attr:`Assumptions.serving_ttft_target` and ``serving_tpot_target`` (MLPerf
+        Inference's interactive constraint)."""
+        a = self.assumptions
+        ttft = a.serving_ttft_target if self.ttft is None else self.ttft
+        tpot = a.serving_tpot_target if self.tpot is None else self.tpot
+        return (float(magnitude_in(ttft, "s", "ttft", bare=False)),
+                float(magnitude_in(tpot, "s", "tpot", bare=False)))  # fmt: skip
+
     @cached_property
     def chosen_batch(self) -> tuple[int, str]:
-        """The batch and why: given, the smallest carrying ``rate``, or the largest that fits."""
+        """The batch and why: given; the smallest carrying ``rate`` (within the latency target
+        where one does); else the largest meeting the latency target (:attr:`latency_target`),
+        batch 1 when none does. Never the memory limit for its own sake: no deployment decodes
+        at the KV cache's limit whatever the latency."""
         self.require_fit()
         if self.batch is not None:
             return self.batch, "given"
         largest = self.largest_batch
+        candidates = np.arange(1, largest + 1)
+        timing = self.timing(candidates)
+        ttft, tpot = self.latency_target
+        meets = (np.asarray(timing["ttft"]) <= ttft) & (np.asarray(timing["tpot"]) <= tpot)
+        target = f"TTFT <= {ttft * 1e3:g} ms and TPOT <= {tpot * 1e3:g} ms"
         if self.rate is not None:
             rate = float(magnitude_in(self.rate, "1/s", "rate", bare=True))
-            candidates = np.arange(1, largest + 1)
-            carried = np.asarray(self.timing(candidates)["request_rate"]) >= rate
-            if np.any(carried):
-                smallest = int(candidates[np.argmax(carried)])
-                return smallest, f"the smallest batch that carries {rate:g} requests/s"
-        return largest, "the largest batch that fits in the KV cache"
+            carried = np.asarray(timing["request_rate"]) >= rate
+            if np.any(carried & meets):
+                smallest = int(candidates[np.argmax(carried & meets)])
+                return smallest, f"the smallest batch that carries {rate:g} requests/s ({target})"
+        if np.any(meets):
+            best = int(candidates[len(candidates) - 1 - np.argmax(meets[::-1])])
+            return best, f"the largest batch that meets {target}"
+        return 1, f"batch 1: no batch meets {target}"
 
     @cached_property
     def _values(self) -> dict[str, Any]:

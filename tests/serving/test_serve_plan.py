@@ -41,10 +41,22 @@ def test_largest_batch_hand_derivation(plan: mlcost.ServePlan) -> None:
     capacity = 81559 * 2**20
     free = capacity * 0.9 - 2 * 8_030_261_248
     assert plan.memory["max_batch"] == math.floor(free / (1280 * 131_072))
-    assert plan.chosen_batch == (
-        plan.memory["max_batch"],
-        "the largest batch that fits in the KV cache",
+
+
+def test_default_batch_meets_the_latency_target_not_the_memory_limit(
+    plan: mlcost.ServePlan,
+) -> None:
+    # Issue 63: the default batch is the largest that meets the stated target (TTFT <= 450 ms,
+    # TPOT <= 40 ms: MLPerf Inference v5.0's interactive constraint), not the largest that fits.
+    batch, why = plan.chosen_batch
+    assert "TPOT <= 40 ms" in why and batch < plan.memory["max_batch"]
+    timing = plan.timing([batch, batch + 1])
+    assert timing["tpot"][0] <= 0.040 and timing["ttft"][0] <= 0.450
+    assert timing["tpot"][1] > 0.040 or timing["ttft"][1] > 0.450
+    looser = mlcost.ServePlan(
+        "llama-3-8b", gpu="h100-sxm5-80gb", prompt=1024, output=256, tpot="80 ms"
     )
+    assert looser.chosen_batch[0] > batch
 
 
 def test_fp8_cache_and_int4_weights_fit_more(plan: mlcost.ServePlan) -> None:
@@ -79,7 +91,31 @@ def test_price_per_million_output_tokens_hand_derivation() -> None:
     decode = float(t["iteration"]) - 2 * float(t["per_prompt_token"])
     assert float(t["step"]) == pytest.approx(decode)
     assert plan.row()["usd_per_m_output"] == pytest.approx(1e6 * 0.001 * decode)
-    assert plan.row()["usd_per_m_input"] == pytest.approx(1e6 * 0.001 * float(t["prefill"]) / 512)
+    assert plan.row()["usd_per_m_input"] == pytest.approx(1e6 * 0.001 * float(t["per_prompt_token"]))
+    # vLLM prefills admitted prompts together, up to 8192 tokens a forward: 16 prompts of 512,
+    # one weight read for all, so a prompt token costs less than in a prefill of its own.
+    assert float(t["per_prompt_token"]) < float(t["prefill"]) / 512
+
+
+def test_batched_prefill_prices_prompts_in_forwards_of_the_engine_budget() -> None:
+    from mlcost.serving.latency import prompts_per_prefill
+
+    # floor(8192 / P) prompts a forward (Sarathi-Serve / vLLM max_num_batched_tokens), at
+    # least one; an engine without a budget prefills each prompt alone.
+    assert [prompts_per_prefill(8192, p) for p in (128, 512, 1000, 8192, 20000)] == [
+        64, 16, 8, 1, 1,
+    ]
+    assert prompts_per_prefill(None, 128) == 1
+    alone = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", prompt=128, output=128,
+                             batch=64, engine="cuda-graphs")  # fmt: skip
+    chunked = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", prompt=128, output=128,
+                               batch=64)  # fmt: skip
+    # A prefill of one 128-token prompt reads all 2 x 8,030,261,248 bytes of weights at most at
+    # the H100's 3.35 TB/s: at least 37.4 us per prompt token. 64 prompts together read them
+    # once, so a prompt token costs less than that floor.
+    floor = 2 * 8_030_261_248 / 3.35e12 / 128
+    assert float(alone.timing(64)["per_prompt_token"]) >= floor
+    assert float(chunked.timing(64)["per_prompt_token"]) < floor
 
 
 def test_rate_sizes_batch_and_replicas() -> None:
