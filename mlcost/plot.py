@@ -450,6 +450,50 @@ def tradeoff(curve: TradeoffCurveLike, ax: Any = None) -> Any:
     return figure
 
 
+class SloSearchLike(Protocol):
+    """What :func:`slo_front` reads (:class:`mlcost.serving.slo.SloSearch`)."""
+
+    rate: float | None
+    tpot_s: float
+
+    def title(self) -> str: ...
+    @property
+    def feasible(self) -> list[Any]: ...
+    @property
+    def chosen(self) -> Any: ...
+    @property
+    def runner_up(self) -> Any: ...
+    def pareto(self) -> list[Any]: ...
+
+
+def slo_front(search: SloSearchLike, ax: Any = None) -> Any:
+    """Cost against time per output token of every configuration that meets a serving target,
+    its Pareto front, the choice and the runner-up (:func:`mlcost.serving.slo.search_slo`)."""
+    figure, ax = _figure(ax)
+    hourly = search.rate is not None
+
+    def cost(c: Any) -> float:
+        return float(c.usd_per_hour if hourly else c.usd_per_m_output)
+
+    feasible = search.feasible
+    ax.scatter([c.tpot_ms for c in feasible], [cost(c) for c in feasible], s=12, alpha=0.4,
+               color="0.5", label="meets the target")  # fmt: skip
+    front = search.pareto()
+    ax.step([c.tpot_ms for c in front], [cost(c) for c in front], where="post", marker="o",
+            label="Pareto front")  # fmt: skip
+    for c, name, color in ((search.chosen, "chosen", "C3"), (search.runner_up, "runner-up", "C2")):
+        if c is not None:
+            ax.scatter([c.tpot_ms], [cost(c)], s=80, color=color, zorder=3,
+                       label=f"{name}: {c.label}")  # fmt: skip
+    ax.axvline(search.tpot_s * 1e3, color="0.3", linestyle=":", label="TPOT target")
+    ax.set_yscale("log")
+    ax.set_xlabel("time per output token (ms)")
+    ax.set_ylabel("USD per hour" if hourly else "USD per million output tokens")
+    ax.set_title(search.title(), fontsize=8)
+    ax.legend(fontsize=7)
+    return figure
+
+
 def validation(result: ValidationLike, ax: Any = None) -> Any:
     """The error of every predicted row of the published validation set, by family, with the
     10% and 25% bands; rows the catalog is anchored on are drawn hollow."""

@@ -4,12 +4,20 @@ and dollars, energy and CO2e per million input and output tokens."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from mlcost.cli.options import JsonOption, ModelArgument, quantity_option
-from mlcost.cli.output import print_explained, print_json, print_result
+from mlcost.cli.output import (
+    check_destination,
+    print_explained,
+    print_json,
+    print_result,
+    save_png,
+    stdout_console,
+)
 from mlcost.errors import MlcostError
 from mlcost.serving import ServePlan
 
@@ -54,11 +62,28 @@ def serve(
         float | None, typer.Option(help="Draft token acceptance rate in [0, 1].")
     ] = None,
     engine: Annotated[
-        str,
+        str | None,
         typer.Option(
-            help="Serving engine profile: cuda-graphs | pytorch-eager | pytorch-cuda-graphs."
+            help="Serving engine profile: vllm (default) | tensorrt-llm | sglang | hf-generate | "
+            "cuda-graphs | pytorch-eager | pytorch-cuda-graphs."
         ),
-    ] = "cuda-graphs",
+    ] = None,
+    ttft: Annotated[
+        str | None,
+        typer.Option(
+            help="Time-to-first-token target (e.g. 500ms). Without --gpu/--system: search the "
+            "cheapest configuration meeting --ttft/--tpot; with them: the default batch's target "
+            "(default 450 ms)."
+        ),
+    ] = None,
+    tpot: Annotated[
+        str | None,
+        typer.Option(help="Time-per-output-token target (e.g. 50ms; default 40 ms)."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="With a search: write the Pareto front (cost against TPOT) as PNG."),
+    ] = None,
     region: Annotated[str, typer.Option(help="Grid region for CO2e.")] = "us",
     price: Annotated[
         str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
@@ -66,11 +91,23 @@ def serve(
     explain: Annotated[bool, typer.Option(help="Each figure with its derivation.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per 1M tokens."""
+    """Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per 1M tokens;
+    with --ttft/--tpot and no --gpu/--system, the cheapest configuration meeting them."""
     price_value: Any = price
     if price is not None and price.strip()[:1].isdigit():
         price_value = quantity_option(price, "USD/hour", "--price")
     rate_value = None if rate is None else quantity_option(rate, "1/s", "--rate")
+    ttft_value = None if ttft is None else quantity_option(ttft, "s", "--ttft")
+    tpot_value = None if tpot is None else quantity_option(tpot, "s", "--tpot")
+    if plot is not None:
+        check_destination(plot, "--plot")
+    if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
+        _search(model, ttft_value, tpot_value, rate_value, prompt, output, engine, plot, as_json)
+        return
+    if plot is not None:
+        raise MlcostError(
+            "--plot: draws the Pareto front of a search; give --ttft/--tpot without --gpu/--system"
+        )
     plan = ServePlan(
         model,
         gpu=gpu if gpu is not None or system is not None else DEFAULT_GPU,
@@ -84,7 +121,9 @@ def serve(
         kv_format=kv_format,
         draft=draft,
         acceptance=acceptance,
-        engine=engine,
+        engine=engine or "vllm",
+        ttft=ttft_value,
+        tpot=tpot_value,
         region=region,
         price=price_value,
     )
@@ -95,3 +134,47 @@ def serve(
         print_explained(plan)
     else:
         print_result(plan)
+
+
+def _search(
+    model: str,
+    ttft: Any,
+    tpot: Any,
+    rate: Any,
+    prompt: str,
+    output: str,
+    engine: str | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """``mlcost serve MODEL --ttft T --tpot T``: the cheapest configuration, its runner-up and
+    the Pareto front (:func:`mlcost.serving.slo.search_slo`)."""
+    from rich.table import Table
+
+    from mlcost.assumptions import DEFAULT_ASSUMPTIONS
+    from mlcost.serving.slo import DEFAULT_ENGINES, search_slo
+
+    result = search_slo(
+        model,
+        ttft=ttft if ttft is not None else DEFAULT_ASSUMPTIONS.serving_ttft_target,
+        tpot=tpot if tpot is not None else DEFAULT_ASSUMPTIONS.serving_tpot_target,
+        rate=rate, prompt=_count(prompt, "--prompt"), output=_count(output, "--output"),
+        engines=(engine,) if engine else DEFAULT_ENGINES,
+    )  # fmt: skip
+    if plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        save_png(result.plot(), plot)
+    if as_json:
+        front = [c.__dict__ for c in result.pareto()]
+        print_json({**result.to_json(), "pareto": front})
+        return
+    print_result(result)
+    table = Table(title="Pareto front: cost against time per output token", title_justify="left")
+    for column in ("configuration", "TTFT ms", "TPOT ms", "tokens/s", "USD/1M out"):
+        table.add_column(column, justify="left" if column == "configuration" else "right")
+    for c in result.pareto():
+        table.add_row(c.label, f"{c.ttft_ms:.0f}", f"{c.tpot_ms:.1f}", f"{c.tokens_per_s:,.0f}",
+                      f"{c.usd_per_m_output:.3f}")  # fmt: skip
+    stdout_console().print(table)

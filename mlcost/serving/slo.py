@@ -1,0 +1,339 @@
+"""Serve to a latency target: the cheapest configuration that meets it, the Pareto front of cost
+against latency, and why the runner-up lost.
+
+A configuration is a GPU type of the catalog (on its standard node), a tensor-parallel degree
+within the node, the weight and KV-cache formats and the engine (:class:`mlcost.specs.Engine`).
+For each, the batch is the largest that meets ``TTFT <= ttft`` and ``TPOT <= tpot`` after the
+serving band's margin (:func:`serving_latency_band`: a prediction ``t`` meets a target ``T``
+when ``t x high <= T``, ``high`` the 90th percentile of measured / predicted latency over the
+published serving rows), within the KV cache and the engine's batch cap
+(:attr:`mlcost.ServePlan.largest_batch`): decoding more sequences together only lowers the cost
+per token while the latency holds. Its cost is ``price x tp / output tokens per second`` per
+million output tokens (the prefills inside the iteration included), or with ``rate`` the USD per
+hour of the ``ceil(rate / requests per second per replica) x tp`` GPUs that carry it.
+
+The cheapest configuration is chosen; the runner-up is the cheapest of the others, and the
+reason it lost is its cost (and, where it has one, the latency it gives away). The Pareto front
+holds the configurations that no other beats on both cost and TPOT (at their batch).
+
+Not searched (issue 63, left for later): pipeline and expert parallelism, serving across nodes
+and disaggregated prefill and decode.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pint
+
+from mlcost.errors import MlcostError
+from mlcost.results import Figure, Result
+from mlcost.serving.latency import serving_ceilings
+from mlcost.serving.plan import ServePlan
+from mlcost.site import resolve_price
+from mlcost.specs import Accelerator, Catalog, ModelSpec, default_catalog
+from mlcost.specs.catalog import as_model
+from mlcost.uncertainty import Band
+from mlcost.units import Q_, magnitude_in
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: What the search varies by default (every catalog GPU as well).
+DEFAULT_TP = (1, 2, 4, 8)
+DEFAULT_WEIGHTS = ("bf16", "fp8", "int4")
+DEFAULT_KV_FORMATS = ("bf16", "fp8")
+DEFAULT_ENGINES = ("vllm", "tensorrt-llm", "sglang")
+
+
+@cache
+def serving_latency_band() -> Band:
+    """The band of a serving latency, as shipped (``mlcost/data/serving_band.json``, written by
+    ``benchmarks/validate_serving.py --write`` from the published serving rows)."""
+    import json
+    from importlib import resources
+
+    text = resources.files("mlcost").joinpath("data/serving_band.json").read_text()
+    data = json.loads(text)["serving_latency"]
+    return Band(
+        low=float(data["low"]), high=float(data["high"]), level=float(data["level"]),
+        rows=int(data["rows"]), derivation=str(data["derivation"]),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One configuration and what it gives at its batch (``problem`` says why none)."""
+
+    gpu: str
+    tp: int
+    weights: str
+    kv_format: str
+    engine: str
+    batch: int = 0
+    ttft_ms: float = math.nan
+    tpot_ms: float = math.nan
+    tokens_per_s: float = math.nan
+    gpus: int = 0
+    usd_per_m_output: float = math.nan
+    usd_per_hour: float = math.nan
+    largest: int = 0
+    problem: str = ""
+
+    @property
+    def feasible(self) -> bool:
+        return not self.problem
+
+    @property
+    def label(self) -> str:
+        return (f"{self.gpu} x{self.tp} {self.weights}/{self.kv_format} {self.engine}"
+                f" b={self.batch}")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SloSearch(Result):
+    """The configurations searched for ``model`` under a TTFT and TPOT target (module
+    docstring): :attr:`chosen`, :attr:`runner_up`, :meth:`pareto`, :meth:`plot`."""
+
+    model: str
+    ttft_s: float
+    tpot_s: float
+    rate: float | None
+    prompt: int
+    output: int
+    margin: float
+    candidates: tuple[Candidate, ...] = field(default_factory=tuple)
+
+    def _cost(self, c: Candidate) -> float:
+        return c.usd_per_hour if self.rate is not None else c.usd_per_m_output
+
+    @property
+    def feasible(self) -> list[Candidate]:
+        """The configurations that meet the target, cheapest first."""
+        return sorted((c for c in self.candidates if c.feasible), key=self._cost)
+
+    @property
+    def chosen(self) -> Candidate | None:
+        ranked = self.feasible
+        return ranked[0] if ranked else None
+
+    @property
+    def runner_up(self) -> Candidate | None:
+        """The cheapest feasible deployment other than the chosen one's hardware and formats
+        (another GPU, degree or format; the chosen deployment under another engine is not a
+        runner-up but a variant, :meth:`why_runner_up_lost` names its premium)."""
+        best = self.chosen
+        if best is None:
+            return None
+        key = (best.gpu, best.tp, best.weights, best.kv_format)
+        others = [c for c in self.feasible if (c.gpu, c.tp, c.weights, c.kv_format) != key]
+        return others[0] if others else None
+
+    def _limit(self, c: Candidate) -> str:
+        if c.batch >= c.largest:
+            return f"the KV cache or the engine's cap stops its batch at {c.batch}"
+        return f"the latency target stops its batch at {c.batch} (of {c.largest} that fit)"
+
+    def why_runner_up_lost(self) -> str:
+        """Why the runner-up lost: its cost against the choice's, what limits its throughput,
+        and the latency it would buy; the premium of the choice under the other engines."""
+        best, second = self.chosen, self.runner_up
+        if best is None or second is None:
+            return "no runner-up: no other deployment meets the target"
+        unit = "USD/hour" if self.rate is not None else "USD per million output tokens"
+        more = self._cost(second) / self._cost(best) - 1
+        faster = (f"; it is faster (TPOT {second.tpot_ms:.1f} against {best.tpot_ms:.1f} ms), "
+                  "which the target does not reward") if second.tpot_ms < best.tpot_ms else ""  # fmt: skip
+        variants = [c for c in self.feasible if c is not best and (c.gpu, c.tp, c.weights,
+                    c.kv_format) == (best.gpu, best.tp, best.weights, best.kv_format)]  # fmt: skip
+        engines = "; ".join(
+            f"under {c.engine} the choice costs {self._cost(c) / self._cost(best) - 1:+.1%}"
+            for c in variants
+        )
+        return (f"the runner-up, {second.label}, costs {self._cost(second):.4g} {unit} against "
+                f"{self._cost(best):.4g} ({more:+.1%}): {second.tokens_per_s:,.0f} against "
+                f"{best.tokens_per_s:,.0f} output tokens/s on {second.tp} against {best.tp} "
+                f"GPUs, {self._limit(second)}{faster}" + (f"; {engines}" if engines else ""))  # fmt: skip
+
+    def pareto(self) -> list[Candidate]:
+        """Feasible configurations no other beats on both cost and TPOT, by TPOT."""
+        ranked = sorted(self.feasible, key=lambda c: (c.tpot_ms, self._cost(c)))
+        front: list[Candidate] = []
+        for c in ranked:
+            if not front or self._cost(c) < self._cost(front[-1]):
+                front.append(c)
+        return front
+
+    def title(self) -> str:
+        rate = "" if self.rate is None else f", {self.rate:g} requests/s"
+        return (f"cheapest serving of {self.model} with TTFT <= {self.ttft_s * 1e3:g} ms and "
+                f"TPOT <= {self.tpot_s * 1e3:g} ms (prompt {self.prompt}, output "
+                f"{self.output}{rate})")  # fmt: skip
+
+    def figures(self) -> list[Figure]:
+        best = self.chosen
+        band = serving_latency_band()
+        searched = f"{len(self.candidates)} configurations, {len(self.feasible)} meet the target"
+        if best is None:
+            return [Figure("chosen", "none meets the target", "", searched)]
+        margin = (f"predicted latency x {self.margin:.3f} <= target ({band.note})"
+                  if self.margin != 1 else "predicted latency <= target")  # fmt: skip
+        figures = [
+            Figure("chosen", best.label, "the cheapest configuration that meets the target",
+                   searched),
+            Figure("time to first token", Q_(best.ttft_ms, "ms"), margin),
+            Figure("time per output token", Q_(best.tpot_ms, "ms"), margin),
+            Figure("output throughput per replica", Q_(best.tokens_per_s, "token/s"),
+                   "b / iteration"),
+            Figure("GPUs", Q_(best.gpus, "dimensionless"),
+                   "tp, or ceil(rate / requests per second per replica) x tp"),
+            Figure("USD per million output tokens", Q_(best.usd_per_m_output, "USD"),
+                   "price per GPU-hour x tp / 3600 / output tokens per second x 1e6"),
+        ]  # fmt: skip
+        if self.rate is not None:
+            figures.append(Figure("USD per hour", Q_(best.usd_per_hour, "USD/hour"),
+                                  "price per GPU-hour x GPUs"))  # fmt: skip
+        figures.append(Figure("runner-up", self.why_runner_up_lost(), ""))
+        return figures
+
+    def to_frame(self) -> pd.DataFrame:
+        """Every configuration searched, one row each (``problem`` empty where it meets the
+        target), cheapest feasible first."""
+        import pandas as pd
+
+        rows = [c.__dict__ | {"feasible": c.feasible} for c in self.candidates]
+        frame = pd.DataFrame(rows)
+        key = "usd_per_hour" if self.rate is not None else "usd_per_m_output"
+        return frame.sort_values(["feasible", key], ascending=[False, True]).reset_index(drop=True)
+
+    def plot(self, ax: Any = None) -> Any:
+        """Cost against TPOT: every feasible configuration, the Pareto front, the choice."""
+        from mlcost import plot
+
+        return plot.slo_front(self, ax=ax)
+
+
+def batch_grid(largest: int, points: int = 64) -> np.ndarray:
+    """Batches the search tries: every batch up to ``points``, then ``points`` geometric steps
+    to ``largest`` (steps of at most ``(largest / points)^(1/points)``, under 10% for the
+    catalog's batch caps): the chosen batch is within one step of the largest meeting the
+    target."""
+    dense = np.arange(1, min(largest, points) + 1)
+    if largest <= points:
+        return dense
+    sparse = np.unique(np.round(np.geomspace(points, largest, points)).astype(int))
+    return np.unique(np.concatenate([dense, sparse]))
+
+
+def _gpus(catalog: Catalog, names: Any) -> list[str]:
+    if names is not None:
+        return [catalog.accelerator(str(n)).name for n in names]
+    return sorted(s.name for s in catalog.items("accelerators") if isinstance(s, Accelerator))
+
+
+def search_slo(
+    model: str | ModelSpec,
+    *,
+    ttft: pint.Quantity | str,
+    tpot: pint.Quantity | str,
+    rate: pint.Quantity | float | None = None,
+    prompt: int = 1024,
+    output: int = 256,
+    gpus: Any = None,
+    tp: tuple[int, ...] = DEFAULT_TP,
+    weights: tuple[str, ...] = DEFAULT_WEIGHTS,
+    kv_formats: tuple[str, ...] = DEFAULT_KV_FORMATS,
+    engines: tuple[str, ...] = DEFAULT_ENGINES,
+    margin: bool = True,
+    catalog: Catalog | None = None,
+) -> SloSearch:
+    """The cheapest configuration of ``model`` that meets ``ttft`` and ``tpot`` (module
+    docstring); ``margin`` applies the serving latency band (False: the bare prediction)."""
+    catalog = catalog or default_catalog()
+    spec = as_model(model, catalog)
+    ttft_s = float(magnitude_in(ttft, "s", "ttft"))
+    tpot_s = float(magnitude_in(tpot, "s", "tpot"))
+    if not (ttft_s > 0 and tpot_s > 0):
+        raise MlcostError(f"ttft, tpot: got {ttft!r} and {tpot!r}, expected latencies > 0")
+    rate_value = None if rate is None else float(magnitude_in(rate, "1/s", "rate", bare=True))
+    if rate_value is not None and not rate_value > 0:
+        raise MlcostError(f"rate: got {rate!r}, expected requests per second > 0")
+    factor = serving_latency_band().high if margin else 1.0
+    candidates: list[Candidate] = []
+    for gpu in _gpus(catalog, gpus):
+        price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
+        ceilings: dict[str, Any] = {}  # the GPU's ceilings per weight format, built once
+        for t, w, kv, engine in itertools.product(tp, weights, kv_formats, engines):
+            problem = "" if math.isfinite(price) else "no price for this GPU"
+            if not problem and w not in ceilings:
+                try:
+                    ceilings[w] = serving_ceilings(catalog.accelerator(gpu), w)
+                except MlcostError as error:
+                    ceilings[w] = str(error)
+            if not problem and isinstance(ceilings[w], str):
+                problem = ceilings[w]
+            if problem:
+                candidates.append(Candidate(gpu, t, w, kv, engine, problem=problem))
+                continue
+            candidates.append(
+                _candidate(spec, gpu, t, w, kv, engine, prompt, output, ttft_s, tpot_s,
+                           factor, rate_value, price, catalog, ceilings[w])  # fmt: skip
+            )
+    return SloSearch(
+        model=spec.name, ttft_s=ttft_s, tpot_s=tpot_s, rate=rate_value, prompt=prompt,
+        output=output, margin=factor, candidates=tuple(candidates),
+    )  # fmt: skip
+
+
+def _candidate(
+    spec: ModelSpec, gpu: str, tp: int, weights: str, kv: str, engine: str, prompt: int,
+    output: int, ttft_s: float, tpot_s: float, factor: float, rate: float | None, price: float,
+    catalog: Catalog, ceilings: dict[str, Any],
+) -> Candidate:  # fmt: skip
+    base = Candidate(gpu, tp, weights, kv, engine)
+    try:
+        plan = ServePlan(spec, gpu=gpu, tp=tp, weights=weights, kv_format=kv, engine=engine,
+                         prompt=prompt, output=output, catalog=catalog)  # fmt: skip
+        if not plan.fits:
+            return Candidate(**{**base.__dict__, "problem": "does not fit"})
+        # The plan's ceilings are those of its GPU and weight format (ServePlan._ceilings, a
+        # cached property): every configuration on that GPU and format shares one set.
+        plan.__dict__["_ceilings"] = ceilings
+        batches = batch_grid(plan.largest_batch)
+        timing = plan.timing(batches)
+        ttft, tpot = np.asarray(timing["ttft"]), np.asarray(timing["tpot"])
+        meets = (ttft * factor <= ttft_s) & (tpot * factor <= tpot_s)
+    except MlcostError as error:
+        return Candidate(**{**base.__dict__, "problem": str(error)})
+    if not np.any(meets):
+        reason = "TTFT" if ttft[0] * factor > ttft_s else "TPOT"
+        return Candidate(**{**base.__dict__, "problem": f"{reason} above target at batch 1"})
+    i = len(meets) - 1 - int(np.argmax(meets[::-1]))
+    rate_per_replica = float(np.asarray(timing["request_rate"])[i])
+    tokens = float(np.asarray(timing["output_rate"])[i])
+    replicas = 1 if rate is None else math.ceil(rate / rate_per_replica)
+    usd_per_m = price * tp / 3600.0 / tokens * 1e6
+    return Candidate(
+        gpu, tp, weights, kv, engine, batch=int(batches[i]), ttft_ms=float(ttft[i]) * 1e3,
+        tpot_ms=float(tpot[i]) * 1e3, tokens_per_s=tokens, gpus=replicas * tp,
+        usd_per_m_output=usd_per_m, usd_per_hour=price * replicas * tp,
+        largest=plan.largest_batch,
+    )  # fmt: skip
+
+
+__all__ = [
+    "DEFAULT_ENGINES",
+    "DEFAULT_KV_FORMATS",
+    "DEFAULT_TP",
+    "DEFAULT_WEIGHTS",
+    "Candidate",
+    "SloSearch",
+    "batch_grid",
+    "search_slo",
+    "serving_latency_band",
+]
