@@ -4,16 +4,25 @@ prediction and the error), the median |error| per family, and each serving mecha
 switched off in turn (its effect measured on the same rows). Not a test: the published figures
 come from other software on other machines.
 
-Run: ``.venv/bin/python benchmarks/validate_serving.py``
+Run: ``.venv/bin/python benchmarks/validate_serving.py`` (``--write``: also write the serving
+latency band, with its leave-one-family-out check, to ``mlcost/data/serving_band.json``).
 
 The rows, their sources and conventions: :mod:`mlcost.serving.published` and the YAML file.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
+import sys
+from pathlib import Path
 
-from mlcost.serving.published import SERVING_FAMILIES, serving_predictions, serving_sources
+from mlcost.serving.published import (
+    SERVING_FAMILIES,
+    serving_band_from_rows,
+    serving_predictions,
+    serving_sources,
+)
 from mlcost.specs import Engine, default_catalog
 
 
@@ -47,6 +56,20 @@ def main() -> None:
                   serving_predictions(without(prefill_tokens=None))))  # fmt: skip
     print(summary("no per-step overhead (vLLM's 1.4 ms off)",
                   serving_predictions(without(step_overhead=None))))  # fmt: skip
+    band = serving_band_from_rows(rows)
+    print(f"band (80%): measured / predicted time in [{band['low']:.3f}, {band['high']:.3f}] over "
+          f"{band['rows']} rows; leave one family out, "
+          f"{band['leave_one_family_out_coverage']:.0%} of the rows fall inside the band of the "
+          "others:")  # fmt: skip
+    for family, held in band["leave_one_family_out"].items():
+        print(f"  {family}: [{held['low']:.3f}, {held['high']:.3f}], {held['inside']} of "
+              f"{held['rows']} inside")  # fmt: skip
+    if "--write" in sys.argv:
+        path = Path(__file__).resolve().parents[1] / "mlcost" / "data" / "serving_band.json"
+        data = {"written_by": "benchmarks/validate_serving.py --write (see mlcost.serving.slo)",
+                "serving_latency": band}  # fmt: skip
+        path.write_text(json.dumps(data, indent=2) + "\n")
+        print(f"wrote {path}")
     print("sources:")
     for source in serving_sources().values():
         print(f"  {source}")

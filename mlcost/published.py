@@ -505,7 +505,8 @@ class PublishedValidation(Record, Result, frozen=True):
 
     def figures(self) -> list[Figure]:
         out = []
-        for family in (*TRAINING_FAMILIES, "hardware", "energy-reports"):
+        known = (*TRAINING_FAMILIES, "hardware", "energy-reports")
+        for family in dict.fromkeys((*known, *(r.family for r in self.rows))):
             errors = self.errors(family)
             anchored = self.errors(family, anchors=True).size - errors.size
             if errors.size == 0:

@@ -33,7 +33,8 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute,
              "memory, step time, time to train, energy, dollars and CO2, with sources."),
     "serve": ("mlcost.cli.serve", "serve", False,
               "Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per "
-              "1M tokens."),
+              "1M tokens; with --ttft/--tpot and no --gpu/--system, the cheapest configuration "
+              "meeting them."),
     "summary": ("mlcost.cli.specs", "summary", False,
                 "A model and a GPU side by side, with their sources."),
     "flops": ("mlcost.cli.workload", "flops", False,

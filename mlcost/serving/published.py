@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.published import Prediction, PublishedValidation, validate_published
 from mlcost.serving.latency import forward_seconds, serving_ceilings, tensor_parallel_seconds
 from mlcost.serving.plan import ServePlan
 from mlcost.serving.workload import decode_operators, prefill_operators
@@ -131,12 +132,67 @@ def serving_predictions(engines: Mapping[str, Engine] | None = None) -> list[dic
     return out
 
 
+def validate_published_serving() -> PublishedValidation:
+    """Every row of the published validation set (:func:`mlcost.published.validate_published`:
+    training runs, hardware, energy reports) and the serving rows, one result (what ``mlcost
+    validate --published`` prints)."""
+    serving = tuple(
+        Prediction(r["id"], r["family"], r["quantity"], r["unit"], r["measured"],
+                   r["predicted"], note=f"engine {r['engine']}")  # fmt: skip
+        for r in serving_predictions()
+    )
+    return PublishedValidation(rows=validate_published().rows + serving)
+
+
+def latency_ratio(row: dict[str, Any]) -> float:
+    """``measured / predicted`` time of a row: a latency's own ratio, a throughput's inverse
+    (``predicted / measured`` tokens/s), so every row says how much longer the real run took."""
+    if row["unit"] == "token/s":
+        return float(row["predicted"]) / float(row["measured"])
+    return float(row["measured"]) / float(row["predicted"])
+
+
+def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> dict[str, Any]:
+    """The band of a serving latency (:func:`mlcost.uncertainty.band_from_errors` on the rows'
+    :func:`latency_ratio`), and its leave-one-family-out check: for each family, the band of
+    the other families' rows and the share of the family's rows inside it."""
+    from mlcost.uncertainty import band_from_errors
+
+    ratios = np.asarray([latency_ratio(r) for r in rows])
+    families = [str(r["family"]) for r in rows]
+    derivation = (
+        f"10th-90th percentile of measured / predicted time over the {ratios.size} published "
+        f"serving rows ({', '.join(dict.fromkeys(families))}; mlcost/data/published_serving.yaml)"
+    )
+    band = band_from_errors(ratios - 1, derivation, level)
+    held: dict[str, dict[str, float]] = {}
+    inside_all = 0
+    for family in dict.fromkeys(families):
+        mine = np.asarray([f == family for f in families])
+        if mine.all() or (~mine).sum() < 2:
+            continue
+        other = band_from_errors(ratios[~mine] - 1, "leave one family out", level)
+        inside = (ratios[mine] >= other.low) & (ratios[mine] <= other.high)
+        inside_all += int(inside.sum())
+        held[family] = {"low": other.low, "high": other.high, "rows": int(mine.sum()),
+                        "inside": int(inside.sum())}  # fmt: skip
+    return {
+        "level": band.level, "low": round(band.low, 6), "high": round(band.high, 6),
+        "rows": band.rows, "derivation": band.derivation,
+        "leave_one_family_out": held,
+        "leave_one_family_out_coverage": round(inside_all / max(len(rows), 1), 4),
+    }  # fmt: skip
+
+
 __all__ = [
     "LLAMA_31_CONTEXT",
     "SERVING_FAMILIES",
+    "latency_ratio",
+    "serving_band_from_rows",
     "predict_serving_case",
     "serving_cases",
     "serving_predictions",
     "serving_sources",
     "static_batch_latency",
+    "validate_published_serving",
 ]
