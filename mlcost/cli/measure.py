@@ -13,6 +13,7 @@ from mlcost.cli.options import JsonOption, resolve_accelerator
 from mlcost.cli.output import check_destination, print_json, save_png, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.io import write_text_atomically
+from mlcost.serving.published import validate_published_serving
 
 
 def bench(
@@ -170,8 +171,6 @@ def validate(
 
 def _validate_published(plot_path: Path | None, as_json: bool) -> None:
     """``mlcost validate --published``: every row, its error, and the median per family."""
-    from mlcost.serving.published import validate_published_serving
-
     result = validate_published_serving()  # training, hardware, energy and serving rows
     if plot_path is not None:
         import matplotlib
