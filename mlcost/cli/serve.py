@@ -35,6 +35,16 @@ def _count(text: str, option: str) -> int:
     return int(value)
 
 
+def _latency(text: str, option: str) -> Any:
+    """A latency with its unit (``500ms``, ``0.5 s``): a bare number is refused, since a
+    target of ``500`` could be seconds or milliseconds."""
+    try:
+        float(text)
+    except ValueError:
+        return quantity_option(text, "s", option)
+    raise MlcostError(f"{option}: got {text!r}, expected a latency with its unit, e.g. 500ms")
+
+
 def serve(
     model: ModelArgument,
     gpu: Annotated[
@@ -97,8 +107,8 @@ def serve(
     if price is not None and price.strip()[:1].isdigit():
         price_value = quantity_option(price, "USD/hour", "--price")
     rate_value = None if rate is None else quantity_option(rate, "1/s", "--rate")
-    ttft_value = None if ttft is None else quantity_option(ttft, "s", "--ttft")
-    tpot_value = None if tpot is None else quantity_option(tpot, "s", "--tpot")
+    ttft_value = None if ttft is None else _latency(ttft, "--ttft")
+    tpot_value = None if tpot is None else _latency(tpot, "--tpot")
     if plot is not None:
         check_destination(plot, "--plot")
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:

@@ -43,7 +43,7 @@ def _decode_step_ops(layers: int) -> Counter[str]:
     return Counter(e.name for e in profiler.events() if e.cpu_parent is None)
 
 
-@pytest.mark.parametrize("name", ["pytorch-eager", "pytorch-cuda-graphs"])
+@pytest.mark.parametrize("name", ["pytorch-eager", "pytorch-cuda-graphs", "hf-generate"])
 def test_engine_counts_equal_the_profilers(catalog: Catalog, name: str) -> None:
     two, four = _decode_step_ops(2), _decode_step_ops(4)
 
