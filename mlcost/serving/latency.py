@@ -72,8 +72,20 @@ def forward_time(table: OperatorTable, ceilings: dict[str, Ceilings]) -> StepTim
 
 def engine_counts(engine: Engine, table: OperatorTable, layers: int) -> tuple[float, float]:
     """Kernels and host operations of one forward of ``layers`` layers under ``engine``: its
-    counts per layer and outside the layers, or one per operator row where it gives none."""
-    rows = float(sum(np.max(op.count) for op in table.operators))
+    counts per layer and outside the layers, or one per operator row where it gives none.
+
+    The experts of an MoE layer are rows repeated for each local expert (``count`` = MoE layers
+    x the ``gemm_group`` local experts, more than ``layers``); an engine with
+    ``grouped_expert_gemm`` runs each of them as one launch per layer for all experts (vLLM's
+    and SGLang's fused_moe, TensorRT-LLM's CUTLASS MoE), one per expert otherwise."""
+    local = max((float(np.max(op.gemm_group)) for op in table.operators), default=0.0)
+    grouped = engine.grouped_expert_gemm and local > 0
+
+    def launches(op: Any) -> float:
+        count = float(np.max(op.count))
+        return count / local if grouped and count > layers else count
+
+    rows = float(sum(launches(op) for op in table.operators))
 
     def count(per_layer: int | None, outside: int | None) -> float:
         return rows if per_layer is None else float(per_layer * layers + (outside or 0))

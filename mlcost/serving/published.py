@@ -9,6 +9,9 @@ Families and what is compared (like with like):
   max-load throughput run on the whole tensor-parallel group, FP8 weights and KV cache;
   predicted at the largest batch the engine schedules or the KV cache holds
   (:attr:`mlcost.ServePlan.largest_batch`).
+* ``trtllm-perf-overview-moe``: the same for Qwen3-235B-A22B on 8 GPUs, which NVIDIA ran with
+  expert and attention data parallelism; predicted tensor parallel (ServePlan has neither yet),
+  reported apart from the dense rows.
 * ``nim``: NVIDIA NIM (TensorRT-LLM) TTFT and inter-token latency at a fixed concurrency,
   predicted at batch = concurrency.
 * ``vllm-dashboard``: vLLM's latency test, one static batch's end-to-end latency: its prefill and
@@ -35,7 +38,9 @@ from mlcost.serving.workload import decode_operators, prefill_operators
 from mlcost.specs import Engine, TransformerSpec, default_catalog
 
 #: The families of serving rows, in the order reports list them.
-SERVING_FAMILIES = ("trtllm-perf-overview", "nim", "vllm-dashboard", "musgrave")
+SERVING_FAMILIES = (
+    "trtllm-perf-overview", "trtllm-perf-overview-moe", "nim", "vllm-dashboard", "musgrave",
+)  # fmt: skip
 #: Context of Llama 3.1 and 3.3 (their config.json max_position_embeddings).
 LLAMA_31_CONTEXT = 131_072
 
@@ -60,6 +65,8 @@ def serving_sources() -> dict[str, str]:
 
 def _model(name: str) -> TransformerSpec:
     spec = default_catalog().transformer(name)
+    if not name.startswith("llama-3"):
+        return spec
     return spec.model_copy(update={"max_position_embeddings": LLAMA_31_CONTEXT})
 
 
@@ -102,7 +109,7 @@ def predict_serving_case(
     name = case["engine"]
     engine: Engine | str = (engines or {}).get(name, name)
     family, load = case["family"], case["load"]
-    if family == "trtllm-perf-overview":
+    if family.startswith("trtllm-perf-overview"):
         plan = _plan(case, engine, None)
         largest = plan.largest_batch
         return float(_plan(case, engine, largest).row()["output_tokens_per_s"])

@@ -300,6 +300,9 @@ class Engine(Spec):
     weight_formats: tuple[str, ...] = ()
     kv_formats: tuple[str, ...] = ()
     moe_kernel: str = ""
+    # The experts of an MoE layer run as one launch for all local experts (a fused or grouped
+    # MoE kernel) instead of one per expert (mlcost.serving.latency.engine_counts).
+    grouped_expert_gemm: bool = False
 
     def kernel_seconds(self, graph: bool) -> float:
         """Seconds per kernel beyond its roofline time, replayed from a graph or launched."""
