@@ -56,6 +56,8 @@ def main() -> None:
                   serving_predictions(without(prefill_tokens=None))))  # fmt: skip
     print(summary("no per-step overhead (vLLM's 1.4 ms off)",
                   serving_predictions(without(step_overhead=None))))  # fmt: skip
+    print(summary("one launch per expert (no grouped expert GEMMs)",
+                  serving_predictions(without(grouped_expert_gemm=False))))  # fmt: skip
     band = serving_band_from_rows(rows)
     print(f"band (80%): measured / predicted time in [{band['low']:.3f}, {band['high']:.3f}] over "
           f"{band['rows']} rows; leave one family out, "

@@ -48,7 +48,9 @@ import pint
 from mlcost import energy
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.errors import MlcostError
+from mlcost.records import replace as record_replace
 from mlcost.results import Figure, Result
+from mlcost.serving.band import serving_latency_band
 from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import (
@@ -620,14 +622,14 @@ class ServePlan(Result):
             Figure("iteration", Q_(v["iteration"], "s").to("ms"),
                    "decode step + prefill of the b x tokens x P / O prompt tokens admitted",
                    f"P {v['prompt']:.0f}, O {v['output']:.0f}", "Yu et al. 2022 (Orca); vLLM"),
-            Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
+            banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
                    "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
                    f"rho {v['prefill_share']:.2f}",
-                   "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, section 5.7)"),
-            Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
-                   "iteration / tokens per decode step"),
-            Figure("output throughput per replica", Q_(v["output_rate"], "token/s"),
-                   "b x tokens per step / iteration"),
+                   "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, section 5.7)")),
+            banded(Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
+                   "iteration / tokens per decode step")),
+            banded(Figure("output throughput per replica", Q_(v["output_rate"], "token/s"),
+                   "b x tokens per step / iteration"), rate=True),
             Figure("requests per second per replica", Q_(v["request_rate"], "1/s"),
                    "output throughput / O"),
             Figure("GPUs", Q_(v["gpus"], "dimensionless"),
@@ -708,6 +710,16 @@ class ServePlan(Result):
                 record["problem"] = str(error)
             rows.append(record)
         return pd.DataFrame(rows)
+
+
+def banded(figure: Figure, *, rate: bool = False) -> Figure:
+    """``figure`` with the serving band (:func:`mlcost.serving.band.serving_latency_band`): a
+    time times ``[low, high]``, a rate divided by ``[high, low]``."""
+    band = serving_latency_band()
+    low, high = (figure.value / band.high, figure.value / band.low) if rate else band.apply(
+        figure.value
+    )
+    return record_replace(figure, band=(low, high), band_note=band.note)
 
 
 def _label(value: Any) -> Any:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,12 +32,12 @@ import pint
 
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result
+from mlcost.serving.band import serving_latency_band
 from mlcost.serving.latency import serving_ceilings
 from mlcost.serving.plan import ServePlan
 from mlcost.site import resolve_price
 from mlcost.specs import Accelerator, Catalog, ModelSpec, default_catalog
 from mlcost.specs.catalog import as_model
-from mlcost.uncertainty import Band
 from mlcost.units import Q_, magnitude_in
 
 if TYPE_CHECKING:
@@ -49,21 +48,6 @@ DEFAULT_TP = (1, 2, 4, 8)
 DEFAULT_WEIGHTS = ("bf16", "fp8", "int4")
 DEFAULT_KV_FORMATS = ("bf16", "fp8")
 DEFAULT_ENGINES = ("vllm", "tensorrt-llm", "sglang")
-
-
-@cache
-def serving_latency_band() -> Band:
-    """The band of a serving latency, as shipped (``mlcost/data/serving_band.json``, written by
-    ``benchmarks/validate_serving.py --write`` from the published serving rows)."""
-    import json
-    from importlib import resources
-
-    text = resources.files("mlcost").joinpath("data/serving_band.json").read_text()
-    data = json.loads(text)["serving_latency"]
-    return Band(
-        low=float(data["low"]), high=float(data["high"]), level=float(data["level"]),
-        rows=int(data["rows"]), derivation=str(data["derivation"]),
-    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -335,5 +319,4 @@ __all__ = [
     "SloSearch",
     "batch_grid",
     "search_slo",
-    "serving_latency_band",
 ]

@@ -13,7 +13,8 @@ import pytest
 import mlcost
 from mlcost.errors import MlcostError
 from mlcost.serving.latency import forward_seconds, serving_ceilings
-from mlcost.serving.slo import batch_grid, search_slo, serving_latency_band
+from mlcost.serving.band import serving_latency_band
+from mlcost.serving.slo import batch_grid, search_slo
 from mlcost.serving.workload import decode_operators
 from mlcost.specs import Catalog
 from mlcost.units import Q_
