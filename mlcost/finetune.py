@@ -303,9 +303,7 @@ def targeted_linears(model: TransformerSpec, tuning: FineTuning) -> tuple[Linear
     return _chosen(model, layer_linears(model), _target_names(model, tuning))
 
 
-def targeted_expert_linears(
-    model: TransformerSpec, tuning: FineTuning
-) -> tuple[LinearModule, ...]:
+def targeted_expert_linears(model: TransformerSpec, tuning: FineTuning) -> tuple[LinearModule, ...]:
     """The linears of a mixture-of-experts layer that get adapters (:func:`expert_block_linears`;
     none for a dense model or full fine-tuning)."""
     if not tuning.adapters:

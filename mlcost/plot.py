@@ -453,9 +453,10 @@ def tradeoff(curve: TradeoffCurveLike, ax: Any = None) -> Any:
 class SloSearchLike(Protocol):
     """What :func:`slo_front` reads (:class:`mlcost.serving.slo.SloSearch`)."""
 
-    rate: float | None
-    tpot_s: float
-
+    @property
+    def rate(self) -> float | None: ...
+    @property
+    def tpot_s(self) -> float: ...
     def title(self) -> str: ...
     @property
     def feasible(self) -> list[Any]: ...

@@ -114,8 +114,9 @@ class ServePlan(Result):
     """A model served on ``gpu`` (or the GPUs of ``system``) with ``tp``-way tensor parallelism,
     for requests of ``prompt`` input and ``output`` generated tokens (one value each, or paired
     samples of a mix). ``batch`` is the number of sequences decoding together (default: the
-    smallest that carries ``rate`` requests/s, else the largest that meets the latency target); ``weights`` and
-    ``kv_format`` the serving formats (``bf16``, ``fp16``, ``fp8``, ``int8``, ``int4``);
+    smallest that carries ``rate`` requests/s, else the largest that meets the latency
+    target); ``weights`` and ``kv_format`` the serving formats (``bf16``, ``fp16``, ``fp8``,
+    ``int8``, ``int4``);
     ``draft`` a draft model for speculative decoding with its ``acceptance`` rate and
     ``draft_tokens`` per step; ``engine`` the serving engine (:class:`mlcost.specs.Engine`, a
     catalog name: ``vllm`` by default, ``tensorrt-llm``, ``sglang``, ``hf-generate``,
@@ -394,15 +395,15 @@ class ServePlan(Result):
             batch_prefill = seconds(
                 prefill_operators(model, b, p, **self._options), model, False
             ) + comm(b * p)
-            per_prompt_token = np.asarray(batch_prefill) / (b * p)
-            iteration = np.asarray(step + batch_prefill / o, dtype=np.float64)
+            per_token: Any = np.asarray(batch_prefill) / (b * p)
+            amortized = np.asarray(step + batch_prefill / o, dtype=np.float64)
             return {
-                "prefill": batch_prefill, "per_prompt_token": per_prompt_token, "step": step,
-                "tokens_per_step": tokens, "iteration": iteration, "tpot": step / tokens,
+                "prefill": batch_prefill, "per_prompt_token": per_token, "step": step,
+                "tokens_per_step": tokens, "iteration": amortized, "tpot": step / tokens,
                 "ttft": np.asarray(batch_prefill, dtype=np.float64),
-                "prefill_share": batch_prefill / o / iteration,
-                "output_rate": b * tokens / iteration,
-                "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
+                "prefill_share": batch_prefill / o / amortized,
+                "output_rate": b * tokens / amortized,
+                "request_rate": b * tokens / amortized / o, "prompt": p, "output": o,
                 "context": context,
             }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
@@ -625,7 +626,8 @@ class ServePlan(Result):
             banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
                    "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
                    f"rho {v['prefill_share']:.2f}",
-                   "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, section 5.7)")),
+                   "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, "
+                   "section 5.7)")),
             banded(Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
                    "iteration / tokens per decode step")),
             banded(Figure("output throughput per replica", Q_(v["output_rate"], "token/s"),
@@ -716,8 +718,8 @@ def banded(figure: Figure, *, rate: bool = False) -> Figure:
     """``figure`` with the serving band (:func:`mlcost.serving.band.serving_latency_band`): a
     time times ``[low, high]``, a rate divided by ``[high, low]``."""
     band = serving_latency_band()
-    low, high = (figure.value / band.high, figure.value / band.low) if rate else band.apply(
-        figure.value
+    low, high = (
+        (figure.value / band.high, figure.value / band.low) if rate else band.apply(figure.value)
     )
     return record_replace(figure, band=(low, high), band_note=band.note)
 

@@ -144,8 +144,15 @@ def validate_published_serving() -> PublishedValidation:
     training runs, hardware, energy reports) and the serving rows, one result (what ``mlcost
     validate --published`` prints)."""
     serving = tuple(
-        Prediction(r["id"], r["family"], r["quantity"], r["unit"], r["measured"],
-                   r["predicted"], note=f"engine {r['engine']}")  # fmt: skip
+        Prediction(
+            r["id"],
+            r["family"],
+            r["quantity"],
+            r["unit"],
+            r["measured"],
+            r["predicted"],
+            note=f"engine {r['engine']}",
+        )
         for r in serving_predictions()
     )
     return PublishedValidation(rows=validate_published().rows + serving)
@@ -195,8 +202,8 @@ __all__ = [
     "LLAMA_31_CONTEXT",
     "SERVING_FAMILIES",
     "latency_ratio",
-    "serving_band_from_rows",
     "predict_serving_case",
+    "serving_band_from_rows",
     "serving_cases",
     "serving_predictions",
     "serving_sources",

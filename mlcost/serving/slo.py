@@ -131,10 +131,13 @@ class SloSearch(Result):
             return "no runner-up: no other deployment meets the target"
         unit = "USD/hour" if self.rate is not None else "USD per million output tokens"
         more = self._cost(second) / self._cost(best) - 1
-        faster = (f"; it is faster (TPOT {second.tpot_ms:.1f} against {best.tpot_ms:.1f} ms), "
-                  "which the target does not reward") if second.tpot_ms < best.tpot_ms else ""  # fmt: skip
-        variants = [c for c in self.feasible if c is not best and (c.gpu, c.tp, c.weights,
-                    c.kv_format) == (best.gpu, best.tp, best.weights, best.kv_format)]  # fmt: skip
+        faster = ""
+        if second.tpot_ms < best.tpot_ms:
+            faster = (f"; it is faster (TPOT {second.tpot_ms:.1f} against {best.tpot_ms:.1f} "
+                      "ms), which the target does not reward")  # fmt: skip
+        key = (best.gpu, best.tp, best.weights, best.kv_format)
+        variants = [c for c in self.feasible
+                    if c is not best and (c.gpu, c.tp, c.weights, c.kv_format) == key]  # fmt: skip
         engines = "; ".join(
             f"under {c.engine} the choice costs {self._cost(c) / self._cost(best) - 1:+.1%}"
             for c in variants
@@ -142,7 +145,8 @@ class SloSearch(Result):
         return (f"the runner-up, {second.label}, costs {self._cost(second):.4g} {unit} against "
                 f"{self._cost(best):.4g} ({more:+.1%}): {second.tokens_per_s:,.0f} against "
                 f"{best.tokens_per_s:,.0f} output tokens/s on {second.tp} against {best.tp} "
-                f"GPUs, {self._limit(second)}{faster}" + (f"; {engines}" if engines else ""))  # fmt: skip
+                f"GPUs, {self._limit(second)}{faster}"
+                + (f"; {engines}" if engines else ""))  # fmt: skip
 
     def pareto(self) -> list[Candidate]:
         """Feasible configurations no other beats on both cost and TPOT, by TPOT."""
@@ -265,8 +269,23 @@ def search_slo(
                 candidates.append(Candidate(gpu, t, w, kv, engine, problem=problem))
                 continue
             candidates.append(
-                _candidate(spec, gpu, t, w, kv, engine, prompt, output, ttft_s, tpot_s,
-                           factor, rate_value, price, catalog, ceilings[w])  # fmt: skip
+                _candidate(
+                    spec,
+                    gpu,
+                    t,
+                    w,
+                    kv,
+                    engine,
+                    prompt,
+                    output,
+                    ttft_s,
+                    tpot_s,
+                    factor,
+                    rate_value,
+                    price,
+                    catalog,
+                    ceilings[w],
+                )
             )
     return SloSearch(
         model=spec.name, ttft_s=ttft_s, tpot_s=tpot_s, rate=rate_value, prompt=prompt,

@@ -3,8 +3,8 @@
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
 ``qwen2``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
-``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits are those of the matching
-``transformers`` configuration class.
+``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
+are those of the matching ``transformers`` configuration class.
 """
 
 from __future__ import annotations

@@ -16,7 +16,10 @@ from tests.cli.conftest import invoke
 #: Where each command's work starts, and the command line with its ``--plot`` at the end.
 COMMANDS = {
     "roofline": ("mlcost.cli.timing.step_time", ["roofline", "gpt2", "--plot"]),
-    "validate": ("mlcost.cli.measure.validate_published_serving", ["validate", "--published", "--plot"]),
+    "validate": (
+        "mlcost.cli.measure.validate_published_serving",
+        ["validate", "--published", "--plot"],
+    ),
     "plan": ("mlcost.cli.plan.Plan", ["plan", "gpt2", "--plot"]),
 }
 

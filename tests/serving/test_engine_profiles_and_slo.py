@@ -12,8 +12,8 @@ import pytest
 
 import mlcost
 from mlcost.errors import MlcostError
-from mlcost.serving.latency import forward_seconds, serving_ceilings
 from mlcost.serving.band import serving_latency_band
+from mlcost.serving.latency import forward_seconds, serving_ceilings
 from mlcost.serving.slo import batch_grid, search_slo
 from mlcost.serving.workload import decode_operators
 from mlcost.specs import Catalog
@@ -98,8 +98,10 @@ def test_the_choice_meets_the_target_with_the_band_margin(search: object) -> Non
     high = serving_latency_band().high
     assert best.ttft_ms * high <= 500 and best.tpot_ms * high <= 50
     # The plan of the chosen configuration, built anew, predicts what the search reported.
-    plan = mlcost.ServePlan("llama-3-70b", gpu=best.gpu, tp=best.tp, weights=best.weights,
-                            kv_format=best.kv_format, engine=best.engine, batch=best.batch)  # fmt: skip
+    plan = mlcost.ServePlan(
+        "llama-3-70b", gpu=best.gpu, tp=best.tp, weights=best.weights,
+        kv_format=best.kv_format, engine=best.engine, batch=best.batch,
+    )  # fmt: skip
     assert plan.row()["tpot_ms"] == pytest.approx(best.tpot_ms)
 
 

@@ -91,7 +91,9 @@ def test_price_per_million_output_tokens_hand_derivation() -> None:
     decode = float(t["iteration"]) - 2 * float(t["per_prompt_token"])
     assert float(t["step"]) == pytest.approx(decode)
     assert plan.row()["usd_per_m_output"] == pytest.approx(1e6 * 0.001 * decode)
-    assert plan.row()["usd_per_m_input"] == pytest.approx(1e6 * 0.001 * float(t["per_prompt_token"]))
+    assert plan.row()["usd_per_m_input"] == pytest.approx(
+        1e6 * 0.001 * float(t["per_prompt_token"])
+    )
     # vLLM prefills admitted prompts together, up to 8192 tokens a forward: 16 prompts of 512,
     # one weight read for all, so a prompt token costs less than in a prefill of its own.
     assert float(t["per_prompt_token"]) < float(t["prefill"]) / 512
@@ -103,7 +105,11 @@ def test_batched_prefill_prices_prompts_in_forwards_of_the_engine_budget() -> No
     # floor(8192 / P) prompts a forward (Sarathi-Serve / vLLM max_num_batched_tokens), at
     # least one; an engine without a budget prefills each prompt alone.
     assert [prompts_per_prefill(8192, p) for p in (128, 512, 1000, 8192, 20000)] == [
-        64, 16, 8, 1, 1,
+        64,
+        16,
+        8,
+        1,
+        1,
     ]
     assert prompts_per_prefill(None, 128) == 1
     alone = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", prompt=128, output=128,
