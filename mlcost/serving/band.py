@@ -19,10 +19,7 @@ def serving_latency_band() -> Band:
     serving throughput."""
     text = resources.files("mlcost").joinpath("data/serving_band.json").read_text()
     data = json.loads(text)["serving_latency"]
-    return Band(
-        low=float(data["low"]), high=float(data["high"]), level=float(data["level"]),
-        rows=int(data["rows"]), derivation=str(data["derivation"]),
-    )  # fmt: skip
+    return Band(**{name: data[name] for name in ("low", "high", "level", "rows", "derivation")})
 
 
 __all__ = ["serving_latency_band"]

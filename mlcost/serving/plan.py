@@ -19,7 +19,8 @@ The chain (:mod:`mlcost.serving.latency` for the formulas):
 2. the batch: given, else the smallest that carries ``rate`` requests/s, else the largest that
    fits;
 3. time: a decode step of the batch at the mix's mean context and the prefill of one prompt on
-   the roofline of the GPU's ceilings, with the tensor-parallel all-reduces on the node's links
+   the roofline of the GPU's ceilings, with the tensor-parallel all-reduces on the system's
+   links (across nodes, over the inter-node network, when ``tp`` exceeds a node's GPUs)
    and, with a ``draft`` model, speculative decoding; an iteration of continuous batching, TTFT
    (:func:`mlcost.serving.latency.time_to_first_token`: the prompt's prefill, the rest of the
    running decode step, and the queue of prompts waiting for their prefill), TPOT
@@ -213,11 +214,12 @@ class ServePlan(Result):
                 )
         t = check_tensor_parallel(model, self.tp)
         per_node = self.resolved_system.gpus_per_node
-        if t > per_node:
+        total = per_node * int(self.resolved_system.nodes)
+        if t > total:
             raise MlcostError(
-                f"tp: got {t}, but a {self.resolved_system.name} node has {per_node} GPUs; "
-                "tensor parallelism stays within a node: choose --tp <= "
-                f"{per_node} or --system with more GPUs per node"
+                f"tp: got {t}, but {self.resolved_system.name} has {total} GPUs "
+                f"({per_node} per node); choose --tp <= {per_node} within a node, or a --system "
+                "of several nodes (e.g. dgx-h100-superpod-su) to span nodes"
             )
         prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
         if prompt.size != output.size and 1 not in (prompt.size, output.size):

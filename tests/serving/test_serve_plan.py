@@ -230,3 +230,19 @@ def test_largest_batch_under_tensor_parallel_keeps_replicated_embedding_and_head
     assert plan.memory["weights"] == pytest.approx(weights, rel=1e-5)
     assert plan.memory["sequence"] == sequence
     assert plan.memory["max_batch"] == math.floor((budget - weights) / sequence) == 281
+
+
+def test_tensor_parallel_across_nodes() -> None:
+    """Issue 63: --tp 16 on a cluster spans two DGX H100 nodes. Every weight of Llama 3.1 405B is
+    split (layers, embedding and head vocabulary-parallel): a rank holds half of what it holds at
+    tp 8. Its 2 x 126 all-reduces per step cross the 400 Gb/s InfiniBand (47 GB/s per GPU,
+    against NVLink's 370 GB/s within a node), so a step is slower than at tp 8 despite half the
+    weight reads."""
+    args = {"system": "dgx-h100-superpod-su", "weights": "fp8", "batch": 32}
+    sixteen = mlcost.ServePlan("llama-3.1-405b", tp=16, **args)
+    eight = mlcost.ServePlan("llama-3.1-405b", tp=8, **args)
+    assert sixteen.memory["weights"] == pytest.approx(eight.memory["weights"] / 2)
+    assert sixteen.row()["tpot_ms"] > eight.row()["tpot_ms"]
+    assert sixteen.row()["gpus"] == 16
+    with pytest.raises(MlcostError, match="tp: got 16, but dgx-h100 has 8 GPUs"):
+        mlcost.ServePlan("llama-3-70b", system="dgx-h100", tp=16)
