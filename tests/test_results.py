@@ -30,6 +30,7 @@ from mlcost.memory import memory_breakdown
 from mlcost.parallel import multi_gpu_step_time, network_wall, scaling_curve, search
 from mlcost.published import validate_published
 from mlcost.results import Result
+from mlcost.serving.slo import search_slo
 from mlcost.timing import iron_law, step_time, time_to_train
 from mlcost.workload import operators
 from mlcost.workload.packing import packing_report
@@ -72,6 +73,7 @@ EXAMPLES: dict[str, Callable[[], Result]] = {
     "Figures": lambda: _plan().cost(),
     "FineTuningFit": lambda: mlcost.finetuning_fit("gpt2", "a100-sxm4-40gb", CONFIG),
     "ServePlan": lambda: mlcost.ServePlan("gpt2", gpu="h100-sxm5-80gb", prompt=256, output=64),
+    "SloSearch": lambda: search_slo("gpt2", ttft="500 ms", tpot="50 ms", gpus=["h100-sxm5-80gb"]),
 }
 
 
