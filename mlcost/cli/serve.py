@@ -78,6 +78,13 @@ def serve(
             "cuda-graphs | pytorch-eager | pytorch-cuda-graphs."
         ),
     ] = None,
+    disaggregated: Annotated[
+        bool,
+        typer.Option(
+            "--disaggregated",
+            help="Prefill and decode on separate replicas, the KV cache sent between them.",
+        ),
+    ] = False,
     ttft: Annotated[
         str | None,
         typer.Option(
@@ -132,6 +139,7 @@ def serve(
         draft=draft,
         acceptance=acceptance,
         engine=engine or "vllm",
+        disaggregated=disaggregated,
         ttft=ttft_value,
         tpot=tpot_value,
         region=region,

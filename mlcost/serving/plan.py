@@ -48,6 +48,7 @@ import pint
 
 from mlcost import energy
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
+from mlcost.comms.placement import collective_seconds, placement
 from mlcost.errors import MlcostError
 from mlcost.records import replace as record_replace
 from mlcost.results import Figure, Result
@@ -144,6 +145,7 @@ class ServePlan(Result):
     acceptance: float | None = None
     draft_tokens: int = 4
     engine: str | Engine = "vllm"
+    disaggregated: bool = False
     ttft: pint.Quantity | str | None = None
     tpot: pint.Quantity | str | None = None
     region: str | Grid = "world"
@@ -246,6 +248,11 @@ class ServePlan(Result):
             value = getattr(self, name)
             if value is not None and not float(magnitude_in(value, "s", name)) > 0:
                 raise MlcostError(f"{name}: got {value!r}, expected a latency > 0, e.g. '500 ms'")
+        if self.disaggregated and not self.resolved_engine.continuous_batching:
+            raise MlcostError(
+                f"disaggregated: engine {self.resolved_engine.name} serves a static batch; "
+                "disaggregated prefill and decode need a continuous-batching engine (--engine vllm)"
+            )
         if self.draft is None and self.acceptance is not None:
             raise MlcostError(
                 f"acceptance: got {self.acceptance!r} without a draft model; give draft= "
@@ -408,6 +415,20 @@ class ServePlan(Result):
                 "request_rate": b * tokens / amortized / o, "prompt": p, "output": o,
                 "context": context,
             }  # fmt: skip
+        if self.disaggregated:
+            # Prefill and decode on separate replicas (DistServe, Zhong et al. 2024, section 3):
+            # a decode iteration is the decode step alone; the first token waits for the
+            # prompt's prefill, the KV cache's transfer and half a step (the prefill pool sized
+            # for its load, no queue counted).
+            transfer = self.kv_transfer_seconds
+            alone = np.asarray(step, dtype=np.float64)
+            return {
+                "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
+                "tokens_per_step": tokens, "iteration": alone, "tpot": alone / tokens,
+                "ttft": prefill + transfer + alone / 2, "prefill_share": 0.0 * alone,
+                "output_rate": b * tokens / alone, "request_rate": b * tokens / alone / o,
+                "prompt": p, "output": o, "context": context, "kv_transfer": transfer,
+            }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
         iteration = np.asarray(iteration, dtype=np.float64)
         return {
@@ -419,6 +440,23 @@ class ServePlan(Result):
             "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
             "context": context,
         }  # fmt: skip
+
+    @cached_property
+    def kv_transfer_seconds(self) -> float:
+        """Seconds to move one prompt's KV cache from a prefill replica to a decode replica
+        (disaggregated serving): each of the ``tp`` ranks sends its share, ``L`` layers x the
+        cache width per rank x ``P`` tokens, point to point (``alpha + S / beta``, Hockney
+        1994; :mod:`mlcost.comms`) to its peer on another node when the system has several
+        (their inter-node link), else within the node."""
+        system = self.resolved_system
+        p = float(np.mean(self._prompt))
+        cache = kv_cache_bytes(
+            self.transformer, p, 1, self.kv_format, tensor_parallel=self.tp, block_size=1
+        )
+        size = float(in_unit(cache, "byte"))
+        apart = system.gpus_per_node if int(system.nodes) > 1 else 1
+        where = placement(system, 2, stride=apart)
+        return float(np.asarray(collective_seconds(system, "point-to-point", size, where)))
 
     @cached_property
     def largest_batch(self) -> int:
@@ -476,12 +514,15 @@ class ServePlan(Result):
             None if self.rate is None else float(magnitude_in(self.rate, "1/s", "rate", bare=True))
         )
         v["replicas"] = 1.0 if rate is None else float(math.ceil(rate / v["request_rate"]))
+        if self.disaggregated:  # the prefill pool: prompt tokens per second it must carry
+            prompts = 1.0 if rate is None else math.ceil(rate * v["prompt"] * v["per_prompt_token"])
+            v["replicas"] += float(max(prompts, 1))
         v["gpus"] = v["replicas"] * self.tp
         # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
         input_share = (
             batch * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
         )
-        decode_part = v["iteration"] - input_share
+        decode_part = v["iteration"] - (0.0 if self.disaggregated else input_share)
         v["input_gpu_s"] = self.tp * v["per_prompt_token"]
         v["output_gpu_s"] = self.tp * decode_part / (batch * v["tokens_per_step"])
         measured = self.accelerator.measured
@@ -625,7 +666,13 @@ class ServePlan(Result):
             Figure("iteration", Q_(v["iteration"], "s").to("ms"),
                    "decode step + prefill of the b x tokens x P / O prompt tokens admitted",
                    f"P {v['prompt']:.0f}, O {v['output']:.0f}", "Yu et al. 2022 (Orca); vLLM"),
+            *([Figure("KV transfer (prefill to decode)", Q_(v["kv_transfer"], "s").to("ms"),
+                      "alpha + KV bytes per rank / link bandwidth, to a decode replica",
+                      "disaggregated prefill and decode", "Hockney 1994; Zhong et al. 2024")]
+              if self.disaggregated else []),
             banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
+                   "prefill + KV transfer + step / 2 (prefill pool sized for its load)"
+                   if self.disaggregated else
                    "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
                    f"rho {v['prefill_share']:.2f}",
                    "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, "
@@ -637,6 +684,8 @@ class ServePlan(Result):
             Figure("requests per second per replica", Q_(v["request_rate"], "1/s"),
                    "output throughput / O"),
             Figure("GPUs", Q_(v["gpus"], "dimensionless"),
+                   "(ceil(rate / requests per second per decode replica) + ceil(rate x P x "
+                   "prefill seconds per prompt token)) x tp" if self.disaggregated else
                    "ceil(rate / requests per second per replica) x tp",
                    "" if self.rate is None else f"rate {self.rate}"),
             Figure("price per GPU-hour", Q_(v["price"], "USD/hour"), "", "", v["price_source"]),
