@@ -82,7 +82,8 @@ def serve(
         bool,
         typer.Option(
             "--disaggregated",
-            help="Prefill and decode on separate replicas, the KV cache sent between them.",
+            help="Prefill and decode on separate replicas, the KV cache sent between them "
+            "(with --ttft/--tpot and no --gpu: searched beside the aggregated layout).",
         ),
     ] = False,
     ttft: Annotated[
@@ -119,7 +120,9 @@ def serve(
     if plot is not None:
         check_destination(plot, "--plot")
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
-        _search(model, ttft_value, tpot_value, rate_value, prompt, output, engine, plot, as_json)
+        layouts = (False, True) if disaggregated else (False,)
+        _search(model, (ttft_value, tpot_value), rate_value, prompt, output, engine, layouts,
+                plot, as_json)  # fmt: skip
         return
     if plot is not None:
         raise MlcostError(
@@ -156,17 +159,19 @@ def serve(
 
 def _search(
     model: str,
-    ttft: Any,
-    tpot: Any,
+    target: tuple[Any, Any],
     rate: Any,
     prompt: str,
     output: str,
     engine: str | None,
+    layouts: tuple[bool, ...],
     plot: Path | None,
     as_json: bool,
 ) -> None:
     """``mlcost serve MODEL --ttft T --tpot T``: the cheapest configuration, its runner-up and
-    the Pareto front (:func:`mlcost.serving.slo.search_slo`)."""
+    the Pareto front (:func:`mlcost.serving.slo.search_slo`); with ``--disaggregated``,
+    disaggregated prefill and decode among the candidates."""
+    ttft, tpot = target
     from rich.table import Table
 
     from mlcost.assumptions import DEFAULT_ASSUMPTIONS
@@ -177,7 +182,7 @@ def _search(
         ttft=ttft if ttft is not None else DEFAULT_ASSUMPTIONS.serving_ttft_target,
         tpot=tpot if tpot is not None else DEFAULT_ASSUMPTIONS.serving_tpot_target,
         rate=rate, prompt=_count(prompt, "--prompt"), output=_count(output, "--output"),
-        engines=(engine,) if engine else DEFAULT_ENGINES,
+        engines=(engine,) if engine else DEFAULT_ENGINES, layouts=layouts,
     )  # fmt: skip
     if plot is not None:
         import matplotlib

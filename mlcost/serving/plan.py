@@ -356,7 +356,10 @@ class ServePlan(Result):
     def timing(self, batch: Any) -> dict[str, Any]:
         """Seconds of one continuous-batching iteration and its parts for ``batch`` sequences
         (a number or a numpy array): the decode step (with speculation), the prefill per prompt
-        token, tokens per step, TPOT, TTFT and output tokens per second."""
+        token, tokens per step, TPOT, TTFT, output tokens per second and the GPU-seconds an
+        output token costs with its share of the prefills (``gpu_s_per_output_token``: the
+        replica's ``tp`` GPUs over the iteration, and under disaggregation the prefill pool's
+        ``P / O`` prompt tokens per output token besides)."""
         model, system, c = self.transformer, self.resolved_system, self._ceilings
         p, o = float(np.mean(self._prompt)), float(np.mean(self._output))
         context = mean_context(self._prompt, self._output)
@@ -413,6 +416,7 @@ class ServePlan(Result):
                 "prefill_share": batch_prefill / o / amortized,
                 "output_rate": b * tokens / amortized,
                 "request_rate": b * tokens / amortized / o, "prompt": p, "output": o,
+                "gpu_s_per_output_token": self.tp * amortized / (b * tokens),
                 "context": context,
             }  # fmt: skip
         if self.disaggregated:
@@ -427,6 +431,8 @@ class ServePlan(Result):
                 "tokens_per_step": tokens, "iteration": alone, "tpot": alone / tokens,
                 "ttft": prefill + transfer + alone / 2, "prefill_share": 0.0 * alone,
                 "output_rate": b * tokens / alone, "request_rate": b * tokens / alone / o,
+                "gpu_s_per_output_token": self.tp
+                * (alone / (b * tokens) + p / o * per_prompt_token),
                 "prompt": p, "output": o, "context": context, "kv_transfer": transfer,
             }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
@@ -438,8 +444,21 @@ class ServePlan(Result):
             "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
             "output_rate": b * tokens / iteration,
             "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
+            "gpu_s_per_output_token": self.tp * iteration / (b * tokens),
             "context": context,
         }  # fmt: skip
+
+    def replicas(
+        self, rate: float | None, request_rate: float, prefill_per_request: float
+    ) -> float:
+        """Replicas (of ``tp`` GPUs) that carry ``rate`` requests/s (one without a rate): ``ceil(
+        rate / requests per second per replica)``; disaggregated, plus the prefill pool's
+        ``ceil(rate x prefill seconds per request)`` (at least one)."""
+        decode = 1.0 if rate is None else float(math.ceil(rate / request_rate))
+        if not self.disaggregated:
+            return decode
+        prefill = 1.0 if rate is None else float(math.ceil(rate * prefill_per_request))
+        return decode + max(prefill, 1.0)
 
     @cached_property
     def kv_transfer_seconds(self) -> float:
@@ -513,10 +532,7 @@ class ServePlan(Result):
         rate = (
             None if self.rate is None else float(magnitude_in(self.rate, "1/s", "rate", bare=True))
         )
-        v["replicas"] = 1.0 if rate is None else float(math.ceil(rate / v["request_rate"]))
-        if self.disaggregated:  # the prefill pool: prompt tokens per second it must carry
-            prompts = 1.0 if rate is None else math.ceil(rate * v["prompt"] * v["per_prompt_token"])
-            v["replicas"] += float(max(prompts, 1))
+        v["replicas"] = self.replicas(rate, v["request_rate"], v["prompt"] * v["per_prompt_token"])
         v["gpus"] = v["replicas"] * self.tp
         # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
         input_share = (

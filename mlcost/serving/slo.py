@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -59,6 +59,7 @@ class Candidate:
     weights: str
     kv_format: str
     engine: str
+    disaggregated: bool = False
     batch: int = 0
     ttft_ms: float = math.nan
     tpot_ms: float = math.nan
@@ -75,7 +76,8 @@ class Candidate:
 
     @property
     def label(self) -> str:
-        return (f"{self.gpu} x{self.tp} {self.weights}/{self.kv_format} {self.engine}"
+        layout = " disaggregated" if self.disaggregated else ""
+        return (f"{self.gpu} x{self.tp} {self.weights}/{self.kv_format} {self.engine}{layout}"
                 f" b={self.batch}")  # fmt: skip
 
 
@@ -139,12 +141,13 @@ class SloSearch(Result):
         variants = [c for c in self.feasible
                     if c is not best and (c.gpu, c.tp, c.weights, c.kv_format) == key]  # fmt: skip
         engines = "; ".join(
-            f"under {c.engine} the choice costs {self._cost(c) / self._cost(best) - 1:+.1%}"
+            f"under {c.engine}{' disaggregated' if c.disaggregated else ''} the choice costs "
+            f"{self._cost(c) / self._cost(best) - 1:+.1%}"
             for c in variants
         )
         return (f"the runner-up, {second.label}, costs {self._cost(second):.4g} {unit} against "
                 f"{self._cost(best):.4g} ({more:+.1%}): {second.tokens_per_s:,.0f} against "
-                f"{best.tokens_per_s:,.0f} output tokens/s on {second.tp} against {best.tp} "
+                f"{best.tokens_per_s:,.0f} output tokens/s on {second.gpus} against {best.gpus} "
                 f"GPUs, {self._limit(second)}{faster}"
                 + (f"; {engines}" if engines else ""))  # fmt: skip
 
@@ -237,11 +240,14 @@ def search_slo(
     weights: tuple[str, ...] = DEFAULT_WEIGHTS,
     kv_formats: tuple[str, ...] = DEFAULT_KV_FORMATS,
     engines: tuple[str, ...] = DEFAULT_ENGINES,
+    layouts: tuple[bool, ...] = (False,),
     margin: bool = True,
     catalog: Catalog | None = None,
 ) -> SloSearch:
     """The cheapest configuration of ``model`` that meets ``ttft`` and ``tpot`` (module
-    docstring); ``margin`` applies the serving latency band (False: the bare prediction)."""
+    docstring); ``layouts``: aggregated (False) and, with True, disaggregated prefill and decode
+    (twice the work: about 2 s instead of 1); ``margin`` applies the serving latency band
+    (False: the bare prediction)."""
     catalog = catalog or default_catalog()
     spec = as_model(model, catalog)
     ttft_s = float(magnitude_in(ttft, "s", "ttft"))
@@ -256,7 +262,7 @@ def search_slo(
     for gpu in _gpus(catalog, gpus):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
         ceilings: dict[str, Any] = {}  # the GPU's ceilings per weight format, built once
-        for t, w, kv, engine in itertools.product(tp, weights, kv_formats, engines):
+        for t, w, kv, engine, apart in itertools.product(tp, weights, kv_formats, engines, layouts):
             problem = "" if math.isfinite(price) else "no price for this GPU"
             if not problem and w not in ceilings:
                 try:
@@ -265,27 +271,13 @@ def search_slo(
                     ceilings[w] = str(error)
             if not problem and isinstance(ceilings[w], str):
                 problem = ceilings[w]
+            base = Candidate(gpu, t, w, kv, engine, apart)
             if problem:
-                candidates.append(Candidate(gpu, t, w, kv, engine, problem=problem))
+                candidates.append(replace(base, problem=problem))
                 continue
+            target = (ttft_s, tpot_s, factor, rate_value)
             candidates.append(
-                _candidate(
-                    spec,
-                    gpu,
-                    t,
-                    w,
-                    kv,
-                    engine,
-                    prompt,
-                    output,
-                    ttft_s,
-                    tpot_s,
-                    factor,
-                    rate_value,
-                    price,
-                    catalog,
-                    ceilings[w],
-                )
+                _candidate(spec, base, prompt, output, target, price, catalog, ceilings[w])
             )
     return SloSearch(
         model=spec.name, ttft_s=ttft_s, tpot_s=tpot_s, rate=rate_value, prompt=prompt,
@@ -294,16 +286,25 @@ def search_slo(
 
 
 def _candidate(
-    spec: ModelSpec, gpu: str, tp: int, weights: str, kv: str, engine: str, prompt: int,
-    output: int, ttft_s: float, tpot_s: float, factor: float, rate: float | None, price: float,
-    catalog: Catalog, ceilings: dict[str, Any],
-) -> Candidate:  # fmt: skip
-    base = Candidate(gpu, tp, weights, kv, engine)
+    spec: ModelSpec,
+    base: Candidate,
+    prompt: int,
+    output: int,
+    target: tuple[float, float, float, float | None],
+    price: float,
+    catalog: Catalog,
+    ceilings: dict[str, Any],
+) -> Candidate:
+    """``base`` at the largest batch that meets ``target`` (TTFT and TPOT in seconds, the
+    band's factor, the rate), or why none does."""
+    ttft_s, tpot_s, factor, rate = target
     try:
-        plan = ServePlan(spec, gpu=gpu, tp=tp, weights=weights, kv_format=kv, engine=engine,
-                         prompt=prompt, output=output, catalog=catalog)  # fmt: skip
+        plan = ServePlan(spec, gpu=base.gpu, tp=base.tp, weights=base.weights,
+                         kv_format=base.kv_format, engine=base.engine,
+                         disaggregated=base.disaggregated, prompt=prompt, output=output,
+                         catalog=catalog)  # fmt: skip
         if not plan.fits:
-            return Candidate(**{**base.__dict__, "problem": "does not fit"})
+            return replace(base, problem="does not fit")
         # The plan's ceilings are those of its GPU and weight format (ServePlan._ceilings, a
         # cached property): every configuration on that GPU and format shares one set.
         plan.__dict__["_ceilings"] = ceilings
@@ -312,20 +313,22 @@ def _candidate(
         ttft, tpot = np.asarray(timing["ttft"]), np.asarray(timing["tpot"])
         meets = (ttft * factor <= ttft_s) & (tpot * factor <= tpot_s)
     except MlcostError as error:
-        return Candidate(**{**base.__dict__, "problem": str(error)})
+        return replace(base, problem=str(error))
     if not np.any(meets):
         reason = "TTFT" if ttft[0] * factor > ttft_s else "TPOT"
-        return Candidate(**{**base.__dict__, "problem": f"{reason} above target at batch 1"})
+        return replace(base, problem=f"{reason} above target at batch 1")
     i = len(meets) - 1 - int(np.argmax(meets[::-1]))
-    rate_per_replica = float(np.asarray(timing["request_rate"])[i])
-    tokens = float(np.asarray(timing["output_rate"])[i])
-    replicas = 1 if rate is None else math.ceil(rate / rate_per_replica)
-    usd_per_m = price * tp / 3600.0 / tokens * 1e6
-    return Candidate(
-        gpu, tp, weights, kv, engine, batch=int(batches[i]), ttft_ms=float(ttft[i]) * 1e3,
-        tpot_ms=float(tpot[i]) * 1e3, tokens_per_s=tokens, gpus=replicas * tp,
-        usd_per_m_output=usd_per_m, usd_per_hour=price * replicas * tp,
-        largest=plan.largest_batch,
+
+    def at(key: str) -> float:  # the value at the chosen batch (scalars such as P as they are)
+        value = np.asarray(timing[key], dtype=np.float64)
+        return float(value[i] if value.ndim else value)
+
+    replicas = plan.replicas(rate, at("request_rate"), at("prompt") * at("per_prompt_token"))
+    return replace(
+        base, batch=int(batches[i]), ttft_ms=at("ttft") * 1e3, tpot_ms=at("tpot") * 1e3,
+        tokens_per_s=at("output_rate"), gpus=int(replicas) * base.tp,
+        usd_per_m_output=price / 3600.0 * at("gpu_s_per_output_token") * 1e6,
+        usd_per_hour=price * replicas * base.tp, largest=plan.largest_batch,
     )  # fmt: skip
 
 

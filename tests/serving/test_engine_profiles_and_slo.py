@@ -162,3 +162,16 @@ def test_cli_search_json() -> None:
     assert data["pareto"] and all(math.isfinite(c["usd_per_m_output"]) for c in data["pareto"])
     names = [f["name"] for f in data["figures"]]
     assert names[0] == "chosen" and "runner-up" in names
+
+
+def test_disaggregated_layouts_in_the_search() -> None:
+    # More candidates can only lower the cheapest cost; a disaggregated choice pays for its
+    # prefill pool, so its GPUs are twice its decode replica's.
+    args = {"ttft": "500 ms", "tpot": "50 ms", "gpus": ["h100-sxm5-80gb", "h200-sxm-141gb"]}
+    aggregated = search_slo("llama-3-70b", **args)
+    both = search_slo("llama-3-70b", layouts=(False, True), **args)
+    assert aggregated.chosen is not None and both.chosen is not None
+    assert both.chosen.usd_per_m_output <= aggregated.chosen.usd_per_m_output
+    assert any(c.disaggregated for c in both.feasible)
+    apart = next(c for c in both.feasible if c.disaggregated)
+    assert apart.gpus == 2 * apart.tp and "disaggregated" in apart.label
