@@ -8,16 +8,18 @@ serving band's margin (:func:`serving_latency_band`: a prediction ``t`` meets a 
 when ``t x high <= T``, ``high`` the 90th percentile of measured / predicted latency over the
 published serving rows), within the KV cache and the engine's batch cap
 (:attr:`mlcost.ServePlan.largest_batch`): decoding more sequences together only lowers the cost
-per token while the latency holds. Its cost is ``price x tp / output tokens per second`` per
-million output tokens (the prefills inside the iteration included), or with ``rate`` the USD per
-hour of the ``ceil(rate / requests per second per replica) x tp`` GPUs that carry it.
+per token while the latency holds. Its cost is the GPU price times the GPU-seconds an output
+token takes with its share of the prefills (``gpu_s_per_output_token`` of
+:meth:`mlcost.ServePlan.timing`) per million output tokens, or with ``rate`` the USD per hour of
+the replicas that carry it (:meth:`mlcost.ServePlan.replicas`). ``layouts`` adds disaggregated
+prefill and decode (:class:`mlcost.ServePlan` ``disaggregated``) beside the aggregated layout.
 
-The cheapest configuration is chosen; the runner-up is the cheapest of the others, and the
-reason it lost is its cost (and, where it has one, the latency it gives away). The Pareto front
-holds the configurations that no other beats on both cost and TPOT (at their batch).
+The cheapest configuration is chosen; the runner-up is the cheapest other deployment, and the
+reason it lost is its cost, what stops its batch and the latency it gives away. The Pareto
+front holds the configurations that no other beats on both cost and TPOT (at their batch).
 
-Not searched (issue 63, left for later): pipeline and expert parallelism, serving across nodes
-and disaggregated prefill and decode.
+Not searched (issue 63, left for later): pipeline and expert parallelism, and tensor
+parallelism across nodes.
 """
 
 from __future__ import annotations
@@ -184,7 +186,8 @@ class SloSearch(Result):
             Figure("GPUs", Q_(best.gpus, "dimensionless"),
                    "tp, or ceil(rate / requests per second per replica) x tp"),
             Figure("USD per million output tokens", Q_(best.usd_per_m_output, "USD"),
-                   "price per GPU-hour x tp / 3600 / output tokens per second x 1e6"),
+                   "price per GPU-hour / 3600 x GPU-seconds per output token (tp x iteration / b; "
+                   "disaggregated, plus the prefill pool's P / O prompt tokens) x 1e6"),
         ]  # fmt: skip
         if self.rate is not None:
             figures.append(Figure("USD per hour", Q_(best.usd_per_hour, "USD/hour"),
