@@ -289,6 +289,7 @@ class ServePlan(Result):
         return {
             "weights": self.weights, "kv_format": self.kv_format, "tensor_parallel": self.tp,
             "group_size": self.group_size,
+            "grouped_kv_reads": self.resolved_engine.gqa_aware_attention,
         }  # fmt: skip
 
     @cached_property

@@ -136,9 +136,13 @@ def cached_attention_ops(
     act: float = 2.0,
     eager: bool = False,
     tensor_parallel: int = 1,
+    grouped_kv_reads: bool = True,
 ) -> list[Operator]:
     """The attention core of each layer pattern against the cache (module docstring): scores,
-    softmax, scores x V, and the cache write of the new keys and values."""
+    softmax, scores x V, and the cache write of the new keys and values. A GQA-aware kernel
+    (``grouped_kv_reads``: FlashAttention, FlashInfer, TensorRT-LLM's XQA) reads each cached
+    key-value head once for its group of query heads; one that is not reads it once per query
+    head, ``n_q / n_kv`` times the bytes (no saving from grouped-query attention)."""
     d = model.head_size
     n_q = model.num_attention_heads // check_tensor_parallel(model, tensor_parallel)
     width = cache_elements_per_token(model, tensor_parallel)  # 2·n_kv·d for MHA/GQA/MQA
@@ -158,6 +162,8 @@ def cached_attention_ops(
         flops = attention_matmul_flops(pairs, head_dim=d, heads=n_q, batch=b)
         stored = b * n_q * q * keys if eager else 0.0  # a materialized score matrix
         cache_read = b * keys * width / 2 * kv_bytes  # the keys (scores) or the values (x V)
+        if not grouped_kv_reads and model.latent_attention is None:
+            cache_read = cache_read * n_q / max(width / (2 * d), 1.0)  # once per query head
         queries = b * q * n_q * d * act
         core: dict[str, Any] = {
             "block": "layer", "count": count, "pattern": label, "tensor_parallel": True,
@@ -225,6 +231,7 @@ def forward_operators(
     attention: AttentionCount = "masked",
     tensor_parallel: int = 1,
     group_size: int | None = None,
+    grouped_kv_reads: bool = True,
 ) -> OperatorTable:
     """One rank's forward over ``new_tokens`` per sequence for ``batch`` sequences with
     ``past_tokens`` already cached (module docstring); counts may be numpy arrays."""
@@ -242,6 +249,7 @@ def forward_operators(
     attention_rows = cached_attention_ops(
         model, batch, new_tokens, past_tokens, kv_bytes=kv_bytes, act=step.act,
         eager=attention == "executed", tensor_parallel=tensor_parallel,
+        grouped_kv_reads=grouped_kv_reads,
     )  # fmt: skip
     layer: list[Operator] = []
     for op in attention_block_ops(step):

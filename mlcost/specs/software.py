@@ -295,6 +295,9 @@ class Engine(Spec):
     max_batch: PositiveInt | None = None
     continuous_batching: bool = True
     attention_kernels: tuple[str, ...] = ()
+    # The decode attention kernel reads each key-value head once for its query group (GQA-aware;
+    # false: once per query head, mlcost.serving.workload.cached_attention_ops).
+    gqa_aware_attention: bool = True
     paged_kv: bool = True
     # Formats the engine serves (empty: any of mlcost's); checked by ServePlan.
     weight_formats: tuple[str, ...] = ()

@@ -175,3 +175,25 @@ def test_disaggregated_layouts_in_the_search() -> None:
     assert any(c.disaggregated for c in both.feasible)
     apart = next(c for c in both.feasible if c.disaggregated)
     assert apart.gpus == 2 * apart.tp and "disaggregated" in apart.label
+
+
+def test_an_attention_kernel_without_gqa_reads_every_kv_head_per_query_head() -> None:
+    # Llama-3-8B, one sequence with 4096 tokens cached, BF16: the scores read the cached keys,
+    # 4096 x 8 KV heads x 128 x 2 bytes = 8,388,608 bytes a layer with a GQA-aware kernel, and
+    # 32 / 8 = 4 times that with one that reads them once per query head; the query itself is
+    # 32 x 128 x 2 = 8,192 bytes either way.
+    model = mlcost.model("llama-3-8b")
+
+    def scores(grouped: bool) -> float:
+        table = decode_operators(model, 1, 4096, grouped_kv_reads=grouped)
+        row = next(op for op in table.operators if op.name.startswith("attention scores QK^T"))
+        return float(row.bytes_read)
+
+    assert scores(True) == 8_192 + (4096 + 1) * 8 * 128 * 2
+    assert scores(False) == 8_192 + 4 * (4096 + 1) * 8 * 128 * 2
+    engine = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb").resolved_engine
+    plain = engine.model_copy(update={"gqa_aware_attention": False})
+    args = {"gpu": "h100-sxm5-80gb", "prompt": 4096, "output": 256, "batch": 16}
+    aware = mlcost.ServePlan("llama-3-8b", **args).row()["tpot_ms"]
+    unaware = mlcost.ServePlan("llama-3-8b", engine=plain, **args).row()["tpot_ms"]
+    assert unaware > aware
