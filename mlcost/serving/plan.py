@@ -16,8 +16,9 @@ The chain (:mod:`mlcost.serving.latency` for the formulas):
    engine's share of the GPU (``Assumptions.gpu_memory_utilization``) and the paged KV cache of
    one sequence at its longest (``P + O`` tokens, :mod:`mlcost.serving.kv_cache`): the largest
    batch that fits;
-2. the batch: given, else the smallest that carries ``rate`` requests/s, else the largest that
-   fits;
+2. the batch: given, else the smallest that carries ``rate`` requests/s within the latency
+   target, else the largest that meets the target (``ttft``/``tpot``, default TTFT 450 ms and
+   TPOT 40 ms), within the KV cache and the engine's batch cap;
 3. time: a decode step of the batch at the mix's mean context and the prefill of one prompt on
    the roofline of the GPU's ceilings, with the tensor-parallel all-reduces on the system's
    links (across nodes, over the inter-node network, when ``tp`` exceeds a node's GPUs)
