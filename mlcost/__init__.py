@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     )
     from mlcost.systems import System, system
     from mlcost.timing import step_time
+    from mlcost.trace import read_trace
+    from mlcost.trace_fit import calibrate_from_trace, compare_trace
     from mlcost.units import Q_, ureg
     from mlcost.workload import TrainingConfig, operators
 
@@ -109,6 +111,9 @@ _LAZY = {
     "training_flops": "mlcost.flops",
     "FineTuning": "mlcost.finetune",
     "finetuning_fit": "mlcost.plan.fit",
+    "read_trace": "mlcost.trace",
+    "calibrate_from_trace": "mlcost.trace_fit",
+    "compare_trace": "mlcost.trace_fit",
 }
 
 

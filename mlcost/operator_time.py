@@ -553,6 +553,8 @@ def operator_time(
         spec, forward = ex.spec, op.forward_flops
         efficiency = ceilings.vector_efficiency_of(kind, forward)
         compute = op.total_flops / (ceilings.vector_flops * efficiency)
+        if ceilings.kind_memory_efficiency:  # measured per kind in a profiled run
+            bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency_of(kind)
         memory = op.bytes_moved / bandwidth
         if kind == OperatorKind.OPTIMIZER and spec is not None:
             memory = memory * spec.optimizer_passes

@@ -118,6 +118,7 @@ class Ceilings:
     attention_curve: tuple[tuple[float, float], ...] = ()
     unaligned_gemm: tuple[float, float, float] = (1.0, 1.0, 1.0)
     kind_efficiency: tuple[tuple[str, float], ...] = ()
+    kind_memory_efficiency: tuple[tuple[str, float], ...] = ()
     optimizer_curve: tuple[tuple[float, float], ...] = ()
     wave_quantization: bool = True
     wave_reference: float = 1.0
@@ -145,6 +146,17 @@ class Ceilings:
     def _kind_efficiencies(self) -> dict[str, float]:
         """``kind_efficiency`` as a mapping (built once)."""
         return dict(self.kind_efficiency)
+
+    @cached_property
+    def _kind_memory_efficiencies(self) -> dict[str, float]:
+        """``kind_memory_efficiency`` as a mapping (built once)."""
+        return dict(self.kind_memory_efficiency)
+
+    def memory_efficiency_of(self, kind: str) -> float:
+        """Share of the datasheet bandwidth a memory-bound operator of ``kind`` reaches: the
+        share its kernels reached in a profiled run (``Measured.kind_memory_efficiency``), else
+        :attr:`memory_efficiency`."""
+        return self._kind_memory_efficiencies.get(kind, self.memory_efficiency)
 
     @cached_property
     def launch_seconds(self) -> float:
@@ -447,6 +459,9 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
         fields["vector_efficiency"] = measured.vector_efficiency
     if measured.kind_efficiency:
         fields["kind_efficiency"] = tuple(sorted(measured.kind_efficiency.items()))
+    if measured.kind_memory_efficiency:
+        fields["kind_memory_efficiency"] = tuple(sorted(measured.kind_memory_efficiency.items()))
+        parts.append("per-kind memory efficiencies of a profiled run")
     if measured.optimizer_efficiency:
         fields["optimizer_curve"] = tuple(
             (p.flops, p.efficiency) for p in measured.optimizer_efficiency

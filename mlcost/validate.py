@@ -190,7 +190,7 @@ def training_spec(row: dict[str, Any]) -> TransformerSpec:
     from mlcost.specs import from_hf_config
 
     config = row["config"]
-    if row["kind"] == "bench":
+    if row.get("kind", "bench") == "bench":  # scripts/profile_training.py builds the reference GPT
         return spec_of(GPTConfig(**config))
     return from_hf_config(config, name=row["name"])
 

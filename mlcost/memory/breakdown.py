@@ -95,6 +95,16 @@ class Overheads(Model):
 DEFAULT_OVERHEADS = Overheads()
 
 
+def overheads_of(accelerator: Accelerator | None) -> Overheads:
+    """The overheads on ``accelerator``: :data:`DEFAULT_OVERHEADS`, with the allocator
+    fragmentation measured in a profiled run where its profile has one
+    (``Measured.allocator_fragmentation``, ``mlcost calibrate --trace``)."""
+    measured = None if accelerator is None else accelerator.measured
+    if measured is None or measured.allocator_fragmentation is None:
+        return DEFAULT_OVERHEADS
+    return Overheads(fragmentation=measured.allocator_fragmentation)
+
+
 # ----- the composition (plain numbers, vectorized) ---------------------------------------------
 class StageMemory(Record, frozen=True, dict=True):
     """Bytes per GPU of every pipeline stage and of the most loaded one, for every candidate:
@@ -621,7 +631,7 @@ def memory_breakdown(
     accelerator = None if gpu is None else as_accelerator(gpu)
     config = config or TrainingConfig()
     layout = layout or Layout()
-    overheads = overheads or DEFAULT_OVERHEADS
+    overheads = overheads or overheads_of(accelerator)
     batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
     sequence = config.sequence_length if sequence_length is None else sequence_length
     parts, layers, stages = _model_parts(

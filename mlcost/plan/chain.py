@@ -48,7 +48,7 @@ from mlcost.errors import MlcostError
 from mlcost.finetune import trainable_parameters
 from mlcost.flops import six_nd
 from mlcost.memory import activation_parts
-from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts, layout_memory
+from mlcost.memory.breakdown import _convnet_parts, layout_memory, overheads_of
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
@@ -328,7 +328,7 @@ def _memory_at(
         stages,
         per_parameter=per_parameter,
         weight_replicas=weight_replicas,
-        overheads=DEFAULT_OVERHEADS,
+        overheads=overheads_of(run.system.accelerator),
     ).total
 
 
