@@ -39,6 +39,7 @@ reports as predictions is not.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import json
@@ -55,9 +56,17 @@ from mlcost.implementation import SoftwareLike, implementation as implementation
 from mlcost.layout import Layout
 from mlcost.memory import memory_breakdown
 from mlcost.results import Figure, Result
-from mlcost.specs import Accelerator, ModelSpec, as_accelerator, as_model, spec_from_dict
+from mlcost.operator_time import recomputed_rows
+from mlcost.specs import (
+    Accelerator,
+    Implementation,
+    ModelSpec,
+    as_accelerator,
+    as_model,
+    spec_from_dict,
+)
 from mlcost.timing import StepTime, step_ceilings, step_time
-from mlcost.trace import TRACE_CLASSES, Trace, read_trace
+from mlcost.trace import TRACE_CLASSES, Trace, Work, read_trace
 from mlcost.units import Q_, format_quantity, in_unit
 from mlcost.validate import UNALLOCATED_TERMS
 from mlcost.workload import OperatorRole, TrainingConfig, operators
@@ -302,8 +311,26 @@ class TraceComparison(Result):
         return "\n".join(lines)
 
 
-def _trace_of(trace: Trace | str | Path) -> Trace:
-    return trace if isinstance(trace, Trace) else read_trace(trace)
+def _trace_of(trace: Trace | str | Path, model: ModelSpec) -> Trace:
+    """The trace, read where given as a file, with the element-wise work on the logits (a
+    tensor whose last dimension is the model's vocabulary: the FP32 cast before the loss and
+    its gradient's cast back) in ``loss``, where the operator table counts it
+    (``Implementation.cross_entropy``)."""
+    found = trace if isinstance(trace, Trace) else read_trace(trace)
+    vocabulary = getattr(model, "vocab_size", None)
+    if not vocabulary:
+        return found
+
+    def on_logits(piece: Work) -> bool:
+        return piece.kind == "elementwise" and any(
+            isinstance(d, list) and d and d[-1] == vocabulary for d in piece.dims
+        )
+
+    work = tuple(
+        dataclasses.replace(piece, kind="loss") if on_logits(piece) else piece
+        for piece in found.work
+    )
+    return dataclasses.replace(found, work=work)
 
 
 def compare_trace(
@@ -322,8 +349,8 @@ def compare_trace(
     ``step_seconds``: the step time measured without the profiler (the profiler slows the
     host, so the trace's own step is longer); the idle class is then what it leaves beyond
     the kernels."""
-    measured_trace = _trace_of(trace)
     spec, accelerator, layout = as_model(model), as_accelerator(gpu), layout or Layout()
+    measured_trace = _trace_of(trace, spec)
     predicted = step_time(spec, config, accelerator, layout, implementation=implementation)
     classes = predicted_class_seconds(predicted)
     measured = measured_trace.class_seconds()
@@ -396,15 +423,15 @@ def gemm_shape(operator: str, dims: tuple[Any, ...]) -> tuple[int, int, int, int
 
 
 def _curve(points: list[tuple[float, float]]) -> list[dict[str, float]]:
-    """Mean efficiency per size (time-weighted: total FLOPs over total time), non-decreasing in
-    FLOPs, bounded to :data:`EFFICIENCY_BOUNDS`."""
+    """Efficiency per size (total FLOPs over total time), made non-decreasing in FLOPs with
+    the sizes weighted by their time, bounded to :data:`EFFICIENCY_BOUNDS`."""
     sizes = np.array([f for f, _ in points])
     seconds = np.array([f / e for f, e in points])
     unique, inverse = np.unique(sizes, return_inverse=True)
-    means = np.array(
-        [sizes[inverse == i].sum() / seconds[inverse == i].sum() for i in range(len(unique))]
-    )
-    fitted = np.clip(isotonic_increasing(means), *EFFICIENCY_BOUNDS)
+    totals = np.array([seconds[inverse == i].sum() for i in range(len(unique))])
+    means = np.array([sizes[inverse == i].sum() for i in range(len(unique))]) / totals
+    # weighted by time, a pooled block's efficiency keeps its GEMMs' total time
+    fitted = np.clip(isotonic_increasing(means, totals), *EFFICIENCY_BOUNDS)
     return [{"flops": float(f), "efficiency": float(e)} for f, e in zip(unique, fitted, strict=True)]
 
 
@@ -437,13 +464,16 @@ class TraceCalibration:
         }
 
 
-def _table_gemm_flops(model: ModelSpec, config: TrainingConfig, layout: Layout) -> float:
-    """FLOPs per step of the table's weight GEMMs (forward, backward, recomputed)."""
+def _table_gemm_flops(
+    model: ModelSpec, config: TrainingConfig, layout: Layout, software: Implementation | None
+) -> float:
+    """FLOPs per step of the table's weight GEMMs (forward, backward, and recomputed as
+    ``software`` recomputes: :func:`mlcost.operator_time.recomputed_rows`)."""
     table = operators(model, config, layout)
     return float(
         sum(
             np.sum(np.asarray(op.total_flops) * np.asarray(op.count))
-            for op in table.operators
+            for op in recomputed_rows(table.operators, software)
             if op.kind == "matmul"
         )
     )
@@ -455,22 +485,23 @@ def calibrate_from_trace(
     config: TrainingConfig,
     layout: Layout | None = None,
     *,
-    base: Accelerator | str,
+    base: Accelerator | str | None = None,
     implementation: SoftwareLike = None,
     step_seconds: float | None = None,
     name: str | None = None,
 ) -> TraceCalibration:
     """Fit a profile of the machine and software that ran ``trace`` (module docstring): the
     run is ``model`` under ``config`` and ``layout`` on ``base`` (the catalog GPU it ran on:
-    its datasheet peaks, node and links), run by ``implementation``; ``step_seconds`` the step
+    its datasheet peaks, node and links; None for a host with no datasheet, a CPU:
+    :func:`host_base`), run by ``implementation``; ``step_seconds`` the step
     measured without the profiler where known (else the trace's). Raises
     :class:`mlcost.errors.MlcostError` when the trace cannot support a fit."""
-    measured_trace = _trace_of(trace)
     spec, layout = as_model(model), layout or Layout()
-    gpu = as_accelerator(base)
+    measured_trace = _trace_of(trace, spec)
+    tokens = int(layout.micro_batch_size) * int(config.sequence_length)
+    gpu = as_accelerator(base) if base is not None else host_base(measured_trace, tokens, config)
     trace_name = Path(measured_trace.path).name
     ceilings = step_ceilings(gpu, config)[""]
-    tokens = int(layout.micro_batch_size) * int(config.sequence_length)
     points = gemm_points(measured_trace, tokens, ceilings.peak_flops)
     if not points:
         raise MlcostError(
@@ -479,7 +510,8 @@ def calibrate_from_trace(
         )
     measured_gemm = sum(f for values in points.values() for f, _ in values)
     measured_gemm /= measured_trace.step_count
-    described = _table_gemm_flops(spec, config, layout)
+    software = implementation_of(implementation)
+    described = _table_gemm_flops(spec, config, layout, software.spec)
     if described <= 0 or abs(measured_gemm / described - 1) > MATCH_TOLERANCE:
         raise MlcostError(
             f"trace: {trace_name} runs {measured_gemm:.3g} GEMM FLOP per step, the described run "
@@ -499,7 +531,6 @@ def calibrate_from_trace(
         else f"the mean of the trace's {measured_trace.step_count} ProfilerStep(s)"
     )
     measured_step = measured_trace.step_seconds if step_seconds is None else step_seconds
-    software = implementation_of(implementation)
     origin = {
         "file": trace_name,
         "sha256": _sha256(measured_trace.path),
@@ -546,14 +577,21 @@ def calibrate_from_trace(
             EFFICIENCY_BOUNDS,
             warnings,
         )
+    shares = {
+        kind: predicted[kind] / measured[kind]
+        for kind in MEMORY_CLASSES
+        if predicted[kind] > 0 and measured[kind] > 0
+    }
+    if base is None and shares:
+        # no datasheet: the best kind's achieved bandwidth is the profile's bandwidth
+        best = max(shares.values())
+        gpu = gpu.model_copy(update={"memory_bandwidth": gpu.memory_bandwidth * best})
+        shares = {kind: share / best for kind, share in shares.items()}
     memory = {}
     for kind in MEMORY_CLASSES:
-        if predicted[kind] > 0 and measured[kind] > 0:
+        if kind in shares:
             memory[kind] = _bounded(
-                f"{kind} memory efficiency",
-                predicted[kind] / measured[kind],
-                EFFICIENCY_BOUNDS,
-                warnings,
+                f"{kind} memory efficiency", shares[kind], EFFICIENCY_BOUNDS, warnings
             )
         elif measured[kind] > 0:
             warnings.append(
@@ -597,6 +635,49 @@ def calibrate_from_trace(
     before = compare_trace(measured_trace, spec, config, gpu, layout, **arguments)
     after = compare_trace(measured_trace, spec, config, profile, layout, **arguments)
     return TraceCalibration(profile=profile, before=before, after=after, warnings=tuple(warnings))
+
+
+#: The bandwidth a host profile is first probed at (byte/s), before the fit sets it to the
+#: best achieved: any positive value gives the same profile (time is inversely proportional).
+_PROBE_BANDWIDTH = 1e11
+
+
+def host_base(trace: Trace, tokens: int, config: TrainingConfig) -> Accelerator:
+    """The accelerator spec of a run with no datasheet (a CPU): the peak of its compute format
+    is the best throughput one GEMM call of the trace reached (so no fitted GEMM is above it),
+    its memory capacity the host's RAM; the bandwidth is set by the fit (the best achieved by
+    a memory-bound kind)."""
+    from mlcost.calibrate import _host_memory_bytes
+
+    points = gemm_points(trace, tokens, 1.0)
+    if not points:
+        raise MlcostError(
+            f"trace: {Path(trace.path).name} has no GEMM (aten::mm/addmm/bmm) with recorded "
+            "shapes in its steps; expected torch.profiler.profile(record_shapes=True)"
+        )
+    best = max(e for values in points.values() for _, e in values)
+    fmt = config.policy.compute_format
+    formats = sorted({fmt, "fp32"})
+    data = {
+        "kind": "accelerator",
+        "name": "measured-host",
+        "vendor": "measured",
+        "display_name": f"{trace.device} (measured from a trace)",
+        "memory_capacity": format_quantity(Q_(_host_memory_bytes(), "B").to("GiB")),
+        "memory_bandwidth": format_quantity(Q_(_PROBE_BANDWIDTH, "B/s").to("GB/s")),
+        "peak_compute": [
+            {"format": f, "engine": "vector", "dense": format_quantity(Q_(best, "flop/s"))}
+            for f in formats
+        ],
+        "notes": "Peaks are the best GEMM throughput of the trace, not a datasheet's; the "
+        "bandwidth is the best a memory-bound kind of the trace reached.",
+        "references": {"trace": f"mlcost calibrate --trace {Path(trace.path).name}"},
+        "sources": {"*": "trace"},
+    }
+    spec = spec_from_dict(json.loads(json.dumps(data, default=str)))
+    if not isinstance(spec, Accelerator):  # spec_from_dict follows "kind"
+        raise MlcostError("calibrate: the host profile is not an accelerator")
+    return spec
 
 
 def _sha256(path: str) -> str:

@@ -239,6 +239,11 @@ class Implementation(Spec):
     optimizer_ops_per_tensor: float = Field(default=0.0, ge=0.0)
     cross_entropy: CrossEntropyKernels | None = None
     dispatch_overhead: Duration = Q_(5, "us")
+    #: Full recomputation stops once the tensors backward needs are recomputed (PyTorch's
+    #: non-reentrant ``torch.utils.checkpoint``): a layer's last GEMM and the element-wise rows
+    #: after it are not recomputed (:func:`mlcost.operator_time.recomputed_rows`). False:
+    #: the whole layer's forward is replayed (Megatron-Core's reentrant checkpoint).
+    recompute_stops_early: bool = False
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""
