@@ -725,7 +725,11 @@ def _profile(
         name=name,
         aliases=[],
         measured=measured,
-        sources={**data.get("sources", {}), "measured": source},
+        # the base's published measurements are replaced, so are their sources
+        sources={
+            **{k: v for k, v in data.get("sources", {}).items() if not k.startswith("measured")},
+            "measured": source,
+        },
         notes=(data.get("notes") or "")
         + (" Fit warnings: " + "; ".join(warnings) if warnings else ""),
     )
