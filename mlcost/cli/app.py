@@ -59,11 +59,14 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute,
     "calibrate": ("mlcost.cli.measure", "calibrate", False,
                   "Fit the measurements into a hardware profile (the catalog's schema, with the "
                   "fits and their provenance) that every command accepts in place of a catalog "
-                  "GPU."),
+                  "GPU. With --trace, fit it from a profiled run of your own (GEMMs by shape, "
+                  "attention, per-kind bandwidth, gaps, allocator fragmentation) and show "
+                  "measured against predicted per class."),
     "validate": ("mlcost.cli.measure", "validate", False,
                  "Prediction error per benchmark, with the datasheet and with the calibrated "
                  "profile; or, with --published, against published training runs and hardware "
-                 "measurements."),
+                 "measurements; or, with --trace, a profiled run against the prediction on "
+                 "--profile (or --base)."),
     "energy": ("mlcost.cli.plan", "energy", False,
                "Report mode: energy and CO2e of published GPU-hours under a report's convention "
                "(E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity "
