@@ -29,6 +29,7 @@ class Assumptions(Model):
 
     gpu_idle_fraction: Fraction = 0.15
     host_power_per_gpu: Power = Q_(25, "W")
+    measured_host_power: Power = Q_(125, "W")
     gpus_per_host: int = Field(default=8, gt=0)
     fallback_pue: float = Field(default=1.58, ge=1.0, le=5.0)
     hyperscale_pue: float = Field(default=1.10, ge=1.0, le=5.0)
@@ -66,6 +67,13 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "per V100 with the host's share vs 300 W TDP); a node spec's own power figure replaces it "
         "when a system is given (node maximum power minus the GPUs' TDP, an upper bound: a "
         "measured 8x H100 node peaked near 8.4 kW of its 10.2 kW rating, Latif et al. 2024)"
+    ),
+    "measured_host_power": (
+        "The power of a CPU profiled by mlcost (mlcost calibrate without --base, or --trace of "
+        "a CPU run), which has no datasheet TDP: 125 W, the processor base power of a desktop "
+        "CPU such as Intel's Core i9-13900K (Intel ARK) and within the 65-360 W of AMD EPYC 9004 "
+        "default TDPs (AMD product pages); an assumption to replace with the profile's tdp "
+        "(e.g. from RAPL or the CPU's datasheet)"
     ),
     "gpus_per_host": "The textbook chapter, W-23 (GPUS_PER_HOST = 8); the DGX/HGX node size",
     "fallback_pue": (

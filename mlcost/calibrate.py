@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.bench.store import read_metadata, read_results_csv, results_path
 from mlcost.errors import MlcostError
 from mlcost.roofline import alignment_elements, layout_unaligned
@@ -298,6 +299,22 @@ def _host_memory_bytes() -> int:
         return 1
 
 
+def host_profile_fields() -> dict[str, Any]:
+    """The fields of a profile of this host (a CPU, no datasheet): its memory capacity (the
+    host's RAM) and its power (:attr:`mlcost.assumptions.Assumptions.measured_host_power`, a
+    stated assumption, so a CPU profile plans a CPU run), with their references and sources
+    (merge them into the profile's own)."""
+    return {
+        "memory_capacity": format_quantity(Q_(_host_memory_bytes(), "B").to("GiB")),
+        "tdp": format_quantity(Assumptions().measured_host_power),
+        "references": {
+            "host": "os.sysconf(SC_PHYS_PAGES) x page size",
+            "power": ASSUMPTION_SOURCES["measured_host_power"],
+        },
+        "sources": {"memory_capacity": "host", "tdp": "power"},
+    }
+
+
 def calibrate(
     results_directory: str | Path, *, base: Accelerator | None = None, name: str | None = None
 ) -> Accelerator:
@@ -372,12 +389,14 @@ def calibrate(
             "memory_bandwidth": source,
         }
         return _validated(data)
+    host = host_profile_fields()
     data = {
         "kind": "accelerator",
         "name": name or "measured-cpu",
         "vendor": "measured",
         "display_name": f"{device} (measured)",
-        "memory_capacity": format_quantity(Q_(_host_memory_bytes(), "B").to("GiB")),
+        "memory_capacity": host["memory_capacity"],
+        "tdp": host["tdp"],
         "memory_bandwidth": measured["memory_bandwidth"] or "1 GB/s",
         "peak_compute": [
             {
@@ -390,8 +409,8 @@ def calibrate(
         "measured": measured,
         "notes": "Peaks are the best throughput measured, not a datasheet's; the GEMM "
         "efficiency curve is relative to them.",
-        "references": {"bench": source, "host": "os.sysconf(SC_PHYS_PAGES) x page size"},
-        "sources": {"*": "bench", "memory_capacity": "host"},
+        "references": {"bench": source, **host["references"]},
+        "sources": {"*": "bench", **host["sources"]},
     }
     return _validated(data)
 

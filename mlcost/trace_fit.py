@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mlcost.calibrate import isotonic_increasing
+from mlcost.calibrate import host_profile_fields, isotonic_increasing
 from mlcost.errors import MlcostError
 from mlcost.implementation import SoftwareLike, implementation as implementation_of
 from mlcost.layout import Layout
@@ -647,8 +647,6 @@ def host_base(trace: Trace, tokens: int, config: TrainingConfig) -> Accelerator:
     is the best throughput one GEMM call of the trace reached (so no fitted GEMM is above it),
     its memory capacity the host's RAM; the bandwidth is set by the fit (the best achieved by
     a memory-bound kind)."""
-    from mlcost.calibrate import _host_memory_bytes
-
     points = gemm_points(trace, tokens, 1.0)
     if not points:
         raise MlcostError(
@@ -656,6 +654,7 @@ def host_base(trace: Trace, tokens: int, config: TrainingConfig) -> Accelerator:
             "shapes in its steps; expected torch.profiler.profile(record_shapes=True)"
         )
     best = max(e for values in points.values() for _, e in values)
+    host = host_profile_fields()
     fmt = config.policy.compute_format
     formats = sorted({fmt, "fp32"})
     data = {
@@ -663,7 +662,8 @@ def host_base(trace: Trace, tokens: int, config: TrainingConfig) -> Accelerator:
         "name": "measured-host",
         "vendor": "measured",
         "display_name": f"{trace.device} (measured from a trace)",
-        "memory_capacity": format_quantity(Q_(_host_memory_bytes(), "B").to("GiB")),
+        "memory_capacity": host["memory_capacity"],
+        "tdp": host["tdp"],
         "memory_bandwidth": format_quantity(Q_(_PROBE_BANDWIDTH, "B/s").to("GB/s")),
         "peak_compute": [
             {"format": f, "engine": "vector", "dense": format_quantity(Q_(best, "flop/s"))}
@@ -671,8 +671,11 @@ def host_base(trace: Trace, tokens: int, config: TrainingConfig) -> Accelerator:
         ],
         "notes": "Peaks are the best GEMM throughput of the trace, not a datasheet's; the "
         "bandwidth is the best a memory-bound kind of the trace reached.",
-        "references": {"trace": f"mlcost calibrate --trace {Path(trace.path).name}"},
-        "sources": {"*": "trace"},
+        "references": {
+            "trace": f"mlcost calibrate --trace {Path(trace.path).name}",
+            **host["references"],
+        },
+        "sources": {"*": "trace", **host["sources"]},
     }
     spec = spec_from_dict(json.loads(json.dumps(data, default=str)))
     if not isinstance(spec, Accelerator):  # spec_from_dict follows "kind"
