@@ -44,11 +44,14 @@ RUNS = {
     "batch 8: 4 x 256": (4, 256, 4, 8),
 }
 STEP_TARGET, SHARE_TARGET = 0.10, 0.10
+#: The largest max/min of a run's timed steps taken as a quiet measurement.
+QUIET = 1.25
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timed", type=int, default=7)
+    parser.add_argument("--attempts", type=int, default=4, help="per run, while not quiet")
     parser.add_argument("--out", type=Path, default=None, help="keep the traces here")
     args = parser.parse_args()
     folder = args.out or Path(tempfile.mkdtemp(prefix="mlcost-traces-"))
@@ -58,11 +61,21 @@ def main() -> int:
     for label, (layers, hidden, heads, batch) in RUNS.items():
         shape = GPTConfig(VOCAB, SEQUENCE, layers, hidden, heads)
         path = folder / f"L{layers}_H{hidden}_mb{batch}.json.gz"
-        run = profile_steps(shape, batch, path, timed=args.timed)
-        spread = max(run.samples) / min(run.samples)
+        # A shared machine's load comes and goes: a run whose timed steps spread by more than
+        # QUIET is measured again (up to --attempts times) and the quietest attempt is kept.
+        attempts = []
+        for _ in range(args.attempts):
+            run = profile_steps(shape, batch, path, timed=args.timed)
+            attempts.append((max(run.samples) / min(run.samples), run))
+            if attempts[-1][0] <= QUIET:
+                break
+        spread, run = min(attempts, key=lambda found: found[0])
+        if run is not attempts[-1][1]:  # the kept attempt's trace was overwritten: measure it again
+            run = profile_steps(shape, batch, path, timed=args.timed)
+            spread = max(run.samples) / min(run.samples)
         measured[label] = (shape, batch, run)
         print(f"{label}: step {run.step_seconds * 1e3:.1f} ms (max/min of {args.timed} steps "
-              f"{spread:.2f}); trace {path}")  # fmt: skip
+              f"{spread:.2f}, {len(attempts)} attempt(s)); trace {path}")  # fmt: skip
 
     first = next(iter(RUNS))
     shape, batch, run = measured[first]
