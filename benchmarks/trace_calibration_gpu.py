@@ -94,8 +94,9 @@ def main() -> int:
         warnings[i] = fit.warnings
         for j, (target, tspec, tconfig, tlayout) in enumerate(runs):
             seconds = float(
-                step_time(tspec, tconfig, fit.profile, tlayout, implementation=args.implementation)
-                .seconds
+                step_time(
+                    tspec, tconfig, fit.profile, tlayout, implementation=args.implementation
+                ).seconds
             )
             allocated, reserved = predicted_memory_bytes(tspec, tconfig, fit.profile, tlayout)
             cells[(i, j)] = {
@@ -127,7 +128,8 @@ def main() -> int:
     print("| | " + " | ".join(labels) + " |")
     print("|---|" + "---:|" * len(labels))
     print(
-        "| any | " + " | ".join(f"{cells[(0, j)]['allocated']:+.1%}" for j in range(len(labels)))
+        "| any | "
+        + " | ".join(f"{cells[(0, j)]['allocated']:+.1%}" for j in range(len(labels)))
         + " |"
     )
     matrix("reserved", "Peak reserved memory (fragmentation fitted on the row's trace)")
@@ -170,12 +172,18 @@ def main() -> int:
     shares = [cells[(i, j)]["share"] for i in range(len(runs)) for j in range(len(runs)) if i != j]
     print(
         f"class shares: the largest gap between a class's measured and predicted share of its "
-        f"step, median over the {len(shares)} off-diagonal cells {statistics.median(shares) * 100:.1f} "
-        f"points, worst {max(shares) * 100:.1f}; {sum(g <= 0.10 for g in shares)} of "
-        f"{len(shares)} cells have every class within 10 points"
+        f"step, median over the {len(shares)} off-diagonal cells "
+        f"{statistics.median(shares) * 100:.1f} points, worst {max(shares) * 100:.1f}; "
+        f"{sum(g <= 0.10 for g in shares)} of {len(shares)} cells have every class within "
+        "10 points"
     )
-    print("\n### Without calibration (datasheet h200-sxm-141gb and the catalog's published profile)\n")
-    print("| step | measured ms | datasheet | published profile | datasheet: largest class share gap |")
+    print(
+        "\n### Without calibration (datasheet h200-sxm-141gb and the catalog's published profile)\n"
+    )
+    print(
+        "| step | measured ms | datasheet | published profile | "
+        "datasheet: largest class share gap |"
+    )
     print("|---|---:|---:|---:|---:|")
     for j, (row, spec, config, layout) in enumerate(runs):
         errors = [

@@ -232,9 +232,7 @@ def _operators(events: list[dict[str, Any]]) -> list[_Op]:
         if parent >= 0:
             children[parent] += duration
         stack.append(len(ops) - 1)
-    return [
-        _Op(**{**op.__dict__, "children_duration": children[i]}) for i, op in enumerate(ops)
-    ]
+    return [_Op(**{**op.__dict__, "children_duration": children[i]}) for i, op in enumerate(ops)]
 
 
 def _callers(ops: list[_Op], index: int) -> list[str]:
@@ -351,9 +349,19 @@ def read_trace(path: str | Path) -> Trace:
         peak_allocated=max(allocated) if allocated else None,
         peak_reserved=max(reserved) if reserved else None,
         metadata={
-            k: data.get(k) for k in ("schemaVersion", "cuda_runtime_version", "trace_id") if k in data
+            k: data.get(k)
+            for k in ("schemaVersion", "cuda_runtime_version", "trace_id")
+            if k in data
         },
     )
 
 
-__all__ = ["GEMM_OPERATORS", "KIND_PATTERNS", "TRACE_CLASSES", "Trace", "Work", "kind_of", "read_trace"]
+__all__ = [
+    "GEMM_OPERATORS",
+    "KIND_PATTERNS",
+    "TRACE_CLASSES",
+    "Trace",
+    "Work",
+    "kind_of",
+    "read_trace",
+]

@@ -52,11 +52,12 @@ import numpy as np
 
 from mlcost.calibrate import host_profile_fields, isotonic_increasing
 from mlcost.errors import MlcostError
-from mlcost.implementation import SoftwareLike, implementation as implementation_of
+from mlcost.implementation import SoftwareLike
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.memory import memory_breakdown
-from mlcost.results import Figure, Result
 from mlcost.operator_time import recomputed_rows
+from mlcost.results import Figure, Result
 from mlcost.specs import (
     Accelerator,
     Implementation,
@@ -73,7 +74,6 @@ from mlcost.workload import OperatorRole, TrainingConfig, operators
 
 if TYPE_CHECKING:
     import pandas as pd
-    import pint
 
 #: Bounds of every fitted efficiency: a share of the datasheet ceiling (peak FLOP/s or
 #: bandwidth), never above it; below 1% the trace's time is not the class's work (a stall).
@@ -164,7 +164,10 @@ class TraceComparison(Result):
     def shares(self) -> dict[str, tuple[float, float]]:
         """Per class, (measured, predicted) share of its step."""
         return {
-            kind: (self.measured[kind] / self.measured_step, self.predicted[kind] / self.predicted_step)
+            kind: (
+                self.measured[kind] / self.measured_step,
+                self.predicted[kind] / self.predicted_step,
+            )
             for kind in TRACE_CLASSES
         }
 
@@ -187,8 +190,11 @@ class TraceComparison(Result):
                 Figure(
                     name=f"{kind} time",
                     value=Q_(predicted, "s").to("ms"),
-                    formula="rows of this kind: max(compute, memory)" if kind != "idle"
-                    else "launch and host gaps",  # fmt: skip
+                    formula=(
+                        "launch and host gaps"
+                        if kind == "idle"
+                        else "rows of this kind: max(compute, memory)"
+                    ),
                     substituted=f"measured {measured * 1e3:.2f} ms in the trace",
                     source=self.source,
                 )
@@ -303,10 +309,10 @@ class TraceComparison(Result):
                 f"{(self.predicted_allocated or 0) / 2**30:.2f} GiB ({self.memory_error:+.1%})"
             )
         if self.measured_reserved and self.predicted_reserved:
-            error = self.predicted_reserved / self.measured_reserved - 1
+            reserved_error = self.predicted_reserved / self.measured_reserved - 1
             lines.append(
                 f"peak reserved: measured {self.measured_reserved / 2**30:.2f} GiB, predicted "
-                f"{self.predicted_reserved / 2**30:.2f} GiB ({error:+.1%})"
+                f"{self.predicted_reserved / 2**30:.2f} GiB ({reserved_error:+.1%})"
             )
         return "\n".join(lines)
 
@@ -364,8 +370,11 @@ def compare_trace(
         predicted=classes,
         measured_step=measured_step,
         predicted_step=float(np.asarray(predicted.seconds)),
-        step_source="given (measured without the profiler)" if step_seconds is not None
-        else f"mean of {measured_trace.step_count} ProfilerStep(s)",  # fmt: skip
+        step_source=(
+            f"mean of {measured_trace.step_count} ProfilerStep(s)"
+            if step_seconds is None
+            else "given (measured without the profiler)"
+        ),
         measured_allocated=measured_trace.peak_allocated,
         predicted_allocated=allocated,
         measured_reserved=measured_trace.peak_reserved,
@@ -432,7 +441,9 @@ def _curve(points: list[tuple[float, float]]) -> list[dict[str, float]]:
     means = np.array([sizes[inverse == i].sum() for i in range(len(unique))]) / totals
     # weighted by time, a pooled block's efficiency keeps its GEMMs' total time
     fitted = np.clip(isotonic_increasing(means, totals), *EFFICIENCY_BOUNDS)
-    return [{"flops": float(f), "efficiency": float(e)} for f, e in zip(unique, fitted, strict=True)]
+    return [
+        {"flops": float(f), "efficiency": float(e)} for f, e in zip(unique, fitted, strict=True)
+    ]
 
 
 def _bounded(name: str, value: float, bounds: tuple[float, float], warnings: list[str]) -> float:

@@ -49,7 +49,9 @@ def _trace_comparison() -> Result:
     trace = Path(__file__).resolve().parents[1] / (
         "benchmarks/data/h200-2026-11-27/traces/gpt3-125m_mb8_none.json.gz"
     )
-    model = spec_of(GPTConfig(vocab_size=50304, sequence_length=2048, layers=12, hidden=768, heads=12))
+    model = spec_of(
+        GPTConfig(vocab_size=50304, sequence_length=2048, layers=12, hidden=768, heads=12)
+    )
     config = bench_training(2048, "bf16-mixed")
     return compare_trace(trace, model, config, "h200-sxm-141gb", Layout(micro_batch_size=8))
 

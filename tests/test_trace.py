@@ -113,7 +113,10 @@ def _write(path: Path, data: object, compress: bool = False) -> Path:
         (b"not json at all", "not readable JSON"),
         (b"\x1f\x8b\x08garbage", "not readable JSON"),
         ({"events": []}, "no 'traceEvents'"),
-        ({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 0}]}, "ProfilerStep"),
+        (
+            {"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 0}]},
+            "ProfilerStep",
+        ),
         (
             {"traceEvents": [
                 {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0, "dur": 5}

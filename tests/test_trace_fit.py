@@ -125,12 +125,14 @@ def test_one_other_size_is_predicted_within_the_issues_target(fitted: TraceCalib
     """Calibrated on 350M micro-batch 8, the 1.3B micro-batch 8 step (CUDA events, ten steps)
     within 10% (issue 62's target); every cell is printed by the benchmark."""
     row, spec, config, layout = run_of("gpt3-1.3b", 8, "none")
-    seconds = float(step_time(spec, config, fitted.profile, layout, implementation=SOFTWARE).seconds)
+    seconds = float(
+        step_time(spec, config, fitted.profile, layout, implementation=SOFTWARE).seconds
+    )
     assert seconds / row["step_median_s"] - 1 == pytest.approx(0.0, abs=0.10)
 
 
 def test_explain_says_the_number_came_from_the_users_run(fitted: TraceCalibration) -> None:
-    row, spec, config, layout = run_of("gpt3-1.3b", 8, "none")
+    _, spec, config, layout = run_of("gpt3-1.3b", 8, "none")
     step = step_time(spec, config, fitted.profile, layout, implementation=SOFTWARE)
     assert "user's own run" in step.ceilings.source
     assert ROWS[("gpt3-350m", 8, "none")]["trace"] in step.ceilings.source

@@ -21,9 +21,9 @@ from mlcost.cli.output import check_destination, print_json, save_png, stdout_co
 from mlcost.errors import MlcostError
 from mlcost.io import write_text_atomically
 from mlcost.layout import Layout
+from mlcost.published import validate_published
 from mlcost.specs import Accelerator, ModelSpec
 from mlcost.workload import TrainingConfig
-from mlcost.published import validate_published
 
 
 def bench(
@@ -113,9 +113,7 @@ ImplementationOption = Annotated[
 ]
 
 
-def _trace_run(
-    trace: Path, model: str | None, base: str | None
-) -> tuple[ModelSpec, Accelerator]:
+def _trace_run(trace: Path, model: str | None, base: str | None) -> tuple[ModelSpec, Accelerator]:
     """The model and base GPU of a ``--trace`` run, refused in one line where missing."""
     if model is None:
         raise MlcostError(

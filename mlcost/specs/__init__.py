@@ -23,10 +23,10 @@ from mlcost.specs.hardware import (
     Host,
     Link,
     Measured,
-    TraceOrigin,
     Node,
     PeakThroughput,
     Storage,
+    TraceOrigin,
 )
 from mlcost.specs.hf import from_hf_config
 from mlcost.specs.kinds import SPEC_TYPES, spec_from_dict
@@ -61,7 +61,6 @@ __all__ = [
     "LatentAttention",
     "Link",
     "Measured",
-    "TraceOrigin",
     "MixtureOfExperts",
     "ModelSpec",
     "Node",
@@ -70,6 +69,7 @@ __all__ = [
     "Price",
     "Spec",
     "Storage",
+    "TraceOrigin",
     "TransformerSpec",
     "as_accelerator",
     "as_model",

@@ -50,15 +50,18 @@ def test_the_profile_is_written_from_the_trace(profile: Path) -> None:
 
 
 def test_calibrate_json_and_no_surprise_overwrite(cli: Cli, model: Path, profile: Path) -> None:
-    again = cli("calibrate", "--trace", str(TRACE), "--model", str(model), *RUN, "--out", str(profile))
+    again = cli(
+        "calibrate", "--trace", str(TRACE), "--model", str(model), *RUN, "--out", str(profile)
+    )
     assert again.exit_code == 2 and "--force" in again.stderr
     data = invoke_json(
         "calibrate", "--trace", str(TRACE), "--model", str(model), *RUN, "--out",
         str(profile), "--force", "--name", NAME,
     )  # fmt: skip
     assert set(data) >= {"profile", "before", "after", "warnings"}
-    assert data["after"]["memory"]["measured_allocated_bytes"] == (
-        ROWS[TRACE.name]["peak_allocated_bytes"]
+    assert (
+        data["after"]["memory"]["measured_allocated_bytes"]
+        == (ROWS[TRACE.name]["peak_allocated_bytes"])
     )
 
 
