@@ -250,6 +250,22 @@ def _step_of(start: float, steps: list[tuple[float, float]]) -> int | None:
     return None
 
 
+def _memory_peak(
+    events: list[dict[str, Any]], marks: list[tuple[float, float]], device: str, field: str
+) -> float | None:
+    """The largest ``field`` (``Total Allocated``, ``Total Reserved``) of the ``[memory]``
+    events inside the steps on ``device`` (Kineto's ``Device Type``: 0 the CPU, 1 CUDA)."""
+    values = [
+        float(e["args"][field])
+        for e in events
+        if e.get("name") == "[memory]"
+        and field in e.get("args", {})
+        and (device == "cpu") == (e["args"].get("Device Type", 0) == 0)
+        and _step_of(float(e["ts"]), marks) is not None
+    ]
+    return max(values) if values else None
+
+
 def read_trace(path: str | Path) -> Trace:
     """Read a PyTorch profiler trace (module docstring) into a :class:`Trace`.
 
@@ -272,82 +288,58 @@ def read_trace(path: str | Path) -> Trace:
         )
     ops = _operators(events)
     device_events = [e for e in events if e.get("cat") in DEVICE_CATEGORIES and e.get("ph") == "X"]
-    backward = re.compile(r"^autograd::engine::evaluate_function|Backward")
-    work: list[Work] = []
+    device = "cuda" if device_events else "cpu"
+    # (step, operator index, the work's name, microseconds) of every piece of timed work
+    timed: list[tuple[int | None, int, str, float]] = []
     if device_events:
-        device = "cuda"
         by_external = {op.external: i for i, op in enumerate(ops) if op.external is not None}
         for event in device_events:
-            external = event.get("args", {}).get("External id")
-            index = by_external.get(external, -1)
-            if index < 0:
-                continue  # launched outside any operator the trace recorded
-            op = ops[index]
-            step = _step_of(op.start, marks)
-            if step is None:
-                continue
-            names = _callers(ops, index)
-            work.append(
-                Work(
-                    step=step,
-                    kind=kind_of(names),
-                    operator=op.name,
-                    name=str(event.get("name", "")),
-                    seconds=float(event.get("dur", 0.0)) * 1e-6,
-                    dims=op.dims,
-                    backward=any(backward.search(n) for n in names),
-                    call=index,
-                )
-            )
+            index = by_external.get(event.get("args", {}).get("External id"), -1)
+            if index >= 0:  # else launched outside any operator the trace recorded
+                duration = float(event.get("dur", 0.0))
+                step = _step_of(ops[index].start, marks)
+                timed.append((step, index, str(event.get("name", "")), duration))
     else:
-        device = "cpu"
         for index, op in enumerate(ops):
-            step = _step_of(op.start, marks)
             own = op.duration - op.children_duration
-            if step is None or own <= 0 or not op.name.startswith("aten::"):
-                continue  # annotations and autograd wrappers: their own time is host overhead
-            names = _callers(ops, index)
-            work.append(
-                Work(
-                    step=step,
-                    kind=kind_of(names),
-                    operator=op.name,
-                    name=op.name,
-                    seconds=own * 1e-6,
-                    dims=op.dims,
-                    backward=any(backward.search(n) for n in names),
-                    call=index,
-                )
+            # annotations and autograd wrappers: their own time is host overhead
+            if own > 0 and op.name.startswith("aten::"):
+                timed.append((_step_of(op.start, marks), index, op.name, own))
+    backward = re.compile(r"^autograd::engine::evaluate_function|Backward")
+    work = []
+    for step, index, label, microseconds in timed:
+        if step is None:
+            continue
+        names = _callers(ops, index)
+        work.append(
+            Work(
+                step=step,
+                kind=kind_of(names),
+                operator=ops[index].name,
+                name=label,
+                seconds=microseconds * 1e-6,
+                dims=ops[index].dims,
+                backward=any(backward.search(n) for n in names),
+                call=index,
             )
+        )
     if not work:
         raise MlcostError(
             f"trace: {name} has no operator inside its {len(marks)} ProfilerStep(s); expected "
             "CPU (and CUDA) activities recorded during the steps"
         )
-    allocated = [
-        float(e["args"]["Total Allocated"])
-        for e in events
-        if e.get("name") == "[memory]"
-        and "Total Allocated" in e.get("args", {})
-        and _step_of(float(e["ts"]), marks) is not None
-        and (device == "cpu") == (e["args"].get("Device Type", 0) == 0)
-    ]
-    reserved = [
-        float(e["args"]["Total Reserved"])
-        for e in events
-        if e.get("name") == "[memory]"
-        and "Total Reserved" in e.get("args", {})
-        and _step_of(float(e["ts"]), marks) is not None
-        and (device == "cpu") == (e["args"].get("Device Type", 0) == 0)
-    ]
+    allocated, reserved = (
+        _memory_peak(events, marks, device, field)
+        for field in ("Total Allocated", "Total Reserved")
+    )
     properties = data.get("deviceProperties") or []
     return Trace(
         path=str(path),
         device=str(properties[0].get("name")) if properties and device == "cuda" else device,
         steps=tuple((end - begin) * 1e-6 for begin, end in marks),
         work=tuple(work),
-        peak_allocated=max(allocated) if allocated else None,
-        peak_reserved=max(reserved) if reserved else None,
+        peak_allocated=allocated,
+        peak_reserved=reserved,
         metadata={
             k: data.get(k)
             for k in ("schemaVersion", "cuda_runtime_version", "trace_id")
