@@ -142,3 +142,34 @@ def test_a_gzipped_trace_reads_like_the_plain_one(tmp_path: Path, run: ProfiledR
     plain = tmp_path / "plain.json"
     plain.write_bytes(gzip.decompress(run.trace.read_bytes()))
     assert read_trace(plain).work == read_trace(run.trace).work
+
+
+def test_a_cpu_trace_gives_a_bounded_profile_that_plans_a_cpu_run(
+    run: ProfiledRun, tmp_path: Path
+) -> None:
+    """Without a datasheet, the host's ceilings are the trace's best: no fitted efficiency
+    above 1 of them, and the profile plans a CPU run, its power the stated assumption (issue
+    62: a calibrated CPU profile was refused for a missing TDP)."""
+    from mlcost import Layout, Plan, calibrate_from_trace
+    from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
+    from mlcost.bench.model import spec_of
+    from mlcost.trace_fit import EFFICIENCY_BOUNDS
+    from mlcost.validate import bench_training
+
+    config = bench_training(CONFIG.sequence_length, "fp32")
+    fit = calibrate_from_trace(
+        run.trace, spec_of(CONFIG), config, Layout(micro_batch_size=BATCH),
+        implementation="ddp-eager",
+    )  # fmt: skip
+    profile, measured = fit.profile, fit.profile.measured
+    assert measured is not None and measured.trace is not None
+    assert measured.trace.device == "cpu" and measured.based_on == "measured-host"
+    low, high = EFFICIENCY_BOUNDS
+    assert all(low <= e <= high for e in measured.kind_memory_efficiency.values())
+    assert all(low <= p.efficiency <= high for v in measured.gemm_efficiency.values() for p in v)
+    assert profile.tdp == Assumptions().measured_host_power
+    assert ASSUMPTION_SOURCES["measured_host_power"] in profile.source_of("tdp")
+    path = tmp_path / "cpu.yaml"
+    path.write_text(profile.to_yaml())
+    plan = Plan(spec_of(CONFIG), gpu=str(path), gpus=1, tokens=1e6, config=config)
+    assert plan.energy()["energy"].to("kWh").magnitude > 0
