@@ -84,6 +84,8 @@ def test_validate_a_second_trace_against_the_profile(model: Path, profile: Path)
         (("roofline", "gpt2"), ("gpus", 0, "gpu")),
         (("plan", "gpt2", "--gpus", "8", "--tokens", "1e9"), ("gpu",)),
         (("serve", "gpt2", "--prompt", "128", "--output", "16"), ("gpu",)),
+        (("parallel", "gpt2", "--nodes", "1"), ("gpu",)),
+        (("fit", "gpt2"), ("gpu",)),
     ],
     ids=lambda value: " ".join(map(str, value)) if isinstance(value, tuple) else value,
 )
