@@ -7,9 +7,9 @@ Trace Event Format, https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQt
 and the fields used here are the ones Kineto documents (``cat`` ``cpu_op``, ``kernel``,
 ``gpu_memcpy``, ``gpu_memset``, ``user_annotation``, ``[memory]`` instant events; ``args``
 ``External id``, ``Input Dims``, ``Total Allocated``, ``Total Reserved``). HolisticTraceAnalysis
-(``pip install HolisticTraceAnalysis``) parses the same files into pandas, but pins its own
-pandas and pulls in plotly and a trace-parsing stack larger than this reader; see
-docs/calibration.md.
+(``pip install HolisticTraceAnalysis``) parses the same files into pandas, but its 0.5.0 requires
+JupyterLab, plotly, pydot, networkx and pytest at run time: more than this reader of a
+documented format is worth (docs/calibration.md).
 
 Each step is the interval of one ``ProfilerStep#N`` annotation (the ``schedule``'s active steps).
 Its work is split into the operator table's kinds (:class:`mlcost.workload.OperatorKind`):
