@@ -3,14 +3,15 @@ other model sizes and two other batch sizes (issue 62's CPU acceptance), in one 
 
     .venv/bin/python benchmarks/trace_calibration_cpu.py [--timed 7] [--out DIR]
 
-Each run trains the reference GPT (:mod:`mlcost.bench.model`, FP32, AdamW) on the CPU:
-``--timed`` steps timed without the profiler (their median is printed; with ``--untraced`` it is
-the measured step), then two steps under ``torch.profiler`` (by default their wall time is the
-measured step) (:func:`mlcost.bench.profiled.profile_steps`). The profile is
-fitted from the calibration run alone (:func:`mlcost.calibrate_from_trace`, no datasheet: the
-host's best GEMM and bandwidth are its ceilings); the four other runs are predicted with it and
-compared with their own traces (:func:`mlcost.compare_trace`). Prints every run's step error
-and every class's share of the step, measured and predicted.
+Each run trains the reference GPT (:mod:`mlcost.bench.model`, FP32, AdamW) on the CPU, on
+``--threads`` threads: ``--timed`` steps timed without the profiler (their median is printed;
+with ``--untraced`` it is the measured step), then ``--active`` steps under ``torch.profiler``
+(:func:`mlcost.bench.profiled.profile_steps`; by default their median wall time is the measured
+step, each class's time its median over them). The profile is fitted from the calibration run
+alone (:func:`mlcost.calibrate_from_trace`, no datasheet: the host's best GEMM and bandwidth are
+its ceilings); the four other runs are predicted with it and compared with their own traces
+(:func:`mlcost.compare_trace`). Prints every run's step error and every class's share of the
+step, measured and predicted.
 
 Targets (issue 62): median step error <= 10% over the four predicted runs, and every class's
 share within 10 points. A shared machine's speed drifts between runs: the timed samples'
@@ -27,6 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
 
 from mlcost.bench.model import GPTConfig, spec_of  # noqa: E402
 from mlcost.bench.profiled import ProfiledRun, profile_steps  # noqa: E402
@@ -52,7 +55,17 @@ QUIET = 1.25
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timed", type=int, default=7)
+    parser.add_argument(
+        "--active", type=int, default=5, help="traced steps (each class: their median)"
+    )
     parser.add_argument("--attempts", type=int, default=4, help="per run, while not quiet")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch intra-op threads (default 1: on a shared machine more threads than free "
+        "cores wait on each other, and the step's time is the other work's)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="keep the traces here")
     parser.add_argument(
         "--untraced",
@@ -68,6 +81,7 @@ def main() -> int:
         against another's time."""
         return run.step_seconds if args.untraced else None
 
+    torch.set_num_threads(args.threads)
     folder = args.out or Path(tempfile.mkdtemp(prefix="mlcost-traces-"))
     folder.mkdir(parents=True, exist_ok=True)
     config = bench_training(SEQUENCE, "fp32")
@@ -79,13 +93,13 @@ def main() -> int:
         # QUIET is measured again (up to --attempts times) and the quietest attempt is kept.
         attempts = []
         for _ in range(args.attempts):
-            run = profile_steps(shape, batch, path, timed=args.timed)
+            run = profile_steps(shape, batch, path, timed=args.timed, active=args.active)
             attempts.append((max(run.samples) / min(run.samples), run))
             if attempts[-1][0] <= QUIET:
                 break
         spread, run = min(attempts, key=lambda found: found[0])
         if run is not attempts[-1][1]:  # the kept attempt's trace was overwritten: measure it again
-            run = profile_steps(shape, batch, path, timed=args.timed)
+            run = profile_steps(shape, batch, path, timed=args.timed, active=args.active)
             spread = max(run.samples) / min(run.samples)
         measured[label] = (shape, batch, run)
         print(f"{label}: step {run.step_seconds * 1e3:.1f} ms (max/min of {args.timed} steps "

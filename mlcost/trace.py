@@ -36,6 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from mlcost.errors import MlcostError
 
 if TYPE_CHECKING:
@@ -126,25 +129,31 @@ class Trace:
         return len(self.steps)
 
     def class_seconds(self) -> dict[str, float]:
-        """Per class (:data:`TRACE_CLASSES`), the mean seconds per step: the work's time, and
-        ``idle`` the wall time no work covers."""
-        totals = dict.fromkeys(TRACE_CLASSES, 0.0)
-        for piece in self.work:
-            totals[piece.kind] += piece.seconds
-        per_step = {kind: seconds / self.step_count for kind, seconds in totals.items()}
-        busy = sum(per_step.values())
-        per_step["idle"] = max(self.step_seconds - busy, 0.0)
-        return per_step
+        """Per class (:data:`TRACE_CLASSES`), the seconds per step: the median over the traced
+        steps of the class's work in each (the mean of two; a step a loaded machine disturbed
+        weighs less in three or more), and ``idle`` the step's wall time no work covers."""
+        medians = np.median(self._per_step(), axis=0).tolist()
+        classes = dict(zip(TRACE_CLASSES, medians, strict=True))
+        classes["idle"] = max(self.step_seconds - self.busy_seconds, 0.0)
+        return classes
 
     @property
     def step_seconds(self) -> float:
-        """The mean wall time of the traced steps."""
-        return sum(self.steps) / self.step_count
+        """The median wall time of the traced steps."""
+        return float(np.median(self.steps))
 
     @property
     def busy_seconds(self) -> float:
-        """The mean time per step the device spends in work (kernels, or CPU operators)."""
-        return sum(piece.seconds for piece in self.work) / self.step_count
+        """The time per step the device spends in work (kernels, or CPU operators): the sum of
+        the classes' medians (:meth:`class_seconds`)."""
+        return float(np.median(self._per_step(), axis=0).sum())
+
+    def _per_step(self) -> npt.NDArray[np.float64]:
+        """Seconds of work per step (rows) and class (columns, :data:`TRACE_CLASSES`)."""
+        per_step = np.zeros((self.step_count, len(TRACE_CLASSES)))
+        for piece in self.work:
+            per_step[piece.step, TRACE_CLASSES.index(piece.kind)] += piece.seconds
+        return per_step
 
     def to_frame(self) -> pd.DataFrame:
         """One row per piece of work."""
