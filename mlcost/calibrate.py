@@ -160,8 +160,9 @@ def _gemm_rows(results: pd.DataFrame) -> pd.DataFrame:
 
 #: Bounds of the fitted unaligned-GEMM ratio (an unaligned GEMM's throughput over an aligned
 #: one's): not faster than aligned beyond the noise of two timings (1.1; FP32 without tensor
-#: cores measured 0.99 to 1.05 on the H200), and at most ten times slower (the H200's worst measured, a GPT-2 LM head at vocabulary 50,257 against
-#: 50,304, ran at 0.16 to 0.24 of aligned: benchmarks/data/h200-2026-11-26/profile_steps.json).
+#: cores measured 0.99 to 1.05 on the H200), and at most ten times slower (the H200's worst
+#: measured, a GPT-2 LM head at vocabulary 50,257 against 50,304, ran at 0.16 to 0.24 of
+#: aligned: benchmarks/data/h200-2026-11-26/profile_steps.json).
 #: A ratio outside comes from a disturbed timing (a loaded machine fitted 35x slower and 33x
 #: faster in issue 62) and is kept at the bound.
 UNALIGNED_BOUNDS = (0.1, 1.1)
