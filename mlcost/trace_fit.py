@@ -371,7 +371,7 @@ def compare_trace(
         measured_step=measured_step,
         predicted_step=float(np.asarray(predicted.seconds)),
         step_source=(
-            f"mean of {measured_trace.step_count} ProfilerStep(s)"
+            f"median of {measured_trace.step_count} ProfilerStep(s)"
             if step_seconds is None
             else "given (measured without the profiler)"
         ),
@@ -539,7 +539,7 @@ def calibrate_from_trace(
     step_source = (
         "given: measured without the profiler"
         if step_seconds is not None
-        else f"the mean of the trace's {measured_trace.step_count} ProfilerStep(s)"
+        else f"the median of the trace's {measured_trace.step_count} ProfilerStep(s)"
     )
     measured_step = measured_trace.step_seconds if step_seconds is None else step_seconds
     origin = {
