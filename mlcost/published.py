@@ -17,6 +17,16 @@ Families and the one configuration each uses (never a constant per row):
   global batch and activation checkpointing, FSDP FULL_SHARD (ZeRO-3), BF16 (or FP8 with
   Transformer Engine), implementation ``fsdp``, on DGX H100 or DGX A100 nodes. Compared in
   tokens/s per GPU.
+* ``korthikanti-a100``: Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+  Transformer Models"), Table 5 (seconds per iteration) and Figure 1 (memory per GPU), with the
+  layouts Calculon validated them with (calculon-ai/calculon ``validation/seqsel``). GPT models
+  as Megatron-LM built them in 2022 (as ``megatron-core-h100``, vocabulary 51,200 assumed: the
+  transcription gives none), FP16 mixed precision, the row's TP/PP/interleaving, micro-batch
+  and global batch, no data parallelism, no ZeRO, no TP overlap, full or selective
+  recomputation with sequence parallelism, attention without FlashAttention (``eager``: it
+  came later), implementation ``megatron-core`` (Megatron's fused kernels, fused Adam,
+  vocabulary-parallel loss), on DGX A100 nodes (Selene). Compared in seconds per iteration,
+  and Calculon's prediction of each row (its own fit, in-sample) beside mlcost's.
 * hardware: matmul ceilings (MAMF), STREAM bandwidth, NCCL collectives, point-to-point and
   PCIe copies, each predicted from the catalog the way the model uses it. Rows whose measurement
   is an input of the catalog (a published ceiling the model is anchored on) say so.
@@ -39,6 +49,8 @@ from mlcost.comms.placement import collective_seconds
 from mlcost.energy import report_energy
 from mlcost.flops import narayanan_flops
 from mlcost.layout import Layout
+from mlcost.memory import MemoryTerm, memory_breakdown
+from mlcost.memory.terms import MODEL_STATES
 from mlcost.parallel.step import multi_gpu_step_time
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result
@@ -53,7 +65,7 @@ from mlcost.workload import TrainingConfig
 if TYPE_CHECKING:
     import pandas as pd
 
-TRAINING_FAMILIES = ("megatron-core-h100", "llm-foundry")
+TRAINING_FAMILIES = ("megatron-core-h100", "llm-foundry", "korthikanti-a100")
 SOURCE = "mlcost/data/published.yaml (the validation set; each row's source in the file)"
 
 
@@ -77,13 +89,31 @@ class Prediction(Record, frozen=True):
     predicted: float | None
     anchor: bool = False
     note: str = ""
+    calculon: float | None = None  # Calculon's prediction of the row, where it has one
+    time: bool = False  # the quantity is a time (a too-fast prediction is below the measurement)
 
     @property
     def error(self) -> float | None:
-        """``predicted / measured - 1``."""
+        """``predicted / measured - 1`` in the row's own quantity."""
         if self.predicted is None or not self.measured:
             return None
         return self.predicted / self.measured - 1
+
+    @property
+    def speed_error(self) -> float | None:
+        """The error as a throughput error, ``measured / predicted - 1`` for a time and
+        :attr:`error` for a rate: positive when the prediction is too fast (what the band of
+        :mod:`mlcost.uncertainty` is built from)."""
+        if self.predicted is None or not self.measured:
+            return None
+        return self.measured / self.predicted - 1 if self.time else self.error
+
+    @property
+    def calculon_error(self) -> float | None:
+        """Calculon's ``predicted / measured - 1`` on the row, where it has one."""
+        if self.calculon is None or not self.measured:
+            return None
+        return self.calculon / self.measured - 1
 
 
 # ----- training runs ------------------------------------------------------------------------------
@@ -203,6 +233,71 @@ def _strong_scaling(case: dict[str, Any]) -> list[Prediction]:
             )
         )  # fmt: skip
     return out
+
+
+def korthikanti_layout(conditions: dict[str, Any]) -> Layout:
+    """The layout of a Korthikanti et al. 2022 row (Table 5 or Figure 1) as Calculon validated
+    it: the row's degrees, interleaving, batch, recomputation and sequence parallelism."""
+    c = conditions
+    recompute = str(c["recompute"])
+    return Layout(
+        dp=c["DP"], tp=c["TP"], pp=c["PP"], virtual_stages=c["virtual_stages"],
+        micro_batch_size=c["micro_batch"], global_batch_size=c["global_batch"],
+        sequence_parallel=bool(c["sequence_parallel"]),
+        recompute="selective" if recompute.startswith("selective") else recompute,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+#: The vocabulary of the Korthikanti et al. 2022 models: Megatron's padded GPT-2 vocabulary
+#: (50,257 padded to a multiple of 128 x 8); the transcription gives none (an assumption).
+KORTHIKANTI_VOCABULARY = 51200
+#: Their configuration (module docstring): FP16 mixed precision, attention without FlashAttention.
+KORTHIKANTI_CONFIG = {"precision": "fp16-mixed", "attention": "eager"}
+
+
+def korthikanti_run(
+    conditions: dict[str, Any],
+) -> tuple[TransformerSpec, TrainingConfig, Layout]:
+    """The model, configuration and layout of a Korthikanti et al. 2022 row (module docstring)."""
+    c = conditions
+    model = megatron_gpt(c["hidden"], c["layers"], c["heads"], KORTHIKANTI_VOCABULARY, c["seq"])
+    config = TrainingConfig(sequence_length=c["seq"], **KORTHIKANTI_CONFIG)  # type: ignore[arg-type]
+    return model, config, korthikanti_layout(c)
+
+
+def _korthikanti_step(case: dict[str, Any]) -> Prediction:
+    model, config, layout = korthikanti_run(case["conditions"])
+    step = multi_gpu_step_time(model, config, "dgx-a100", layout, implementation="megatron-core")
+    seconds = in_unit(step.total, "s")
+    return Prediction(
+        case["id"], "korthikanti-a100", "seconds per iteration", "s", float(case["value"]),
+        seconds, note=f"{layout.describe()}, fp16-mixed, eager attention, DGX A100",
+        calculon=float(case["calculon"]["value"]), time=True,
+    )  # fmt: skip
+
+
+def _korthikanti_memory(case: dict[str, Any]) -> list[Prediction]:
+    """Figure 1's two bars of a row: weights + gradients + optimizer states, and the
+    activations of the transformer layers on the most loaded GPU (the first stage)."""
+    model, config, layout = korthikanti_run(case["conditions"])
+    breakdown = memory_breakdown(model, config, "a100-sxm4-80gb", layout)
+    states = sum(in_unit(breakdown.term(term), "GiB") for term in MODEL_STATES)
+    activations = in_unit(breakdown.term(MemoryTerm.ACTIVATIONS), "GiB")
+    value, calculon = case["value"], case["calculon"]["value"]
+    note = f"{layout.describe()}, fp16-mixed, the pytorch memory profile under megatron-core"
+    return [
+        Prediction(
+            f"{case['id']}.states", "korthikanti-memory",
+            "weights + gradients + optimizer states per GPU", "GiB",
+            float(value["params_grads_optimizer_GiB"]), float(states), note=note,
+            calculon=float(calculon["params_grads_optimizer_GiB"]),
+        ),
+        Prediction(
+            f"{case['id']}.activations", "korthikanti-memory",
+            "activations of the layers per GPU", "GiB", float(value["activations_GiB"]),
+            float(activations), note=note, calculon=float(calculon["activations_GiB"]),
+        ),
+    ]  # fmt: skip
 
 
 # ----- hardware -----------------------------------------------------------------------------------
@@ -463,6 +558,10 @@ def predict_case(case: dict[str, Any]) -> list[Prediction]:
                 "tests/test_energy_reports.py checks each row against the card's total",
             )
         ]
+    if cid.startswith("run.korthikanti.") and cid != "run.korthikanti.530b":
+        return [_korthikanti_step(case)]
+    if cid.startswith("mem.korthikanti."):
+        return _korthikanti_memory(case)
     if cid.startswith(("run.megatron_mfu_hfu", "run.korthikanti")):
         return [_not_predicted(case, "the source gives no model configuration or layout")]
     return [_not_predicted(case, "a formula reference, not a measurement to predict")]
@@ -491,10 +590,11 @@ class PublishedValidation(Record, Result, frozen=True):
         )  # fmt: skip
 
     def errors(self, family: str, *, anchors: bool = False) -> np.ndarray:
-        """The errors ``predicted / measured - 1`` of a family's predicted rows (the rows the
-        catalog is anchored on only with ``anchors``)."""
+        """The errors of a family's predicted rows as throughput errors (:attr:`Prediction.
+        speed_error`: ``predicted / measured - 1`` of a rate, ``measured / predicted - 1`` of a
+        time; the rows the catalog is anchored on only with ``anchors``)."""
         values = [
-            r.error
+            r.speed_error
             for r in self.rows
             if r.family == family and r.error is not None and (anchors or not r.anchor)
         ]
@@ -505,7 +605,7 @@ class PublishedValidation(Record, Result, frozen=True):
 
     def figures(self) -> list[Figure]:
         out = []
-        for family in (*TRAINING_FAMILIES, "hardware", "energy-reports"):
+        for family in (*TRAINING_FAMILIES, "korthikanti-memory", "hardware", "energy-reports"):
             errors = self.errors(family)
             anchored = self.errors(family, anchors=True).size - errors.size
             if errors.size == 0:

@@ -30,8 +30,11 @@ class CommOptions(Record, frozen=True):
     its implementation profile (:meth:`for_software`): gradient reduction behind the last
     backward (``overlap_grad_reduce``), ZeRO's parameter all-gather behind the next forward
     (``overlap_param_gather``), the expert-parallel all-to-all behind the other micro-batch's
-    compute (``overlap_expert_alltoall``); tensor-parallel overlap is a layout option
-    (``Layout.tp_overlap``)."""
+    compute (``overlap_expert_alltoall``), the sequence-parallel all-gather redone in backward
+    (``sequence_parallel_regather``), pipeline sends exposed every micro-batch
+    (``pipeline_sends_exposed``) and the compute a hidden collective takes from the GPU
+    (``collective_compute_share``, intra- and inter-node); tensor-parallel overlap is a layout
+    option (``Layout.tp_overlap``)."""
 
     overlap: bool = True
     bucket: pint.Quantity = DEFAULT_OVERHEADS.communication_bucket
@@ -39,6 +42,9 @@ class CommOptions(Record, frozen=True):
     overlap_param_gather: bool = False
     backward_prefetch: str = "pre"
     overlap_expert_alltoall: bool = False
+    sequence_parallel_regather: bool = False
+    pipeline_sends_exposed: bool = False
+    collective_compute_share: tuple[float, float] = (0.0, 0.0)
 
     def for_software(self, software: Software) -> CommOptions:
         """These options with the overlaps ``software`` implements."""
@@ -49,6 +55,9 @@ class CommOptions(Record, frozen=True):
             overlap_param_gather=spec.overlap_param_gather,
             backward_prefetch=spec.fsdp_backward_prefetch,
             overlap_expert_alltoall=spec.overlap_moe_alltoall,
+            sequence_parallel_regather=spec.sequence_parallel_regather,
+            pipeline_sends_exposed=spec.pipeline_sends_exposed,
+            collective_compute_share=spec.collective_compute_share or (0.0, 0.0),
         )
 
 

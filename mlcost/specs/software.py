@@ -239,6 +239,16 @@ class Implementation(Spec):
     optimizer_ops_per_tensor: float = Field(default=0.0, ge=0.0)
     cross_entropy: CrossEntropyKernels | None = None
     dispatch_overhead: Duration = Q_(5, "us")
+    # Sequence parallelism: the all-gathered input of the QKV and first MLP GEMMs is not saved
+    # but all-gathered again in backward for the weight gradient, asynchronously behind the
+    # input-gradient GEMM (Megatron's LinearWithGradAccumulationAndAsyncCommunication).
+    sequence_parallel_regather: bool = False
+    # Pipeline point-to-point sends wait on the critical path every micro-batch (blocking
+    # send/receive pairs of the 1F1B schedule), not only on the fill and drain.
+    pipeline_sends_exposed: bool = False
+    # The share of the compute a collective takes while it hides behind compute (SMs running
+    # NCCL kernels), per link: intra-node, inter-node (absent: none).
+    collective_compute_share: tuple[float, float] | None = None
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""
