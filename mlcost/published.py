@@ -51,14 +51,21 @@ from mlcost.flops import narayanan_flops
 from mlcost.layout import Layout
 from mlcost.memory import MemoryTerm, memory_breakdown
 from mlcost.memory.terms import MODEL_STATES
-from mlcost.parallel.step import multi_gpu_step_time
-from mlcost.records import Record, field
+from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
+from mlcost.records import Record, field, replace
 from mlcost.results import Figure, Result
 from mlcost.roofline import Ceilings
 from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
 from mlcost.systems import SystemLike, system
-from mlcost.uncertainty import Band, band_from_errors
+from mlcost.uncertainty import (
+    Band,
+    Calibration,
+    band_from_errors,
+    calibration_factor,
+    corrected_ratios,
+    leave_one_family_out,
+)
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
 
@@ -91,6 +98,8 @@ class Prediction(Record, frozen=True):
     note: str = ""
     calculon: float | None = None  # Calculon's prediction of the row, where it has one
     time: bool = False  # the quantity is a time (a too-fast prediction is below the measurement)
+    uncorrected: float | None = None  # a training row: the prediction before the calibration
+    implementation: str = ""  # a training row: the implementation profile it ran with
 
     @property
     def error(self) -> float | None:
@@ -107,6 +116,14 @@ class Prediction(Record, frozen=True):
         if self.predicted is None or not self.measured:
             return None
         return self.measured / self.predicted - 1 if self.time else self.error
+
+    @property
+    def uncorrected_speed_error(self) -> float | None:
+        """:attr:`speed_error` of the uncorrected prediction (a training row's roofline model
+        before its implementation's calibration)."""
+        if self.uncorrected is None or not self.measured:
+            return None
+        return self.measured / self.uncorrected - 1 if self.time else self.uncorrected / self.measured - 1
 
     @property
     def calculon_error(self) -> float | None:
@@ -146,9 +163,9 @@ def megatron_step(
     tp: int,
     pp: int,
     target: SystemLike = "dgx-h100",
-) -> tuple[Layout, float, float]:
+) -> tuple[Layout, MultiGpuStep, float]:
     """The family's one configuration for a GPT ``(hidden, layers, heads, vocab, sequence)``:
-    its layout, predicted step seconds and achieved FLOP/s per GPU in Megatron's convention, on
+    its layout, predicted step and achieved FLOP/s per GPU in Megatron's convention, on
     ``target`` (the family's DGX H100; another system for what-if diagnostics)."""
     h, layers, heads, vocab, seq = gpt
     layout = Layout(
@@ -160,18 +177,25 @@ def megatron_step(
         target, layout, implementation="megatron-core",
     )  # fmt: skip
     seconds = in_unit(step.total, "s")
-    return layout, seconds, megatron_flops(global_batch, seq, layers, h, vocab) / seconds / gpus
+    return layout, step, megatron_flops(global_batch, seq, layers, h, vocab) / seconds / gpus
+
+
+def _uncorrected(step: MultiGpuStep, value: float) -> float:
+    """A rate ``value`` (proportional to 1 / step time) before the step's calibration."""
+    return value * in_unit(step.total, "s") / in_unit(step.uncorrected_total, "s")
 
 
 def _megatron(case: dict[str, Any]) -> Prediction:
     c = case["conditions"]
     gpt = (c["hidden"], c["layers"], c["heads"], c["vocab"], c["seq"])
-    layout, seconds, rate = megatron_step(gpt, c["global_batch"], c["gpus"], c["TP"], c["PP"])
+    layout, step, rate = megatron_step(gpt, c["global_batch"], c["gpus"], c["TP"], c["PP"])
     peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
+    seconds = in_unit(step.total, "s")
     return Prediction(
         case["id"], "megatron-core-h100", "TFLOP/s per GPU (Megatron's formula)",
         "TFLOP/s", float(case["value"]), rate / 1e12,
         note=f"{layout.describe()}, step {seconds:.3g} s, {rate / peak:.1%} of the BF16 peak",
+        uncorrected=_uncorrected(step, rate / 1e12), implementation="megatron-core",
     )  # fmt: skip
 
 
@@ -212,9 +236,11 @@ def _llm_foundry(case: dict[str, Any]) -> Prediction:
     note = f"{node}, {layout.describe()}, {config.precision}, step {seconds:.3g} s"
     if model.parameter_count != c["params"]:
         note += f"; parameters {model.parameter_count:,} vs the table's {c['params']:,}"
+    rate = gb * seq / seconds / gpus
     return Prediction(
         case["id"], "llm-foundry", "tokens/s per GPU", "tokens/s",
-        float(case["value"]["tokens_per_s_per_gpu"]), gb * seq / seconds / gpus, note=note,
+        float(case["value"]["tokens_per_s_per_gpu"]), rate, note=note,
+        uncorrected=_uncorrected(step, rate), implementation="fsdp",
     )  # fmt: skip
 
 
@@ -224,12 +250,14 @@ def _strong_scaling(case: dict[str, Any]) -> list[Prediction]:
     peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
     out = []
     for gpus, key in ((96, "MFU_at_96_gpus_pct"), (4608, "MFU_at_4608_gpus_pct")):
-        layout, _, rate = megatron_step((12288, 96, 96, 131072, 4096), 1152, gpus, 8, 6)
+        layout, step, rate = megatron_step((12288, 96, 96, 131072, 4096), 1152, gpus, 8, 6)
         out.append(
             Prediction(
                 f"{case['id']}.{gpus}", "megatron-core-h100", f"MFU at {gpus} GPUs", "%",
                 float(case["value"][key]), 100 * rate / peak,
                 note=f"{layout.describe()} (TP8 PP6 inferred from the 177B row)",
+                uncorrected=_uncorrected(step, 100 * rate / peak),
+                implementation="megatron-core",
             )
         )  # fmt: skip
     return out
@@ -268,11 +296,11 @@ def korthikanti_run(
 def _korthikanti_step(case: dict[str, Any]) -> Prediction:
     model, config, layout = korthikanti_run(case["conditions"])
     step = multi_gpu_step_time(model, config, "dgx-a100", layout, implementation="megatron-core")
-    seconds = in_unit(step.total, "s")
     return Prediction(
         case["id"], "korthikanti-a100", "seconds per iteration", "s", float(case["value"]),
-        seconds, note=f"{layout.describe()}, fp16-mixed, eager attention, DGX A100",
+        in_unit(step.total, "s"), note=f"{layout.describe()}, fp16-mixed, eager attention, DGX A100",
         calculon=float(case["calculon"]["value"]), time=True,
+        uncorrected=in_unit(step.uncorrected_total, "s"), implementation="megatron-core",
     )  # fmt: skip
 
 
@@ -635,15 +663,57 @@ class PublishedValidation(Record, Result, frozen=True):
         return plot.validation(self, ax=ax)
 
 
+#: The band's quantiles: the 5th and 95th percentiles of the corrected training rows. The 10th
+#: and 90th held 75 % of the rows out of sample (each family left out of the fit in turn), below
+#: the band's 80 % level; these hold at least that (benchmarks/validate_runs.py prints it).
+BAND_TAIL = 0.05
+
+
+def training_ratios(result: PublishedValidation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per predicted training-run row of ``result``: measured / uncorrected predicted step time,
+    its implementation profile and its family."""
+    rows = [
+        r
+        for r in result.rows
+        if r.family in TRAINING_FAMILIES and r.uncorrected_speed_error is not None
+    ]
+    ratios = np.array([1.0 + (r.uncorrected_speed_error or 0.0) for r in rows])
+    return ratios, np.array([r.implementation for r in rows]), np.array([r.family for r in rows])
+
+
+def training_calibrations(result: PublishedValidation) -> dict[str, Calibration]:
+    """Each implementation profile's correction factor (:func:`mlcost.uncertainty.
+    calibration_factor`) from the uncorrected training-run rows of ``result``."""
+    ratios, profiles, families = training_ratios(result)
+    out = {}
+    for profile in sorted(set(profiles.tolist())):
+        mine = profiles == profile
+        names = ", ".join(sorted(set(families[mine].tolist())))
+        out[profile] = Calibration(
+            profile=profile, factor=calibration_factor(ratios[mine]), rows=int(mine.sum()),
+            derivation=f"median of measured / predicted step time over the {int(mine.sum())} "
+            f"training runs of the published validation set that ran {profile} ({names}; "
+            "mlcost validate --published, docs/validation.md)",
+        )  # fmt: skip
+    return out
+
+
 def training_band(result: PublishedValidation) -> Band:
-    """The step-time band of :mod:`mlcost.uncertainty` from the training-run rows of ``result``."""
-    errors = np.concatenate([result.errors(family) for family in TRAINING_FAMILIES])
-    return band_from_errors(
-        errors,
-        f"10th-90th percentile of measured / predicted step time over the {errors.size} "
-        f"training-run rows ({', '.join(TRAINING_FAMILIES)}) of the published validation set "
-        "(mlcost validate --published; docs/validation.md)",
+    """The step-time band of :mod:`mlcost.uncertainty` from the training-run rows of ``result``,
+    after each profile's correction factor, with its leave-one-family-out coverage."""
+    ratios, profiles, families = training_ratios(result)
+    corrected = corrected_ratios(ratios, profiles, np.ones(ratios.shape, dtype=bool))
+    inside = leave_one_family_out(ratios, profiles, families, BAND_TAIL)
+    band = band_from_errors(
+        corrected - 1,
+        f"{100 * BAND_TAIL:.0f}th-{100 * (1 - BAND_TAIL):.0f}th percentile of measured / "
+        f"predicted step time over the {ratios.size} training-run rows "
+        f"({', '.join(TRAINING_FAMILIES)}) of the published validation set after each "
+        f"implementation's calibration; it holds {int(inside.sum())} of {inside.size} rows when "
+        "each family is left out of the fit (mlcost validate --published; docs/validation.md)",
+        tail=BAND_TAIL,
     )
+    return replace(band, coverage=float(inside.mean()))
 
 
 def validate_published() -> PublishedValidation:
@@ -664,5 +734,7 @@ __all__ = [
     "predict_case",
     "published_cases",
     "training_band",
+    "training_calibrations",
+    "training_ratios",
     "validate_published",
 ]
