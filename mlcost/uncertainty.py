@@ -43,6 +43,12 @@ class Band(Record, frozen=True, dict=True):
     derivation: str
     coverage: float | None = None
 
+    @property
+    def resolution(self) -> float:
+        """The band's half-width relative to its middle, ``(high - low) / (high + low)``: two
+        predictions closer than this cannot be told apart by the published runs."""
+        return (self.high - self.low) / (self.high + self.low)
+
     def apply(self, value: Any) -> tuple[Any, Any]:
         """``(value · low, value · high)``."""
         return value * self.low, value * self.high
