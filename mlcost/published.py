@@ -20,8 +20,8 @@ Families and the one configuration each uses (never a constant per row):
 * ``korthikanti-a100``: Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
   Transformer Models"), Table 5 (seconds per iteration) and Figure 1 (memory per GPU), with the
   layouts Calculon validated them with (calculon-ai/calculon ``validation/seqsel``). GPT models
-  as Megatron-LM built them in 2022 (as ``megatron-core-h100``, vocabulary 51,200 assumed: the
-  transcription gives none), FP16 mixed precision, the row's TP/PP/interleaving, micro-batch
+  as Megatron-LM built them in 2022 (as ``megatron-core-h100`` but with the word embedding
+  shared with the output layer, vocabulary 51,200 assumed: the transcription gives none), FP16 mixed precision, the row's TP/PP/interleaving, micro-batch
   and global batch, no data parallelism, no ZeRO, no TP overlap, full or selective
   recomputation with sequence parallelism, attention without FlashAttention (``eager``: it
   came later), implementation ``megatron-core`` (Megatron's fused kernels, fused Adam,
@@ -288,7 +288,10 @@ def korthikanti_run(
 ) -> tuple[TransformerSpec, TrainingConfig, Layout]:
     """The model, configuration and layout of a Korthikanti et al. 2022 row (module docstring)."""
     c = conditions
-    model = megatron_gpt(c["hidden"], c["layers"], c["heads"], KORTHIKANTI_VOCABULARY, c["seq"])
+    gpt = megatron_gpt(c["hidden"], c["layers"], c["heads"], KORTHIKANTI_VOCABULARY, c["seq"])
+    # Megatron-LM in 2022 shared the word embedding with the output layer (no
+    # --untie-embeddings-and-output-weights yet: megatron/model/gpt_model.py, v3.0).
+    model = gpt.model_copy(update={"tie_word_embeddings": True})
     config = TrainingConfig(sequence_length=c["seq"], **KORTHIKANTI_CONFIG)  # type: ignore[arg-type]
     return model, config, korthikanti_layout(c)
 
@@ -308,7 +311,9 @@ def _korthikanti_memory(case: dict[str, Any]) -> list[Prediction]:
     """Figure 1's two bars of a row: weights + gradients + optimizer states, and the
     activations of the transformer layers on the most loaded GPU (the first stage)."""
     model, config, layout = korthikanti_run(case["conditions"])
-    breakdown = memory_breakdown(model, config, "a100-sxm4-80gb", layout)
+    breakdown = memory_breakdown(
+        model, config, "a100-sxm4-80gb", layout, implementation="megatron-core"
+    )
     states = sum(in_unit(breakdown.term(term), "GiB") for term in MODEL_STATES)
     activations = in_unit(breakdown.term(MemoryTerm.ACTIVATIONS), "GiB")
     value, calculon = case["value"], case["calculon"]["value"]

@@ -276,16 +276,19 @@ def _memory_bytes(
     cand: dict[str, np.ndarray],
     profile: Profile,
     overheads: Overheads,
+    gradient_bytes: float | None = None,
 ) -> np.ndarray:
-    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`): the saved
+    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`; gradients held
+    in ``gradient_bytes`` under mixed precision where the software says): the saved
     activations of one operator table per distinct (recompute, cp) over the micro-batch sizes,
     taken at each candidate's; then one composition per distinct pipeline split (p, v), whose
     stage layers are the same for all its candidates whatever their recomputation and cp."""
     n = cand["tp"].size
     out = np.zeros(n)
     per_parameter = model_state_bytes_per_parameter(
-        config.precision, config.optimizer, model=model, finetune=config.finetune
-    )
+        config.precision, config.optimizer, model=model, finetune=config.finetune,
+        gradient_bytes=gradient_bytes,
+    )  # fmt: skip
     (mbs,), mb_index = _distinct(cand["mb"])
     modes, mode_of = _distinct(cand["recompute"], cand["cp"])
     # Every (recompute, cp) mode's activation parts over the micro-batch sizes, one row each
@@ -709,7 +712,10 @@ def search(
     )  # fmt: skip
     experts = 0 if spec.moe is None else spec.moe.num_experts
     cand = with_expert_parallel(cand, experts, space.expert_parallel)
-    memory = _memory_bytes(spec, config, cand, profile, overheads or DEFAULT_OVERHEADS)
+    memory = _memory_bytes(
+        spec, config, cand, profile, overheads or DEFAULT_OVERHEADS,
+        software.spec.held_gradient_bytes,
+    )  # fmt: skip
     timed, memory = _timed(cand, memory, resolved, keep_unfit)
     degrees = _degrees(timed, spec.num_layers)
     steps = _step_columns(

@@ -285,8 +285,9 @@ def memory_stage(
     ``table``: the one configuration's operator table (:func:`one_table`)."""
     layout = run.layout
     per_parameter = model_state_bytes_per_parameter(
-        run.config.precision, run.config.optimizer, model=run.model, finetune=run.config.finetune
-    )
+        run.config.precision, run.config.optimizer, model=run.model, finetune=run.config.finetune,
+        gradient_bytes=run.software.spec.held_gradient_bytes,
+    )  # fmt: skip
     out = np.zeros(x.gpus.shape)
     for length in distinct(x.sequence_length):
         mask = x.sequence_length == length

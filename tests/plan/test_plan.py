@@ -314,7 +314,9 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     )
     assert step.mfu == pytest.approx(reference.mfu(), rel=1e-12)
     assert list(step.detail.terms["exposed"]) == pytest.approx(list(reference.terms["exposed"]))
-    memory = memory_breakdown("llama-2-7b", config, "h100-sxm5-80gb", layout)
+    memory = memory_breakdown(
+        "llama-2-7b", config, "h100-sxm5-80gb", layout, implementation=plan.run.software
+    )
     assert plan.memory().total == memory.total
     # The chain's memory (what decides whether the run fits) is the memory model's, to the bit:
     # with one operator table for the step and the memory stages, built once, where the GPU
