@@ -51,7 +51,7 @@ def switched(off: tuple[str, ...] = (), summed: bool = False) -> Iterator[None]:
     update: dict[str, Any] = {}
     for name in off:
         update.update(PROFILE_MECHANISMS.get(name, {}))
-    step = published.multi_gpu_step_time
+    step = published.multi_gpu_step_time  # type: ignore[attr-defined]
 
     def timed(*args: Any, **kwargs: Any) -> Any:
         software = implementation_of(kwargs.get("implementation"))
@@ -67,7 +67,9 @@ def switched(off: tuple[str, ...] = (), summed: bool = False) -> Iterator[None]:
         if "sustained clock" in off:
             burst: Callable[..., Ceilings] = Ceilings.from_accelerator.__func__  # type: ignore[attr-defined]
 
-            def at_burst(cls: type, gpu: Any, format: str = "bf16", **overrides: Any) -> Ceilings:
+            def at_burst(
+                cls: type, /, gpu: Any, format: str = "bf16", **overrides: Any
+            ) -> Ceilings:
                 return burst(cls, gpu, format, **{**overrides, "sustained_curve": ()})
 
             stack.enter_context(
@@ -125,9 +127,11 @@ def main() -> None:
         after = np.median(np.abs(list(every.values())))
         moved = sum(abs(every[i]) < abs(without[i]) for i in every)
         print(f"  {name:30s} {100 * before:5.1f} % -> {100 * after:5.1f} %  ({moved} rows closer)")
-    print("\nrow                                          none    all   " + "  ".join(
-        f"-{n.split()[0][:6]:6s}" for n in MECHANISMS
-    ) + "   summed")
+    print(
+        "\nrow                                          none    all   "
+        + "  ".join(f"-{n.split()[0][:6]:6s}" for n in MECHANISMS)
+        + "   summed"
+    )
     for row, value in every.items():
         print(
             f"{row:44s} {100 * none[row]:+6.1f} {100 * value:+6.1f} "

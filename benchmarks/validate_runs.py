@@ -54,7 +54,7 @@ def main() -> None:
         f"worst {100 * np.max(np.abs(training)):.1f} %, "
         f"{int(np.sum(np.abs(training) <= 0.25))} of {training.size} within 25 %"
     )
-    ratios, profiles, _ = training_ratios(result)
+    ratios, _, _ = training_ratios(result)
     print(
         f"uncorrected: median |error| {100 * np.median(np.abs(ratios - 1)):.1f} %, worst "
         f"{100 * np.max(np.abs(ratios - 1)):.1f} %, {int(np.sum(ratios > 1))} of {ratios.size} "
@@ -161,7 +161,9 @@ def summary_table(result: PublishedValidation) -> str:
     for family in TRAINING_FAMILIES:
         calculon = _calculon(result, family)
         lines.append(
-            _summary_line(FAMILY_TITLES[family], result.errors(family), calculon if calculon.size else None)
+            _summary_line(
+                FAMILY_TITLES[family], result.errors(family), calculon if calculon.size else None
+            )
         )
     training = np.concatenate([result.errors(f) for f in TRAINING_FAMILIES])
     lines.append(_summary_line("all training runs", training))
@@ -195,7 +197,9 @@ def rows_table(result: PublishedValidation) -> str:
         )
         raw = "-" if r.uncorrected is None else f"{100 * (r.uncorrected / r.measured - 1):+.1f}%"
         calculon = (
-            "-" if r.calculon_error is None else f"{r.calculon:,.4g} ({100 * r.calculon_error:+.1f}%)"
+            "-"
+            if r.calculon_error is None
+            else f"{r.calculon:,.4g} ({100 * r.calculon_error:+.1f}%)"
         )
         lines.append(
             f"| `{r.id}` | {r.family} | {measured} | {predicted} | {r.unit} | {error} | {raw} | "

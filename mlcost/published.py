@@ -21,12 +21,13 @@ Families and the one configuration each uses (never a constant per row):
   Transformer Models"), Table 5 (seconds per iteration) and Figure 1 (memory per GPU), with the
   layouts Calculon validated them with (calculon-ai/calculon ``validation/seqsel``). GPT models
   as Megatron-LM built them in 2022 (as ``megatron-core-h100`` but with the word embedding
-  shared with the output layer, vocabulary 51,200 assumed: the transcription gives none), FP16 mixed precision, the row's TP/PP/interleaving, micro-batch
-  and global batch, no data parallelism, no ZeRO, no TP overlap, full or selective
-  recomputation with sequence parallelism, attention without FlashAttention (``eager``: it
-  came later), implementation ``megatron-core`` (Megatron's fused kernels, fused Adam,
-  vocabulary-parallel loss), on DGX A100 nodes (Selene). Compared in seconds per iteration,
-  and Calculon's prediction of each row (its own fit, in-sample) beside mlcost's.
+  shared with the output layer; vocabulary 51,200 assumed: the transcription gives none), FP16
+  mixed precision, the row's TP/PP/interleaving, micro-batch and global batch, no data
+  parallelism, no ZeRO, no TP overlap, full or selective recomputation with sequence
+  parallelism, attention without FlashAttention (``eager``: it came later), implementation
+  ``megatron-core`` (Megatron's fused kernels, fused Adam, vocabulary-parallel loss), on DGX
+  A100 nodes (Selene). Compared in seconds per iteration and GiB per GPU, and Calculon's
+  prediction of each row (its own fit, in-sample) beside mlcost's.
 * hardware: matmul ceilings (MAMF), STREAM bandwidth, NCCL collectives, point-to-point and
   PCIe copies, each predicted from the catalog the way the model uses it. Rows whose measurement
   is an input of the catalog (a published ceiling the model is anchored on) say so.
@@ -123,7 +124,9 @@ class Prediction(Record, frozen=True):
         before its implementation's calibration)."""
         if self.uncorrected is None or not self.measured:
             return None
-        return self.measured / self.uncorrected - 1 if self.time else self.uncorrected / self.measured - 1
+        if self.time:
+            return self.measured / self.uncorrected - 1
+        return self.uncorrected / self.measured - 1
 
     @property
     def calculon_error(self) -> float | None:
@@ -272,7 +275,7 @@ def korthikanti_layout(conditions: dict[str, Any]) -> Layout:
         dp=c["DP"], tp=c["TP"], pp=c["PP"], virtual_stages=c["virtual_stages"],
         micro_batch_size=c["micro_batch"], global_batch_size=c["global_batch"],
         sequence_parallel=bool(c["sequence_parallel"]),
-        recompute="selective" if recompute.startswith("selective") else recompute,  # type: ignore[arg-type]
+        recompute="selective" if recompute.startswith("selective") else recompute,
     )  # fmt: skip
 
 
@@ -292,7 +295,7 @@ def korthikanti_run(
     # Megatron-LM in 2022 shared the word embedding with the output layer (no
     # --untie-embeddings-and-output-weights yet: megatron/model/gpt_model.py, v3.0).
     model = gpt.model_copy(update={"tie_word_embeddings": True})
-    config = TrainingConfig(sequence_length=c["seq"], **KORTHIKANTI_CONFIG)  # type: ignore[arg-type]
+    config = TrainingConfig(sequence_length=c["seq"], **KORTHIKANTI_CONFIG)
     return model, config, korthikanti_layout(c)
 
 
@@ -301,7 +304,8 @@ def _korthikanti_step(case: dict[str, Any]) -> Prediction:
     step = multi_gpu_step_time(model, config, "dgx-a100", layout, implementation="megatron-core")
     return Prediction(
         case["id"], "korthikanti-a100", "seconds per iteration", "s", float(case["value"]),
-        in_unit(step.total, "s"), note=f"{layout.describe()}, fp16-mixed, eager attention, DGX A100",
+        in_unit(step.total, "s"),
+        note=f"{layout.describe()}, fp16-mixed, eager attention, DGX A100",
         calculon=float(case["calculon"]["value"]), time=True,
         uncorrected=in_unit(step.uncorrected_total, "s"), implementation="megatron-core",
     )  # fmt: skip

@@ -144,9 +144,11 @@ def calibrations() -> dict[str, Calibration]:
     data = json.loads(text).get("calibration", {})
     return {
         name: Calibration(
-            profile=name, factor=float(entry["factor"]), rows=int(entry["rows"]),
+            profile=name,
+            factor=float(entry["factor"]),
+            rows=int(entry["rows"]),
             derivation=str(entry["derivation"]),
-        )  # fmt: skip
+        )
         for name, entry in data.items()
     }
 
@@ -170,9 +172,9 @@ __all__ = [
     "band_from_errors",
     "calibration",
     "calibration_factor",
+    "calibrations",
     "corrected_ratios",
     "leave_one_family_out",
-    "calibrations",
     "step_time_band",
     "with_band",
 ]

@@ -31,8 +31,8 @@ from mlcost.site import (
 )
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
-from mlcost.uncertainty import step_time_band
 from mlcost.systems import System
+from mlcost.uncertainty import step_time_band
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
 

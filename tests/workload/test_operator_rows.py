@@ -119,8 +119,6 @@ def test_an_elementwise_row_has_every_field_in_its_place() -> None:
         "recompute_fraction": 0.5,
         "region_input_bytes": 0.0,
         "recomputed_alone": 0.0,
-        "region_input_bytes": 0.0,
-        "recomputed_alone": 0.0,
         "m": 0,
         "n": 0,
         "k": 0,
