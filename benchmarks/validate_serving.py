@@ -87,15 +87,17 @@ def static_batch_latency(model: str, gpu: str, node: str, tp: int) -> float:
     spec = catalog.transformer(model)
     accelerator = catalog.accelerator(gpu)
     resolved = system(node)
-    gap = mlcost.ServePlan(model, gpu=gpu).assumptions.serving_kernel_gap
-    ceilings = serving_ceilings(accelerator, kernel_gap=gap)
+    engine = mlcost.ServePlan(model, gpu=gpu).resolved_engine
+    ceilings = serving_ceilings(accelerator)
     batch, prompt, output = 8, 32, 128
     h, layers = spec.hidden_size, spec.num_layers
     options = {"tensor_parallel": tp}
-    prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings)
+    prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
+                              engine, layers=layers, graph=False)  # fmt: skip
     prefill += tensor_parallel_seconds(resolved, tp, h, layers, batch * prompt)
     context = prompt + np.arange(1, output)  # the contexts of the 127 decode steps
-    steps = forward_seconds(decode_operators(spec, batch, context, **options), ceilings)
+    steps = forward_seconds(decode_operators(spec, batch, context, **options), ceilings, engine,
+                            layers=layers, graph=engine.decode_graphs)  # fmt: skip
     steps = np.asarray(steps) + tensor_parallel_seconds(resolved, tp, h, layers, batch)
     return float((prefill + np.sum(steps)) * 1e3)
 

@@ -51,7 +51,6 @@ class Assumptions(Model):
     quantization_group_size: int = Field(default=128, gt=0)
     kv_block_size: int = Field(default=16, gt=0)
     gpu_memory_utilization: float = Field(default=0.9, gt=0.0, le=1.0)
-    serving_kernel_gap: Duration = Q_(1, "us")
 
 
 ASSUMPTION_SOURCES: dict[str, str] = {
@@ -155,12 +154,6 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     "gpu_memory_utilization": (
         "vLLM's default --gpu-memory-utilization 0.9: the share of GPU memory the engine may "
         "use for weights, activations and the KV cache"
-    ),
-    "serving_kernel_gap": (
-        "Serving engines replay decode steps as CUDA graphs (vLLM and TensorRT-LLM capture them "
-        "by default), which removes the host's per-kernel launch; the ~1 us left between "
-        "kernels of a graph is an assumption until measured (it replaces the ceilings' "
-        "per-kernel launch overhead for serving)"
     ),
 }
 

@@ -59,7 +59,7 @@ class UnknownNameError(MlcostError, KeyError):
         self.suggestions = closest_names(name, known)
         if self.suggestions:
             hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?"
-        elif len(known) <= 12:
+        elif len(known) <= 16:
             hint = f"; expected one of {', '.join(known)}"
         else:
             hint = ""

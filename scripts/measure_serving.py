@@ -9,11 +9,12 @@ FFN size, vocabulary, tied embeddings), so the measured model is the model mlcos
 
 What one forward does (a plain engine written in PyTorch, nothing fused beyond what PyTorch ships):
 
-* token embedding; per layer ``F.rms_norm``, one fused QKV GEMM, rotary embedding (cos/sin table,
-  rotate-half), the new keys and values copied into the static cache, ``F.scaled_dot_product_attention``
-  over the cached prefix (``enable_gqa=True``, causal in prefill), the output GEMM, the residual add,
-  ``F.rms_norm``, one fused gate-and-up GEMM, ``silu(gate) * up``, the down GEMM, the residual add;
-  final ``F.rms_norm``, the LM head on the last position only, and a greedy ``argmax`` (sampling);
+* token embedding; per layer ``F.rms_norm``, one fused QKV GEMM, rotary embedding (cos/sin
+  table, rotate-half), the new keys and values copied into the static cache,
+  ``F.scaled_dot_product_attention`` over the cached prefix (``enable_gqa=True``, causal in
+  prefill), the output GEMM, the residual add, ``F.rms_norm``, one fused gate-and-up GEMM,
+  ``silu(gate) * up``, the down GEMM, the residual add; final ``F.rms_norm``, the LM head on
+  the last position only, and a greedy ``argmax`` (sampling);
 * the cache is one preallocated BF16 buffer per model, viewed as ``[layers, 2, batch, kv_heads,
   context, head_dim]`` for each point and filled with random values once.
 
@@ -45,6 +46,7 @@ import math
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +124,10 @@ class Decoder:
         """One cache buffer of ``elements`` BF16 values, random, and the rotary table."""
         self.cache = torch.empty(elements, device=self.device, dtype=self.dtype).normal_()
         d = self.shape["head_dim"]
-        inverse = 1.0 / (self.shape["rope_theta"] ** (torch.arange(0, d, 2, device=self.device) / d))
-        angles = torch.outer(torch.arange(positions, device=self.device, dtype=torch.float32), inverse)
+        exponents = torch.arange(0, d, 2, device=self.device) / d
+        inverse = 1.0 / (self.shape["rope_theta"] ** exponents)
+        where = torch.arange(positions, device=self.device, dtype=torch.float32)
+        angles = torch.outer(where, inverse)
         angles = torch.cat((angles, angles), dim=-1)
         self.rope_cos, self.rope_sin = angles.cos().to(self.dtype), angles.sin().to(self.dtype)
 
@@ -142,7 +146,7 @@ class Decoder:
         x = functional.embedding(tokens, self.embedding)
         for index, layer in enumerate(self.layers):
             y = functional.rms_norm(x, (s["hidden"],), layer["norm1"], RMS_EPS)
-            q, k, v = functional.linear(y, layer["qkv"]).split(
+            q, k, v = functional.linear(y, layer["qkv"]).split(  # type: ignore[no-untyped-call]
                 (heads * d, kv_heads * d, kv_heads * d), dim=-1
             )
             q = q.view(batch, new, heads, d).transpose(1, 2)
@@ -185,7 +189,8 @@ class Clock:
     def run(self, fn: Any, n: int) -> float:
         self.sync()
         if self.cuda:
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+            end = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
             start.record()
             for _ in range(n):
                 fn()
@@ -299,12 +304,13 @@ def measure_model(
         for batch in PREFILL_BATCHES if not args.dry else (1, 2):
             if time.time() > deadline:
                 return
-            if batch * prompt > args.max_prefill_tokens or per_token * batch * (prompt + 1) > elements:
+            too_big = per_token * batch * (prompt + 1) > elements
+            if batch * prompt > args.max_prefill_tokens or too_big:
                 continue
             tokens = torch.randint(0, shape["vocab"], (batch, prompt), device=device)
             cache = model.cache_view(batch, prompt + 1)
-            row = point(name, "prefill", clock, device,
-                        lambda: model.forward(tokens, 0, cache), batch=batch, prompt=prompt,
+            prefill = partial(model.forward, tokens, 0, cache)
+            row = point(name, "prefill", clock, device, prefill, batch=batch, prompt=prompt,
                         warmup=1)  # fmt: skip
             row["kv_bytes"] = per_token * 2 * batch * prompt
             results.add("prefill", row)
@@ -314,20 +320,18 @@ def measure_model(
             if time.time() > deadline:
                 return
             if per_token * batch * (context + 1) > elements:
+                skipped = "KV cache larger than the free memory"
                 results.add("decode", {"model": name, "batch": batch, "context": context,
-                                       "skipped": "KV cache larger than the free memory"})  # fmt: skip
+                                       "skipped": skipped})  # fmt: skip
                 continue
             tokens = torch.randint(0, shape["vocab"], (batch, 1), device=device)
             cache = model.cache_view(batch, context + 1)
-            step = lambda: model.forward(tokens, context, cache)  # noqa: E731
+            step = partial(model.forward, tokens, context, cache)
             row = point(name, "decode", clock, device, step, batch=batch, context=context)
             row["kv_bytes"] = per_token * 2 * batch * (context + 1)
             if cuda:
                 row["graph"] = graph_point(step, clock)
             results.add("decode", row)
-    del model
-    if cuda:
-        torch.cuda.empty_cache()
 
 
 def point(
@@ -354,7 +358,7 @@ def point(
 def graph_point(step: Any, clock: Clock) -> dict[str, Any]:
     """The same decode step captured once in a CUDA graph and replayed."""
     try:
-        stream = torch.cuda.Stream()
+        stream = torch.cuda.Stream()  # type: ignore[no-untyped-call]
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
             for _ in range(2):
@@ -379,7 +383,7 @@ def main() -> None:
     parser.add_argument("--point-seconds", type=float, default=0.15)
     parser.add_argument("--max-prefill-tokens", type=int, default=32768)
     parser.add_argument("--headroom-gib", type=float, default=12.0,
-                        help="free memory left beside the cache buffer (activations, workspaces)")  # fmt: skip
+                        help="memory beside the cache buffer (activations)")  # fmt: skip
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--dry", action="store_true", help="toy sizes (a CPU check of the script)")
     args = parser.parse_args()

@@ -3,7 +3,7 @@
 two micro-batch sizes and with and without full activation recomputation, the step time and peak
 memory of real training steps and a PyTorch profiler trace of two of them.
 
-    python scripts/profile_training.py --out training.json --traces traces/ [--device cuda] [--quick]
+    python scripts/profile_training.py --out training.json --traces traces/ [--device cuda]
 
 The model is mlcost's reference GPT (:mod:`mlcost.bench.model`: pre-LayerNorm, fused QKV with
 biases, GELU-tanh MLP of 4h, tied embeddings, learned positions; ``scaled_dot_product_attention``
@@ -60,7 +60,8 @@ def step_times(run: Any, steps: int, cuda: bool) -> list[float]:
     out = []
     for _ in range(steps):
         if cuda:
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+            end = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
             start.record()
             run.step()
             end.record()
@@ -177,8 +178,8 @@ def main() -> int:
                     torch.cuda.empty_cache()
                 report["rows"].append(row)
                 write()
-                print(json.dumps({k: v for k, v in row.items()
-                                  if k not in ("samples_s", "config", "clocks")}), flush=True)  # fmt: skip
+                shown = {k: v for k, v in row.items() if k not in ("samples_s", "config", "clocks")}
+                print(json.dumps(shown), flush=True)
     report["seconds"] = time.time() - start
     write()
     return 0

@@ -102,6 +102,27 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_attention_heads": 32,
         "num_key_value_heads": 8,
     },
+    # Llama 3.2 1B and 3B: meta-llama/Llama-3.2-1B and -3B config.json (tied embeddings).
+    "llama-3.2-1b": {
+        **LLAMA3,
+        "hidden_size": 2048,
+        "intermediate_size": 8192,
+        "num_hidden_layers": 16,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+        "tie_word_embeddings": True,
+    },
+    "llama-3.2-3b": {
+        **LLAMA3,
+        "hidden_size": 3072,
+        "intermediate_size": 8192,
+        "num_hidden_layers": 28,
+        "num_attention_heads": 24,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+        "tie_word_embeddings": True,
+    },
     "llama-3-70b": {
         **LLAMA3,
         "hidden_size": 8192,

@@ -53,6 +53,12 @@ def serve(
     acceptance: Annotated[
         float | None, typer.Option(help="Draft token acceptance rate in [0, 1].")
     ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="Serving engine profile: cuda-graphs | pytorch-eager | pytorch-cuda-graphs."
+        ),
+    ] = "cuda-graphs",
     region: Annotated[str, typer.Option(help="Grid region for CO2e.")] = "us",
     price: Annotated[
         str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
@@ -78,6 +84,7 @@ def serve(
         kv_format=kv_format,
         draft=draft,
         acceptance=acceptance,
+        engine=engine,
         region=region,
         price=price_value,
     )

@@ -7,8 +7,9 @@ ceilings and the same per-operator model the training step uses (:mod:`mlcost.ro
 :func:`mlcost.timing.operator_times`): ``max(F / (peak · eta), B / (bandwidth · eta_m))`` per
 row plus the gap between kernels. A prefill is compute-bound (``b·P`` tokens per weight read);
 a decode step reads every weight and the whole KV cache for ``b`` tokens, so it is memory-bound
-until ``b`` approaches the ridge point. Serving engines replay decode steps as CUDA graphs, so
-the gap between kernels is ``Assumptions.serving_kernel_gap`` rather than a host launch.
+until ``b`` approaches the ridge point. The engine (:class:`mlcost.specs.Engine`) adds its cost
+per kernel and, where it dispatches a step eagerly, the host's time: engines replay decode
+steps from CUDA graphs (about 1.3 us per kernel on an H200) and launch prefills from the host.
 
 Tensor parallelism of degree ``t``: each layer ends its attention and its MLP with an all-reduce
 of the ``b·q·h`` activations (Shoeybi et al. 2019, section 3), ``2·L`` all-reduces per forward on
@@ -38,26 +39,24 @@ from mlcost.arrays import Real, plain
 from mlcost.comms.placement import collective_seconds, placement
 from mlcost.roofline import Ceilings
 from mlcost.serving.formats import compute_format
-from mlcost.specs import Accelerator
+from mlcost.specs import Accelerator, Engine
 from mlcost.systems import System
 from mlcost.timing import StepTime, operator_times
+from mlcost.units import Q_
 from mlcost.workload.table import OperatorTable
 
 
-def serving_ceilings(
-    gpu: Accelerator, weights: str = "bf16", *, kernel_gap: Any = None
-) -> dict[str, Ceilings]:
+def serving_ceilings(gpu: Accelerator, weights: str = "bf16") -> dict[str, Ceilings]:
     """The GPU's ceilings (datasheet or measured profile, :meth:`Ceilings.from_accelerator`) for
-    the 16-bit operators (key ``""``) and for the GEMMs of ``weights`` (``fp8``), with the
-    kernel gap of a CUDA graph in place of the launch overhead.
+    the 16-bit operators (key ``""``) and for the GEMMs of ``weights`` (``fp8``), without a
+    launch overhead per operator row: the engine's cost per kernel replaces it
+    (:func:`forward_seconds`).
 
     Without the output-tile wave model of training GEMMs: the GEMMs of a few tokens that
     serving runs (GEMV and split-K kernels, e.g. TensorRT-LLM's and vLLM's skinny-GEMM paths)
     spread the reduction dimension over the SMs instead of leaving SMs idle for want of output
     tiles, so their time is set by the bytes they read, not by a 128-row tile mostly empty."""
-    overrides: dict[str, Any] = {"wave_quantization": False}
-    if kernel_gap is not None:
-        overrides["launch_overhead"] = kernel_gap
+    overrides: dict[str, Any] = {"wave_quantization": False, "launch_overhead": Q_(0, "us")}
     ceilings = {"": Ceilings.from_accelerator(gpu, "bf16", **overrides)}
     fmt = compute_format(weights)
     if fmt != "bf16":
@@ -66,14 +65,40 @@ def serving_ceilings(
 
 
 def forward_time(table: OperatorTable, ceilings: dict[str, Ceilings]) -> StepTime:
-    """Every operator of a forward table on the roofline (:func:`mlcost.timing.operator_times`;
-    no framework dispatch: a served step runs as a graph)."""
+    """Every operator of a forward table on the roofline (:func:`mlcost.timing.operator_times`),
+    without the engine's cost per kernel (:func:`forward_seconds` adds it)."""
     return operator_times(table, ceilings)
 
 
-def forward_seconds(table: OperatorTable, ceilings: dict[str, Ceilings]) -> Real:
-    """Seconds of the forward ``table`` (arrays in sweeps)."""
-    return forward_time(table, ceilings).seconds
+def engine_counts(engine: Engine, table: OperatorTable, layers: int) -> tuple[float, float]:
+    """Kernels and host operations of one forward of ``layers`` layers under ``engine``: its
+    counts per layer and outside the layers, or one per operator row where it gives none."""
+    rows = float(sum(np.max(op.count) for op in table.operators))
+
+    def count(per_layer: int | None, outside: int | None) -> float:
+        return rows if per_layer is None else float(per_layer * layers + (outside or 0))
+
+    kernels = count(engine.kernels_per_layer, engine.kernels_outside_layers)
+    host = count(engine.host_ops_per_layer, engine.host_ops_outside_layers)
+    return kernels, host if engine.host_ops_per_layer is not None else kernels
+
+
+def forward_seconds(
+    table: OperatorTable,
+    ceilings: dict[str, Ceilings],
+    engine: Engine,
+    *,
+    layers: int,
+    graph: bool,
+) -> Real:
+    """Seconds of the forward ``table`` under ``engine`` (arrays in sweeps): the roofline of its
+    rows plus ``K`` kernels' overhead each, replayed from a CUDA graph (``graph``) or launched;
+    a launched step waits for its host, ``max(GPU, host ops x dispatch overhead)``
+    (:class:`mlcost.specs.Engine`)."""
+    kernels, host_ops = engine_counts(engine, table, layers)
+    gpu = np.asarray(forward_time(table, ceilings).seconds) + kernels * engine.kernel_seconds(graph)
+    host = 0.0 if graph else host_ops * engine.dispatch_seconds
+    return plain(np.maximum(gpu, host))
 
 
 def tensor_parallel_seconds(
@@ -144,6 +169,7 @@ def time_to_first_token(
 
 __all__ = [
     "batching_iteration_seconds",
+    "engine_counts",
     "expected_accepted_tokens",
     "forward_seconds",
     "forward_time",

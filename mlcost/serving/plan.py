@@ -76,10 +76,11 @@ from mlcost.site import (
     resolve_price,
     resolve_system,
 )
-from mlcost.specs import Accelerator, Catalog, Grid, ModelSpec, Node, TransformerSpec
+from mlcost.specs import Accelerator, Catalog, Engine, Grid, ModelSpec, Node, TransformerSpec
 from mlcost.specs.catalog import as_model, default_catalog
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in
+from mlcost.workload.table import OperatorTable
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,8 +114,10 @@ class ServePlan(Result):
     smallest that carries ``rate`` requests/s, else the largest that fits); ``weights`` and
     ``kv_format`` the serving formats (``bf16``, ``fp16``, ``fp8``, ``int8``, ``int4``);
     ``draft`` a draft model for speculative decoding with its ``acceptance`` rate and
-    ``draft_tokens`` per step. ``region``, ``price``, ``pue``, ``facility`` and
-    ``electricity_price`` as for :class:`mlcost.plan.Plan`."""
+    ``draft_tokens`` per step; ``engine`` the serving engine (:class:`mlcost.specs.Engine`, a
+    catalog name: ``cuda-graphs`` by default, ``pytorch-eager``, ``pytorch-cuda-graphs``), whose
+    cost per kernel and host dispatch each forward adds. ``region``, ``price``, ``pue``,
+    ``facility`` and ``electricity_price`` as for :class:`mlcost.plan.Plan`."""
 
     model: str | ModelSpec
     _: KW_ONLY
@@ -132,6 +135,7 @@ class ServePlan(Result):
     draft: str | ModelSpec | None = None
     acceptance: float | None = None
     draft_tokens: int = 4
+    engine: str | Engine = "cuda-graphs"
     region: str | Grid = "world"
     price: str | pint.Quantity | None = None
     pue: float | None = None
@@ -162,6 +166,12 @@ class ServePlan(Result):
         if not isinstance(model, TransformerSpec):
             raise MlcostError(f"draft: {model.name} is not a transformer")
         return model
+
+    @cached_property
+    def resolved_engine(self) -> Engine:
+        if isinstance(self.engine, Engine):
+            return self.engine
+        return self._catalog.engine(self.engine)
 
     @cached_property
     def resolved_system(self) -> System:
@@ -253,9 +263,7 @@ class ServePlan(Result):
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
-        return serving_ceilings(
-            self.accelerator, self.weights, kernel_gap=self.assumptions.serving_kernel_gap
-        )
+        return serving_ceilings(self.accelerator, self.weights)
 
     def _weight_bytes(self, model: TransformerSpec) -> float:
         table = decode_operators(model, 1, 1, **self._options)
@@ -325,23 +333,29 @@ class ServePlan(Result):
         b = np.asarray(batch, dtype=np.float64)
         h, layers = model.hidden_size, model.num_layers
 
+        engine = self.resolved_engine
+        graph = engine.decode_graphs
+
         def comm(tokens: Any) -> Any:
             return tensor_parallel_seconds(system, self.tp, h, layers, tokens)
 
-        prefill = forward_seconds(prefill_operators(model, 1, p, **self._options), c) + comm(p)
+        def seconds(table: OperatorTable, of: TransformerSpec, step: bool) -> Any:
+            return forward_seconds(table, c, engine, layers=of.num_layers, graph=step and graph)
+
+        prefill = seconds(prefill_operators(model, 1, p, **self._options), model, False) + comm(p)
         per_prompt_token = prefill / p
         draft = self.draft_model
         if draft is None:
-            step = forward_seconds(decode_operators(model, b, context, **self._options), c)
+            step = seconds(decode_operators(model, b, context, **self._options), model, True)
             step = step + comm(b)
             tokens = np.ones_like(b)
         else:
             k = self.draft_tokens
-            drafting = forward_seconds(decode_operators(draft, b, context, **self._options), c)
+            drafting = seconds(decode_operators(draft, b, context, **self._options), draft, True)
             drafting = k * (drafting + tensor_parallel_seconds(system, self.tp, draft.hidden_size,
                                                                draft.num_layers, b))  # fmt: skip
-            verify = forward_seconds(
-                forward_operators(model, b, k + 1, context, **self._options), c
+            verify = seconds(
+                forward_operators(model, b, k + 1, context, **self._options), model, True
             ) + comm(b * (k + 1))
             step = drafting + verify
             tokens = np.asarray(
@@ -509,17 +523,25 @@ class ServePlan(Result):
         v = self._values
         batch, why = self.chosen_batch
         ceilings = self._ceilings[""]
-        roofline = "Williams et al. 2009 (roofline); ceilings: " + ceilings.source
+        engine = self.resolved_engine
+        roofline = (
+            "Williams et al. 2009 (roofline); ceilings: " + ceilings.source
+            + f"; engine {engine.name}: " + "; ".join(engine.references.values())
+        )  # fmt: skip
+        launched = ("max(sum over forward operators of max(compute, memory) + K x kernel "
+                    "overhead, host ops x dispatch overhead) + TP all-reduces")  # fmt: skip
+        replayed = ("sum over forward operators of max(compute, memory) + K x graph kernel "
+                    "overhead + TP all-reduces")  # fmt: skip
         figures = [
             *memory,
             Figure("batch", Q_(batch, "dimensionless"), why),
-            Figure("prefill (one prompt)", Q_(v["prefill"], "s").to("ms"),
-                   "sum over forward operators of max(compute, memory) + gaps + TP all-reduces",
-                   f"{v['prompt']:.0f} tokens", roofline),
+            Figure("prefill (one prompt)", Q_(v["prefill"], "s").to("ms"), launched,
+                   f"{v['prompt']:.0f} tokens, engine {engine.name}", roofline),
             Figure("decode step", Q_(v["step"], "s").to("ms"),
-                   "sum over forward operators of max(compute, memory) + gaps + TP all-reduces"
+                   (replayed if engine.decode_graphs else launched)
                    + (" (k drafts + one verification)" if self.draft else ""),
-                   f"batch {batch}, mean context {v['context']:.0f} tokens", roofline),
+                   f"batch {batch}, mean context {v['context']:.0f} tokens, engine {engine.name}",
+                   roofline),
             Figure("tokens per decode step", v["tokens_per_step"],
                    "(1 - a^(k+1)) / (1 - a) with a draft, else 1", "",
                    "Leviathan et al. 2023, eq. 1" if self.draft else ""),

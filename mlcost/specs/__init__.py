@@ -36,7 +36,7 @@ from mlcost.specs.models import (
     ModelSpec,
     TransformerSpec,
 )
-from mlcost.specs.software import CrossEntropyKernels, Implementation, Kernel, KernelCurve
+from mlcost.specs.software import CrossEntropyKernels, Engine, Implementation, Kernel, KernelCurve
 
 __all__ = [
     "COMPUTE_FORMATS",
@@ -50,6 +50,7 @@ __all__ = [
     "CollectiveFit",
     "ConvNetSpec",
     "CrossEntropyKernels",
+    "Engine",
     "GemmPoint",
     "Grid",
     "Host",

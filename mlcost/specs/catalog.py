@@ -24,7 +24,7 @@ from mlcost.specs.hardware import Accelerator, Cluster, Host, Link, Node, Storag
 from mlcost.specs.hf import from_hf_config
 from mlcost.specs.kinds import SPEC_TYPES, spec_from_dict
 from mlcost.specs.models import ConvNetSpec, TransformerSpec
-from mlcost.specs.software import Implementation, Kernel
+from mlcost.specs.software import Engine, Implementation, Kernel
 
 #: What ``mlcost specs list GROUP`` lists: group -> the kinds in it (also the catalog folders).
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -42,6 +42,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "formats": ("format",),
     "implementations": ("implementation",),
     "kernels": ("kernel",),
+    "engines": ("engine",),
 }
 
 S = TypeVar("S", bound=Spec)
@@ -377,6 +378,9 @@ class Catalog:
 
     def kernel(self, name: str) -> Kernel:
         return self._typed(name, Kernel)
+
+    def engine(self, name: str) -> Engine:
+        return self._typed(name, Engine)
 
     def model(self, name: str) -> TransformerSpec | ConvNetSpec:
         return cast("TransformerSpec | ConvNetSpec", self.get(name, ("transformer", "convnet")))

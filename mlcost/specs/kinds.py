@@ -20,7 +20,7 @@ from mlcost.specs.economics import Grid, Price
 from mlcost.specs.formats import NumericFormat
 from mlcost.specs.hardware import Accelerator, Cluster, Host, Link, Node, Storage
 from mlcost.specs.models import ConvNetSpec, TransformerSpec
-from mlcost.specs.software import Implementation, Kernel
+from mlcost.specs.software import Engine, Implementation, Kernel
 
 #: Every spec class by its ``kind``.
 SPEC_TYPES: dict[str, type[Spec]] = {
@@ -39,6 +39,7 @@ SPEC_TYPES: dict[str, type[Spec]] = {
         NumericFormat,
         Implementation,
         Kernel,
+        Engine,
     )
 }
 

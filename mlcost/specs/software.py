@@ -263,9 +263,46 @@ class Implementation(Spec):
         return float(in_unit(self.dispatch_overhead, "s"))
 
 
+class Engine(Spec):
+    """A serving engine: how its forward passes reach the GPU, as a cost per kernel.
+
+    A forward of ``L`` layers launches ``K = kernels_per_layer · L + kernels_outside_layers``
+    kernels (absent: one per operator row of the forward table). Each costs the GPU
+    ``kernel_overhead`` beyond its roofline time (the launch and the ramp of a short kernel: about
+    1.3 us per kernel replayed from a CUDA graph on an H200, 2.5 us queued on a stream, RRZE-HPC
+    gpu-benches ``gpu-small-kernels``). A step the engine dispatches eagerly (prefill always;
+    decode when ``decode_graphs`` is false) also costs the host ``dispatch_overhead`` per
+    operation it dispatches (``host_ops_per_layer · L + host_ops_outside_layers``; absent: one per
+    kernel), and the GPU waits for a host that falls behind: ``max(GPU, host)``
+    (:func:`mlcost.serving.latency.forward_seconds`).
+    """
+
+    KIND: ClassVar[str] = "engine"
+    kind: Literal["engine"] = "engine"
+    framework: str
+    decode_graphs: bool
+    kernel_overhead: Duration
+    graph_kernel_overhead: Duration
+    dispatch_overhead: Duration
+    kernels_per_layer: PositiveInt | None = None
+    kernels_outside_layers: int | None = Field(default=None, ge=0)
+    host_ops_per_layer: PositiveInt | None = None
+    host_ops_outside_layers: int | None = Field(default=None, ge=0)
+
+    def kernel_seconds(self, graph: bool) -> float:
+        """Seconds per kernel beyond its roofline time, replayed from a graph or launched."""
+        return float(in_unit(self.graph_kernel_overhead if graph else self.kernel_overhead, "s"))
+
+    @cached_property
+    def dispatch_seconds(self) -> float:
+        """``dispatch_overhead`` in seconds, converted once per profile."""
+        return float(in_unit(self.dispatch_overhead, "s"))
+
+
 __all__ = [
     "CrossEntropyKernels",
     "Direction",
+    "Engine",
     "Implementation",
     "Kernel",
     "KernelCurve",

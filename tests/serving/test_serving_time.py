@@ -18,7 +18,6 @@ from mlcost.serving.latency import (
 )
 from mlcost.serving.workload import decode_operators, prefill_operators
 from mlcost.specs import Catalog
-from mlcost.units import Q_
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -37,9 +36,9 @@ def test_decode_step_is_weights_and_kv_over_bandwidth(catalog: Catalog) -> None:
     the row it gathers, ``2·h``. It reads the keys and values of the 1024 cached tokens and of
     the new one in every layer: ``2 (K and V) x 32 layers x 8 heads x 128 x 2 bytes x 1025``.
     Both over the achievable bandwidth of the GPU's ceilings (datasheet 3.35 TB/s x the memory
-    efficiency of its profile). Kernel gaps are set to zero for this derivation. Tolerance
-    0.1%: the hand sum leaves out the activations (a few vectors of ``h`` per operator, about
-    8 MB of the 15 GB).
+    efficiency of its profile); the serving ceilings carry no per-row launch gap (the engine
+    adds its cost per kernel). Tolerance 0.1%: the hand sum leaves out the activations (a few
+    vectors of ``h`` per operator, about 8 MB of the 15 GB).
     """
     gpu = catalog.accelerator("h100-sxm5-80gb")
     ceilings = Ceilings.from_accelerator(gpu, "bf16")
@@ -51,7 +50,7 @@ def test_decode_step_is_weights_and_kv_over_bandwidth(catalog: Catalog) -> None:
 
     model = catalog.transformer("llama-3-8b")
     table = decode_operators(model, 1, 1024)
-    step = forward_time(table, serving_ceilings(gpu, kernel_gap=Q_(0, "us")))
+    step = forward_time(table, serving_ceilings(gpu))
     assert step.seconds == pytest.approx(expected, rel=1e-3)
     bounds = step.by_kind()["bound"]
     assert bounds["matmul"] == "memory" and bounds["attention"] == "memory"
@@ -69,7 +68,7 @@ def test_decode_step_on_a_measured_bandwidth(catalog: Catalog) -> None:
     h, vocab = 4096, 128256
     moved = 2 * (LLAMA3_8B_PARAMETERS - vocab * h) + 2 * h + 2 * 32 * 8 * 128 * 2 * 1025
     table = decode_operators(catalog.transformer("llama-3-8b"), 1, 1024)
-    step = forward_time(table, serving_ceilings(gpu, kernel_gap=Q_(0, "us")))
+    step = forward_time(table, serving_ceilings(gpu))
     assert step.seconds == pytest.approx(moved / bandwidth, rel=1e-3)
 
 
@@ -89,10 +88,15 @@ def test_decode_time_grows_with_batch_and_context(catalog: Catalog) -> None:
     model = catalog.transformer("llama-3-8b")
     ceilings = serving_ceilings(gpu)
     batches = np.array([1, 2, 4, 8, 16, 64, 256])
-    by_batch = forward_seconds(decode_operators(model, batches, 2048), ceilings)
+    engine = catalog.engine("cuda-graphs")
+    by_batch = forward_seconds(
+        decode_operators(model, batches, 2048), ceilings, engine, layers=32, graph=True
+    )
     assert np.all(np.diff(by_batch) >= 0)
     contexts = np.array([128, 1024, 4096, 8000])
-    by_context = forward_seconds(decode_operators(model, 8, contexts), ceilings)
+    by_context = forward_seconds(
+        decode_operators(model, 8, contexts), ceilings, engine, layers=32, graph=True
+    )
     assert np.all(np.diff(by_context) > 0)
 
 
