@@ -12,7 +12,7 @@ Mechanisms (each a field of the data, switched off here by changing that data on
 * ``pipeline sends exposed``: every micro-batch's point-to-point sends on the critical path
   (``pipeline_sends_exposed``);
 * ``compute taken by collectives``: the SMs NCCL takes while a collective hides behind compute
-  (``collective_compute_share``);
+  (``collectives_take_compute``);
 * ``compute + memory summed`` (rejected, shown for the record): every operator's compute and
   memory time added (``mode="no-overlap"``) instead of the larger of the two.
 
@@ -39,7 +39,7 @@ from mlcost.roofline import Ceilings
 PROFILE_MECHANISMS: dict[str, dict[str, Any]] = {
     "SP all-gather redone": {"sequence_parallel_regather": False},
     "pipeline sends exposed": {"pipeline_sends_exposed": False},
-    "compute taken by collectives": {"collective_compute_share": None},
+    "compute taken by collectives": {"collectives_take_compute": False},
 }
 MECHANISMS = ("sustained clock", *PROFILE_MECHANISMS)
 

@@ -50,10 +50,9 @@ def test_sequence_parallel_all_gather_is_redone_in_backward() -> None:
     # but the redone ones, behind the input-gradient GEMMs.
     model = megatron_gpt(6144, 4, 64, 51200, 2048)
     layout = Layout(tp=8, micro_batch_size=1, gradient_accumulation=1, sequence_parallel=True)
-    off = (0.0, 0.0)
     step = multi_gpu_step_time(
         model, CONFIG, "dgx-a100", layout,
-        implementation=_megatron(collective_compute_share=off),
+        implementation=_megatron(collectives_take_compute=False),
     )  # fmt: skip
     term = step.terms.set_index("strategy").loc["tensor parallel"]
     size = 2048 * 6144 * 2
@@ -61,7 +60,7 @@ def test_sequence_parallel_all_gather_is_redone_in_backward() -> None:
     assert term["time"] == pytest.approx(4 * per_layer, rel=1e-9)
     plain = multi_gpu_step_time(
         model, CONFIG, "dgx-a100", layout,
-        implementation=_megatron(collective_compute_share=off, sequence_parallel_regather=False),
+        implementation=_megatron(collectives_take_compute=False, sequence_parallel_regather=False),
     )  # fmt: skip
     before = plain.terms.set_index("strategy").loc["tensor parallel"]
     redone = 4 * 2 * _collective("all-gather", size)  # 4 layers, 2 all-gathers each
@@ -84,7 +83,7 @@ def test_every_micro_batchs_pipeline_sends_are_exposed() -> None:
     assert term["exposed"] == pytest.approx(term["time"], rel=1e-12)
     fill = multi_gpu_step_time(
         model, CONFIG, "dgx-a100", layout,
-        implementation=_megatron(pipeline_sends_exposed=False, collective_compute_share=None),
+        implementation=_megatron(pipeline_sends_exposed=False, collectives_take_compute=False),
     ).terms.set_index("strategy").loc["pipeline parallel"]  # fmt: skip
     assert fill["exposed"] == pytest.approx(fill["time"] * 2 * 3 / (2 * 16), rel=1e-9)
 
@@ -97,7 +96,7 @@ def test_hidden_collectives_take_calculons_share_of_the_compute() -> None:
     layout = Layout(dp=8, micro_batch_size=1, gradient_accumulation=4, zero_stage=1)
     shared = multi_gpu_step_time(model, CONFIG, "dgx-a100", layout, implementation="megatron-core")
     free = multi_gpu_step_time(
-        model, CONFIG, "dgx-a100", layout, implementation=_megatron(collective_compute_share=None)
+        model, CONFIG, "dgx-a100", layout, implementation=_megatron(collectives_take_compute=False)
     )
     for strategy in ("ZeRO-1/2 gradients", "ZeRO-1/2 parameters"):
         a = shared.terms.set_index("strategy").loc[strategy]

@@ -22,6 +22,14 @@ from mlcost.memory import DEFAULT_OVERHEADS
 from mlcost.records import Record, replace
 from mlcost.units import Q_
 
+#: The share of the compute a collective takes while it hides behind compute, over NVLink (a
+#: group inside a node, or across nodes with several GPUs per node) and over the inter-node
+#: network alone: Calculon's ``processor_usage`` of its A100 system (Isaev et al. 2023,
+#: "Calculon: a Methodology and Tool for High-Level Codesign of Systems and Large Language
+#: Models", SC'23, section 3; calculon-ai/calculon at commit caa4b11, systems/a100_80e.json:
+#: 0.15 for NVLink, 0.02 for InfiniBand). NCCL runs collectives as kernels on the SMs.
+COLLECTIVE_COMPUTE_SHARE = (0.15, 0.02)
+
 
 class CommOptions(Record, frozen=True):
     """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
@@ -57,7 +65,9 @@ class CommOptions(Record, frozen=True):
             overlap_expert_alltoall=spec.overlap_moe_alltoall,
             sequence_parallel_regather=spec.sequence_parallel_regather,
             pipeline_sends_exposed=spec.pipeline_sends_exposed,
-            collective_compute_share=spec.collective_compute_share or (0.0, 0.0),
+            collective_compute_share=(
+                COLLECTIVE_COMPUTE_SHARE if spec.collectives_take_compute else (0.0, 0.0)
+            ),
         )
 
 

@@ -249,9 +249,9 @@ class Implementation(Spec):
     # Pipeline point-to-point sends wait on the critical path every micro-batch (blocking
     # send/receive pairs of the 1F1B schedule), not only on the fill and drain.
     pipeline_sends_exposed: bool = False
-    # The share of the compute a collective takes while it hides behind compute (SMs running
-    # NCCL kernels), per link: intra-node, inter-node (absent: none).
-    collective_compute_share: tuple[float, float] | None = None
+    # Its collectives (NCCL kernels) take SMs from the compute they hide behind
+    # (mlcost.parallel.degrees.COLLECTIVE_COMPUTE_SHARE).
+    collectives_take_compute: bool = False
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""
