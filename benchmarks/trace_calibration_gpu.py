@@ -98,7 +98,9 @@ def main() -> int:
                     tspec, tconfig, fit.profile, tlayout, implementation=args.implementation
                 ).seconds
             )
-            allocated, reserved = predicted_memory_bytes(tspec, tconfig, fit.profile, tlayout)
+            allocated, reserved = predicted_memory_bytes(
+                tspec, tconfig, fit.profile, tlayout, args.implementation
+            )
             cells[(i, j)] = {
                 "time": seconds / target["step_median_s"] - 1,
                 "allocated": allocated / target["peak_allocated_bytes"] - 1,

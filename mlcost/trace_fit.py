@@ -115,12 +115,17 @@ def predicted_class_seconds(step: StepTime) -> dict[str, float]:
 
 
 def predicted_memory_bytes(
-    model: ModelSpec, config: TrainingConfig, gpu: Accelerator, layout: Layout
+    model: ModelSpec,
+    config: TrainingConfig,
+    gpu: Accelerator,
+    layout: Layout,
+    implementation: SoftwareLike = None,
 ) -> tuple[float, float]:
-    """(allocated, reserved) peak bytes of the predicted breakdown: the total less
-    :data:`mlcost.validate.UNALLOCATED_TERMS` (what ``torch.cuda.max_memory_allocated``
-    counts), and the total less the CUDA context (``max_memory_reserved``)."""
-    breakdown = memory_breakdown(model, config, gpu, layout)
+    """(allocated, reserved) peak bytes of the predicted breakdown under ``implementation``:
+    the total less :data:`mlcost.validate.UNALLOCATED_TERMS` (what
+    ``torch.cuda.max_memory_allocated`` counts), and the total less the CUDA context
+    (``max_memory_reserved``)."""
+    breakdown = memory_breakdown(model, config, gpu, layout, implementation=implementation)
     total = float(in_unit(breakdown.total, "B"))
     context = float(in_unit(breakdown.term(UNALLOCATED_TERMS[0]), "B"))
     fragmentation = float(in_unit(breakdown.term(UNALLOCATED_TERMS[1]), "B"))
@@ -362,7 +367,7 @@ def compare_trace(
     measured = measured_trace.class_seconds()
     measured_step = measured_trace.step_seconds if step_seconds is None else step_seconds
     measured["idle"] = max(measured_step - measured_trace.busy_seconds, 0.0)
-    allocated, reserved = predicted_memory_bytes(spec, config, accelerator, layout)
+    allocated, reserved = predicted_memory_bytes(spec, config, accelerator, layout, implementation)
     return TraceComparison(
         label=label or Path(measured_trace.path).name,
         gpu=accelerator.name,
