@@ -39,11 +39,7 @@ sys.path.insert(0, str(ROOT))
 from mlcost.layout import Layout  # noqa: E402
 from mlcost.timing import step_time  # noqa: E402
 from mlcost.trace import read_trace  # noqa: E402
-from mlcost.trace_fit import (  # noqa: E402
-    calibrate_from_trace,
-    compare_trace,
-    predicted_memory_bytes,
-)
+from mlcost.trace_fit import TraceComparison, calibrate_from_trace, compare_trace  # noqa: E402
 from mlcost.validate import bench_training, training_spec  # noqa: E402
 
 
@@ -69,14 +65,17 @@ def main() -> int:
 
     traces = [read_trace(data / "traces" / row["trace"]) for row, *_ in runs]
 
-    def share_gap(j: int, gpu: Any) -> float:
-        """The largest gap, in points, between a class's measured and predicted share of
-        step ``j`` (its own trace, its step measured without the profiler)."""
+    def compared(j: int, gpu: Any) -> TraceComparison:
+        """Step ``j`` (its own trace, its step measured without the profiler) against its
+        prediction on ``gpu``: time, class shares and peak memory."""
         target, tspec, tconfig, tlayout = runs[j]
-        comparison = compare_trace(
+        return compare_trace(
             traces[j], tspec, tconfig, gpu, tlayout, implementation=args.implementation,
             step_seconds=target["step_median_s"],
         )  # fmt: skip
+
+    def share_gap(comparison: TraceComparison) -> float:
+        """The largest gap, in points, between a class's measured and predicted share."""
         return max(abs(m - p) for m, p in comparison.shares().values())
 
     cells: dict[tuple[int, int], dict[str, float]] = {}
@@ -92,20 +91,16 @@ def main() -> int:
             step_seconds=row["step_median_s"],
         )
         warnings[i] = fit.warnings
-        for j, (target, tspec, tconfig, tlayout) in enumerate(runs):
-            seconds = float(
-                step_time(
-                    tspec, tconfig, fit.profile, tlayout, implementation=args.implementation
-                ).seconds
-            )
-            allocated, reserved = predicted_memory_bytes(
-                tspec, tconfig, fit.profile, tlayout, args.implementation
-            )
+        for j, (target, *_) in enumerate(runs):
+            comparison = compared(j, fit.profile)
             cells[(i, j)] = {
-                "time": seconds / target["step_median_s"] - 1,
-                "allocated": allocated / target["peak_allocated_bytes"] - 1,
-                "reserved": reserved / target["peak_reserved_bytes"] - 1,
-                "share": share_gap(j, fit.profile),
+                "time": comparison.step_error,
+                "allocated": (comparison.predicted_allocated or 0.0)
+                / target["peak_allocated_bytes"]
+                - 1,
+                "reserved": (comparison.predicted_reserved or 0.0) / target["peak_reserved_bytes"]
+                - 1,
+                "share": share_gap(comparison),
             }
 
     labels = [short(r) for r, *_ in runs]
@@ -196,7 +191,7 @@ def main() -> int:
         ]
         print(
             f"| {short(row)} | {row['step_median_s'] * 1e3:.1f} | {errors[0]:+.1%} | "
-            f"{errors[1]:+.1%} | {share_gap(j, args.base) * 100:.1f} points |"
+            f"{errors[1]:+.1%} | {share_gap(compared(j, args.base)) * 100:.1f} points |"
         )
     if args.json is not None:
         args.json.write_text(

@@ -114,24 +114,6 @@ def predicted_class_seconds(step: StepTime) -> dict[str, float]:
     return classes
 
 
-def predicted_memory_bytes(
-    model: ModelSpec,
-    config: TrainingConfig,
-    gpu: Accelerator,
-    layout: Layout,
-    implementation: SoftwareLike = None,
-) -> tuple[float, float]:
-    """(allocated, reserved) peak bytes of the predicted breakdown under ``implementation``:
-    the total less :data:`mlcost.validate.UNALLOCATED_TERMS` (what
-    ``torch.cuda.max_memory_allocated`` counts), and the total less the CUDA context
-    (``max_memory_reserved``)."""
-    breakdown = memory_breakdown(model, config, gpu, layout, implementation=implementation)
-    total = float(in_unit(breakdown.total, "B"))
-    context = float(in_unit(breakdown.term(UNALLOCATED_TERMS[0]), "B"))
-    fragmentation = float(in_unit(breakdown.term(UNALLOCATED_TERMS[1]), "B"))
-    return total - context - fragmentation, total - context
-
-
 @dataclass(frozen=True)
 class TraceComparison(Result):
     """A measured step (a profiler trace) beside mlcost's prediction of it, per class and for
@@ -367,7 +349,12 @@ def compare_trace(
     measured = measured_trace.class_seconds()
     measured_step = measured_trace.step_seconds if step_seconds is None else step_seconds
     measured["idle"] = max(measured_step - measured_trace.busy_seconds, 0.0)
-    allocated, reserved = predicted_memory_bytes(spec, config, accelerator, layout, implementation)
+    # the peaks torch.cuda.max_memory_allocated / max_memory_reserved count: the breakdown
+    # less the CUDA context and fragmentation, and less the context
+    breakdown = memory_breakdown(spec, config, accelerator, layout, implementation=implementation)
+    context, fragmentation = (in_unit(breakdown.term(t), "B") for t in UNALLOCATED_TERMS)
+    reserved = float(in_unit(breakdown.total, "B") - context)
+    allocated = float(reserved - fragmentation)
     return TraceComparison(
         label=label or Path(measured_trace.path).name,
         gpu=accelerator.name,
@@ -770,5 +757,4 @@ __all__ = [
     "gemm_points",
     "gemm_shape",
     "predicted_class_seconds",
-    "predicted_memory_bytes",
 ]
