@@ -21,6 +21,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     field_validator,
+    model_validator,
 )
 
 from mlcost.errors import SpecError, UnitError, closest_names
@@ -129,6 +130,9 @@ class Spec(Model):
 
     name: str
     aliases: tuple[str, ...] = ()
+    #: Aliases shared with other entries that name this one when given alone (``h100`` is the
+    #: SXM module): each must be one of ``aliases``, and a shared alias has one default at most.
+    default_for: tuple[str, ...] = ()
     display_name: str | None = None
     notes: str | None = None
     references: dict[str, str] = Field(default_factory=dict)
@@ -144,10 +148,19 @@ class Spec(Model):
             )
         return value
 
-    @field_validator("aliases")
+    @field_validator("aliases", "default_for")
     @classmethod
     def _aliases_lower(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(alias.strip().lower() for alias in value)
+
+    @model_validator(mode="after")
+    def _defaults_are_aliases(self) -> "Spec":
+        if stray := [name for name in self.default_for if name not in self.aliases]:
+            raise ValueError(
+                f"default_for: {', '.join(map(repr, stray))} is not among aliases; expected "
+                "aliases of this spec (add them to aliases)"
+            )
+        return self
 
     # ----- provenance -------------------------------------------------------------------
     def numeric_paths(self) -> list[str]:
@@ -184,7 +197,9 @@ class Spec(Model):
         data = self.model_dump(mode="json", exclude_defaults=True)
         data.pop("kind", None)
         head: dict[str, Any] = {
-            key: data.pop(key) for key in ("name", "aliases", "display_name") if key in data
+            key: data.pop(key)
+            for key in ("name", "aliases", "default_for", "display_name")
+            if key in data
         }
         tail: dict[str, Any] = {
             key: data.pop(key) for key in ("notes", "references", "sources") if key in data

@@ -5,11 +5,18 @@ Spot-check values are typed here from the cited documents, not read from the cat
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
 
-from mlcost.errors import AmbiguousNameError, MlcostError, SpecError, UnknownNameError
+from mlcost.errors import (
+    AmbiguousNameError,
+    DefaultNameNote,
+    MlcostError,
+    SpecError,
+    UnknownNameError,
+)
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -241,13 +248,72 @@ def test_lookup_is_case_insensitive_and_knows_aliases(catalog: Catalog) -> None:
     assert catalog.model("Llama2-7B").name == "llama-2-7b"
 
 
-def test_ambiguous_alias_lists_candidates(catalog: Catalog) -> None:
-    with pytest.raises(AmbiguousNameError) as error:
-        catalog.accelerator("a100")
-    assert {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-40gb", "a100-pcie-80gb"} <= set(
-        error.value.candidates
+# What people type, and the entry it means: the data-centre module (SXM) with the most memory of
+# the family, and the card itself where the alias names the form factor.
+SHORT_NAMES = {
+    "h100": "h100-sxm5-80gb",
+    "h100-80gb": "h100-sxm5-80gb",
+    "a100": "a100-sxm4-80gb",
+    "a100-40gb": "a100-sxm4-40gb",
+    "a100-pcie": "a100-pcie-80gb",
+    "v100": "v100-sxm2-32gb",
+    "v100-pcie": "v100-pcie-32gb",
+    "4090": "rtx-4090",
+    "rtx-4090": "rtx-4090",
+    "l40s": "l40s",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHORT_NAMES))
+def test_short_names_resolve_to_their_default(catalog: Catalog, name: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert catalog.accelerator(name).name == SHORT_NAMES[name]
+    shared = len(catalog._aliases.get(name, ())) > 1
+    notes = [str(w.message) for w in caught if issubclass(w.category, DefaultNameNote)]
+    # A shared short name says which entry it chose and how to name the others; a name that
+    # means one entry says nothing.
+    assert notes == ([notes[0]] if shared else [])
+    if shared:
+        assert notes[0].startswith(f"{name} → {SHORT_NAMES[name]} (")
+
+
+def test_note_names_the_other_entries(catalog: Catalog) -> None:
+    with pytest.warns(DefaultNameNote) as caught:
+        catalog.accelerator("h100")
+    assert str(caught[0].message) == (
+        "h100 → h100-sxm5-80gb (NVIDIA H100 SXM5 80GB); say h100-pcie-80gb for the other"
     )
-    assert "a100-sxm4-80gb" in str(error.value)
+
+
+def test_every_shared_alias_has_one_default(catalog: Catalog) -> None:
+    catalog.items("accelerators")
+    shared = {alias for alias, keys in catalog._aliases.items() if len(keys) > 1}
+    assert shared, "the catalog shares aliases (h100, a100, ...)"
+    assert shared <= set(catalog._defaults)
+
+
+def test_ambiguous_alias_lists_candidates() -> None:
+    # Two entries sharing an alias that neither claims as its default: the one-line error.
+    one = Accelerator(name="card-a", aliases=("card",), vendor="x", memory_capacity="8 GiB",
+                      memory_bandwidth="100 GB/s",
+                      peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}])
+    two = one.model_copy(update={"name": "card-b"})
+    with pytest.raises(AmbiguousNameError) as error:
+        Catalog([one, two]).accelerator("card")
+    assert error.value.candidates == ["card-a", "card-b"]
+    assert str(error.value) == "accelerator 'card' is ambiguous; it may mean: card-a, card-b"
+
+
+def test_a_short_name_has_one_default() -> None:
+    one = Accelerator(name="card-a", aliases=("card",), default_for=("card",), vendor="x",
+                      memory_capacity="8 GiB", memory_bandwidth="100 GB/s",
+                      peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}])
+    two = one.model_copy(update={"name": "card-b"})
+    with pytest.raises(SpecError, match="default_for: 'card' is claimed by card-a and card-b"):
+        Catalog([one, two])
+    with pytest.raises(SpecError, match="default_for: 'crad' is not among aliases"):
+        Accelerator(**{**one.model_dump(), "default_for": ("crad",)})
 
 
 def test_unknown_name_suggests(catalog: Catalog) -> None:
@@ -264,7 +330,8 @@ def test_kind_filter(catalog: Catalog) -> None:
 
 
 def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> None:
-    from pathlib import Path
+    import warnings
+from pathlib import Path
 
     path = Path(str(tmp_path)) / "mine.yaml"
     path.write_text(
