@@ -30,6 +30,38 @@ LLAMA2 = {
     "tie_word_embeddings": False,
 }
 LLAMA3 = {**LLAMA2, "vocab_size": 128256, "max_position_embeddings": 8192, "rope_theta": 500000.0}
+MISTRAL_5120 = {
+    "model_type": "mistral",
+    "vocab_size": 131072,
+    "hidden_size": 5120,
+    "num_hidden_layers": 40,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "hidden_act": "silu",
+    "sliding_window": None,
+    "tie_word_embeddings": False,
+}
+QWEN25 = {
+    "model_type": "qwen2",
+    "vocab_size": 152064,
+    "hidden_act": "silu",
+    "max_position_embeddings": 131072,
+    "rope_theta": 1000000.0,
+    "tie_word_embeddings": False,
+    "use_sliding_window": False,
+    "sliding_window": 131072,
+}
+GEMMA2 = {
+    "model_type": "gemma2",
+    "vocab_size": 256000,
+    "hidden_activation": "gelu_pytorch_tanh",
+    "max_position_embeddings": 8192,
+    "sliding_window": 4096,
+    "attn_logit_softcapping": 50.0,
+    "final_logit_softcapping": 30.0,
+    "rope_theta": 10000.0,
+}
 
 HF_CONFIGS: dict[str, dict[str, Any]] = {
     "gpt2": {**GPT2, "n_embd": 768, "n_layer": 12, "n_head": 12},
@@ -139,6 +171,103 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_attention_heads": 128,
         "num_key_value_heads": 8,
         "max_position_embeddings": 131072,
+    },
+    # Llama 3.1 8B/70B and 3.3 70B: meta-llama/Llama-3.1-8B, -3.1-70B, -3.3-70B-Instruct
+    # config.json (131,072 positions; rope_scaling changes no parameter and is left out).
+    "llama-3.1-8b": {
+        **LLAMA3,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+    },
+    "llama-3.1-70b": {
+        **LLAMA3,
+        "hidden_size": 8192,
+        "intermediate_size": 28672,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+    },
+    "llama-3.3-70b": {
+        **LLAMA3,
+        "hidden_size": 8192,
+        "intermediate_size": 28672,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+    },
+    # Mistral NeMo 12B and Mistral Small 3 24B: mistralai/Mistral-Nemo-Base-2407 and
+    # Mistral-Small-24B-Base-2501 config.json (head_dim 128 apart from hidden / heads = 160).
+    "mistral-nemo-12b": {
+        **MISTRAL_5120,
+        "intermediate_size": 14336,
+        "max_position_embeddings": 1024000,
+        "rope_theta": 1000000.0,
+    },
+    "mistral-small-24b": {
+        **MISTRAL_5120,
+        "intermediate_size": 32768,
+        "max_position_embeddings": 32768,
+        "rope_theta": 100000000.0,
+    },
+    # Qwen2.5 7B/14B/32B/72B: Qwen/Qwen2.5-* config.json.
+    "qwen2.5-7b": {
+        **QWEN25,
+        "hidden_size": 3584,
+        "intermediate_size": 18944,
+        "num_hidden_layers": 28,
+        "num_attention_heads": 28,
+        "num_key_value_heads": 4,
+    },
+    "qwen2.5-14b": {
+        **QWEN25,
+        "hidden_size": 5120,
+        "intermediate_size": 13824,
+        "num_hidden_layers": 48,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 8,
+    },
+    "qwen2.5-32b": {
+        **QWEN25,
+        "hidden_size": 5120,
+        "intermediate_size": 27648,
+        "num_hidden_layers": 64,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 8,
+    },
+    "qwen2.5-72b": {
+        **QWEN25,
+        "hidden_size": 8192,
+        "intermediate_size": 29568,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+    },
+    # Gemma 2 2B and 27B: google/gemma-2-2b and -27b config.json.
+    "gemma-2-2b": {
+        **GEMMA2,
+        "hidden_size": 2304,
+        "intermediate_size": 9216,
+        "num_hidden_layers": 26,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 4,
+        "head_dim": 256,
+        "query_pre_attn_scalar": 256,
+    },
+    "gemma-2-27b": {
+        **GEMMA2,
+        "hidden_size": 4608,
+        "intermediate_size": 36864,
+        "num_hidden_layers": 46,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 16,
+        "head_dim": 128,
+        "query_pre_attn_scalar": 144,
     },
     "mistral-7b": {
         "model_type": "mistral",

@@ -330,8 +330,7 @@ def test_kind_filter(catalog: Catalog) -> None:
 
 
 def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> None:
-    import warnings
-from pathlib import Path
+    from pathlib import Path
 
     path = Path(str(tmp_path)) / "mine.yaml"
     path.write_text(
