@@ -5,6 +5,7 @@ Spot-check values are typed here from the cited documents, not read from the cat
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -295,9 +296,14 @@ def test_every_shared_alias_has_one_default(catalog: Catalog) -> None:
 
 def test_ambiguous_alias_lists_candidates() -> None:
     # Two entries sharing an alias that neither claims as its default: the one-line error.
-    one = Accelerator(name="card-a", aliases=("card",), vendor="x", memory_capacity="8 GiB",
-                      memory_bandwidth="100 GB/s",
-                      peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}])
+    one = Accelerator(
+        name="card-a",
+        aliases=("card",),
+        vendor="x",
+        memory_capacity="8 GiB",
+        memory_bandwidth="100 GB/s",
+        peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}],
+    )
     two = one.model_copy(update={"name": "card-b"})
     with pytest.raises(AmbiguousNameError) as error:
         Catalog([one, two]).accelerator("card")
@@ -306,14 +312,27 @@ def test_ambiguous_alias_lists_candidates() -> None:
 
 
 def test_a_short_name_has_one_default() -> None:
-    one = Accelerator(name="card-a", aliases=("card",), default_for=("card",), vendor="x",
-                      memory_capacity="8 GiB", memory_bandwidth="100 GB/s",
-                      peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}])
+    one = Accelerator(
+        name="card-a",
+        aliases=("card",),
+        default_for=("card",),
+        vendor="x",
+        memory_capacity="8 GiB",
+        memory_bandwidth="100 GB/s",
+        peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}],
+    )
     two = one.model_copy(update={"name": "card-b"})
     with pytest.raises(SpecError, match="default_for: 'card' is claimed by card-a and card-b"):
         Catalog([one, two])
     with pytest.raises(SpecError, match="default_for: 'crad' is not among aliases"):
         Accelerator(**{**one.model_dump(), "default_for": ("crad",)})
+
+
+def test_docs_list_what_the_catalog_holds(catalog: Catalog) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "catalog.md").read_text()
+    listed = set(re.findall(r"`([a-z0-9.\-]+)`", text))
+    for group in ("accelerators", "models"):
+        assert set(catalog.names(group)) <= listed, group
 
 
 def test_unknown_name_suggests(catalog: Catalog) -> None:
