@@ -179,6 +179,42 @@ def test_h200_datasheet(catalog: Catalog) -> None:
     assert gpu.peak("bf16", sparse=True).magnitude == pytest.approx(1979, rel=0.001)
 
 
+# Typed from each card's datasheet or architecture whitepaper (the document named per row):
+# memory bandwidth GB/s, board power W, dense BF16 tensor TFLOP/s with FP32 accumulate (None: no
+# BF16), and whether it has FP8 tensor cores.
+CARDS = {
+    # Ada whitepaper v2.1 Appendix A: GeForce RTX 4090 1008 GB/s, 450 W, BF16 165.2, FP8 yes.
+    "rtx-4090": (1008, 450, 165.2, True),
+    # Ampere GA102 whitepaper: GeForce RTX 3090 936 GB/s, 350 W, BF16 71 (FP32 acc.), no FP8.
+    "rtx-3090": (936, 350, 71, False),
+    # RTX A6000 datasheet 768 GB/s, 300 W; GA102 whitepaper BF16 154.8.
+    "rtx-a6000": (768, 300, 154.8, False),
+    # RTX 6000 Ada datasheet 960 GB/s, 300 W; Ada whitepaper BF16 364.2, FP8 yes.
+    "rtx-6000-ada": (960, 300, 364.2, True),
+    # L40S datasheet: 864 GB/s, 350 W, BF16 362.05, FP8 733.
+    "l40s": (864, 350, 362.05, True),
+    # L4 datasheet: 300 GB/s, 72 W, BF16 242 with sparsity (121 dense), FP8 485 with sparsity.
+    "l4": (300, 72, 121, True),
+    # A10 datasheet: 600 GB/s, 150 W, BF16 125.
+    "a10": (600, 150, 125, False),
+    # T4 datasheet: 320+ GB/s, 70 W, FP16/FP32 mixed 65 TFLOPS; Turing has no BF16 or FP8.
+    "t4": (320, 70, None, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CARDS))
+def test_cards_people_own_or_rent(catalog: Catalog, name: str) -> None:
+    bandwidth, power, bf16, fp8 = CARDS[name]
+    gpu = catalog.accelerator(name)
+    assert gpu.memory_bandwidth.to("GB/s").magnitude == pytest.approx(bandwidth)
+    assert gpu.tdp is not None and gpu.tdp.to("W").magnitude == pytest.approx(power)
+    assert ("bf16" in gpu.formats) == (bf16 is not None)
+    if bf16 is not None:
+        assert gpu.peak("bf16").magnitude == pytest.approx(bf16)
+    assert ("fp8" in gpu.formats) == fp8
+    assert gpu.memory_available <= gpu.memory_capacity  # what nvidia-smi shows, never more
+
+
 def test_sparse_never_below_dense_and_capacity_sane(catalog: Catalog) -> None:
     for spec in catalog.items("accelerators"):
         assert isinstance(spec, Accelerator)
