@@ -172,26 +172,33 @@ def command_name(arguments: list[str]) -> str | None:
 
 
 def _show_notes() -> None:
-    """Print each :class:`DefaultNameNote` (a short name resolved to its default) once, as one
-    ``note:`` line on stderr (stdout stays the answer, JSON included); other warnings as Python
-    shows them."""
-    shown = warnings.showwarning
+    """Print each :class:`DefaultNameNote` (a short name resolved to its default) once per
+    command, as one ``note:`` line on stderr (stdout stays the answer, JSON included); other
+    warnings as Python shows them. Called inside ``warnings.catch_warnings()``, which restores
+    both on the way out."""
+    shown, seen = warnings.showwarning, set()
 
     def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
-        if issubclass(category, DefaultNameNote):
-            typer.echo(f"note: {message}", err=True)
-        else:
+        if not issubclass(category, DefaultNameNote):
             shown(message, category, *args, **kwargs)
+        elif str(message) not in seen:
+            seen.add(str(message))
+            typer.echo(f"note: {message}", err=True)
 
     warnings.showwarning = show
-    warnings.filterwarnings("once", category=DefaultNameNote)
+    warnings.simplefilter("always", DefaultNameNote)
 
 
 def main() -> None:
     """Console entry point: every user error becomes one line (stderr, or a JSON object on
     stdout with ``--json``) and exit status 2; never a traceback."""
+    with warnings.catch_warnings():
+        _show_notes()
+        _main()
+
+
+def _main() -> None:
     as_json = "--json" in sys.argv[1:]
-    _show_notes()
     first = command_name(sys.argv[1:])
     try:
         # No command named: only the listing (or an option's error) can follow.

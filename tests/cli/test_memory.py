@@ -80,3 +80,19 @@ def test_fit_suggests_only_gpus_of_the_precision(cli: Cli, precision: str) -> No
         assert chosen.architecture not in NO_BF16
     else:  # FP16 runs on the 16 GB Volta and Turing cards
         assert chosen.architecture in NO_BF16
+
+
+@pytest.mark.parametrize("times", [1, 2])  # in one process: each command says it again
+def test_a_short_name_takes_its_default_and_says_so(cli: Cli, times: int) -> None:
+    result = cli("fit", "gpt2", "--gpu", "h100", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["gpu"] == "h100-sxm5-80gb"  # the SXM module
+    assert result.stderr.splitlines() == [
+        "note: h100 → h100-sxm5-80gb (NVIDIA H100 SXM5 80GB); say h100-pcie-80gb for the other"
+    ]
+
+
+def test_a_name_of_one_card_says_nothing_more(cli: Cli) -> None:
+    result = cli("fit", "gpt2", "--gpu", "4090", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["gpu"] == "rtx-4090" and result.stderr == ""
