@@ -42,7 +42,8 @@ MISTRAL_5120 = {
     "sliding_window": None,
     "tie_word_embeddings": False,
 }
-QWEN25 = {
+# Qwen2 and Qwen2.5 share these config.json values (Qwen/Qwen2-7B, Qwen/Qwen2.5-*).
+QWEN2 = {
     "model_type": "qwen2",
     "vocab_size": 152064,
     "hidden_act": "silu",
@@ -192,15 +193,6 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_key_value_heads": 8,
         "max_position_embeddings": 131072,
     },
-    "llama-3.3-70b": {
-        **LLAMA3,
-        "hidden_size": 8192,
-        "intermediate_size": 28672,
-        "num_hidden_layers": 80,
-        "num_attention_heads": 64,
-        "num_key_value_heads": 8,
-        "max_position_embeddings": 131072,
-    },
     # Mistral NeMo 12B and Mistral Small 3 24B: mistralai/Mistral-Nemo-Base-2407 and
     # Mistral-Small-24B-Base-2501 config.json (head_dim 128 apart from hidden / heads = 160).
     "mistral-nemo-12b": {
@@ -217,7 +209,7 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
     },
     # Qwen2.5 7B/14B/32B/72B: Qwen/Qwen2.5-* config.json.
     "qwen2.5-7b": {
-        **QWEN25,
+        **QWEN2,
         "hidden_size": 3584,
         "intermediate_size": 18944,
         "num_hidden_layers": 28,
@@ -225,7 +217,7 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_key_value_heads": 4,
     },
     "qwen2.5-14b": {
-        **QWEN25,
+        **QWEN2,
         "hidden_size": 5120,
         "intermediate_size": 13824,
         "num_hidden_layers": 48,
@@ -233,7 +225,7 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_key_value_heads": 8,
     },
     "qwen2.5-32b": {
-        **QWEN25,
+        **QWEN2,
         "hidden_size": 5120,
         "intermediate_size": 27648,
         "num_hidden_layers": 64,
@@ -241,7 +233,7 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_key_value_heads": 8,
     },
     "qwen2.5-72b": {
-        **QWEN25,
+        **QWEN2,
         "hidden_size": 8192,
         "intermediate_size": 29568,
         "num_hidden_layers": 80,
@@ -284,19 +276,12 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "tie_word_embeddings": False,
     },
     "qwen2-7b": {
-        "model_type": "qwen2",
-        "vocab_size": 152064,
+        **QWEN2,
         "hidden_size": 3584,
         "intermediate_size": 18944,
         "num_hidden_layers": 28,
         "num_attention_heads": 28,
         "num_key_value_heads": 4,
-        "hidden_act": "silu",
-        "max_position_embeddings": 131072,
-        "rope_theta": 1000000.0,
-        "tie_word_embeddings": False,
-        "use_sliding_window": False,
-        "sliding_window": 131072,
     },
     "gemma-2-9b": {
         "model_type": "gemma2",
@@ -316,6 +301,9 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "rope_theta": 10000.0,
     },
 }
+
+# meta-llama/Llama-3.3-70B-Instruct's config.json gives Llama 3.1 70B's values.
+HF_CONFIGS["llama-3.3-70b"] = dict(HF_CONFIGS["llama-3.1-70b"])
 
 # Mixture-of-experts models, kept apart from HF_CONFIGS: their routing needs real tensors, so
 # the meta-device activation and FLOP tests of the dense models do not apply to them (the MoE

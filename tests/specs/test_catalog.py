@@ -330,17 +330,22 @@ def test_every_shared_alias_has_one_default(catalog: Catalog) -> None:
     assert shared <= set(catalog._defaults)
 
 
-def test_ambiguous_alias_lists_candidates() -> None:
-    # Two entries sharing an alias that neither claims as its default: the one-line error.
-    one = Accelerator(
-        name="card-a",
+def _card(name: str, **fields: object) -> Accelerator:
+    """A made-up card with the alias ``card``."""
+    return Accelerator(
+        name=name,
         aliases=("card",),
         vendor="x",
         memory_capacity="8 GiB",
         memory_bandwidth="100 GB/s",
         peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}],
+        **fields,
     )
-    two = one.model_copy(update={"name": "card-b"})
+
+
+def test_ambiguous_alias_lists_candidates() -> None:
+    # Two entries sharing an alias that neither claims as its default: the one-line error.
+    one, two = _card("card-a"), _card("card-b")
     with pytest.raises(AmbiguousNameError) as error:
         Catalog([one, two]).accelerator("card")
     assert error.value.candidates == ["card-a", "card-b"]
@@ -348,20 +353,11 @@ def test_ambiguous_alias_lists_candidates() -> None:
 
 
 def test_a_short_name_has_one_default() -> None:
-    one = Accelerator(
-        name="card-a",
-        aliases=("card",),
-        default_for=("card",),
-        vendor="x",
-        memory_capacity="8 GiB",
-        memory_bandwidth="100 GB/s",
-        peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}],
-    )
-    two = one.model_copy(update={"name": "card-b"})
+    one, two = _card("card-a", default_for=("card",)), _card("card-b", default_for=("card",))
     with pytest.raises(SpecError, match="default_for: 'card' is claimed by card-a and card-b"):
         Catalog([one, two])
     with pytest.raises(SpecError, match="default_for: 'crad' is not among aliases"):
-        Accelerator(**{**one.model_dump(), "default_for": ("crad",)})
+        _card("card-c", default_for=("crad",))
 
 
 def test_docs_list_what_the_catalog_holds(catalog: Catalog) -> None:
