@@ -199,7 +199,24 @@ CARDS = {
     "a10": (600, 150, 125, False),
     # T4 datasheet: 320+ GB/s, 70 W, FP16/FP32 mixed 65 TFLOPS; Turing has no BF16 or FP8.
     "t4": (320, 70, None, False),
+    # AMD MI325X datasheet: 6 TB/s, 1,000 W TBP, BF16 1,307.4, FP8 2,614.9.
+    "mi325x-256gb": (6000, 1000, 1307.4, True),
+    # Intel Gaudi 3 (Hot Chips 2024): 3.67 TB/s, 900 W (air), BF16 and FP8 matrix 1,835.
+    "gaudi-3": (3670, 900, 1835, True),
 }
+
+# Google Cloud TPU documentation, per chip: HBM bandwidth GB/s and BF16 peak TFLOP/s (no power
+# is published).
+TPUS = {"tpu-v5e": (819, 197), "tpu-v5p": (2765, 459), "tpu-v6e": (1638, 918)}
+
+
+@pytest.mark.parametrize("name", sorted(TPUS))
+def test_tpus(catalog: Catalog, name: str) -> None:
+    bandwidth, bf16 = TPUS[name]
+    tpu = catalog.accelerator(name)
+    assert tpu.memory_bandwidth.to("GB/s").magnitude == pytest.approx(bandwidth)
+    assert tpu.peak("bf16").magnitude == pytest.approx(bf16)
+    assert tpu.tdp is None and "fp8" not in tpu.formats
 
 
 @pytest.mark.parametrize("name", sorted(CARDS))
