@@ -21,7 +21,6 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     field_validator,
-    model_validator,
 )
 
 from mlcost.errors import SpecError, UnitError, closest_names
@@ -131,8 +130,16 @@ class Spec(Model):
     name: str
     aliases: tuple[str, ...] = ()
     #: Aliases shared with other entries that name this one when given alone (``h100`` is the
-    #: SXM module): each must be one of ``aliases``, and a shared alias has one default at most.
+    #: SXM module). Only those among ``aliases`` count (a copy with its aliases cleared, such as
+    #: a calibrated profile, claims nothing); the catalog's own files must list only aliases,
+    #: and a shared alias has one default at most (:class:`mlcost.specs.Catalog`).
     default_for: tuple[str, ...] = ()
+
+    @property
+    def defaults(self) -> tuple[str, ...]:
+        """The shared aliases this spec is the default of: ``default_for`` among ``aliases``."""
+        return tuple(name for name in self.default_for if name in self.aliases)
+
     display_name: str | None = None
     notes: str | None = None
     references: dict[str, str] = Field(default_factory=dict)
@@ -152,15 +159,6 @@ class Spec(Model):
     @classmethod
     def _aliases_lower(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(alias.strip().lower() for alias in value)
-
-    @model_validator(mode="after")
-    def _defaults_are_aliases(self) -> "Spec":
-        if stray := [name for name in self.default_for if name not in self.aliases]:
-            raise ValueError(
-                f"default_for: {', '.join(map(repr, stray))} is not among aliases; expected "
-                "aliases of this spec (add them to aliases)"
-            )
-        return self
 
     # ----- provenance -------------------------------------------------------------------
     def numeric_paths(self) -> list[str]:

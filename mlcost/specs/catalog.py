@@ -146,6 +146,11 @@ def _read_files(
             continue
         if require_sources and (missing := spec.unsourced_paths()):
             problems.append(f"{file}: numbers without a source: {', '.join(missing)}")
+        if stray := [name for name in spec.default_for if name not in spec.defaults]:
+            problems.append(
+                f"{file}: default_for: {', '.join(map(repr, stray))} is not among aliases; "
+                "expected aliases of this spec (add them to aliases)"
+            )
         if group is not None and spec.KIND not in GROUPS[group]:
             problems.append(
                 f"{file}: {_article(spec.KIND)} {spec.KIND} filed under {group}/; expected "
@@ -201,7 +206,7 @@ class Catalog:
             found[key] = spec
             for alias in spec.aliases:
                 aliases.setdefault(alias.lower(), set()).add(key)
-            for alias in spec.default_for:
+            for alias in spec.defaults:
                 if defaults.get(alias, key) != key:
                     problems.append(
                         f"default_for: {alias!r} is claimed by {defaults[alias]} and {key}; "

@@ -373,8 +373,10 @@ def test_a_short_name_has_one_default() -> None:
     one, two = _card("card-a", default_for=("card",)), _card("card-b", default_for=("card",))
     with pytest.raises(SpecError, match="default_for: 'card' is claimed by card-a and card-b"):
         Catalog([one, two])
-    with pytest.raises(SpecError, match="default_for: 'crad' is not among aliases"):
-        _card("card-c", default_for=("crad",))
+    # A catalog file may name only its own aliases; a copy whose aliases were cleared (a
+    # calibrated profile of h100-sxm5-80gb) claims nothing.
+    assert _card("card-c", default_for=("crad",)).defaults == ()
+    assert _card("card-d", default_for=("card",)).model_copy(update={"aliases": ()}).defaults == ()
 
 
 def test_docs_list_what_the_catalog_holds(catalog: Catalog) -> None:
@@ -395,6 +397,17 @@ def test_kind_filter(catalog: Catalog) -> None:
         catalog.accelerator("llama-2-7b")
     with pytest.raises(UnknownNameError):
         catalog.accelerator("llama-9-7b")
+
+
+def test_a_catalog_file_claims_only_its_aliases(tmp_path: Path) -> None:
+    (tmp_path / "accelerators").mkdir()
+    (tmp_path / "accelerators" / "card.yaml").write_text(
+        "kind: accelerator\nname: card\naliases: [c1]\ndefault_for: [c2]\nvendor: x\n"
+        "memory_capacity: 8 GiB\nmemory_bandwidth: 1 TB/s\n"
+        "peak_compute: [{format: bf16, dense: 1 TFLOP/s}]\nsources: {'*': made up}\n"
+    )
+    with pytest.raises(SpecError, match="default_for: 'c2' is not among aliases"):
+        Catalog.from_directory(tmp_path)
 
 
 def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> None:
