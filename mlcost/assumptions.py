@@ -46,7 +46,7 @@ class Assumptions(Model):
     far_from_optimal_factor: float = Field(default=3.0, gt=1.0)
     global_batch_tokens: int = Field(default=4 * 2**20, gt=0)
     global_batch_images: int = Field(default=256, gt=0)
-    layout_tie_tolerance: float = Field(default=0.001, ge=0.0, lt=1.0)
+    layout_tie_tolerance: float | None = Field(default=None, ge=0.0, lt=1.0)
     # serving (mlcost.serving)
     quantization_group_size: int = Field(default=128, gt=0)
     kv_block_size: int = Field(default=16, gt=0)
@@ -120,10 +120,12 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     ),
     "prefetch_factor": "PyTorch DataLoader: prefetch_factor defaults to 2 batches per worker",
     "layout_tie_tolerance": (
-        "A convention, not a measurement: layouts whose predicted step times differ by less than "
-        "0.1 % are ties (the model's 80 % band spans x1.06 to x1.28, docs/validation.md), and "
-        "Plan runs the one with the fewest model-parallel dimensions (tensor, pipeline, context, "
-        "expert, virtual stages), what a practitioner would pick among equals"
+        "Layouts whose predicted step times differ by less than the step-time band's resolution "
+        "(its half-width, (high - low) / (high + low), mlcost.uncertainty; None: that) cannot be "
+        "told apart by the published runs (docs/validation.md); Plan runs the one practitioners "
+        "run: the fewest model-parallel dimensions (tensor, pipeline, context, expert, virtual "
+        "stages), then Megatron-LM's defaults for what sources rarely publish (micro-batch 1, no "
+        "recomputation, no TP overlap)"
     ),
     "far_from_optimal_factor": (
         "Warn when N differs from the compute-optimal N at the same FLOPs by more than this factor "

@@ -104,7 +104,12 @@ def skinny_gemms(args: argparse.Namespace) -> list[dict[str, Any]]:
                 x = torch.randn(m, k, device=device, dtype=dtype)
                 out = torch.empty(m, n, device=device, dtype=dtype)
 
-                def launch(i: int, x: torch.Tensor = x, out: torch.Tensor = out) -> None:
+                def launch(
+                    i: int,
+                    x: torch.Tensor = x,
+                    out: torch.Tensor = out,
+                    weights: list[torch.Tensor] = weights,
+                ) -> None:
                     torch.matmul(x, weights[i % len(weights)].t(), out=out)
 
                 seconds = graph_seconds(launch, device)
@@ -126,7 +131,9 @@ def short_kernels(args: argparse.Namespace) -> list[dict[str, Any]]:
         a = torch.randn(elements, device=device, dtype=dtype)
         b = torch.randn(elements, device=device, dtype=dtype)
         out = torch.empty_like(a)
-        seconds = graph_seconds(lambda _i: torch.mul(a, b, out=out), device, launches=64)
+        seconds = graph_seconds(
+            lambda _i, a=a, b=b, out=out: torch.mul(a, b, out=out), device, launches=64
+        )
         rows.append({"kernel": "mul", "bytes": 3 * elements * 2, "seconds": seconds})
         print(f"  mul {kib} KiB: {seconds * 1e6:.2f} us", flush=True)
     for features in (2048, 4096) if not args.dry else (64,):
@@ -167,7 +174,7 @@ def decode_kernels(args: argparse.Namespace) -> list[dict[str, Any]]:
             kernels = [
                 {"name": e.name, "us": e.device_time}
                 for e in profiler.events()
-                if cuda and e.device_type == torch.autograd.DeviceType.CUDA
+                if cuda and e.device_type == torch.autograd.DeviceType.CUDA  # type: ignore[attr-defined]
             ]
             top = Counter(e.name for e in profiler.events() if e.cpu_parent is None)
             rows.append({"model": name, "layers": shape["layers"], "batch": batch,

@@ -267,6 +267,9 @@ def _gemm_seconds_by_hand(op, ceilings, grouped: bool, shard=(1, 1)):  # type: i
         if not np.any(part):
             continue
         eta = ceilings.gemm_efficiency(flops, attention=attention, layout=layout)
+        if ceilings.sustained_curve:  # the clock sustained under load (H100 at 700 W), in log FLOPs
+            points = np.asarray(ceilings.sustained_curve)
+            eta = eta * np.interp(np.log10(flops), np.log10(points[:, 0]), points[:, 1])
         shape = ceilings.gemm_wave_efficiency(rows, cols, batch) * ceilings.gemm_depth_efficiency(
             depth
         )

@@ -113,6 +113,10 @@ class Measured(_Part):
     #: Positive: it divides a GEMM's time (FP32, without tensor cores, measures about 1).
     gemm_unaligned: dict[str, PositiveFloat] = Field(default_factory=dict)
     optimizer_efficiency: tuple[GemmPoint, ...] = ()
+    #: Per format: a GEMM's throughput at the clock the GPU sustains under a training step's
+    #: load (its power limit) over the burst throughput ``gemm_efficiency`` was measured at,
+    #: by GEMM FLOPs (``efficiency`` holds the ratio; interpolated in log FLOPs, flat beyond).
+    gemm_sustained: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
     memory_bandwidth: ByteRate | None = None
     launch_overhead: Duration | None = None
     vector_efficiency: float | None = Field(default=None, gt=0, le=1.0)
