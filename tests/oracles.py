@@ -207,7 +207,19 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "max_position_embeddings": 32768,
         "rope_theta": 100000000.0,
     },
-    # Qwen2.5 7B/14B/32B/72B: Qwen/Qwen2.5-* config.json.
+    # Qwen2.5 0.5B/7B/14B/32B/72B: Qwen/Qwen2.5-* config.json.
+    "qwen2.5-0.5b": {
+        **QWEN2,
+        "vocab_size": 151936,
+        "hidden_size": 896,
+        "intermediate_size": 4864,
+        "num_hidden_layers": 24,
+        "num_attention_heads": 14,
+        "num_key_value_heads": 2,
+        "max_position_embeddings": 32768,
+        "sliding_window": 32768,
+        "tie_word_embeddings": True,
+    },
     "qwen2.5-7b": {
         **QWEN2,
         "hidden_size": 3584,
