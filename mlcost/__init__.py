@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     )
     from mlcost.systems import System, system
     from mlcost.timing import step_time
+    from mlcost.trace import read_trace
+    from mlcost.trace_fit import calibrate_from_trace, compare_trace
     from mlcost.units import Q_, ureg
     from mlcost.workload import TrainingConfig, operators
 
@@ -109,6 +111,9 @@ _LAZY = {
     "training_flops": "mlcost.flops",
     "FineTuning": "mlcost.finetune",
     "finetuning_fit": "mlcost.plan.fit",
+    "read_trace": "mlcost.trace",
+    "calibrate_from_trace": "mlcost.trace_fit",
+    "compare_trace": "mlcost.trace_fit",
 }
 
 
@@ -160,8 +165,10 @@ __all__ = [
     "UnknownNameError",
     "__version__",
     "accelerator",
+    "calibrate_from_trace",
     "catalog",
     "collective_time",
+    "compare_trace",
     "describe",
     "finetuning_fit",
     "from_hf_config",
@@ -170,6 +177,7 @@ __all__ = [
     "model",
     "multi_gpu_step_time",
     "operators",
+    "read_trace",
     "search",
     "step_time",
     "system",

@@ -29,6 +29,7 @@ class Assumptions(Model):
 
     gpu_idle_fraction: Fraction = 0.15
     host_power_per_gpu: Power = Q_(25, "W")
+    measured_host_power: Power = Q_(125, "W")
     gpus_per_host: int = Field(default=8, gt=0)
     fallback_pue: float = Field(default=1.58, ge=1.0, le=5.0)
     hyperscale_pue: float = Field(default=1.10, ge=1.0, le=5.0)
@@ -46,7 +47,7 @@ class Assumptions(Model):
     far_from_optimal_factor: float = Field(default=3.0, gt=1.0)
     global_batch_tokens: int = Field(default=4 * 2**20, gt=0)
     global_batch_images: int = Field(default=256, gt=0)
-    layout_tie_tolerance: float = Field(default=0.001, ge=0.0, lt=1.0)
+    layout_tie_tolerance: float | None = Field(default=None, ge=0.0, lt=1.0)
     # serving (mlcost.serving)
     quantization_group_size: int = Field(default=128, gt=0)
     kv_block_size: int = Field(default=16, gt=0)
@@ -68,6 +69,13 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "per V100 with the host's share vs 300 W TDP); a node spec's own power figure replaces it "
         "when a system is given (node maximum power minus the GPUs' TDP, an upper bound: a "
         "measured 8x H100 node peaked near 8.4 kW of its 10.2 kW rating, Latif et al. 2024)"
+    ),
+    "measured_host_power": (
+        "The power of a CPU profiled by mlcost (mlcost calibrate without --base, or --trace of "
+        "a CPU run), which has no datasheet TDP: 125 W, the processor base power of a desktop "
+        "CPU such as Intel's Core i9-13900K (Intel ARK) and within the 65-360 W of AMD EPYC 9004 "
+        "default TDPs (AMD product pages); an assumption to replace with the profile's tdp "
+        "(e.g. from RAPL or the CPU's datasheet)"
     ),
     "gpus_per_host": "The textbook chapter, W-23 (GPUS_PER_HOST = 8); the DGX/HGX node size",
     "fallback_pue": (
@@ -122,10 +130,12 @@ ASSUMPTION_SOURCES: dict[str, str] = {
     ),
     "prefetch_factor": "PyTorch DataLoader: prefetch_factor defaults to 2 batches per worker",
     "layout_tie_tolerance": (
-        "A convention, not a measurement: layouts whose predicted step times differ by less than "
-        "0.1 % are ties (the model's 80 % band spans x1.06 to x1.28, docs/validation.md), and "
-        "Plan runs the one with the fewest model-parallel dimensions (tensor, pipeline, context, "
-        "expert, virtual stages), what a practitioner would pick among equals"
+        "Layouts whose predicted step times differ by less than the step-time band's resolution "
+        "(its half-width, (high - low) / (high + low), mlcost.uncertainty; None: that) cannot be "
+        "told apart by the published runs (docs/validation.md); Plan runs the one practitioners "
+        "run: the fewest model-parallel dimensions (tensor, pipeline, context, expert, virtual "
+        "stages), then Megatron-LM's defaults for what sources rarely publish (micro-batch 1, no "
+        "recomputation, no TP overlap)"
     ),
     "far_from_optimal_factor": (
         "Warn when N differs from the compute-optimal N at the same FLOPs by more than this factor "

@@ -69,6 +69,12 @@ class UnknownNameError(MlcostError, KeyError):
         return str(self.args[0])
 
 
+class DefaultNameNote(UserWarning):
+    """A short name shared by several catalog entries resolved to the one marked its default
+    (``default_for``): the message names the entry chosen and the others. The command line prints
+    it as one ``note:`` line on stderr; Python shows it once per name (a warning)."""
+
+
 class AmbiguousNameError(MlcostError, KeyError):
     """An alias shared by several catalog entries."""
 

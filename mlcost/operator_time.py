@@ -404,6 +404,7 @@ def operator_rows(
     launch for them all. Only the GEMMs and the attention core depend on the shard: every other
     row is timed once and shared by all executions."""
     ex = executions[0]
+    ops = recomputed_rows(ops, ex.spec)
     members: dict[str, list[int]] = {}
     singles: list[int] = []
     for i, op in enumerate(ops):  # the GEMM rows the model times: not a measured kernel's
@@ -456,6 +457,28 @@ def operator_rows(
         )
         for s, (one, found, seconds) in enumerate(zip(executions, kernels, gemms, strict=True))
     ]
+
+
+def recomputed_rows(ops: Sequence[Operator], spec: Implementation | None) -> Sequence[Operator]:
+    """``ops`` as ``spec`` recomputes them: under a software whose checkpoint stops early
+    (``Implementation.recompute_stops_early``, PyTorch's non-reentrant
+    ``torch.utils.checkpoint``), the rows of a layer from its last row-parallel GEMM on (the MLP
+    down projection and the dropout and residual add after it) are not recomputed: nothing the
+    layer's backward needs is computed after them."""
+    if spec is None or not spec.recompute_stops_early:
+        return ops
+    last: dict[str, int] = {}
+    for i, op in enumerate(ops):
+        if op.block == "layer" and op.is_matmul and op.row_parallel:
+            last[op.pattern] = i
+    tail = (OperatorKind.MATMUL, OperatorKind.ELEMENTWISE, OperatorKind.DROPOUT)
+    return [
+        replace(op, recompute_fraction=0.0)
+        if op.block == "layer" and op.pattern in last and i >= last[op.pattern]
+        and op.kind in tail and np.any(op.recompute_fraction)
+        else op
+        for i, op in enumerate(ops)
+    ]  # fmt: skip
 
 
 def _gemm_rows_by_shard(
@@ -553,6 +576,8 @@ def operator_time(
         spec, forward = ex.spec, op.forward_flops
         efficiency = ceilings.vector_efficiency_of(kind, forward)
         compute = op.total_flops / (ceilings.vector_flops * efficiency)
+        if ceilings.kind_memory_efficiency:  # measured per kind in a profiled run
+            bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency_of(kind)
         memory = op.bytes_moved / bandwidth
         if kind == OperatorKind.OPTIMIZER and spec is not None:
             memory = memory * spec.optimizer_passes
@@ -596,5 +621,6 @@ __all__ = [
     "operator_rows",
     "operator_time",
     "parameter_tensors",
+    "recomputed_rows",
     "shard_shapes",
 ]

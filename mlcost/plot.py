@@ -201,6 +201,12 @@ def _spread_labels(ys: list[float], low: float, high: float, gap: float) -> list
     return placed
 
 
+def _rate_text(value: float) -> str:
+    """A rate for a legend: whole units from 10 up, else three significant digits (a CPU's
+    0.0512 TFLOP/s is not "0")."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.3g}"
+
+
 def roofline(
     gpus: AcceleratorLike | Sequence[AcceleratorLike],
     step: StepTimeLike | None = None,
@@ -243,7 +249,7 @@ def roofline(
         style = _LINE_STYLES[index % len(_LINE_STYLES)]
         ax.loglog(
             intensity, np.minimum(peak, intensity * bandwidth), style, color="black", lw=1.2,
-            label=f"{name}: {peak:,.0f} TFLOP/s, {bandwidth:.2f} TB/s",
+            label=f"{name}: {_rate_text(peak)} TFLOP/s, {bandwidth:.3g} TB/s",
         )  # fmt: skip
         ridge = peak / bandwidth
         ax.plot([ridge], [peak], "o", color="black", ms=4)

@@ -117,7 +117,9 @@ class Ceilings:
     gemm_curve_tn: tuple[tuple[float, float], ...] = ()
     attention_curve: tuple[tuple[float, float], ...] = ()
     unaligned_gemm: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    sustained_curve: tuple[tuple[float, float], ...] = ()
     kind_efficiency: tuple[tuple[str, float], ...] = ()
+    kind_memory_efficiency: tuple[tuple[str, float], ...] = ()
     optimizer_curve: tuple[tuple[float, float], ...] = ()
     wave_quantization: bool = True
     wave_reference: float = 1.0
@@ -145,6 +147,17 @@ class Ceilings:
     def _kind_efficiencies(self) -> dict[str, float]:
         """``kind_efficiency`` as a mapping (built once)."""
         return dict(self.kind_efficiency)
+
+    @cached_property
+    def _kind_memory_efficiencies(self) -> dict[str, float]:
+        """``kind_memory_efficiency`` as a mapping (built once)."""
+        return dict(self.kind_memory_efficiency)
+
+    def memory_efficiency_of(self, kind: str) -> float:
+        """Share of the datasheet bandwidth a memory-bound operator of ``kind`` reaches: the
+        share its kernels reached in a profiled run (``Measured.kind_memory_efficiency``), else
+        :attr:`memory_efficiency`."""
+        return self._kind_memory_efficiencies.get(kind, self.memory_efficiency)
 
     @cached_property
     def launch_seconds(self) -> float:
@@ -250,7 +263,18 @@ class Ceilings:
             out[index] = self.gemm_efficiency(flops, layout=layout)
         if self.attention_curve and attention.any():
             out[:] = np.where(attention, self.gemm_efficiency(flops, attention=True), out)
-        return out
+        return out * self.sustained_fraction(flops)
+
+    def sustained_fraction(self, flops: Real) -> Real:
+        """The throughput a GEMM of ``flops`` keeps at the clock the GPU sustains under a
+        training step's load, over its burst throughput (``sustained_curve``, a measured
+        profile's ``gemm_sustained``; interpolated in log FLOPs, flat beyond its ends; 1
+        without one). On an H100 at its 700 W limit large GEMMs run at 1,390-1,670 MHz where
+        small ones keep 1,980 (benchmarks/data/h100-2026-11-25/power_duty.json)."""
+        if not self.sustained_curve:
+            return 1.0
+        points = np.asarray(self.sustained_curve, dtype=np.float64)
+        return plain(np.interp(log_flops(flops), np.log10(points[:, 0]), points[:, 1]))
 
     @cached_property
     def _log_curves(self) -> dict[str, tuple[Array, Array] | None]:
@@ -423,6 +447,10 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
             k_overhead=0.0,
         )
         parts.append(f"{format} GEMM size curve")
+    sustained = measured.gemm_sustained.get(format, ())
+    if sustained:
+        fields["sustained_curve"] = tuple((p.flops, p.efficiency) for p in sustained)
+        parts.append(f"{format} GEMMs at the clock sustained under load")
     unaligned = measured.gemm_unaligned
     if format in unaligned:
         fields["unaligned_gemm"] = tuple(
@@ -447,6 +475,9 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
         fields["vector_efficiency"] = measured.vector_efficiency
     if measured.kind_efficiency:
         fields["kind_efficiency"] = tuple(sorted(measured.kind_efficiency.items()))
+    if measured.kind_memory_efficiency:
+        fields["kind_memory_efficiency"] = tuple(sorted(measured.kind_memory_efficiency.items()))
+        parts.append("per-kind memory efficiencies of a profiled run")
     if measured.optimizer_efficiency:
         fields["optimizer_curve"] = tuple(
             (p.flops, p.efficiency) for p in measured.optimizer_efficiency

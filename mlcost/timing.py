@@ -382,8 +382,13 @@ def step_ceilings(gpu: Accelerator | System, config: TrainingConfig) -> dict[str
 
 def accelerator_names(gpu: Accelerator) -> tuple[str, ...]:
     """The names measurements of ``gpu`` may be filed under: its own, and the catalog GPU a
-    calibrated profile was measured on."""
+    calibrated profile was measured on (not for a profile fitted from a profiled run, whose
+    own fits replace them)."""
     based_on = gpu.measured.based_on if gpu.measured is not None else None
+    if gpu.measured is not None and gpu.measured.trace is not None:
+        # fitted from the user's own run: its attention and kernels are this software's, not
+        # the ones measured on the base GPU under another software
+        return (gpu.name,)
     return (gpu.name, based_on) if based_on else (gpu.name,)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.arrays import Array
 from mlcost.errors import MlcostError
 from mlcost.records import Record, replace
 from mlcost.results import Figure
@@ -31,13 +32,22 @@ LEVEL = 0.8
 
 
 class Band(Record, frozen=True, dict=True):
-    """``[low, high]`` multipliers of a prediction, their level and how they were derived."""
+    """``[low, high]`` multipliers of a prediction, their level and how they were derived
+    (``coverage``: the share of rows inside it when each family of rows is left out of the fit
+    in turn, where measured)."""
 
     low: float
     high: float
     level: float
     rows: int
     derivation: str
+    coverage: float | None = None
+
+    @property
+    def resolution(self) -> float:
+        """The band's half-width relative to its middle, ``(high - low) / (high + low)``: two
+        predictions closer than this cannot be told apart by the published runs."""
+        return (self.high - self.low) / (self.high + self.low)
 
     def apply(self, value: Any) -> tuple[Any, Any]:
         """``(value · low, value · high)``."""
@@ -49,15 +59,52 @@ class Band(Record, frozen=True, dict=True):
         return f"{self.level:.0%} band: {self.derivation}"
 
 
-def band_from_errors(errors: Any, derivation: str, level: float = LEVEL) -> Band:
+def band_from_errors(
+    errors: Any, derivation: str, level: float = LEVEL, tail: float | None = None
+) -> Band:
     """The band of ``measured time / predicted time = 1 + error`` over the rows' throughput errors
-    ``error = predicted / measured throughput - 1`` (module docstring)."""
+    ``error = predicted / measured throughput - 1`` (module docstring): its ``tail`` and
+    ``1 - tail`` quantiles (default ``(1 - level) / 2``; a wider choice where the in-sample
+    quantiles cover less than ``level`` of the rows out of sample)."""
     ratios = 1.0 + np.asarray(errors, dtype=np.float64)
     if ratios.size < 2 or not np.all(np.isfinite(ratios)) or np.any(ratios <= 0):
         raise MlcostError("errors: expected at least two finite throughput errors above -100%")
-    tail = (1 - level) / 2
+    tail = (1 - level) / 2 if tail is None else tail
     low, high = np.quantile(ratios, [tail, 1 - tail])
     return Band(float(low), float(high), level, int(ratios.size), derivation)
+
+
+def calibration_factor(ratios: Any) -> float:
+    """One correction factor of a step time: the median of ``measured / predicted`` over the
+    published runs ``ratios`` (1 without any), robust to one run predicted far off."""
+    values = np.asarray(ratios, dtype=np.float64)
+    return float(np.median(values)) if values.size else 1.0
+
+
+def corrected_ratios(ratios: Any, groups: Any, fitted_on: Any) -> Array:
+    """``measured / predicted`` after each group's (implementation profile's) correction
+    factor, fitted (:func:`calibration_factor`) on the rows ``fitted_on`` only (a boolean
+    mask): a group without rows there keeps its uncorrected prediction."""
+    values, names = np.asarray(ratios, dtype=np.float64), np.asarray(groups)
+    mask = np.asarray(fitted_on, dtype=bool)
+    factors = {
+        name: calibration_factor(values[mask & (names == name)]) for name in set(names.tolist())
+    }
+    return values / np.array([factors[name] for name in names.tolist()])
+
+
+def leave_one_family_out(ratios: Any, groups: Any, families: Any, tail: float) -> Array:
+    """Per row, whether its corrected ``measured / predicted`` falls inside the band fitted
+    without its family: the groups' factors (:func:`corrected_ratios`) and the band's
+    ``tail`` / ``1 - tail`` quantiles from the other families' rows only."""
+    names = np.asarray(families)
+    inside = np.zeros(names.shape, dtype=bool)
+    for family in set(names.tolist()):
+        held = names == family
+        corrected = corrected_ratios(ratios, groups, ~held)
+        low, high = np.quantile(corrected[~held], [tail, 1 - tail])
+        inside[held] = (corrected[held] >= low) & (corrected[held] <= high)
+    return inside
 
 
 @cache
@@ -65,10 +112,51 @@ def step_time_band() -> Band:
     """The band of a training step time (and what scales with it), as shipped."""
     text = resources.files("mlcost").joinpath("data/uncertainty.json").read_text()
     data = json.loads(text)["training_step_time"]
+    coverage = data.get("coverage")
     return Band(
         low=float(data["low"]), high=float(data["high"]), level=float(data["level"]),
         rows=int(data["rows"]), derivation=str(data["derivation"]),
+        coverage=None if coverage is None else float(coverage),
     )  # fmt: skip
+
+
+class Calibration(Record, frozen=True, dict=True):
+    """The one correction factor of an implementation profile's step time: the median of
+    ``measured / predicted`` step time over the published training runs it ran (the
+    uncorrected roofline model's predictions), and how it was derived."""
+
+    profile: str
+    factor: float
+    rows: int
+    derivation: str
+
+    @cached_property
+    def note(self) -> str:
+        """What a figure says of it."""
+        return f"calibrated to {self.rows} published runs of {self.profile} (x{self.factor:.3f})"
+
+
+@cache
+def calibrations() -> dict[str, Calibration]:
+    """The shipped correction factor of each implementation profile that has published runs
+    (``mlcost/data/uncertainty.json``, written by ``benchmarks/validate_runs.py --write``)."""
+    text = resources.files("mlcost").joinpath("data/uncertainty.json").read_text()
+    data = json.loads(text).get("calibration", {})
+    return {
+        name: Calibration(
+            profile=name,
+            factor=float(entry["factor"]),
+            rows=int(entry["rows"]),
+            derivation=str(entry["derivation"]),
+        )
+        for name, entry in data.items()
+    }
+
+
+def calibration(profile: str | None) -> Calibration | None:
+    """The correction factor of the implementation profile named ``profile`` (None for a
+    profile without published runs, or none given: its step time stays the roofline model's)."""
+    return None if profile is None else calibrations().get(profile)
 
 
 def with_band(figure: Figure) -> Figure:
@@ -77,4 +165,16 @@ def with_band(figure: Figure) -> Figure:
     return replace(figure, band=band.apply(figure.value), band_note=band.note)
 
 
-__all__ = ["LEVEL", "Band", "band_from_errors", "step_time_band", "with_band"]
+__all__ = [
+    "LEVEL",
+    "Band",
+    "Calibration",
+    "band_from_errors",
+    "calibration",
+    "calibration_factor",
+    "calibrations",
+    "corrected_ratios",
+    "leave_one_family_out",
+    "step_time_band",
+    "with_band",
+]

@@ -190,7 +190,7 @@ def training_spec(row: dict[str, Any]) -> TransformerSpec:
     from mlcost.specs import from_hf_config
 
     config = row["config"]
-    if row["kind"] == "bench":
+    if row.get("kind", "bench") == "bench":  # scripts/profile_training.py builds the reference GPT
         return spec_of(GPTConfig(**config))
     return from_hf_config(config, name=row["name"])
 
@@ -237,7 +237,7 @@ def training_steps(
             out[f"predicted_ms ({label})"] = seconds * 1e3
             out[f"time error ({label})"] = seconds / measured_s - 1
             first = first or gpu
-        breakdown = memory_breakdown(spec, config, first, layout)
+        breakdown = memory_breakdown(spec, config, first, layout, implementation=implementation)
         allocated = in_unit(breakdown.total, "B") - sum(
             in_unit(breakdown.term(term), "B") for term in UNALLOCATED_TERMS
         )

@@ -30,6 +30,39 @@ LLAMA2 = {
     "tie_word_embeddings": False,
 }
 LLAMA3 = {**LLAMA2, "vocab_size": 128256, "max_position_embeddings": 8192, "rope_theta": 500000.0}
+MISTRAL_5120 = {
+    "model_type": "mistral",
+    "vocab_size": 131072,
+    "hidden_size": 5120,
+    "num_hidden_layers": 40,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "hidden_act": "silu",
+    "sliding_window": None,
+    "tie_word_embeddings": False,
+}
+# Qwen2 and Qwen2.5 share these config.json values (Qwen/Qwen2-7B, Qwen/Qwen2.5-*).
+QWEN2 = {
+    "model_type": "qwen2",
+    "vocab_size": 152064,
+    "hidden_act": "silu",
+    "max_position_embeddings": 131072,
+    "rope_theta": 1000000.0,
+    "tie_word_embeddings": False,
+    "use_sliding_window": False,
+    "sliding_window": 131072,
+}
+GEMMA2 = {
+    "model_type": "gemma2",
+    "vocab_size": 256000,
+    "hidden_activation": "gelu_pytorch_tanh",
+    "max_position_embeddings": 8192,
+    "sliding_window": 4096,
+    "attn_logit_softcapping": 50.0,
+    "final_logit_softcapping": 30.0,
+    "rope_theta": 10000.0,
+}
 
 HF_CONFIGS: dict[str, dict[str, Any]] = {
     "gpt2": {**GPT2, "n_embd": 768, "n_layer": 12, "n_head": 12},
@@ -140,6 +173,106 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "num_key_value_heads": 8,
         "max_position_embeddings": 131072,
     },
+    # Llama 3.1 8B/70B and 3.3 70B: meta-llama/Llama-3.1-8B, -3.1-70B, -3.3-70B-Instruct
+    # config.json (131,072 positions; rope_scaling changes no parameter and is left out).
+    "llama-3.1-8b": {
+        **LLAMA3,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+    },
+    "llama-3.1-70b": {
+        **LLAMA3,
+        "hidden_size": 8192,
+        "intermediate_size": 28672,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+    },
+    # Mistral NeMo 12B and Mistral Small 3 24B: mistralai/Mistral-Nemo-Base-2407 and
+    # Mistral-Small-24B-Base-2501 config.json (head_dim 128 apart from hidden / heads = 160).
+    "mistral-nemo-12b": {
+        **MISTRAL_5120,
+        "intermediate_size": 14336,
+        "max_position_embeddings": 1024000,
+        "rope_theta": 1000000.0,
+    },
+    "mistral-small-24b": {
+        **MISTRAL_5120,
+        "intermediate_size": 32768,
+        "max_position_embeddings": 32768,
+        "rope_theta": 100000000.0,
+    },
+    # Qwen2.5 0.5B/7B/14B/32B/72B: Qwen/Qwen2.5-* config.json.
+    "qwen2.5-0.5b": {
+        **QWEN2,
+        "vocab_size": 151936,
+        "hidden_size": 896,
+        "intermediate_size": 4864,
+        "num_hidden_layers": 24,
+        "num_attention_heads": 14,
+        "num_key_value_heads": 2,
+        "max_position_embeddings": 32768,
+        "sliding_window": 32768,
+        "tie_word_embeddings": True,
+    },
+    "qwen2.5-7b": {
+        **QWEN2,
+        "hidden_size": 3584,
+        "intermediate_size": 18944,
+        "num_hidden_layers": 28,
+        "num_attention_heads": 28,
+        "num_key_value_heads": 4,
+    },
+    "qwen2.5-14b": {
+        **QWEN2,
+        "hidden_size": 5120,
+        "intermediate_size": 13824,
+        "num_hidden_layers": 48,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 8,
+    },
+    "qwen2.5-32b": {
+        **QWEN2,
+        "hidden_size": 5120,
+        "intermediate_size": 27648,
+        "num_hidden_layers": 64,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 8,
+    },
+    "qwen2.5-72b": {
+        **QWEN2,
+        "hidden_size": 8192,
+        "intermediate_size": 29568,
+        "num_hidden_layers": 80,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+    },
+    # Gemma 2 2B and 27B: google/gemma-2-2b and -27b config.json.
+    "gemma-2-2b": {
+        **GEMMA2,
+        "hidden_size": 2304,
+        "intermediate_size": 9216,
+        "num_hidden_layers": 26,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 4,
+        "head_dim": 256,
+        "query_pre_attn_scalar": 256,
+    },
+    "gemma-2-27b": {
+        **GEMMA2,
+        "hidden_size": 4608,
+        "intermediate_size": 36864,
+        "num_hidden_layers": 46,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 16,
+        "head_dim": 128,
+        "query_pre_attn_scalar": 144,
+    },
     "mistral-7b": {
         "model_type": "mistral",
         "vocab_size": 32000,
@@ -155,19 +288,12 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "tie_word_embeddings": False,
     },
     "qwen2-7b": {
-        "model_type": "qwen2",
-        "vocab_size": 152064,
+        **QWEN2,
         "hidden_size": 3584,
         "intermediate_size": 18944,
         "num_hidden_layers": 28,
         "num_attention_heads": 28,
         "num_key_value_heads": 4,
-        "hidden_act": "silu",
-        "max_position_embeddings": 131072,
-        "rope_theta": 1000000.0,
-        "tie_word_embeddings": False,
-        "use_sliding_window": False,
-        "sliding_window": 131072,
     },
     "gemma-2-9b": {
         "model_type": "gemma2",
@@ -187,6 +313,9 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
         "rope_theta": 10000.0,
     },
 }
+
+# meta-llama/Llama-3.3-70B-Instruct's config.json gives Llama 3.1 70B's values.
+HF_CONFIGS["llama-3.3-70b"] = dict(HF_CONFIGS["llama-3.1-70b"])
 
 # Mixture-of-experts models, kept apart from HF_CONFIGS: their routing needs real tensors, so
 # the meta-device activation and FLOP tests of the dense models do not apply to them (the MoE

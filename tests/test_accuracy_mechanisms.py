@@ -105,7 +105,9 @@ def test_a_tensor_parallel_rank_runs_its_gemms_at_the_shape_of_its_shard(
     def passes(n: int, k: int) -> float:
         return 1 / _by_hand(m, n, k) + 1 / _by_hand(m, k, n) + 1 / _by_hand(k, n, m)
 
-    ceilings = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16")
+    # The clock sustained under load depends on a launch's FLOPs (a shard's are 1/8): held at
+    # the burst clock here, as the MAMF ceiling was measured.
+    ceilings = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16", sustained_curve=())
     whole = gemm_compute((op,), ceilings, (False,))[0]
     shard = gemm_compute((op,), ceilings, (False,), (8, 1))[0]
     assert shard / whole == pytest.approx(passes(shard_n, shard_k) / passes(n, k), rel=1e-3)
@@ -124,8 +126,11 @@ def test_megatron_core_runs_q_k_and_v_as_one_gemm() -> None:
     model, config = mlcost.model("llama-3-70b"), TrainingConfig(sequence_length=4096)
     layout = Layout(tp=8, micro_batch_size=1)
 
+    # At the burst clock (the clock sustained under load depends on each launch's FLOPs).
+    burst = Ceilings.from_accelerator(mlcost.accelerator(H100), "bf16", sustained_curve=())
+
     def qkv(name: str) -> float:
-        step = step_time(model, config, H100, layout, implementation=name, shard=(8, 1))
+        step = step_time(model, config, burst, layout, implementation=name, shard=(8, 1))
         rows = zip(step.table.operators, step.rows, strict=True)
         return sum(r.compute for op, r in rows if op.fuse_group == "qkv")
 
@@ -288,7 +293,10 @@ def test_tensor_parallel_overlap_hides_what_the_gemms_cover() -> None:
     b = mlcost.multi_gpu_step_time(model, config, "dgx-h100", overlapped)
     tp_a = a.terms.set_index("strategy").loc["tensor parallel"]
     tp_b = b.terms.set_index("strategy").loc["tensor parallel"]
-    assert tp_a["exposed"] == pytest.approx(tp_a["time"])  # nothing hides without the overlap
+    # Without the overlap only the two all-gathers Megatron redoes in backward (of 4 reduce-
+    # scatters + 6 all-gathers per layer and micro-batch, about equal in time) hide, behind the
+    # input-gradient GEMMs: at least 8/10 of the time stays exposed.
+    assert tp_a["exposed"] >= 0.8 * tp_a["time"]
     assert tp_b["exposed"] < tp_a["exposed"]
     assert b.total < a.total
     with pytest.raises(mlcost.MlcostError, match="tp_overlap"):

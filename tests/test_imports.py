@@ -79,7 +79,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     # Benchmarks, calibration and validation against measurements: no formula imports them.
-    ("measurement", ("mlcost.bench", "mlcost.calibrate", "mlcost.validate", "mlcost.published")),
+    (
+        "measurement",
+        (
+            "mlcost.bench",
+            "mlcost.calibrate",
+            "mlcost.validate",
+            "mlcost.published",
+            "mlcost.trace",
+            "mlcost.trace_fit",
+        ),
+    ),
     ("plan", ("mlcost.plan",)),
     ("serving", ("mlcost.serving",)),
     ("package facade", ("mlcost",)),

@@ -39,6 +39,24 @@ CONFIG = TrainingConfig(sequence_length=1024)
 SMALL = Layout(micro_batch_size=2)
 
 
+def _trace_comparison() -> Result:
+    """The H200 trace of GPT-3 125M (micro-batch 8) against its prediction on the datasheet."""
+    from pathlib import Path
+
+    from mlcost.bench.model import GPTConfig, spec_of
+    from mlcost.trace_fit import compare_trace
+    from mlcost.validate import bench_training
+
+    trace = Path(__file__).resolve().parents[1] / (
+        "benchmarks/data/h200-2026-11-27/traces/gpt3-125m_mb8_none.json.gz"
+    )
+    model = spec_of(
+        GPTConfig(vocab_size=50304, sequence_length=2048, layers=12, hidden=768, heads=12)
+    )
+    config = bench_training(2048, "bf16-mixed")
+    return compare_trace(trace, model, config, "h200-sxm-141gb", Layout(micro_batch_size=8))
+
+
 def _plan() -> mlcost.Plan:
     return mlcost.Plan("gpt2", gpu="h100-sxm5-80gb", gpus=8, tokens=1e9, layout=Layout(dp=8))
 
@@ -74,6 +92,7 @@ EXAMPLES: dict[str, Callable[[], Result]] = {
     "FineTuningFit": lambda: mlcost.finetuning_fit("gpt2", "a100-sxm4-40gb", CONFIG),
     "ServePlan": lambda: mlcost.ServePlan("gpt2", gpu="h100-sxm5-80gb", prompt=256, output=64),
     "SloSearch": lambda: search_slo("gpt2", ttft="500 ms", tpot="50 ms", gpus=["h100-sxm5-80gb"]),
+    "TraceComparison": _trace_comparison,
 }
 
 

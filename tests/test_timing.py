@@ -22,6 +22,7 @@ from mlcost.roofline import (
     gemm_intensity,
     warp_quantization_efficiency,
 )
+from mlcost.specs import PeakThroughput
 from mlcost.timing import iron_law, operator_times, step_time, time_to_train
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig, operators
@@ -204,6 +205,17 @@ def test_plots_explain_themselves() -> None:
         "memory-bound",
         "latency-bound",
     ]
+    # A CPU's peak is a fraction of a TFLOP/s: its legend keeps three digits, never "0".
+    cpu = mlcost.accelerator("h100-sxm5-80gb").model_copy(
+        update={
+            "name": "a-cpu",
+            "peak_compute": (
+                PeakThroughput(format="bf16", engine="vector", dense=Q_(51.2, "GFLOP/s")),
+            ),
+        }
+    )
+    label = plot.roofline([cpu]).axes[0].get_legend().get_texts()[0].get_text()
+    assert label.startswith("a-cpu (bf16): 0.0512 TFLOP/s")
     waterfall = plot.waterfall(step).axes[0]
     assert waterfall.get_title() and "(ms)" in waterfall.get_ylabel()
     mfu = plot.mfu_curve([1, 2, 4], [0.3, 0.4, 0.5]).axes[0]
@@ -267,6 +279,9 @@ def _gemm_seconds_by_hand(op, ceilings, grouped: bool, shard=(1, 1)):  # type: i
         if not np.any(part):
             continue
         eta = ceilings.gemm_efficiency(flops, attention=attention, layout=layout)
+        if ceilings.sustained_curve:  # the clock sustained under load (H100 at 700 W), in log FLOPs
+            points = np.asarray(ceilings.sustained_curve)
+            eta = eta * np.interp(np.log10(flops), np.log10(points[:, 0]), points[:, 1])
         shape = ceilings.gemm_wave_efficiency(rows, cols, batch) * ceilings.gemm_depth_efficiency(
             depth
         )

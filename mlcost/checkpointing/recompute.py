@@ -23,6 +23,7 @@ from mlcost.checkpointing.placement import (
     uniform_placement,
 )
 from mlcost.errors import MlcostError
+from mlcost.implementation import SoftwareLike
 from mlcost.layout import Layout
 from mlcost.memory import (
     DEFAULT_OVERHEADS,
@@ -160,7 +161,9 @@ def _per_layer_costs(
         per["saved"] += mask * saved
         per["flops"] += mask * flops
         per["time"] += mask * time
-        per["sel_saved"] += mask * (0.0 if chosen else saved)
+        # A recomputed region keeps its inputs (the attention core's q, k and v).
+        kept = float(op.region_input_bytes) / divisor
+        per["sel_saved"] += mask * (kept if chosen else saved)
         per["sel_flops"] += mask * (flops if chosen else 0.0)
         per["sel_time"] += mask * (time if chosen else 0.0)
     return per
@@ -373,6 +376,7 @@ def cheapest_recompute(
     overheads: Overheads | None = None,
     memory_limit: pint.Quantity | None = None,
     selective: str | Iterable[str] = "attention-core",
+    implementation: SoftwareLike = None,
 ) -> RecomputePlan:
     """The placement that fits ``gpu`` at the least recomputation time.
 
@@ -380,7 +384,8 @@ def cheapest_recompute(
     ``memory_limit / (1 + fragmentation) - (every other term of the memory breakdown)``, with
     ``memory_limit`` the GPU's usable memory unless given. Everything else (model states, head
     and logits, overheads) comes from :func:`mlcost.memory.memory_breakdown` (pytorch profile)
-    with ``layout.recompute`` ignored; the placement replaces it.
+    with ``layout.recompute`` ignored; the placement replaces it; ``implementation``: the
+    software whose buffers hold the gradients (default: the default implementation's).
     """
     spec = as_model(model)
     accelerator = as_accelerator(gpu)
@@ -391,8 +396,9 @@ def cheapest_recompute(
         update={"recompute": "none", "recompute_every": None}
     )
     breakdown = memory_breakdown(
-        spec, config, accelerator, plain_layout, profile="pytorch", overheads=overheads
-    )
+        spec, config, accelerator, plain_layout, profile="pytorch", overheads=overheads,
+        implementation=implementation,
+    )  # fmt: skip
     other = Q_(0.0, "byte")
     for term in breakdown.terms:
         if term.key not in (MemoryTerm.ACTIVATIONS, MemoryTerm.FRAGMENTATION):

@@ -13,14 +13,15 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import warnings
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from mlcost.errors import MlcostError
+from mlcost.errors import DefaultNameNote, MlcostError
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
 #: and attribute that define it and the summary the listing shows (the first paragraph of the
@@ -60,11 +61,14 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute,
     "calibrate": ("mlcost.cli.measure", "calibrate", False,
                   "Fit the measurements into a hardware profile (the catalog's schema, with the "
                   "fits and their provenance) that every command accepts in place of a catalog "
-                  "GPU."),
+                  "GPU. With --trace, fit it from a profiled run of your own (GEMMs by shape, "
+                  "attention, per-kind bandwidth, gaps, allocator fragmentation) and show "
+                  "measured against predicted per class."),
     "validate": ("mlcost.cli.measure", "validate", False,
                  "Prediction error per benchmark, with the datasheet and with the calibrated "
                  "profile; or, with --published, against published training runs and hardware "
-                 "measurements."),
+                 "measurements; or, with --trace, a profiled run against the prediction on "
+                 "--profile (or --base)."),
     "energy": ("mlcost.cli.plan", "energy", False,
                "Report mode: energy and CO2e of published GPU-hours under a report's convention "
                "(E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity "
@@ -171,9 +175,33 @@ def command_name(arguments: list[str]) -> str | None:
     return next((arg for arg in arguments if not arg.startswith("-")), None)
 
 
+def _show_notes() -> None:
+    """Print each :class:`DefaultNameNote` (a short name resolved to its default) once per
+    command, as one ``note:`` line on stderr (stdout stays the answer, JSON included); other
+    warnings as Python shows them. Called inside ``warnings.catch_warnings()``, which restores
+    both on the way out."""
+    shown, seen = warnings.showwarning, set()
+
+    def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if not issubclass(category, DefaultNameNote):
+            shown(message, category, *args, **kwargs)
+        elif str(message) not in seen:
+            seen.add(str(message))
+            typer.echo(f"note: {message}", err=True)
+
+    warnings.showwarning = show
+    warnings.simplefilter("always", DefaultNameNote)
+
+
 def main() -> None:
     """Console entry point: every user error becomes one line (stderr, or a JSON object on
     stdout with ``--json``) and exit status 2; never a traceback."""
+    with warnings.catch_warnings():
+        _show_notes()
+        _main()
+
+
+def _main() -> None:
     as_json = "--json" in sys.argv[1:]
     first = command_name(sys.argv[1:])
     try:

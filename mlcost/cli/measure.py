@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from mlcost.cli.options import JsonOption, resolve_accelerator
+from mlcost.cli.options import (
+    STEP_LAYOUT,
+    TRAINING,
+    JsonOption,
+    resolve_accelerator,
+    resolve_model,
+    with_options,
+)
 from mlcost.cli.output import check_destination, print_json, save_png, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.io import write_text_atomically
+from mlcost.layout import Layout
 from mlcost.serving.published import validate_published_serving
+from mlcost.specs import Accelerator, ModelSpec
+from mlcost.workload import TrainingConfig
 
 
 def bench(
@@ -76,8 +86,53 @@ def bench(
     console.print(f"results in {store.results}")
 
 
+TraceOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--trace",
+        help="A PyTorch profiler trace of a few training steps (export_chrome_trace, .json or "
+        ".json.gz); describe its run with --model, --batch, --seq, --recompute, --precision.",
+    ),
+]
+TraceModelOption = Annotated[
+    str | None,
+    typer.Option("--model", help="With --trace: the model that ran (catalog name, spec YAML "
+                 "or Hugging Face config.json)."),
+]  # fmt: skip
+StepTimeOption = Annotated[
+    float | None,
+    typer.Option(
+        "--step-time",
+        help="With --trace: the step time measured without the profiler, in ms (the profiler "
+        "slows the host; default: the trace's own steps).",
+    ),
+]
+ImplementationOption = Annotated[
+    str | None,
+    typer.Option("--implementation", help="The software that ran it (default ddp-eager)."),
+]
+
+
+def _trace_run(trace: Path, model: str | None, base: str | None) -> tuple[ModelSpec, Accelerator]:
+    """The model and base GPU of a ``--trace`` run, refused in one line where missing."""
+    if model is None:
+        raise MlcostError(
+            f"--model: missing; --trace {trace.name} needs the model that ran it (a catalog "
+            "name, a spec YAML or a config.json)"
+        )
+    if base is None:
+        raise MlcostError(
+            f"--base: missing; --trace {trace.name} needs the catalog GPU it ran on (its "
+            "datasheet peaks bound the fit), e.g. --base h100-sxm5-80gb"
+        )
+    return resolve_model(model), resolve_accelerator(base)
+
+
+@with_options(TRAINING, STEP_LAYOUT)
 def calibrate(
-    results: Annotated[Path, typer.Argument(help="A 'mlcost bench' results folder.")],
+    results: Annotated[
+        Path | None, typer.Argument(help="A 'mlcost bench' results folder (or use --trace).")
+    ] = None,
     base: Annotated[
         str | None, typer.Option("--base", help="Catalog GPU the results were measured on.")
     ] = None,
@@ -86,14 +141,39 @@ def calibrate(
     ),
     name: Annotated[str | None, typer.Option(help="Name of the profile.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    trace: TraceOption = None,
+    model: TraceModelOption = None,
+    implementation: ImplementationOption = None,
+    step_time: StepTimeOption = None,
+    plot_path: Annotated[
+        Path | None,
+        typer.Option("--plot", help="With --trace: measured vs predicted per class (PNG)."),
+    ] = None,
+    as_json: JsonOption = False,
+    config: TrainingConfig | None = None,
+    layout: Layout | None = None,
 ) -> None:
     """Fit the measurements into a hardware profile (the catalog's schema, with the fits and
-    their provenance) that every command accepts in place of a catalog GPU."""
+    their provenance) that every command accepts in place of a catalog GPU. With --trace, fit
+    it from a profiled run of your own (GEMMs by shape, attention, per-kind bandwidth, gaps,
+    allocator fragmentation) and show measured against predicted per class."""
     from mlcost.calibrate import calibrate as fit
     from mlcost.calibrate import calibration_warnings
 
     if out.exists() and not force:
         raise MlcostError(f"--out: {out} exists; give another --out, or --force to replace it")
+    if plot_path is not None:
+        check_destination(plot_path, "--plot")
+    if trace is not None:
+        _calibrate_trace(
+            trace, model, base, config or TrainingConfig(), layout or Layout(),
+            implementation, step_time, name, out, plot_path, as_json,
+        )  # fmt: skip
+        return
+    if results is None:
+        raise MlcostError(
+            "results: give a 'mlcost bench' results folder, or --trace with a profiler trace"
+        )
     accelerator = resolve_accelerator(base) if base else None
     for warning in calibration_warnings(results, accelerator):
         typer.echo(f"warning: {warning}", err=True)
@@ -107,6 +187,57 @@ def calibrate(
             console.print(f"  {key}: {value:.4g}")
 
 
+def _calibrate_trace(
+    trace: Path,
+    model: str | None,
+    base: str | None,
+    config: TrainingConfig,
+    layout: Layout,
+    implementation: str | None,
+    step_time: float | None,
+    name: str | None,
+    out: Path,
+    plot_path: Path | None,
+    as_json: bool,
+) -> None:
+    """``mlcost calibrate --trace``: fit, write the profile, show before and after."""
+    from mlcost.trace_fit import calibrate_from_trace
+
+    spec, accelerator = _trace_run(trace, model, base)
+    fitted = calibrate_from_trace(
+        trace, spec, config, layout, base=accelerator, implementation=implementation,
+        step_seconds=None if step_time is None else step_time / 1e3, name=name,
+    )  # fmt: skip
+    write_text_atomically(out, fitted.profile.to_yaml())
+    if plot_path is not None:
+        _save_comparison(fitted.after, plot_path, before=fitted.before)
+    if as_json:
+        print_json({"out": str(out), **fitted.to_json()})
+        return
+    for warning in fitted.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    typer.echo(fitted.before.text())
+    typer.echo("")
+    typer.echo(fitted.after.text())
+    typer.echo(f"wrote {out} ({fitted.profile.name})")
+
+
+def _save_comparison(comparison: Any, path: Path, before: Any = None) -> None:
+    """The stacked measured-vs-predicted figure (with ``before`` beside it) as PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [before, comparison] if before is not None else [comparison]
+    figure, axes = plt.subplots(1, len(panels), figsize=(7.5 * len(panels), 4.8), squeeze=False)
+    for ax, panel in zip(axes[0], panels, strict=True):
+        panel.plot(ax=ax)
+    figure.tight_layout()
+    save_png(figure, path)
+
+
+@with_options(TRAINING, STEP_LAYOUT)
 def validate(
     results: Annotated[Path | None, typer.Argument(help="A 'mlcost bench' results folder.")] = None,
     published: Annotated[
@@ -126,11 +257,34 @@ def validate(
         Path | None, typer.Option("--plot", help="Predicted vs measured figure (PNG).")
     ] = None,
     as_json: JsonOption = False,
+    trace: TraceOption = None,
+    model: TraceModelOption = None,
+    implementation: ImplementationOption = None,
+    step_time: StepTimeOption = None,
+    config: TrainingConfig | None = None,
+    layout: Layout | None = None,
 ) -> None:
     """Prediction error per benchmark, with the datasheet and with the calibrated profile; or,
-    with --published, against published training runs and hardware measurements."""
+    with --published, against published training runs and hardware measurements; or, with
+    --trace, a profiled run against the prediction on --profile (or --base)."""
     if plot_path is not None:
         check_destination(plot_path, "--plot")
+    if trace is not None:
+        from mlcost.trace_fit import compare_trace
+
+        spec, accelerator = _trace_run(trace, model, profile or base)
+        comparison = compare_trace(
+            trace, spec, config or TrainingConfig(), accelerator, layout or Layout(),
+            implementation=implementation,
+            step_seconds=None if step_time is None else step_time / 1e3,
+        )  # fmt: skip
+        if plot_path is not None:
+            _save_comparison(comparison, plot_path)
+        if as_json:
+            print_json(comparison.to_json())
+        else:
+            typer.echo(comparison.text())
+        return
     if published:
         _validate_published(plot_path, as_json)
         return

@@ -35,6 +35,8 @@ from pydantic import Field
 from mlcost.arrays import Array, Real, plain
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes
+from mlcost.implementation import SoftwareLike
+from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.memory.activations import ActivationParts, Profile, activation_parts
 from mlcost.memory.states import (
@@ -93,6 +95,16 @@ class Overheads(Model):
 
 #: The defaults (an immutable instance, so its converted values are computed once).
 DEFAULT_OVERHEADS = Overheads()
+
+
+def overheads_of(accelerator: Accelerator | None) -> Overheads:
+    """The overheads on ``accelerator``: :data:`DEFAULT_OVERHEADS`, with the allocator
+    fragmentation measured in a profiled run where its profile has one
+    (``Measured.allocator_fragmentation``, ``mlcost calibrate --trace``)."""
+    measured = None if accelerator is None else accelerator.measured
+    if measured is None or measured.allocator_fragmentation is None:
+        return DEFAULT_OVERHEADS
+    return Overheads(fragmentation=measured.allocator_fragmentation)
 
 
 # ----- the composition (plain numbers, vectorized) ---------------------------------------------
@@ -597,6 +609,13 @@ def _model_parts(
     raise MlcostError(f"model: {spec.name!r} is a {spec.KIND}, expected a model")
 
 
+def held_gradient_bytes(implementation: SoftwareLike) -> float | None:
+    """The bytes per parameter ``implementation`` (default :data:`mlcost.implementation.
+    DEFAULT_IMPLEMENTATION`, as every step-time model) holds gradients in under mixed
+    precision (None where its profile does not say: the precision policy's)."""
+    return implementation_of(implementation).spec.held_gradient_bytes
+
+
 def memory_breakdown(
     model: ModelSpec | str,
     config: TrainingConfig | None = None,
@@ -608,6 +627,7 @@ def memory_breakdown(
     micro_batch_size: Real | None = None,
     sequence_length: Real | None = None,
     mini_sequences: int = 1,
+    implementation: SoftwareLike = None,
 ) -> MemoryBreakdown:
     """Per-GPU memory of one training step of ``model`` split by ``layout`` (see the module
     docstring for every term), against ``gpu``'s usable memory.
@@ -616,20 +636,24 @@ def memory_breakdown(
     ``micro_batch_size`` and ``sequence_length`` may be numpy arrays (one breakdown per value);
     ``mini_sequences`` (Mini-Sequence Transformer, Luo et al. 2024) splits the MLP and LM-head
     intermediates into M chunks, dividing their activation memory by about M.
+    ``implementation``: the software whose buffers hold the gradients
+    (:attr:`mlcost.specs.Implementation.held_gradient_bytes`; default: the default
+    implementation's, as :func:`mlcost.parallel.multi_gpu_step_time` runs it).
     """
     spec = as_model(model)
     accelerator = None if gpu is None else as_accelerator(gpu)
     config = config or TrainingConfig()
     layout = layout or Layout()
-    overheads = overheads or DEFAULT_OVERHEADS
+    overheads = overheads or overheads_of(accelerator)
     batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
     sequence = config.sequence_length if sequence_length is None else sequence_length
     parts, layers, stages = _model_parts(
         spec, config, layout, profile, batch, sequence, mini_sequences, swept=micro_batch_size
     )
     per_parameter = model_state_bytes_per_parameter(
-        config.precision, config.optimizer, model=spec, finetune=config.finetune
-    )
+        config.precision, config.optimizer, model=spec, finetune=config.finetune,
+        gradient_bytes=held_gradient_bytes(implementation),
+    )  # fmt: skip
     experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
     memory = layout_memory(
         parts,

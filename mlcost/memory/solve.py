@@ -151,10 +151,14 @@ def smallest_gpu(
     layout: Layout | None = None,
     **options: Any,
 ) -> Accelerator | None:
-    """The GPU of ``gpus`` with the least memory on which the step fits (``None`` if none);
-    ``options`` are :func:`memory_breakdown`'s keywords (profile, overheads)."""
+    """The GPU of ``gpus`` with the least memory on which the step fits (``None`` if none),
+    among those that compute in the run's precision (a V100 has no BF16: never the answer for a
+    ``bf16-mixed`` run); ``options`` are :func:`memory_breakdown`'s keywords (profile,
+    overheads)."""
     spec = as_model(model)
-    for candidate in sorted(gpus, key=lambda g: in_unit(g.memory_available, "byte")):
+    needed = set(config.policy.compute_formats)
+    able = [g for g in gpus if needed <= set(g.formats)]
+    for candidate in sorted(able, key=lambda g: in_unit(g.memory_available, "byte")):
         breakdown = memory_breakdown(spec, config, candidate, layout, **options)
         if bool(np.all(breakdown.fits())):
             return candidate

@@ -47,6 +47,7 @@ def model_state_bytes_per_parameter(
     *,
     model: ModelSpec | None = None,
     finetune: FineTuning | None = None,
+    gradient_bytes: float | None = None,
 ) -> dict[MemoryTerm, float]:
     """Bytes per parameter of the working weights, gradients, master weights and optimizer
     states under a precision policy and an optimizer (the one table of each, module docstring).
@@ -60,11 +61,17 @@ def model_state_bytes_per_parameter(
     the layers' linears. So ``weights = (w·(P_f - P_q) + q/8·P_q + w·P_t) / P`` and
     ``gradients = g·P_t / P`` and so on; multiplied by ``P`` (and sharded by ZeRO) they are the
     exact totals. Paged optimizer states (``FineTuning.paged``) are counted in host memory.
+
+    ``gradient_bytes``: what the implementation holds a gradient in under mixed precision (a
+    policy with master weights), e.g. 4 for Megatron's FP32 ``main_grad`` buffers: FP16 weights
+    2 + gradients 4 + master weights 4 + Adam 8 = 18 bytes, the parameters-and-optimizer bar of
+    Korthikanti et al. 2022, Figure 1 (:attr:`mlcost.specs.Implementation.held_gradient_bytes`).
     """
     policy = PRECISION_POLICIES[precision]
+    mixed = gradient_bytes is not None and policy.master_weight > 0
     dense = {
         MemoryTerm.WEIGHTS: policy.stored_weight,
-        MemoryTerm.GRADIENTS: policy.gradient,
+        MemoryTerm.GRADIENTS: gradient_bytes if mixed and gradient_bytes else policy.gradient,
         MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
         MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
     }

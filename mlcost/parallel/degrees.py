@@ -22,6 +22,14 @@ from mlcost.memory import DEFAULT_OVERHEADS
 from mlcost.records import Record, replace
 from mlcost.units import Q_
 
+#: The share of the compute a collective takes while it hides behind compute, over NVLink (a
+#: group inside a node, or across nodes with several GPUs per node) and over the inter-node
+#: network alone: Calculon's ``processor_usage`` of its A100 system (Isaev et al. 2023,
+#: "Calculon: a Methodology and Tool for High-Level Codesign of Systems and Large Language
+#: Models", SC'23, section 3; calculon-ai/calculon at commit caa4b11, systems/a100_80e.json:
+#: 0.15 for NVLink, 0.02 for InfiniBand). NCCL runs collectives as kernels on the SMs.
+COLLECTIVE_COMPUTE_SHARE = (0.15, 0.02)
+
 
 class CommOptions(Record, frozen=True):
     """How communication overlaps compute: ``overlap=False`` exposes all of it (the no-overlap
@@ -30,8 +38,11 @@ class CommOptions(Record, frozen=True):
     its implementation profile (:meth:`for_software`): gradient reduction behind the last
     backward (``overlap_grad_reduce``), ZeRO's parameter all-gather behind the next forward
     (``overlap_param_gather``), the expert-parallel all-to-all behind the other micro-batch's
-    compute (``overlap_expert_alltoall``); tensor-parallel overlap is a layout option
-    (``Layout.tp_overlap``)."""
+    compute (``overlap_expert_alltoall``), the sequence-parallel all-gather redone in backward
+    (``sequence_parallel_regather``), pipeline sends exposed every micro-batch
+    (``pipeline_sends_exposed``) and the compute a hidden collective takes from the GPU
+    (``collective_compute_share``, intra- and inter-node); tensor-parallel overlap is a layout
+    option (``Layout.tp_overlap``)."""
 
     overlap: bool = True
     bucket: pint.Quantity = DEFAULT_OVERHEADS.communication_bucket
@@ -39,6 +50,9 @@ class CommOptions(Record, frozen=True):
     overlap_param_gather: bool = False
     backward_prefetch: str = "pre"
     overlap_expert_alltoall: bool = False
+    sequence_parallel_regather: bool = False
+    pipeline_sends_exposed: bool = False
+    collective_compute_share: tuple[float, float] = (0.0, 0.0)
 
     def for_software(self, software: Software) -> CommOptions:
         """These options with the overlaps ``software`` implements."""
@@ -49,6 +63,11 @@ class CommOptions(Record, frozen=True):
             overlap_param_gather=spec.overlap_param_gather,
             backward_prefetch=spec.fsdp_backward_prefetch,
             overlap_expert_alltoall=spec.overlap_moe_alltoall,
+            sequence_parallel_regather=spec.sequence_parallel_regather,
+            pipeline_sends_exposed=spec.pipeline_sends_exposed,
+            collective_compute_share=(
+                COLLECTIVE_COMPUTE_SHARE if spec.collectives_take_compute else (0.0, 0.0)
+            ),
         )
 
 

@@ -154,7 +154,8 @@ def scaling_curve(
     if kind == "strong":
         speedup = base * t0 / totals
     else:
-        speedup = counts * (result.compute[1:] + result.bubble[1:]) / totals
+        # Compute over the step as the model splits it (the calibration scales both alike).
+        speedup = counts * (result.compute[1:] + result.bubble[1:]) / result.uncorrected[1:]
     sequence = config.sequence_length if isinstance(spec, TransformerSpec) else 1
     tokens = all_dp * mb * micro_batches * sequence
     frame = pd.DataFrame(
@@ -172,7 +173,7 @@ def scaling_curve(
             "mfu": result.mfu[1:],
             "speedup": speedup,
             "efficiency": speedup / counts,
-            "comm_fraction": result.exposed[1:] / totals,
+            "comm_fraction": result.exposed[1:] / result.uncorrected[1:],
             "implied_r": implied_communication_fraction(speedup, counts),
         }
     )

@@ -62,6 +62,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 RECOMPUTE_CODES = ("none", "selective", "full")
+#: The knobs a published run rarely states, at Megatron-LM's defaults (megatron/training/
+#: arguments.py at commit 937571cf: --micro-batch-size as its examples run it, 1; no
+#: recomputation, --recompute-granularity None; --tp-comm-overlap off): what
+#: :meth:`SearchResult.simplest_of_ties` prefers among layouts the model cannot tell apart
+#: (interleaving, --num-layers-per-virtual-pipeline-stage None, counts as a dimension there).
+DEFAULT_KNOBS = {"micro_batch": 1, "recompute": 0, "tp_overlap": False}
 
 
 def _divisors(n: int) -> np.ndarray:
@@ -270,16 +276,19 @@ def _memory_bytes(
     cand: dict[str, np.ndarray],
     profile: Profile,
     overheads: Overheads,
+    gradient_bytes: float | None = None,
 ) -> np.ndarray:
-    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`): the saved
+    """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`; gradients held
+    in ``gradient_bytes`` under mixed precision where the software says): the saved
     activations of one operator table per distinct (recompute, cp) over the micro-batch sizes,
     taken at each candidate's; then one composition per distinct pipeline split (p, v), whose
     stage layers are the same for all its candidates whatever their recomputation and cp."""
     n = cand["tp"].size
     out = np.zeros(n)
     per_parameter = model_state_bytes_per_parameter(
-        config.precision, config.optimizer, model=model, finetune=config.finetune
-    )
+        config.precision, config.optimizer, model=model, finetune=config.finetune,
+        gradient_bytes=gradient_bytes,
+    )  # fmt: skip
     (mbs,), mb_index = _distinct(cand["mb"])
     modes, mode_of = _distinct(cand["recompute"], cand["cp"])
     # Every (recompute, cp) mode's activation parts over the micro-batch sizes, one row each
@@ -433,10 +442,11 @@ class SearchResult(Record, Result, frozen=True, dict=True):
         )
 
     def simplest_of_ties(self, tolerance: float) -> int:
-        """The rank of the layout with the fewest model-parallel dimensions (tensor, pipeline,
-        context and expert parallelism, virtual stages) among those whose ``rank_by`` value is
-        within ``tolerance`` (relative) of the best; of several such, the best ranked. The
-        ranking itself stays by ``rank_by``."""
+        """The rank of the layout practitioners run among those whose ``rank_by`` value is
+        within ``tolerance`` (relative) of the best: the fewest model-parallel dimensions
+        (tensor, pipeline, context and expert parallelism, virtual stages), then the fewest
+        departures from Megatron-LM's defaults (:data:`DEFAULT_KNOBS`); of several such, the
+        best ranked. The ranking itself stays by ``rank_by``."""
         if self.kept == 0:
             raise MlcostError(f"search: no candidate; {self.fitting} of {self.candidates} fit")
         key = self.columns[RANK_COLUMNS[self.rank_by]]
@@ -445,12 +455,20 @@ class SearchResult(Record, Result, frozen=True, dict=True):
         ranked = np.asarray(key)[self.order]
         best = ranked[0]
         tied = np.flatnonzero(ranked <= best + tolerance * abs(best))
-        dimensions = np.zeros(tied.size, dtype=np.int64)
-        for name in ("tp", "pp", "cp", "ep", "v"):
+
+        def at_ties(name: str) -> np.ndarray:
             column = self.columns[name]
             values = np.asarray(column)[self.order[tied]] if np.ndim(column) else column
-            dimensions += np.asarray(values) > 1
-        return int(tied[np.argmin(dimensions)])
+            return np.broadcast_to(np.asarray(values), tied.shape)
+
+        dimensions = np.zeros(tied.size, dtype=np.int64)
+        for name in ("tp", "pp", "cp", "ep", "v"):
+            dimensions += at_ties(name) > 1
+        departures = np.zeros(tied.size, dtype=np.int64)
+        for name, default in DEFAULT_KNOBS.items():
+            departures += at_ties(name) != default
+        # Fewest dimensions, then fewest departures, then the best ranked (a stable sort).
+        return int(tied[np.lexsort((np.arange(tied.size), departures, dimensions))[0]])
 
     def layouts(self, top: int | None = None) -> list[Layout]:
         """The layouts of the rows, best first (the first ``top``)."""
@@ -694,7 +712,10 @@ def search(
     )  # fmt: skip
     experts = 0 if spec.moe is None else spec.moe.num_experts
     cand = with_expert_parallel(cand, experts, space.expert_parallel)
-    memory = _memory_bytes(spec, config, cand, profile, overheads or DEFAULT_OVERHEADS)
+    memory = _memory_bytes(
+        spec, config, cand, profile, overheads or DEFAULT_OVERHEADS,
+        software.spec.held_gradient_bytes,
+    )  # fmt: skip
     timed, memory = _timed(cand, memory, resolved, keep_unfit)
     degrees = _degrees(timed, spec.num_layers)
     steps = _step_columns(

@@ -56,7 +56,7 @@ from mlcost.timing import (
     model_flops_utilization,
     time_to_train,
 )
-from mlcost.uncertainty import with_band
+from mlcost.uncertainty import Calibration, calibration, with_band
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
 
@@ -78,6 +78,8 @@ class StepArrays(Record, frozen=True):
     mfu: Array
     terms: list[CommTerm]
     shard: ShardCompute
+    uncorrected: Array  # compute + bubble + exposed, before the calibration
+    calibration: float = 1.0  # the software's correction factor (mlcost.uncertainty.calibration)
 
 
 def evaluate(
@@ -107,7 +109,10 @@ def evaluate(
     for term in terms:
         exposed = exposed + term.exposed_seconds
         communication = communication + term.time_seconds
-    total = compute + bubble + exposed
+    uncorrected = compute + bubble + exposed
+    found = calibration(None if software is None else software.name)
+    factor = 1.0 if found is None else found.factor
+    total = uncorrected * factor
     model_flops = parts.model_flops * m * degrees.dp
     return StepArrays(
         compute=np.asarray(compute),
@@ -119,6 +124,8 @@ def evaluate(
         mfu=np.asarray(model_flops_utilization(model_flops, total, degrees.gpus, parts.peak)),
         terms=terms,
         shard=shard,
+        uncorrected=np.asarray(uncorrected),
+        calibration=factor,
     )
 
 
@@ -141,12 +148,22 @@ class MultiGpuStep(Record, Result, frozen=True):
     peak: pint.Quantity
     stage_time: pint.Quantity
     optimizer_time: pint.Quantity
+    calibration: Calibration | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def total(self) -> pint.Quantity:
-        """Seconds per optimizer step: compute + bubble + exposed communication."""
+    def uncorrected_total(self) -> pint.Quantity:
+        """Seconds per optimizer step as the roofline model gives them: compute + bubble +
+        exposed communication."""
         return (self.compute + self.bubble + self.exposed_communication).to("s")
+
+    @property
+    def total(self) -> pint.Quantity:
+        """Seconds per optimizer step, the expected value: :attr:`uncorrected_total` x the
+        implementation's correction factor (:func:`mlcost.uncertainty.calibration`; 1 for a
+        profile without published runs)."""
+        factor = 1.0 if self.calibration is None else self.calibration.factor
+        return (self.uncorrected_total * factor).to("s")
 
     @property
     def gpus(self) -> int:
@@ -267,16 +284,32 @@ class MultiGpuStep(Record, Result, frozen=True):
                     term.source,
                 )
             )
+        parts = (
+            f"{ms(self.compute)} + {ms(self.bubble)} + {ms(self.exposed_communication)} "
+            f"(communication {ms(self.total_communication)} in all, "
+            f"{ms(self.hidden_communication)} hidden)"
+        )
+        figures.append(
+            Figure(
+                "step time, uncorrected",
+                self.uncorrected_total.to("ms"),
+                "step = compute + bubble + exposed communication",
+                parts,
+                "Narayanan et al. 2021, section 3",
+            )
+        )
+        found = self.calibration
         figures.append(
             with_band(
                 Figure(
                     "step time",
                     self.total.to("ms"),
-                    "step = compute + bubble + exposed communication",
-                    f"{ms(self.compute)} + {ms(self.bubble)} + {ms(self.exposed_communication)} "
-                    f"(communication {ms(self.total_communication)} in all, "
-                    f"{ms(self.hidden_communication)} hidden)",
-                    "Narayanan et al. 2021, section 3",
+                    "step = (compute + bubble + exposed communication) x calibration",
+                    f"{ms(self.uncorrected_total)} x {found.factor:.3f}, {found.note}"
+                    if found is not None
+                    else f"{parts}; no published runs of this implementation to calibrate to",
+                    "Narayanan et al. 2021, section 3"
+                    + ("" if found is None else f"; {found.derivation}"),
                 )
             )
         )
@@ -421,6 +454,7 @@ def multi_gpu_step_time(
         peak=Q_(parts.peak, "flop/s").to("TFLOP/s"),
         stage_time=Q_(only(result.shard.micro_batch), "s"),
         optimizer_time=Q_(only(result.shard.optimizer), "s"),
+        calibration=calibration(software.name),
         details={
             "mode": mode,
             "options": (options or CommOptions()).for_software(software),

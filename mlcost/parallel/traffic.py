@@ -310,14 +310,39 @@ def tensor_parallel_terms(c: _Terms) -> list[CommTerm]:
     ar, where = c.seconds(Collective.ALL_REDUCE, activation, d.tp, 1)
     rs, _ = c.seconds(Collective.REDUCE_SCATTER, activation, d.tp, 1, where)
     ag, _ = c.seconds(Collective.ALL_GATHER, activation, d.tp, 1, where)
-    total = calls * np.where(np.asarray(d.sequence_parallel, dtype=bool), rs + ag, ar)
+    sequence_parallel = np.asarray(d.sequence_parallel, dtype=bool)
+    total = calls * np.where(sequence_parallel, rs + ag, ar)
     # Overlapped with the layer's GEMMs (Transformer Engine userbuffers: the all-gather pipelined
     # with the GEMM after it, the reduce-scatter with the GEMM before it): only what outlasts
     # them stays exposed.
     window = d.micro_batches * c.compute.layer_gemm * c.keep
     overlapped = np.asarray(d.tp_overlap, dtype=bool) & (c.keep > 0)
     exposed = np.where(overlapped, np.maximum(0.0, total - window), total)
+    if c.options.sequence_parallel_regather:
+        # The all-gathers before the QKV and first MLP GEMMs, redone in backward for their
+        # weight gradients, each behind its input-gradient GEMM (REGATHER_WINDOW of the
+        # layer's GEMM time); with tp_overlap, in the layer's window as the rest.
+        redo_calls = np.where(sequence_parallel, d.micro_batches * d.stage_layers * 2, 0)
+        redo = redo_calls * ag
+        behind = d.micro_batches * c.compute.layer_gemm * REGATHER_WINDOW * c.keep
+        exposed = np.where(
+            overlapped,
+            np.maximum(0.0, total + redo - window),
+            exposed + np.maximum(0.0, redo - behind),
+        )
+        total = total + redo
+        calls = calls + 0.5 * redo_calls  # one all-gather is half a reduce-scatter + all-gather
     return [c.term(TENSOR_PARALLEL, activation, calls, d.tp, where, total, exposed)]
+
+
+#: The share of a layer's GEMM time (forward, input and weight gradients of its four GEMMs)
+#: that the input-gradient GEMMs of the QKV and first MLP projections take, what the
+#: sequence-parallel all-gather redone in backward hides behind: their weights are ``3h²`` and
+#: ``4h²`` (GELU MLP of ``4h``) of the layer's ``12h²``, and the input gradient is one of the
+#: three passes of equal FLOPs: ``(7/12)·(1/3) = 7/36`` (Megatron-LM
+#: megatron/core/tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication.
+#: backward: the all-gather is issued asynchronously, then the input-gradient GEMM runs).
+REGATHER_WINDOW = 7 / 36
 
 
 def context_parallel_terms(c: _Terms) -> list[CommTerm]:
@@ -348,6 +373,8 @@ def pipeline_terms(c: _Terms) -> list[CommTerm]:
     p2p, where = c.seconds(Collective.POINT_TO_POINT, boundary, d.pp, d.tp * d.cp * d.dp)
     total = calls * p2p
     critical = 2 * (d.pp - 1) * d.virtual * p2p
+    if c.options.pipeline_sends_exposed:  # blocking send/receive pairs every micro-batch
+        critical = total
     exposed = np.where(c.keep > 0, np.minimum(total, critical), total)
     return [c.term(PIPELINE_PARALLEL, boundary, calls, d.pp, where, total, exposed)]
 
@@ -591,9 +618,25 @@ def communication_terms(
     ``compute`` gives the windows communication can hide in. The terms hide in the same compute:
     where together they would hide more than the micro-batches' compute, the surplus is exposed,
     shared in proportion to what each term hid (:func:`share_the_compute`)."""
-    context = _Terms(dims, system, degrees, compute, gpus_per_node, options or CommOptions())
+    options = options or CommOptions()
+    context = _Terms(dims, system, degrees, compute, gpus_per_node, options)
     terms = [term for strategy in STRATEGIES for term in strategy(context)]
-    return share_the_compute(terms, degrees.micro_batches * compute.micro_batch)
+    shared = share_the_compute(terms, degrees.micro_batches * compute.micro_batch)
+    if options.collective_compute_share == (0.0, 0.0):
+        return shared
+    return [slowed_compute(term, options.collective_compute_share) for term in shared]
+
+
+def slowed_compute(term: CommTerm, share: tuple[float, float]) -> CommTerm:
+    """``term`` with the compute its hidden part takes from the GPU added to what it exposes:
+    while a collective hides behind compute, its kernels hold some of the SMs and the compute
+    runs that much slower, ``share · hidden`` seconds (Calculon, Isaev et al. SC'23, section 3:
+    a network's ``processor_usage``, 0.15 over NVLink and 0.02 over InfiniBand in its A100
+    system files), ``share`` the intra-node one for a group inside a node (or across both),
+    the inter-node one for a group across nodes only."""
+    hidden = np.asarray(term.time_seconds) - np.asarray(term.exposed_seconds)
+    rate = np.where(np.asarray(term.link_code) == 1, share[1], share[0])
+    return replace(term, exposed_seconds=np.asarray(term.exposed_seconds) + rate * hidden)
 
 
 def share_the_compute(terms: list[CommTerm], window: Any) -> list[CommTerm]:

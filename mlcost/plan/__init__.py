@@ -218,7 +218,9 @@ class Plan(PlanInputs, Result):
     def memory(self) -> MemoryBreakdown:
         """Per-GPU memory of one step (:func:`mlcost.memory.memory_breakdown`)."""
         r = self.run
-        return memory_breakdown(r.model, r.config, r.system.accelerator, r.layout)
+        return memory_breakdown(
+            r.model, r.config, r.system.accelerator, r.layout, implementation=r.software
+        )
 
     def step_time(self) -> PlanStep:
         """One step: compute, exposed communication, the overlapped input pipeline."""

@@ -48,7 +48,7 @@ from mlcost.errors import MlcostError
 from mlcost.finetune import trainable_parameters
 from mlcost.flops import six_nd
 from mlcost.memory import activation_parts
-from mlcost.memory.breakdown import DEFAULT_OVERHEADS, _convnet_parts, layout_memory
+from mlcost.memory.breakdown import _convnet_parts, layout_memory, overheads_of
 from mlcost.memory.states import model_state_bytes_per_parameter
 from mlcost.parallel.compute import compute_parts, model_dims
 from mlcost.parallel.degrees import Degrees
@@ -193,6 +193,7 @@ class StepStage(Record, frozen=True):
     compute_s: Array
     communication_s: Array
     model_flops_step: Array  # all GPUs
+    calibration: float = 1.0  # the implementation's factor on compute + communication
 
 
 def one_table(run: Run, x: Numbers) -> OperatorTable | None:
@@ -221,6 +222,7 @@ def step_stage(
     compute = np.zeros(x.gpus.shape)
     exposed = np.zeros(x.gpus.shape)
     flops = np.zeros(x.gpus.shape)
+    factor = 1.0
     resolved = run.system.for_gpus(int(np.max(x.gpus)))
     for length in distinct(x.sequence_length):
         mask = x.sequence_length == length
@@ -229,13 +231,17 @@ def step_stage(
         )
         compute[mask] = result.compute + result.bubble
         exposed[mask] = result.exposed
+        factor = result.calibration
         flops[mask] = result.model_flops
     if run.flop_count == "6ND":
         flops = six_nd(run.active_parameters, tokens_per_step).magnitude
     if run.sustained is not None:
         compute = flops / (x.gpus * run.sustained)
         exposed = np.zeros_like(compute)
-    return StepStage(compute_s=compute, communication_s=exposed, model_flops_step=flops)
+        factor = 1.0
+    return StepStage(
+        compute_s=compute, communication_s=exposed, model_flops_step=flops, calibration=factor
+    )
 
 
 def _step_at(
@@ -279,8 +285,9 @@ def memory_stage(
     ``table``: the one configuration's operator table (:func:`one_table`)."""
     layout = run.layout
     per_parameter = model_state_bytes_per_parameter(
-        run.config.precision, run.config.optimizer, model=run.model, finetune=run.config.finetune
-    )
+        run.config.precision, run.config.optimizer, model=run.model, finetune=run.config.finetune,
+        gradient_bytes=run.software.spec.held_gradient_bytes,
+    )  # fmt: skip
     out = np.zeros(x.gpus.shape)
     for length in distinct(x.sequence_length):
         mask = x.sequence_length == length
@@ -328,7 +335,7 @@ def _memory_at(
         stages,
         per_parameter=per_parameter,
         weight_replicas=weight_replicas,
-        overheads=DEFAULT_OVERHEADS,
+        overheads=overheads_of(run.system.accelerator),
     ).total
 
 
@@ -417,7 +424,9 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     memory = memory_stage(run, x, degrees, table) / 2**30
     capacity = float(in_unit(run.system.accelerator.memory_available, "GiB"))
     data = data_stage(run, x, degrees)
-    busy = step.compute_s + step.communication_s
+    # The implementation's correction factor on the step's compute and communication
+    # (mlcost.uncertainty.calibration; the data pipeline is not part of what it corrects).
+    busy = (step.compute_s + step.communication_s) * step.calibration
     step_s = np.maximum(busy, data["data"])
     m = degrees.micro_batches
     tokens_per_step = degrees.dp * x.micro_batch_size * m * x.sequence_length

@@ -14,7 +14,7 @@ from mlcost.plan.resolve import Run
 from mlcost.results import Figure
 from mlcost.scaling import HOFFMANN
 from mlcost.timing import MFU_SOURCE
-from mlcost.uncertainty import with_band
+from mlcost.uncertainty import calibration, with_band
 from mlcost.units import Q_, format_quantity, in_unit, quantity_in
 
 Values = dict[str, Any]
@@ -77,6 +77,7 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
     """Compute, exposed communication, input pipeline and the step."""
     c, g, a = run.config, run.system.accelerator, run.assumptions
     napkin = run.sustained is not None
+    found = calibration(run.software.name)
     compute_formula = (
         f"FLOPs per step / (GPUs x sustained {(run.sustained or 0) / 1e12:g} TFLOP/s) (napkin mode)"
         if napkin
@@ -117,11 +118,14 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
         Figure(
             "step time",
             quantity_in(v["step_s"], "s", "ms"),
-            "max(compute + exposed communication, input pipeline)",
-            f"max({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}, "
+            "max((compute + exposed communication) x calibration, input pipeline)",
+            f"max(({v['compute_s'] * 1e3:.4g} + {v['communication_s'] * 1e3:.4g}) x "
+            f"{1.0 if found is None or run.sustained is not None else found.factor:.3f}, "
             f"{v['data_s'] * 1e3:.4g}) ms -> "
-            + ("data-bound" if v["data_bound"] else "compute-bound"),
-            "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))",
+            + ("data-bound" if v["data_bound"] else "compute-bound")
+            + (f"; {found.note}" if found is not None and run.sustained is None else ""),
+            "textbook chapter F-33 (T_system = min(T_pipeline, T_compute))"
+            + (f"; {found.derivation}" if found is not None and run.sustained is None else ""),
         ),
     ]
 

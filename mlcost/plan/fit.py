@@ -122,7 +122,9 @@ def suggestions(run: Run, limit: int = 4) -> list[Suggestion]:
             continue
         seen.add(key)
         try:
-            memory = memory_breakdown(run.model, run.config, run.system.accelerator, layout)
+            memory = memory_breakdown(
+                run.model, run.config, run.system.accelerator, layout, implementation=run.software
+            )
         except MlcostError:
             continue
         if bool(memory.fits()):

@@ -32,6 +32,7 @@ from mlcost.site import (
 from mlcost.specs import Catalog, Grid, ModelSpec, Storage, TransformerSpec, default_catalog
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System
+from mlcost.uncertainty import step_time_band
 from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
 from mlcost.workload import TrainingConfig, config_for_model
 
@@ -225,7 +226,7 @@ def choose_layout(
     gpus: int,
     global_batch_size: int,
     software: Software,
-    tie: float = 0.0,
+    tie: float | None = 0.0,
 ) -> tuple[Layout, str, SearchResult | None]:
     """The fastest layout that fits (:func:`mlcost.parallel.search`) for ``global_batch_size``
     sequences per step, or of those within ``tie`` (relative) of its step time the one with the
@@ -248,10 +249,14 @@ def choose_layout(
             f"none of the {result.candidates} layouts searched fits; pure data parallelism shown",
             result,
         )
+    if tie is None:  # the band's resolution: closer layouts cannot be told apart
+        tie = step_time_band().resolution
     rank = result.simplest_of_ties(tie)
     simpler = (
-        f"; of the layouts within {tie:.1%} of its step time, the one with the fewest "
-        "model-parallel dimensions"
+        f"; of the layouts within {tie:.1%} of its step time (the step-time band's resolution: "
+        "the published runs cannot tell them apart), the one practitioners run: the fewest "
+        "model-parallel dimensions, then Megatron's defaults (micro-batch 1, no recomputation, "
+        "no TP overlap)"
         if rank > 0
         else ""
     )

@@ -26,6 +26,7 @@ from mlcost.specs.hardware import (
     Node,
     PeakThroughput,
     Storage,
+    TraceOrigin,
 )
 from mlcost.specs.hf import from_hf_config
 from mlcost.specs.kinds import SPEC_TYPES, spec_from_dict
@@ -68,6 +69,7 @@ __all__ = [
     "Price",
     "Spec",
     "Storage",
+    "TraceOrigin",
     "TransformerSpec",
     "as_accelerator",
     "as_model",

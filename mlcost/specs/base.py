@@ -129,6 +129,17 @@ class Spec(Model):
 
     name: str
     aliases: tuple[str, ...] = ()
+    #: Aliases shared with other entries that name this one when given alone (``h100`` is the
+    #: SXM module). Only those among ``aliases`` count (a copy with its aliases cleared, such as
+    #: a calibrated profile, claims nothing); the catalog's own files must list only aliases,
+    #: and a shared alias has one default at most (:class:`mlcost.specs.Catalog`).
+    default_for: tuple[str, ...] = ()
+
+    @property
+    def defaults(self) -> tuple[str, ...]:
+        """The shared aliases this spec is the default of: ``default_for`` among ``aliases``."""
+        return tuple(name for name in self.default_for if name in self.aliases)
+
     display_name: str | None = None
     notes: str | None = None
     references: dict[str, str] = Field(default_factory=dict)
@@ -144,7 +155,7 @@ class Spec(Model):
             )
         return value
 
-    @field_validator("aliases")
+    @field_validator("aliases", "default_for")
     @classmethod
     def _aliases_lower(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(alias.strip().lower() for alias in value)
@@ -184,7 +195,9 @@ class Spec(Model):
         data = self.model_dump(mode="json", exclude_defaults=True)
         data.pop("kind", None)
         head: dict[str, Any] = {
-            key: data.pop(key) for key in ("name", "aliases", "display_name") if key in data
+            key: data.pop(key)
+            for key in ("name", "aliases", "default_for", "display_name")
+            if key in data
         }
         tail: dict[str, Any] = {
             key: data.pop(key) for key in ("notes", "references", "sources") if key in data

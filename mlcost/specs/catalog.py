@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import warnings
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from mlcost.errors import AmbiguousNameError, SpecError, UnknownNameError
+from mlcost.errors import AmbiguousNameError, DefaultNameNote, SpecError, UnknownNameError
 from mlcost.io import read_input_text
 from mlcost.specs import parsed
 from mlcost.specs.base import Spec
@@ -145,6 +146,11 @@ def _read_files(
             continue
         if require_sources and (missing := spec.unsourced_paths()):
             problems.append(f"{file}: numbers without a source: {', '.join(missing)}")
+        if stray := [name for name in spec.default_for if name not in spec.defaults]:
+            problems.append(
+                f"{file}: default_for: {', '.join(map(repr, stray))} is not among aliases; "
+                "expected aliases of this spec (add them to aliases)"
+            )
         if group is not None and spec.KIND not in GROUPS[group]:
             problems.append(
                 f"{file}: {_article(spec.KIND)} {spec.KIND} filed under {group}/; expected "
@@ -175,6 +181,7 @@ class Catalog:
     ) -> None:
         self._specs: dict[str, Spec] = {}
         self._aliases: dict[str, set[str]] = {}
+        self._defaults: dict[str, str] = {}  # shared alias -> the key of its default entry
         self._origins = dict(origins or {})
         self._pending = {group: tuple(files) for group, files in (pending or {}).items()}
         self._failed: dict[str, SpecError] = {}
@@ -190,17 +197,25 @@ class Catalog:
         sees the catalog before or after, never half of it)."""
         found = dict(self._specs)
         aliases = {alias: set(keys) for alias, keys in self._aliases.items()}
-        duplicates = []
+        defaults = dict(self._defaults)
+        problems = []
         for spec in specs:
             key = spec.name.lower()
             if key in found:
-                duplicates.append(spec.name)
+                problems.append(f"name {spec.name!r} is defined twice")
             found[key] = spec
             for alias in spec.aliases:
                 aliases.setdefault(alias.lower(), set()).add(key)
-        if duplicates:
-            raise SpecError([f"name {n!r} is defined twice" for n in duplicates], source=self._root)
-        self._specs, self._aliases = found, aliases
+            for alias in spec.defaults:
+                if defaults.get(alias, key) != key:
+                    problems.append(
+                        f"default_for: {alias!r} is claimed by {defaults[alias]} and {key}; "
+                        "expected one default per short name"
+                    )
+                defaults[alias] = key
+        if problems:
+            raise SpecError(problems, source=self._root)
+        self._specs, self._aliases, self._defaults = found, aliases, defaults
 
     def _ensure(self, kinds: Iterable[str] | None = None) -> None:
         """Read the groups not read yet that hold any of ``kinds`` (all of them for None)."""
@@ -325,6 +340,18 @@ class Catalog:
         candidates = sorted(n for n in self._aliases.get(key, ()) if self._specs[n].KIND in wanted)
         if len(candidates) == 1:
             return self._specs[candidates[0]]
+        default = self._defaults.get(key)
+        if candidates and default in candidates:
+            chosen = self._specs[default]
+            others = [self._specs[n].name for n in candidates if n != default]
+            warnings.warn(
+                f"{name} → {chosen.name} ({chosen.display_name or chosen.name}); say "
+                + (f"{', '.join(others[:-1])} or " if others[:-1] else "")
+                + f"{others[-1]} for {'another' if others[:-1] else 'the other'}",
+                DefaultNameNote,
+                stacklevel=2,
+            )
+            return chosen
         if candidates:
             raise AmbiguousNameError(what, name, [self._specs[n].name for n in candidates])
         self._ensure()  # not found: the message names a spec of another kind, or the choices

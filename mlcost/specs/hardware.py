@@ -10,7 +10,7 @@ Conventions (see ``docs/spec-format.md``):
 """
 
 import datetime
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 import pint
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, model_validator
@@ -86,6 +86,24 @@ class CollectiveFit(_Part):
     r_squared: float
 
 
+class TraceOrigin(_Part):
+    """The profiled run a profile was fitted from (``mlcost calibrate --trace``): the trace
+    file, its SHA-256, what ran (model, micro-batch, sequence, recomputation, software) and
+    the step it measured."""
+
+    file: str
+    sha256: str
+    device: str
+    steps: PositiveInt
+    model: str
+    micro_batch_size: PositiveInt
+    sequence_length: PositiveInt
+    recompute: str = "none"
+    implementation: str | None = None
+    step_time: Duration
+    step_time_source: str = "the trace's ProfilerStep wall time"
+
+
 class Measured(_Part):
     """Ceilings measured by ``mlcost bench`` and fitted by ``mlcost calibrate`` (or, for a catalog
     accelerator, published measurements); ``based_on`` names the catalog accelerator the profile
@@ -113,10 +131,25 @@ class Measured(_Part):
     #: Positive: it divides a GEMM's time (FP32, without tensor cores, measures about 1).
     gemm_unaligned: dict[str, PositiveFloat] = Field(default_factory=dict)
     optimizer_efficiency: tuple[GemmPoint, ...] = ()
+    #: Per format: a GEMM's throughput at the clock the GPU sustains under a training step's
+    #: load (its power limit) over the burst throughput ``gemm_efficiency`` was measured at,
+    #: by GEMM FLOPs (``efficiency`` holds the ratio; interpolated in log FLOPs, flat beyond).
+    gemm_sustained: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
     memory_bandwidth: ByteRate | None = None
     launch_overhead: Duration | None = None
     vector_efficiency: float | None = Field(default=None, gt=0, le=1.0)
     kind_efficiency: dict[str, float] = Field(default_factory=dict)
+    #: Per operator kind that is bound by memory (``norm``, ``activation``, ``elementwise``,
+    #: ``loss``, ``optimizer``, ...): the share of the datasheet bandwidth its kernels reached
+    #: in a profiled run, in (0, 1] (:func:`mlcost.trace_fit.calibrate_from_trace`).
+    kind_memory_efficiency: dict[str, Annotated[float, Field(gt=0.0, le=1.0)]] = Field(
+        default_factory=dict
+    )
+    #: The caching allocator's reserved-but-unallocated share at the peak of a profiled run
+    #: (``peak reserved / peak allocated - 1``), in [0, 1): it replaces the assumed 5%.
+    allocator_fragmentation: float | None = Field(default=None, ge=0.0, lt=1.0)
+    #: The run a profile was fitted from, where it was fitted from a profiler trace.
+    trace: TraceOrigin | None = None
     collectives: tuple[CollectiveFit, ...] = ()
     fit_quality: dict[str, float] = Field(default_factory=dict)
 

@@ -239,6 +239,24 @@ class Implementation(Spec):
     optimizer_ops_per_tensor: float = Field(default=0.0, ge=0.0)
     cross_entropy: CrossEntropyKernels | None = None
     dispatch_overhead: Duration = Q_(5, "us")
+    #: Full recomputation stops once the tensors backward needs are recomputed (PyTorch's
+    #: non-reentrant ``torch.utils.checkpoint``): a layer's last GEMM and the element-wise rows
+    #: after it are not recomputed (:func:`mlcost.operator_time.recomputed_rows`). False:
+    #: the whole layer's forward is replayed (Megatron-Core's reentrant checkpoint).
+    recompute_stops_early: bool = False
+    # Bytes per parameter of the gradients held from backward to the optimizer step under mixed
+    # precision (Megatron's FP32 main_grad buffers); absent: the precision policy's.
+    held_gradient_bytes: float | None = Field(default=None, gt=0)
+    # Sequence parallelism: the all-gathered input of the QKV and first MLP GEMMs is not saved
+    # but all-gathered again in backward for the weight gradient, asynchronously behind the
+    # input-gradient GEMM (Megatron's LinearWithGradAccumulationAndAsyncCommunication).
+    sequence_parallel_regather: bool = False
+    # Pipeline point-to-point sends wait on the critical path every micro-batch (blocking
+    # send/receive pairs of the 1F1B schedule), not only on the fill and drain.
+    pipeline_sends_exposed: bool = False
+    # Its collectives (NCCL kernels) take SMs from the compute they hide behind
+    # (mlcost.parallel.degrees.COLLECTIVE_COMPUTE_SHARE).
+    collectives_take_compute: bool = False
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""

@@ -52,6 +52,11 @@ class PrecisionPolicy(Record, frozen=True):
     layer_gemms_only: bool = False  # only the layers' GEMMs run in compute_format (FP8 recipes)
     high_precision_format: str = ""  # the format of the other GEMMs (BF16 under FP8)
 
+    @property
+    def compute_formats(self) -> tuple[str, ...]:
+        """Every format the step's GEMMs run in: a GPU without a peak in each cannot run it."""
+        return tuple(f for f in (self.compute_format, self.high_precision_format) if f)
+
     def format_of(self, block: str) -> str:
         """The format a GEMM of ``block`` (``layer``, ``head``, ...) runs in."""
         if self.layer_gemms_only and block != "layer":

@@ -98,6 +98,7 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             softcap=eager and model.attention_logit_softcap is not None,
             format=step.policy.high_precision_format if step.policy.layer_gemms_only else "",
             v_dim=v_dim,
+            alone=step.core_rf - step.layer_rf,
         )
     ops.append(
         step.layer_gemm(
@@ -273,6 +274,7 @@ def attention_core_ops(
     softcap: bool = False,
     format: str = "",
     v_dim: int | None = None,
+    alone: float = 0.0,
 ) -> list[Operator]:
     """QK^T, (logit soft-capping,) softmax, (dropout,) PV for one attention pattern.
 
@@ -291,6 +293,11 @@ def attention_core_ops(
     projection (GPT-2) q and v are saved as contiguous copies and k as a view of the whole QKV
     output. ``v_dim`` is the value head size when it differs from the query/key one ``d``
     (multi-head latent attention): scores x V then costs ``2·v_dim`` FLOPs per pair and head.
+    ``alone``: the share of the layers whose attention core is recomputed on its own (selective
+    recomputation, not the whole layer): the checkpointed region keeps its inputs q, k and v
+    for backward, ``b·s·(n_q·d + n_kv·d + n_kv·d_v)`` elements (Megatron's
+    ``CheckpointFunction`` over ``core_attention``; Korthikanti et al. 2022, section 4.2: the
+    ``34·s·b·h`` of Table 2 keeps the ``6·s·b·h`` of Q, K and V), on the scores row.
     """
     dv = d if v_dim is None else v_dim
     suffix = f" ({label})" if label else ""
@@ -323,6 +330,8 @@ def attention_core_ops(
             stored * act + 2 * qk, scores_saved, (s, s, d), rf, label, b * n_q, format,
             "eager: materializes the score matrix" if eager
             else "fused (FlashAttention): no score matrix in memory; saves q, k, v",
+            region_input_bytes=qk + tokens * n_kv * dv * act,
+            recomputed_alone=alone,
         ),
         elementwise_operator(
             f"softmax{suffix}", "layer", count, scores, "softmax", kind=OperatorKind.SOFTMAX,
@@ -374,6 +383,8 @@ def _attention_matmul(
     batch_heads: Real,
     format: str,
     note: str = "",
+    region_input_bytes: Real = 0.0,
+    recomputed_alone: float = 0.0,
 ) -> Operator:
     """One of the attention core's two batched matmuls (scores ``[s x d]·[d x s]``, scores x V
     ``[s x s]·[s x d_v]``; ``shape`` its ``m, n, k``, ``batch_heads`` GEMMs of it per
@@ -391,6 +402,8 @@ def _attention_matmul(
         bytes_written=bytes_written,
         backward_bytes=backward_bytes,
         saved_bytes=saved_bytes,
+        region_input_bytes=region_input_bytes,
+        recomputed_alone=recomputed_alone,
         recompute_fraction=rf,
         m=m,
         n=n,

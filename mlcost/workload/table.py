@@ -142,6 +142,11 @@ class Operator(Record, frozen=True):
     saved_bytes: Real = 0
     parameters: Real = 0
     recompute_fraction: float = 0.0
+    # The inputs of a region recomputed on its own (the attention core's q, k and v, on its
+    # scores row), kept for backward on the share ``recomputed_alone`` of its executions whose
+    # region, not the whole layer, is recomputed (selective recomputation).
+    region_input_bytes: Real = 0.0
+    recomputed_alone: float = 0.0
     m: Real = 0
     n: Real = 0
     k: Real = 0
@@ -193,7 +198,8 @@ class Operator(Record, frozen=True):
     @property
     def saved_bytes_after_recompute(self) -> Real:
         """Bytes this operator still saves for backward once recomputation drops its share."""
-        return self.saved_bytes * (1.0 - self.recompute_fraction)
+        kept = self.region_input_bytes * self.recomputed_alone
+        return self.saved_bytes * (1.0 - self.recompute_fraction) + kept
 
 
 COLUMNS = (

@@ -98,3 +98,18 @@ def test_isotonic_regression_by_hand() -> None:
     # Pool adjacent violators: [1, 3, 2, 4] -> [1, 2.5, 2.5, 4].
     assert isotonic_increasing([1, 3, 2, 4]).tolist() == [1, 2.5, 2.5, 4]
     assert np.all(np.diff(isotonic_increasing([5, 1, 4, 2, 3])) >= 0)
+
+
+def test_a_cpu_profile_plans_a_cpu_run(results: Path, tmp_path: Path) -> None:
+    """Issue 62: ``mlcost plan`` refused a calibrated CPU profile ("no tdp in its spec"). Its
+    power is now the stated assumption ``Assumptions.measured_host_power``."""
+    from mlcost import Plan
+    from mlcost.assumptions import Assumptions
+
+    profile = calibrate(results)
+    assert profile.tdp == Assumptions().measured_host_power
+    path = tmp_path / "cpu.yaml"
+    path.write_text(profile.to_yaml())
+    config = TrainingConfig(sequence_length=256, precision="fp32")
+    model = spec_of(GPTConfig())
+    assert Plan(model, gpu=str(path), gpus=1, tokens=1e6, config=config).energy()["energy"] > 0

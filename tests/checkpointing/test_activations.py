@@ -255,15 +255,16 @@ def test_chain_matches_operator_table_and_memory_model() -> None:
 
 
 def test_cheapest_recompute_fits_the_v100() -> None:
-    result = cheapest_recompute(GPT2_XL, CONFIG, V100, LAYOUT)
+    # A plain PyTorch run (ddp-eager: FP16 gradients, not Megatron's FP32 main gradients).
+    result = cheapest_recompute(GPT2_XL, CONFIG, V100, LAYOUT, implementation="ddp-eager")
     assert result.fits
     # The V100 SXM2 32 GB datasheet capacity (32 GiB).
     assert result.memory <= Q_(32, "GiB")
     # Without recomputation the step does not fit (40 GiB of activations alone).
-    assert not memory_breakdown(GPT2_XL, CONFIG, V100, LAYOUT).fits()
+    assert not memory_breakdown(GPT2_XL, CONFIG, V100, LAYOUT, implementation="ddp-eager").fits()
     # Less recomputation than recomputing every layer (Megatron "full"), which also fits.
     full = LAYOUT.model_copy(update={"recompute": "full"})
-    assert memory_breakdown(GPT2_XL, CONFIG, V100, full).fits()
+    assert memory_breakdown(GPT2_XL, CONFIG, V100, full, implementation="ddp-eager").fits()
     full_flops = transformer_operators(GPT2_XL, CONFIG, full).recompute_flops
     assert result.recompute_flops < full_flops
 

@@ -12,7 +12,7 @@ from tests.cli.conftest import Cli
 
 def test_activations_json_fits_the_budget(cli: Cli) -> None:
     result = cli(
-        "checkpoint", "activations", "gpt2-xl", "--gpu", "v100-sxm2-32gb", "--batch", "4",
+        "checkpoint", "activations", "gpt2-xl", "--gpu", "v100-sxm2-32gb", "--batch", "2",
         "--seq", "1024", "--precision", "fp16-mixed", "--attention", "eager",
         "--budget", "30GiB", "--json",
     )  # fmt: skip

@@ -55,5 +55,44 @@ def test_fit_answers(cli: Cli) -> None:
     smallest = mlcost.accelerator(data["smallest_catalog_gpu"])
     assert memory_breakdown("llama-3-8b", config, smallest, layout).fits()
     for gpu in mlcost.catalog().items("accelerators"):
-        if gpu.memory_available < smallest.memory_available:
+        if gpu.memory_available < smallest.memory_available and "bf16" in gpu.formats:
             assert not memory_breakdown("llama-3-8b", config, gpu, layout).fits(), gpu.name
+
+
+# Volta (V100 whitepaper: tensor cores take FP16 inputs only) and Turing (T4 datasheet: FP16,
+# INT8, INT4 tensor cores) have no BF16: a bf16 run is never suggested on them.
+NO_BF16 = ("Volta", "Turing")
+
+
+@pytest.mark.parametrize("precision", ["bf16-mixed", "fp16-mixed"])
+def test_fit_suggests_only_gpus_of_the_precision(cli: Cli, precision: str) -> None:
+    # GPT-2 at s=1024 fits on every catalog GPU (3.65 GiB in bf16-mixed): the smallest catalog
+    # GPU is the one with the least memory among those that compute in the run's precision.
+    result = cli("fit", "gpt2", "--precision", precision, "--json")
+    assert result.exit_code == 0, result.stderr
+    chosen = mlcost.accelerator(json.loads(result.stdout)["smallest_catalog_gpu"])
+    able = [
+        g for g in mlcost.catalog().items("accelerators")
+        if ("bf16" if precision == "bf16-mixed" else "fp16") in g.formats  # type: ignore[attr-defined]
+    ]  # fmt: skip
+    assert chosen.memory_available == min(g.memory_available for g in able)  # type: ignore[attr-defined]
+    if precision == "bf16-mixed":
+        assert chosen.architecture not in NO_BF16
+    else:  # FP16 runs on the 16 GB Volta and Turing cards
+        assert chosen.architecture in NO_BF16
+
+
+@pytest.mark.parametrize("times", [1, 2])  # in one process: each command says it again
+def test_a_short_name_takes_its_default_and_says_so(cli: Cli, times: int) -> None:
+    result = cli("fit", "gpt2", "--gpu", "h100", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["gpu"] == "h100-sxm5-80gb"  # the SXM module
+    assert result.stderr.splitlines() == [
+        "note: h100 → h100-sxm5-80gb (NVIDIA H100 SXM5 80GB); say h100-pcie-80gb for the other"
+    ]
+
+
+def test_a_name_of_one_card_says_nothing_more(cli: Cli) -> None:
+    result = cli("fit", "gpt2", "--gpu", "4090", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["gpu"] == "rtx-4090" and result.stderr == ""

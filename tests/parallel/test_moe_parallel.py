@@ -37,7 +37,8 @@ def test_mixtral_routed_expert_count_by_hand() -> None:
 def test_expert_parallel_shards_expert_states(dp: int, ep: int, zero: int) -> None:
     layout = Layout(dp=dp, ep=ep, zero_stage=zero, micro_batch_size=1, gradient_accumulation=1)
     breakdown = memory_breakdown("mixtral-8x7b", CONFIG, "h100-sxm5-80gb", layout)
-    per_parameter = model_state_bytes_per_parameter("bf16-mixed", "adamw")
+    # Megatron-Core (the default implementation) holds FP32 main gradients: 4 bytes.
+    per_parameter = model_state_bytes_per_parameter("bf16-mixed", "adamw", gradient_bytes=4)
     dense = TOTAL - ROUTED
     shards_from = {MemoryTerm.WEIGHTS: 3, MemoryTerm.GRADIENTS: 2,
                    MemoryTerm.MASTER_WEIGHTS: 1, MemoryTerm.OPTIMIZER_STATES: 1}  # fmt: skip

@@ -121,6 +121,7 @@ def test_the_simplest_of_tied_layouts_by_hand(tolerance: float, expected: int) -
         "step_s": np.asarray([1.002, 1.0009, 1.0, 1.0004]),
         "tp": np.asarray([1, 1, 2, 1]), "pp": np.asarray([1, 1, 1, 2]),
         "cp": np.asarray([1, 1, 1, 2]), "ep": 1, "v": np.ones(4, dtype=np.int64),
+        "micro_batch": np.ones(4, dtype=np.int64), "recompute": 0, "tp_overlap": False,
     }  # fmt: skip
     result = SearchResult(
         columns=columns, order=np.asarray([2, 3, 1, 0]), model="m",
@@ -128,3 +129,25 @@ def test_the_simplest_of_tied_layouts_by_hand(tolerance: float, expected: int) -
         rank_by="time",
     )  # fmt: skip
     assert result.simplest_of_ties(tolerance) == expected
+
+
+def test_of_tied_layouts_as_simple_the_one_at_megatrons_defaults() -> None:
+    # Ranked steps 1.0, 1.05, 1.08 s, all data-parallel only: micro-batch 4 with TP overlap,
+    # micro-batch 2, micro-batch 1 (Megatron's default, no overlap). Within 10 % all three tie
+    # and the third departs from no default; within 6 % the first two tie and the second
+    # departs from one default (micro-batch), the first from two.
+    from mlcost.parallel.search import SearchResult
+
+    columns = {
+        "step_s": np.asarray([1.0, 1.05, 1.08]), "tp": 1, "pp": 1, "cp": 1, "ep": 1, "v": 1,
+        "micro_batch": np.asarray([4, 2, 1]), "recompute": np.zeros(3, dtype=np.int64),
+        "tp_overlap": np.asarray([True, False, False]),
+    }  # fmt: skip
+    result = SearchResult(
+        columns=columns, order=np.asarray([0, 1, 2]), model="m",
+        system=mlcost.system("dgx-h100"), global_batch_size=8, candidates=3, fitting=3,
+        rank_by="time",
+    )  # fmt: skip
+    assert result.simplest_of_ties(0.10) == 2
+    assert result.simplest_of_ties(0.06) == 1
+    assert result.simplest_of_ties(0.0) == 0

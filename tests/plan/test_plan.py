@@ -23,6 +23,7 @@ from mlcost.parallel import multi_gpu_step_time
 from mlcost.plan import ComputeOptimalWarning, DoesNotFitError, Plan
 from mlcost.plan.chain import Numbers, evaluate_run
 from mlcost.specs import Attached, Node
+from mlcost.uncertainty import calibration, step_time_band
 from mlcost.units import Q_
 from mlcost.workload import OperatorTable, TrainingConfig, transformer
 
@@ -165,7 +166,10 @@ def test_data_bound_step_on_a_hard_disk() -> None:
         step = plan.step_time()
         read = step.data_stages["read"].to("s").magnitude
         assert read == pytest.approx(expected_read, rel=1e-12)
-        busy = (step.compute + step.communication).to("s").magnitude
+        # Compute and communication carry the default implementation's calibration (its one
+        # correction factor, mlcost.uncertainty); the input pipeline does not.
+        factor = calibration("megatron-core").factor  # type: ignore[union-attr]
+        busy = (step.compute + step.communication).to("s").magnitude * factor
         assert step.data_bound == (expected_read > busy)
         assert step.total.to("s").magnitude == pytest.approx(max(expected_read, busy), rel=1e-12)
     assert step.data_bound and step.bound == "data (read)"  # the F_access = 0.01 case
@@ -310,7 +314,9 @@ def test_plan_of_a_layout_is_that_layouts_step_and_memory(layout: Layout) -> Non
     )
     assert step.mfu == pytest.approx(reference.mfu(), rel=1e-12)
     assert list(step.detail.terms["exposed"]) == pytest.approx(list(reference.terms["exposed"]))
-    memory = memory_breakdown("llama-2-7b", config, "h100-sxm5-80gb", layout)
+    memory = memory_breakdown(
+        "llama-2-7b", config, "h100-sxm5-80gb", layout, implementation=plan.run.software
+    )
     assert plan.memory().total == memory.total
     # The chain's memory (what decides whether the run fits) is the memory model's, to the bit:
     # with one operator table for the step and the memory stages, built once, where the GPU
@@ -342,8 +348,9 @@ def test_llama_70b_on_1024_gpus_searches_a_layout_that_fits() -> None:
 def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions() -> None:
     # Llama-2-7B on one DGX H100: data parallelism over 8 and 4 x 2 context-parallel ranks
     # put the same 8 x 2048 tokens through the same GEMMs, so their steps differ by far less
-    # than the model can tell (0.1 %, Assumptions.layout_tie_tolerance); the plan runs the
-    # plain one. With no tolerance it runs the search's first, whatever that is.
+    # than the model can tell (the step-time band's resolution, Assumptions.
+    # layout_tie_tolerance); the plan runs the plain one. With no tolerance it runs the
+    # search's first, whatever that is.
     from mlcost.parallel import search
 
     plan = Plan("llama-2-7b", system="dgx-h100", gpus=8)
@@ -354,7 +361,7 @@ def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions()
     layout = r.layout
     assert (layout.tp, layout.pp, layout.cp, layout.ep, layout.virtual_stages) == (1, 1, 1, 1, 1)
     chosen = multi_gpu_step_time(r.model, r.config, r.system, layout, implementation=r.software)
-    assert chosen.total.to("s").magnitude <= steps[0] * 1.001
+    assert chosen.total.to("s").magnitude <= steps[0] * (1 + step_time_band().resolution)
     exact = Plan("llama-2-7b", system="dgx-h100", gpus=8,
                  assumptions=Assumptions(layout_tie_tolerance=0.0))  # fmt: skip
     assert exact.run.layout == result.layout(0)

@@ -5,11 +5,19 @@ Spot-check values are typed here from the cited documents, not read from the cat
 
 from __future__ import annotations
 
+import re
+import warnings
 from pathlib import Path
 
 import pytest
 
-from mlcost.errors import AmbiguousNameError, MlcostError, SpecError, UnknownNameError
+from mlcost.errors import (
+    AmbiguousNameError,
+    DefaultNameNote,
+    MlcostError,
+    SpecError,
+    UnknownNameError,
+)
 from mlcost.specs import (
     Accelerator,
     Catalog,
@@ -171,6 +179,59 @@ def test_h200_datasheet(catalog: Catalog) -> None:
     assert gpu.peak("bf16", sparse=True).magnitude == pytest.approx(1979, rel=0.001)
 
 
+# Typed from each card's datasheet or architecture whitepaper (the document named per row):
+# memory bandwidth GB/s, board power W, dense BF16 tensor TFLOP/s with FP32 accumulate (None: no
+# BF16), and whether it has FP8 tensor cores.
+CARDS = {
+    # Ada whitepaper v2.1 Appendix A: GeForce RTX 4090 1008 GB/s, 450 W, BF16 165.2, FP8 yes.
+    "rtx-4090": (1008, 450, 165.2, True),
+    # Ampere GA102 whitepaper: GeForce RTX 3090 936 GB/s, 350 W, BF16 71 (FP32 acc.), no FP8.
+    "rtx-3090": (936, 350, 71, False),
+    # RTX A6000 datasheet 768 GB/s, 300 W; GA102 whitepaper BF16 154.8.
+    "rtx-a6000": (768, 300, 154.8, False),
+    # RTX 6000 Ada datasheet 960 GB/s, 300 W; Ada whitepaper BF16 364.2, FP8 yes.
+    "rtx-6000-ada": (960, 300, 364.2, True),
+    # L40S datasheet: 864 GB/s, 350 W, BF16 362.05, FP8 733.
+    "l40s": (864, 350, 362.05, True),
+    # L4 datasheet: 300 GB/s, 72 W, BF16 242 with sparsity (121 dense), FP8 485 with sparsity.
+    "l4": (300, 72, 121, True),
+    # A10 datasheet: 600 GB/s, 150 W, BF16 125.
+    "a10": (600, 150, 125, False),
+    # T4 datasheet: 320+ GB/s, 70 W, FP16/FP32 mixed 65 TFLOPS; Turing has no BF16 or FP8.
+    "t4": (320, 70, None, False),
+    # AMD MI325X datasheet: 6 TB/s, 1,000 W TBP, BF16 1,307.4, FP8 2,614.9.
+    "mi325x-256gb": (6000, 1000, 1307.4, True),
+    # Intel Gaudi 3 (Hot Chips 2024): 3.67 TB/s, 900 W (air), BF16 and FP8 matrix 1,835.
+    "gaudi-3": (3670, 900, 1835, True),
+}
+
+# Google Cloud TPU documentation, per chip: HBM bandwidth GB/s and BF16 peak TFLOP/s (no power
+# is published).
+TPUS = {"tpu-v5e": (819, 197), "tpu-v5p": (2765, 459), "tpu-v6e": (1638, 918)}
+
+
+@pytest.mark.parametrize("name", sorted(TPUS))
+def test_tpus(catalog: Catalog, name: str) -> None:
+    bandwidth, bf16 = TPUS[name]
+    tpu = catalog.accelerator(name)
+    assert tpu.memory_bandwidth.to("GB/s").magnitude == pytest.approx(bandwidth)
+    assert tpu.peak("bf16").magnitude == pytest.approx(bf16)
+    assert tpu.tdp is None and "fp8" not in tpu.formats
+
+
+@pytest.mark.parametrize("name", sorted(CARDS))
+def test_cards_people_own_or_rent(catalog: Catalog, name: str) -> None:
+    bandwidth, power, bf16, fp8 = CARDS[name]
+    gpu = catalog.accelerator(name)
+    assert gpu.memory_bandwidth.to("GB/s").magnitude == pytest.approx(bandwidth)
+    assert gpu.tdp is not None and gpu.tdp.to("W").magnitude == pytest.approx(power)
+    assert ("bf16" in gpu.formats) == (bf16 is not None)
+    if bf16 is not None:
+        assert gpu.peak("bf16").magnitude == pytest.approx(bf16)
+    assert ("fp8" in gpu.formats) == fp8
+    assert gpu.memory_available <= gpu.memory_capacity  # what nvidia-smi shows, never more
+
+
 def test_sparse_never_below_dense_and_capacity_sane(catalog: Catalog) -> None:
     for spec in catalog.items("accelerators"):
         assert isinstance(spec, Accelerator)
@@ -241,13 +302,88 @@ def test_lookup_is_case_insensitive_and_knows_aliases(catalog: Catalog) -> None:
     assert catalog.model("Llama2-7B").name == "llama-2-7b"
 
 
-def test_ambiguous_alias_lists_candidates(catalog: Catalog) -> None:
-    with pytest.raises(AmbiguousNameError) as error:
-        catalog.accelerator("a100")
-    assert {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-40gb", "a100-pcie-80gb"} <= set(
-        error.value.candidates
+# What people type, and the entry it means: the data-centre module (SXM) with the most memory of
+# the family, and the card itself where the alias names the form factor.
+SHORT_NAMES = {
+    "h100": "h100-sxm5-80gb",
+    "h100-80gb": "h100-sxm5-80gb",
+    "a100": "a100-sxm4-80gb",
+    "a100-40gb": "a100-sxm4-40gb",
+    "a100-pcie": "a100-pcie-80gb",
+    "v100": "v100-sxm2-32gb",
+    "v100-pcie": "v100-pcie-32gb",
+    "4090": "rtx-4090",
+    "rtx-4090": "rtx-4090",
+    "l40s": "l40s",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHORT_NAMES))
+def test_short_names_resolve_to_their_default(catalog: Catalog, name: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert catalog.accelerator(name).name == SHORT_NAMES[name]
+    shared = len(catalog._aliases.get(name, ())) > 1
+    notes = [str(w.message) for w in caught if issubclass(w.category, DefaultNameNote)]
+    # A shared short name says which entry it chose and how to name the others; a name that
+    # means one entry says nothing.
+    assert notes == ([notes[0]] if shared else [])
+    if shared:
+        assert notes[0].startswith(f"{name} → {SHORT_NAMES[name]} (")
+
+
+def test_note_names_the_other_entries(catalog: Catalog) -> None:
+    with pytest.warns(DefaultNameNote) as caught:
+        catalog.accelerator("h100")
+    assert str(caught[0].message) == (
+        "h100 → h100-sxm5-80gb (NVIDIA H100 SXM5 80GB); say h100-pcie-80gb for the other"
     )
-    assert "a100-sxm4-80gb" in str(error.value)
+
+
+def test_every_shared_alias_has_one_default(catalog: Catalog) -> None:
+    catalog.items("accelerators")
+    shared = {alias for alias, keys in catalog._aliases.items() if len(keys) > 1}
+    assert shared, "the catalog shares aliases (h100, a100, ...)"
+    assert shared <= set(catalog._defaults)
+
+
+def _card(name: str, **fields: object) -> Accelerator:
+    """A made-up card with the alias ``card``."""
+    return Accelerator(
+        name=name,
+        aliases=("card",),
+        vendor="x",
+        memory_capacity="8 GiB",
+        memory_bandwidth="100 GB/s",
+        peak_compute=[{"format": "fp32", "engine": "vector", "dense": "1 TFLOP/s"}],
+        **fields,
+    )
+
+
+def test_ambiguous_alias_lists_candidates() -> None:
+    # Two entries sharing an alias that neither claims as its default: the one-line error.
+    one, two = _card("card-a"), _card("card-b")
+    with pytest.raises(AmbiguousNameError) as error:
+        Catalog([one, two]).accelerator("card")
+    assert error.value.candidates == ["card-a", "card-b"]
+    assert str(error.value) == "accelerator 'card' is ambiguous; it may mean: card-a, card-b"
+
+
+def test_a_short_name_has_one_default() -> None:
+    one, two = _card("card-a", default_for=("card",)), _card("card-b", default_for=("card",))
+    with pytest.raises(SpecError, match="default_for: 'card' is claimed by card-a and card-b"):
+        Catalog([one, two])
+    # A catalog file may name only its own aliases; a copy whose aliases were cleared (a
+    # calibrated profile of h100-sxm5-80gb) claims nothing.
+    assert _card("card-c", default_for=("crad",)).defaults == ()
+    assert _card("card-d", default_for=("card",)).model_copy(update={"aliases": ()}).defaults == ()
+
+
+def test_docs_list_what_the_catalog_holds(catalog: Catalog) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "catalog.md").read_text()
+    listed = set(re.findall(r"`([a-z0-9.\-]+)`", text))
+    for group in ("accelerators", "models"):
+        assert set(catalog.names(group)) <= listed, group
 
 
 def test_unknown_name_suggests(catalog: Catalog) -> None:
@@ -261,6 +397,17 @@ def test_kind_filter(catalog: Catalog) -> None:
         catalog.accelerator("llama-2-7b")
     with pytest.raises(UnknownNameError):
         catalog.accelerator("llama-9-7b")
+
+
+def test_a_catalog_file_claims_only_its_aliases(tmp_path: Path) -> None:
+    (tmp_path / "accelerators").mkdir()
+    (tmp_path / "accelerators" / "card.yaml").write_text(
+        "kind: accelerator\nname: card\naliases: [c1]\ndefault_for: [c2]\nvendor: x\n"
+        "memory_capacity: 8 GiB\nmemory_bandwidth: 1 TB/s\n"
+        "peak_compute: [{format: bf16, dense: 1 TFLOP/s}]\nsources: {'*': made up}\n"
+    )
+    with pytest.raises(SpecError, match="default_for: 'c2' is not among aliases"):
+        Catalog.from_directory(tmp_path)
 
 
 def test_user_files_extend_the_catalog(catalog: Catalog, tmp_path: object) -> None:

@@ -70,6 +70,8 @@ def test_a_layer_gemm_row_has_every_field_in_its_place(flags: dict[str, bool]) -
         "saved_bytes": 2 * 5 * 5,  # its input, as the GEMM reads it: 50
         "parameters": 5 * 3 + 3,  # weight and bias: 18
         "recompute_fraction": 0.25,
+        "region_input_bytes": 0.0,
+        "recomputed_alone": 0.0,
         "m": 2,
         "n": 3,
         "k": 5,
@@ -115,6 +117,8 @@ def test_an_elementwise_row_has_every_field_in_its_place() -> None:
         "saved_bytes": 4 * 5,
         "parameters": 9,
         "recompute_fraction": 0.5,
+        "region_input_bytes": 0.0,
+        "recomputed_alone": 0.0,
         "m": 0,
         "n": 0,
         "k": 0,
