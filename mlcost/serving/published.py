@@ -18,8 +18,7 @@ Families and what is compared (like with like):
   its decode steps at their contexts.
 * ``musgrave``: vLLM on an A100, output tokens/s of one request at a time.
 
-Llama 3.1 8B and Llama 3.3 70B are the catalog's Llama 3 shapes with a 131,072-token context
-(rope scaling changes no FLOP or byte).
+Llama 3.1 8B and Llama 3.3 70B are the catalog's ``llama-3.1-8b`` and ``llama-3.3-70b``.
 """
 
 from __future__ import annotations
@@ -41,8 +40,6 @@ from mlcost.specs import Engine, TransformerSpec, default_catalog
 SERVING_FAMILIES = (
     "trtllm-perf-overview", "trtllm-perf-overview-moe", "nim", "vllm-dashboard", "musgrave",
 )  # fmt: skip
-#: Context of Llama 3.1 and 3.3 (their config.json max_position_embeddings).
-LLAMA_31_CONTEXT = 131_072
 
 
 @cache
@@ -64,10 +61,7 @@ def serving_sources() -> dict[str, str]:
 
 
 def _model(name: str) -> TransformerSpec:
-    spec = default_catalog().transformer(name)
-    if not name.startswith("llama-3"):
-        return spec
-    return spec.model_copy(update={"max_position_embeddings": LLAMA_31_CONTEXT})
+    return default_catalog().transformer(name)
 
 
 def _plan(case: dict[str, Any], engine: Engine | str, batch: int | None) -> ServePlan:
@@ -200,7 +194,6 @@ def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> di
 
 
 __all__ = [
-    "LLAMA_31_CONTEXT",
     "SERVING_FAMILIES",
     "latency_ratio",
     "predict_serving_case",
