@@ -394,6 +394,7 @@ def calibrate(
         data = base.to_dict()
         data["name"] = name or f"{base.name}-measured"
         data["aliases"] = []
+        data["default_for"] = []  # a profile is never the default a short name means
         if bandwidth:
             data["memory_bandwidth"] = measured["memory_bandwidth"]
         data["measured"] = measured

@@ -730,6 +730,7 @@ def _profile(
     data.update(
         name=name,
         aliases=[],
+        default_for=[],  # a profile is never the default a short name means
         measured=measured,
         # the base's published measurements are replaced, so are their sources
         sources={

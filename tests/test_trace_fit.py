@@ -193,3 +193,16 @@ def test_comparison_outputs(fitted: TraceCalibration, tmp_path: Path) -> None:
     ax = comparison.plot()
     assert ax.get_ylabel() == "time per step (ms)" and ax.get_legend() is not None
     assert "step" in comparison.text()
+
+
+def test_a_profile_is_never_the_default_of_a_short_name() -> None:
+    """The catalog's h100-sxm5-80gb is what ``h100`` means (its ``default_for``); a profile fitted
+    on it is another card: it keeps no alias and no claim on the short name."""
+    base = as_accelerator("h100-sxm5-80gb")
+    assert "h100" in base.defaults
+    row, spec, config, layout = run_of("gpt3-350m", 8, "none")
+    fit = calibrate_from_trace(
+        DATA / "traces" / row["trace"], spec, config, layout, base=base,
+        implementation=SOFTWARE, step_seconds=row["step_median_s"],
+    )  # fmt: skip
+    assert fit.profile.aliases == () and fit.profile.default_for == ()
