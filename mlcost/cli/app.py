@@ -215,6 +215,8 @@ def _main() -> None:
     except typer.Abort:
         sys.exit(1)
     except _CLICK_ERROR as error:  # usage errors: unknown command or option, bad value
+        if type(error).__name__ == "NoArgsIsHelpError":  # bare `mlcost`: the help is the answer
+            sys.exit(0)
         _fail(_usage_message(error), code=getattr(error, "exit_code", 2) or 2, as_json=as_json)
     except OSError as error:
         where = f" {error.filename}" if error.filename else ""

@@ -60,3 +60,12 @@ def test_a_measured_curve_prints_its_numbers_not_python_reprs(cli: Cli) -> None:
     result = cli("specs", "show", "flash-attn-3")
     assert result.exit_code == 0, result.stderr
     assert "Quantity(" not in result.stdout
+
+
+def test_bare_mlcost_prints_its_commands_and_no_error(cli: Cli) -> None:
+    """``mlcost`` alone is a request for help (typer's ``no_args_is_help``): the usage and the
+    command list, exit 0, and no ``error:`` line (it used to end in ``error: mlcost: ;``)."""
+    result = cli()
+    assert result.exit_code == 0
+    assert "Usage:" in result.stdout and "Commands" in result.stdout and " plan " in result.stdout
+    assert "error" not in result.stderr
