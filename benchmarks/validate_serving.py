@@ -17,6 +17,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from mlcost.io import write_text_atomically
 from mlcost.serving.published import (
     SERVING_FAMILIES,
     serving_band_from_rows,
@@ -68,9 +69,9 @@ def main() -> None:
               f"{held['rows']} inside")  # fmt: skip
     if "--write" in sys.argv:
         path = Path(__file__).resolve().parents[1] / "mlcost" / "data" / "serving_band.json"
-        data = {"written_by": "benchmarks/validate_serving.py --write (see mlcost.serving.slo)",
+        data = {"written_by": "benchmarks/validate_serving.py --write (see mlcost.serving.band)",
                 "serving_latency": band}  # fmt: skip
-        path.write_text(json.dumps(data, indent=2) + "\n")
+        write_text_atomically(path, json.dumps(data, indent=2) + "\n")
         print(f"wrote {path}")
     print("sources:")
     for source in serving_sources().values():

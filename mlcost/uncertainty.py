@@ -93,17 +93,35 @@ def corrected_ratios(ratios: Any, groups: Any, fitted_on: Any) -> Array:
     return values / np.array([factors[name] for name in names.tolist()])
 
 
+def held_out_bands(
+    ratios: Any, groups: Any, families: Any, tail: float
+) -> dict[str, tuple[float, float, Array]]:
+    """Per family, the band fitted without it and which of its rows fall inside: the groups'
+    correction factors (:func:`corrected_ratios`; ``groups`` ``None``: no correction) and the
+    ``tail`` / ``1 - tail`` quantiles of ``measured / predicted``, both from the other families'
+    rows only. ``(low, high, inside)`` per family; a family whose absence leaves fewer than two
+    rows is left out."""
+    names = np.asarray(families)
+    values = np.asarray(ratios, dtype=np.float64)
+    out: dict[str, tuple[float, float, Array]] = {}
+    for family in dict.fromkeys(names.tolist()):
+        held = names == family
+        if (~held).sum() < 2:
+            continue
+        corrected = values if groups is None else corrected_ratios(values, groups, ~held)
+        low, high = np.quantile(corrected[~held], [tail, 1 - tail])
+        inside = (corrected[held] >= low) & (corrected[held] <= high)
+        out[family] = (float(low), float(high), inside)
+    return out
+
+
 def leave_one_family_out(ratios: Any, groups: Any, families: Any, tail: float) -> Array:
     """Per row, whether its corrected ``measured / predicted`` falls inside the band fitted
-    without its family: the groups' factors (:func:`corrected_ratios`) and the band's
-    ``tail`` / ``1 - tail`` quantiles from the other families' rows only."""
+    without its family (:func:`held_out_bands`)."""
     names = np.asarray(families)
     inside = np.zeros(names.shape, dtype=bool)
-    for family in set(names.tolist()):
-        held = names == family
-        corrected = corrected_ratios(ratios, groups, ~held)
-        low, high = np.quantile(corrected[~held], [tail, 1 - tail])
-        inside[held] = (corrected[held] >= low) & (corrected[held] <= high)
+    for family, (_, _, mine) in held_out_bands(ratios, groups, names, tail).items():
+        inside[names == family] = mine
     return inside
 
 
@@ -174,6 +192,7 @@ __all__ = [
     "calibration_factor",
     "calibrations",
     "corrected_ratios",
+    "held_out_bands",
     "leave_one_family_out",
     "step_time_band",
     "with_band",

@@ -105,12 +105,13 @@ def forward_seconds(
 ) -> Real:
     """Seconds of the forward ``table`` under ``engine`` (arrays in sweeps): the roofline of its
     rows plus ``K`` kernels' overhead each, replayed from a CUDA graph (``graph``) or launched;
-    a launched step waits for its host, ``max(GPU, host ops x dispatch overhead)``; then the
-    engine's host work between forwards, ``step_overhead`` (:class:`mlcost.specs.Engine`)."""
+    a launched step waits for its host, ``max(GPU, host ops x dispatch overhead)``
+    (:class:`mlcost.specs.Engine`; the engine's own work per step, ``step_overhead``, is added
+    once per engine step by its caller, not per forward)."""
     kernels, host_ops = engine_counts(engine, table, layers)
     gpu = np.asarray(forward_time(table, ceilings).seconds) + kernels * engine.kernel_seconds(graph)
     host = 0.0 if graph else host_ops * engine.dispatch_seconds
-    return plain(np.maximum(gpu, host) + engine.step_seconds)
+    return plain(np.maximum(gpu, host))
 
 
 def tensor_parallel_seconds(

@@ -377,10 +377,14 @@ class ServePlan(Result):
         def seconds(table: OperatorTable, of: TransformerSpec, step: bool) -> Any:
             return forward_seconds(table, c, engine, layers=of.num_layers, graph=step and graph)
 
-        prefill = seconds(prefill_operators(model, 1, p, **self._options), model, False) + comm(p)
+        # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
+        # step with the prefill chunks it carries, a speculative round), not per forward.
+        overhead = engine.step_seconds
+        forward = seconds(prefill_operators(model, 1, p, **self._options), model, False) + comm(p)
+        prefill = forward + overhead
         together = prompts_per_prefill(engine.prefill_tokens, p)
         if together == 1:
-            per_prompt_token = prefill / p
+            per_prompt_token = forward / p
         else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
             batched = prefill_operators(model, together, p, **self._options)
             per_prompt_token = (seconds(batched, model, False) + comm(together * p)) / (
@@ -403,12 +407,15 @@ class ServePlan(Result):
             tokens = np.asarray(
                 expected_accepted_tokens(float(self.acceptance or 0), k)
             ) * np.ones_like(b)
+        step = step + overhead
         if not engine.continuous_batching:
             # A static batch (Hugging Face generate): b prompts prefilled together, then O decode
             # steps; a token every step, the batch's prefill amortized over its O steps.
-            batch_prefill = seconds(
-                prefill_operators(model, b, p, **self._options), model, False
-            ) + comm(b * p)
+            batch_prefill = (
+                seconds(prefill_operators(model, b, p, **self._options), model, False)
+                + comm(b * p)
+                + overhead
+            )
             per_token: Any = np.asarray(batch_prefill) / (b * p)
             amortized = np.asarray(step + batch_prefill / o, dtype=np.float64)
             return {

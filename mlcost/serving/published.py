@@ -76,7 +76,8 @@ def _plan(case: dict[str, Any], engine: Engine | str, batch: int | None) -> Serv
 def static_batch_latency(plan: ServePlan, batch: int) -> float:
     """Milliseconds for one static batch of ``batch`` prompts to generate the plan's output
     tokens each: the batch's prefill (its first token) and ``O - 1`` decode steps at their
-    contexts, with the tensor-parallel all-reduces and the engine's costs."""
+    contexts, with the tensor-parallel all-reduces and the engine's costs (its ``step_overhead``
+    once per engine step: the prefill and each decode step)."""
     spec, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
     prompt, output = int(np.mean(plan._prompt)), int(np.mean(plan._output))
     ceilings = serving_ceilings(plan.accelerator, plan.weights)
@@ -85,14 +86,16 @@ def static_batch_latency(plan: ServePlan, batch: int) -> float:
     h, layers = spec.hidden_size, spec.num_layers
     prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
                               engine, layers=layers, graph=False)  # fmt: skip
-    prefill = np.asarray(prefill) + tensor_parallel_seconds(
-        system, plan.tp, h, layers, batch * prompt
+    prefill = (
+        np.asarray(prefill)
+        + tensor_parallel_seconds(system, plan.tp, h, layers, batch * prompt)
+        + engine.step_seconds
     )
     context = prompt + np.arange(1, output)  # the contexts of the O - 1 decode steps
     steps = forward_seconds(decode_operators(spec, batch, context, **options), ceilings, engine,
                             layers=layers, graph=engine.decode_graphs)  # fmt: skip
     steps = np.asarray(steps) + tensor_parallel_seconds(system, plan.tp, h, layers, batch)
-    return float((prefill + np.sum(steps)) * 1e3)
+    return float((prefill + np.sum(steps + engine.step_seconds)) * 1e3)
 
 
 def predict_serving_case(
@@ -165,7 +168,7 @@ def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> di
     """The band of a serving latency (:func:`mlcost.uncertainty.band_from_errors` on the rows'
     :func:`latency_ratio`), and its leave-one-family-out check: for each family, the band of
     the other families' rows and the share of the family's rows inside it."""
-    from mlcost.uncertainty import band_from_errors
+    from mlcost.uncertainty import band_from_errors, held_out_bands
 
     ratios = np.asarray([latency_ratio(r) for r in rows])
     families = [str(r["family"]) for r in rows]
@@ -174,17 +177,13 @@ def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> di
         f"serving rows ({', '.join(dict.fromkeys(families))}; mlcost/data/published_serving.yaml)"
     )
     band = band_from_errors(ratios - 1, derivation, level)
-    held: dict[str, dict[str, float]] = {}
-    inside_all = 0
-    for family in dict.fromkeys(families):
-        mine = np.asarray([f == family for f in families])
-        if mine.all() or (~mine).sum() < 2:
-            continue
-        other = band_from_errors(ratios[~mine] - 1, "leave one family out", level)
-        inside = (ratios[mine] >= other.low) & (ratios[mine] <= other.high)
-        inside_all += int(inside.sum())
-        held[family] = {"low": other.low, "high": other.high, "rows": int(mine.sum()),
-                        "inside": int(inside.sum())}  # fmt: skip
+    held = {
+        family: {"low": low, "high": high, "rows": int(inside.size), "inside": int(inside.sum())}
+        for family, (low, high, inside) in held_out_bands(
+            ratios, None, families, (1 - level) / 2
+        ).items()
+    }
+    inside_all = sum(entry["inside"] for entry in held.values())
     return {
         "level": band.level, "low": round(band.low, 6), "high": round(band.high, 6),
         "rows": band.rows, "derivation": band.derivation,

@@ -279,9 +279,10 @@ class Engine(Spec):
     decode when ``decode_graphs`` is false) also costs the host ``dispatch_overhead`` per
     operation it dispatches (``host_ops_per_layer · L + host_ops_outside_layers``; absent: one per
     kernel), and the GPU waits for a host that falls behind: ``max(GPU, host)``
-    (:func:`mlcost.serving.latency.forward_seconds`). Every forward then waits ``step_overhead``
-    for the engine's own host work between steps (scheduling, input preparation, sampling,
-    output processing).
+    (:func:`mlcost.serving.latency.forward_seconds`). Every engine step (one scheduler iteration:
+    a decode step with the prefill chunks it carries, a speculative draft-and-verify round, a
+    prompt's own prefill) then waits ``step_overhead`` for the engine's own host work between
+    steps (scheduling, input preparation, sampling, output processing).
 
     How it serves (:class:`mlcost.ServePlan`): ``prefill_tokens``, the tokens of one batched or
     chunked prefill forward (absent: each prompt prefilled alone, re-reading every weight);
@@ -302,8 +303,9 @@ class Engine(Spec):
     kernels_outside_layers: int | None = Field(default=None, ge=0)
     host_ops_per_layer: PositiveInt | None = None
     host_ops_outside_layers: int | None = Field(default=None, ge=0)
-    # Host time per forward (decode step or prefill) that the GPU waits for: scheduling, input
-    # preparation, sampling and output processing not overlapped with the kernels (None: none).
+    # Host time per engine step (a decode step, a prompt's own prefill) that the GPU waits for:
+    # scheduling, input preparation, sampling and output processing not overlapped with the
+    # kernels (None: none).
     step_overhead: Duration | None = None
     # Tokens one prefill forward takes (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens,
     # SGLang chunked_prefill_size): admitted prompts are prefilled together, or in chunks, in

@@ -30,19 +30,28 @@ def test_every_engine_profile_loads_with_its_sources(catalog: Catalog, name: str
     assert engine.attention_kernels and engine.weight_formats and engine.kv_formats
 
 
-def test_step_overhead_adds_once_per_forward(catalog: Catalog) -> None:
-    # The engine's host work between forwards is waited for once per forward, whatever the
-    # forward: a decode step of 1 or 64 sequences costs exactly step_overhead more.
+def test_step_overhead_adds_once_per_engine_step(catalog: Catalog) -> None:
+    # The engine's host work between steps is waited for once per engine step, not per forward:
+    # a forward costs the same with or without it; a decode step (with the prefill chunks it
+    # carries) and a speculative round (k drafts and a verification) cost exactly one
+    # step_overhead more; the prompt tokens a decode iteration admits cost nothing more (they
+    # ride in its step); a prompt's own prefill is one step more.
     model = mlcost.model("llama-3-8b")
     gpu = catalog.accelerator("h100-sxm5-80gb")
     ceilings = serving_ceilings(gpu)
     plain = catalog.engine("tensorrt-llm")  # no step_overhead
     with_step = plain.model_copy(update={"step_overhead": Q_(1.4, "ms")})
-    for batch in (1, 64):
-        table = decode_operators(model, batch, 1024)
-        a = forward_seconds(table, ceilings, plain, layers=32, graph=True)
-        b = forward_seconds(table, ceilings, with_step, layers=32, graph=True)
-        assert float(b) - float(a) == pytest.approx(1.4e-3)
+    table = decode_operators(model, 64, 1024)
+    a = forward_seconds(table, ceilings, plain, layers=32, graph=True)
+    b = forward_seconds(table, ceilings, with_step, layers=32, graph=True)
+    assert float(b) == float(a)
+    for draft in (None, "llama-3.2-1b"):
+        spec = {"draft": draft, "acceptance": 0.7} if draft else {}
+        without = mlcost.ServePlan("llama-3-8b", gpu=gpu, engine=plain, **spec).timing(64)
+        with_ = mlcost.ServePlan("llama-3-8b", gpu=gpu, engine=with_step, **spec).timing(64)
+        assert float(with_["step"]) - float(without["step"]) == pytest.approx(1.4e-3)
+        assert float(with_["prefill"]) - float(without["prefill"]) == pytest.approx(1.4e-3)
+        assert float(with_["per_prompt_token"]) == pytest.approx(float(without["per_prompt_token"]))
 
 
 def test_engine_refuses_a_format_it_does_not_serve() -> None:
