@@ -151,3 +151,39 @@ def test_of_tied_layouts_as_simple_the_one_at_megatrons_defaults() -> None:
     assert result.simplest_of_ties(0.10) == 2
     assert result.simplest_of_ties(0.06) == 1
     assert result.simplest_of_ties(0.0) == 0
+
+
+def test_held_knobs_keep_the_best_layout_at_the_implementations_defaults() -> None:
+    # Ranked steps 1.0, 1.05, 1.3, 1.4 s: micro-batch 4 with 2 virtual stages, micro-batch 4,
+    # micro-batch 1 with 2 virtual stages, micro-batch 1 (pipeline of 2 everywhere). Held at
+    # micro-batch 1 and no interleaving only the fourth qualifies, however much slower (by hand:
+    # 1.4 s is 40 % above the best, outside any tie); without holding, the 30 % tie picks the
+    # second (one dimension fewer than the first); a knob never offered at its held value
+    # (TP overlap held on, offered off only) is left free.
+    from mlcost.parallel.search import SearchResult
+
+    columns = {
+        "step_s": np.asarray([1.0, 1.05, 1.3, 1.4]), "tp": 1, "pp": 2, "cp": 1, "ep": 1,
+        "v": np.asarray([2, 1, 2, 1]), "micro_batch": np.asarray([4, 4, 1, 1]),
+        "recompute": 0, "tp_overlap": False,
+    }  # fmt: skip
+    result = SearchResult(
+        columns=columns, order=np.asarray([0, 1, 2, 3]), model="m",
+        system=mlcost.system("dgx-h100"), global_batch_size=8, candidates=4, fitting=4,
+        rank_by="time",
+    )  # fmt: skip
+    assert result.simplest_of_ties(0.3) == 1
+    assert result.simplest_of_ties(0.3, {"micro_batch": 1, "v": 1}) == 3
+    assert result.simplest_of_ties(0.0, {"v": 1}) == 1
+    assert result.held_at({"micro_batch": 1, "tp_overlap": True}).tolist() == [2, 3]
+
+
+def test_unstated_knobs_are_megatrons_argument_defaults() -> None:
+    # Megatron-LM megatron/training/arguments.py (commit 937571cf): --num-layers-per-virtual-
+    # pipeline-stage defaults to None (no interleaving), --tp-comm-overlap is a store_true flag
+    # (off); its GPT-3 175B example runs --micro-batch-size 1. FSDP states no micro-batch of its
+    # own, so the search keeps choosing it there.
+    from mlcost.parallel.search import unstated_knobs
+
+    assert unstated_knobs("megatron-core") == {"v": 1, "tp_overlap": False, "micro_batch": 1}
+    assert unstated_knobs("fsdp") == {"v": 1, "tp_overlap": False}
