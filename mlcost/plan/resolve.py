@@ -315,7 +315,7 @@ def resolve(plan: PlanInputs) -> Run:
         layout, layout_source, found = choose_layout(
             model, config, resolved, gpus, batch, software, assumptions.layout_tie_tolerance,
             assumptions.search_layout_knobs,
-        )
+        )  # fmt: skip
     grid = resolve_grid(plan.region, catalog)
     sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))

@@ -364,8 +364,8 @@ def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions()
     assert (layout.tp, layout.pp, layout.cp, layout.ep, layout.virtual_stages) == (1, 1, 1, 1, 1)
     chosen = multi_gpu_step_time(r.model, r.config, r.system, layout, implementation=r.software)
     assert chosen.total.to("s").magnitude <= steps[0] * (1 + step_time_band().resolution)
-    exact = Plan("llama-2-7b", system="dgx-h100", gpus=8,
-                 assumptions=Assumptions(layout_tie_tolerance=0.0, search_layout_knobs=True))  # fmt: skip
+    searched = Assumptions(layout_tie_tolerance=0.0, search_layout_knobs=True)
+    exact = Plan("llama-2-7b", system="dgx-h100", gpus=8, assumptions=searched)
     assert exact.run.layout == result.layout(0)
     held = Plan("llama-2-7b", system="dgx-h100", gpus=8,
                 assumptions=Assumptions(layout_tie_tolerance=0.0))  # fmt: skip
