@@ -372,6 +372,7 @@ def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions()
     first = result.layout(int(result.held_at(unstated_knobs(r.software))[0]))
     assert held.run.layout == first
     assert (first.micro_batch_size, first.virtual_stages, first.tp_overlap) == (1, 1, False)
+    assert "search_layout_knobs" in r.layout_source  # the plan says what it held
 
 
 def test_a_plan_that_searched_its_layout_suggests_from_that_search(monkeypatch) -> None:
