@@ -10,6 +10,8 @@ step, a plan, a search) is a :class:`Result`: it lists its figures, and from the
   the operator times of a step, override it);
 * ``explain()``: each figure with its formula, the numbers substituted and the source;
 * ``to_json()``: a JSON-ready mapping, quantities as ``{"value", "unit"}``;
+* ``verdict()`` / ``short()``: the short answer (about ten figures, what the CLI prints by
+  default); ``summary()`` and ``_repr_html_()`` lead with the same figures in the same order;
 * ``_repr_html_()``: the table in a notebook;
 * ``plot()`` where the result has a picture (it delegates to :mod:`mlcost.plot`).
 """
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 import datetime
 import math
-from typing import TYPE_CHECKING, Any
+import textwrap
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pint
@@ -143,12 +146,35 @@ def json_value(value: Any) -> Any:
     return value
 
 
+#: Figures in the short answer of a result that names none (:attr:`Result.VERDICT`).
+VERDICT_FIGURES = 8
+
+#: The width of the short answer: an 80-column terminal.
+SHORT_WIDTH = 80
+
+
+def _short_text(figure: Figure) -> str:
+    """A figure's value for the short answer: :meth:`Figure.text` with the band's unit said
+    once (``1,707 token/s (80% band 1,436 to 1,883)``), no band for an unknown value."""
+    value = value_text(figure.value)
+    if figure.band is None or value == "unknown":
+        return value
+    unit = value.partition(" ")[2]
+    low, high = (value_text(v).removesuffix(f" {unit}") if unit else value_text(v) for v in figure.band)
+    return f"{value} ({figure.band_note.split(':')[0]} {low} to {high})"
+
+
 class Result:
     """The verbs of every result object, derived from its :meth:`figures`.
 
     Subclasses implement :meth:`figures` (and :meth:`title`); they may override
-    :meth:`to_frame` where a richer table exists.
+    :meth:`to_frame` where a richer table exists, and name in :attr:`VERDICT` the figures of
+    their short answer.
     """
+
+    #: The names of the figures the short answer shows, in order; empty: the first
+    #: :data:`VERDICT_FIGURES` figures.
+    VERDICT: ClassVar[tuple[str, ...]] = ()
 
     def figures(self) -> list[Figure]:
         """Every figure of the result, in reading order."""
@@ -158,12 +184,37 @@ class Result:
         """One line saying what the result is about."""
         return type(self).__name__
 
+    def verdict(self) -> list[Figure]:
+        """The figures of the short answer, in the order of :attr:`VERDICT` (those the result
+        has: a run that does not fit has no time or cost)."""
+        figures = self.figures()
+        if not self.VERDICT:
+            return figures[:VERDICT_FIGURES]
+        by_name = {f.name: f for f in figures}
+        return [by_name[name] for name in self.VERDICT if name in by_name]
+
+    def short(self, width: int = SHORT_WIDTH) -> str:
+        """The short answer as text no wider than ``width``: the title, then one line per
+        :meth:`verdict` figure (name, value; a band where the value is known)."""
+        chosen = self.verdict()
+        column = max((len(f.name) for f in chosen), default=0) + 2
+        lines = textwrap.wrap(self.title(), width, subsequent_indent="  ")
+        for figure in chosen:
+            lines += textwrap.wrap(
+                f"{figure.name:<{column}}{_short_text(figure)}", width, subsequent_indent=" " * column
+            )
+        return "\n".join(lines)
+
     def summary(self) -> pd.DataFrame:
-        """One table of the figures in reading order: quantity, value (with its band), formula."""
+        """One table of every figure: quantity, value (with its band), formula; the
+        :meth:`verdict` figures first, in its order, then the others in reading order."""
         import pandas as pd
 
+        first = self.verdict()
+        names = {f.name for f in first}
+        rest = [f for f in self.figures() if f.name not in names]
         return pd.DataFrame(
-            [{"quantity": f.name, "value": f.text(), "formula": f.formula} for f in self.figures()]
+            [{"quantity": f.name, "value": f.text(), "formula": f.formula} for f in first + rest]
         ).set_index("quantity")
 
     def to_frame(self) -> pd.DataFrame:
@@ -205,10 +256,19 @@ class Result:
         return {"title": self.title(), "figures": [f.to_json() for f in self.figures()]}
 
     def _repr_html_(self) -> str:
+        """The title, the short answer's table, then every figure under a fold (the
+        :meth:`summary` order)."""
         import html  # on use: html.entities' table costs ~1.2 ms to import
 
-        frame = self.to_frame()
-        return f"<p>{html.escape(self.title())}</p>" + frame.to_html(index=False)
+        table = self.summary()
+        short = len(self.verdict())
+        return (
+            f"<p>{html.escape(self.title())}</p>"
+            + table.iloc[:short].to_html()
+            + "<details><summary>every figure, with its formula</summary>"
+            + table.to_html()
+            + "</details>"
+        )
 
 
 class Figures(Record, Result, frozen=True):

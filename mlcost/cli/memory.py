@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import textwrap
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -10,6 +12,8 @@ from rich.table import Table
 from mlcost.cli.options import (
     DEFAULT_GPU,
     LAYOUT,
+    AllOption,
+    ExplainOption,
     TRAINING,
     GpuOption,
     JsonOption,
@@ -18,11 +22,12 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_json, stdout_console
+from mlcost.cli.output import MORE, print_explained, print_json, stdout_console
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import (
     PROFILES,
+    able_gpus,
     Profile,
     max_micro_batch_size,
     max_sequence_length,
@@ -30,6 +35,9 @@ from mlcost.memory import (
     min_gpus,
     smallest_gpu,
 )
+from mlcost.memory.breakdown import MemoryBreakdown
+from mlcost.results import SHORT_WIDTH
+from mlcost.units import in_unit
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec, default_catalog
 from mlcost.workload import TrainingConfig
 
@@ -55,6 +63,8 @@ def memory(
     mini_sequences: Annotated[
         int, typer.Option("--mini-sequences", help="Mini-Sequence Transformer chunks (M).")
     ] = 1,
+    explain: ExplainOption = False,
+    every: AllOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Memory per GPU of one training step, term by term, against the GPU's usable memory."""
@@ -85,6 +95,13 @@ def memory(
             }
         )  # fmt: skip
         return
+    if explain:
+        print_explained(breakdown)
+        return
+    if not every:
+        typer.echo(_memory_short(breakdown, accelerator))
+        typer.echo(MORE)
+        return
     table = Table(
         title=f"memory per GPU on {accelerator.name}: {breakdown.description}", title_justify="left"
     )
@@ -104,19 +121,48 @@ def memory(
     console.print(breakdown.why_not())
 
 
+#: Memory terms the short answer of ``mlcost memory`` lists (the largest).
+SHORT_TERMS = 5
+
+
+def _memory_short(breakdown: MemoryBreakdown, accelerator: Accelerator) -> str:
+    """``mlcost memory``'s short answer: what it is about, fits?, the largest terms."""
+    wrap = functools.partial(textwrap.wrap, width=SHORT_WIDTH, subsequent_indent="  ")
+    lines = wrap(f"memory per GPU on {accelerator.name}: {breakdown.description}")
+    lines += wrap(breakdown.why_not().split("; largest terms")[0])
+    largest = sorted(breakdown.terms, key=lambda t: -float(in_unit(t.value, "GiB")))
+    column = max(len(t.name) for t in largest[:SHORT_TERMS]) + 2
+    lines += [f"  {t.name:<{column}}{in_unit(t.value, 'GiB'):>9,.2f} GiB"
+              for t in largest[:SHORT_TERMS]]  # fmt: skip
+    return "\n".join(lines)
+
+
 @with_options(TRAINING, LAYOUT)
 def fit(
     model: ModelArgument,
     config: TrainingConfig,
     layout: Layout,
-    gpu: GpuOption = DEFAULT_GPU,
+    gpu: Annotated[
+        str,
+        typer.Option(
+            "--gpu",
+            help="Accelerator: catalog name or alias, spec YAML or calibrated profile; several "
+            "separated by commas, or 'all' (every catalog GPU of the precision), side by side.",
+        ),
+    ] = DEFAULT_GPU,
     profile: ProfileOption = "pytorch",
+    explain: ExplainOption = False,
+    every: AllOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs; and which
     of full fine-tuning, LoRA and QLoRA fits, at which micro-batch and sequence."""
-    spec, accelerator = resolve_model(model), resolve_accelerator(gpu)
-    chosen = profile_option(profile)
+    spec, chosen = resolve_model(model), profile_option(profile)
+    names = [n.strip() for n in gpu.split(",") if n.strip()]
+    if names == ["all"] or len(names) > 1:
+        _fit_side_by_side(spec, config, layout, names, chosen, as_json)
+        return
+    accelerator = resolve_accelerator(gpu)
     breakdown = memory_breakdown(spec, config, accelerator, layout, profile=chosen)
     gpus = [g for g in default_catalog().items("accelerators") if isinstance(g, Accelerator)]
     sharded = layout.model_copy(update={"zero_stage": 3, "dp": 1, "global_batch_size": None})
@@ -134,11 +180,20 @@ def fit(
         "min_gpus_zero3": min_gpus(spec, config, accelerator, sharded, profile=chosen),
     }
     methods = _finetuning_rows(spec, accelerator, config, layout, chosen)
+    inference = _inference(spec, accelerator, config)
     if as_json:
         rows = None if methods is None else methods.to_frame().to_dict(orient="records")
-        print_json({"model": spec.name, "gpu": accelerator.name, **answers, "finetuning": rows})
+        print_json({"model": spec.name, "gpu": accelerator.name, **answers, "finetuning": rows,
+                    "inference": inference})  # fmt: skip
+        return
+    if explain:
+        print_explained(breakdown)
         return
     console = stdout_console()
+    if not every:
+        typer.echo(_fit_short(spec, config, layout, accelerator, answers, methods, inference))
+        typer.echo(MORE)
+        return
     console.print(f"{accelerator.name}: {answers['verdict']}")
     console.print(
         f"largest micro-batch at s={config.sequence_length}: {answers['max_micro_batch_size']}"
@@ -153,6 +208,136 @@ def fit(
     console.print(f"smallest catalog GPU that fits: {answers['smallest_catalog_gpu'] or 'none'}")
     if methods is not None:
         console.print(_finetuning_table(methods))
+    if inference is not None:
+        console.print(f"inference: {_inference_text(inference)}")
+
+
+def _inference(
+    spec: ModelSpec, accelerator: Accelerator, config: TrainingConfig
+) -> dict[str, Any] | None:
+    """Serving ``spec`` on one ``accelerator`` (bf16 weights and KV cache, ``mlcost serve``'s
+    defaults) with sequences of the run's length: weights per GPU and the largest batch
+    (:attr:`mlcost.serving.ServePlan.memory`); ``None`` for a model serving does not cover."""
+    if not isinstance(spec, TransformerSpec) or spec.architecture != "decoder":
+        return None
+    from mlcost.serving import ServePlan
+
+    tokens = max(config.sequence_length, 2)
+    try:
+        memory = ServePlan(spec, gpu=accelerator, prompt=tokens - 1, output=1).memory
+    except MlcostError:
+        return None
+    return {
+        "fits": memory["max_batch"] >= 1,
+        "weights_gib": memory["weights"] / 2**30,
+        "max_batch": int(memory["max_batch"]),
+        "tokens_per_sequence": int(memory["longest"]),
+    }
+
+
+def _inference_text(inference: dict[str, Any]) -> str:
+    if not inference["fits"]:
+        return f"does not fit (bf16 weights {inference['weights_gib']:,.1f} GiB)"
+    return (
+        f"fits: up to {inference['max_batch']:,} sequences of "
+        f"{inference['tokens_per_sequence']:,} tokens (bf16 weights "
+        f"{inference['weights_gib']:,.1f} GiB)"
+    )
+
+
+def _method_text(row: Any, config: TrainingConfig, layout: Layout) -> str:
+    """One fine-tuning method in a few words: fits?, its memory, the largest micro-batch or
+    the longest sequence that fit."""
+    memory = f"{row.memory.to('GiB').magnitude:,.1f} GiB"
+    if row.fits:
+        return f"fits: {memory}; micro-batch up to {row.max_micro_batch_size:,}"
+    if row.max_sequence_length:
+        return (
+            f"does not fit: {memory}; fits at s <= {row.max_sequence_length:,} "
+            f"(b={layout.micro_batch_size})"
+        )
+    return f"does not fit: {memory}"
+
+
+def _fit_short(
+    spec: ModelSpec, config: TrainingConfig, layout: Layout, accelerator: Accelerator,
+    answers: dict[str, Any], methods: FineTuningFit | None, inference: dict[str, Any] | None,
+) -> str:  # fmt: skip
+    """``mlcost fit``'s short answer: training (full, LoRA, QLoRA) and inference on the GPU,
+    then the fewest GPUs and the smallest catalog GPU for the full run."""
+    capacity = accelerator.memory_available.to("GiB").magnitude
+    lines = [
+        f"{spec.name} on {accelerator.name} ({capacity:,.1f} GiB usable), "
+        f"{config.policy.name}, b={layout.micro_batch_size}, s={config.sequence_length}"
+    ]
+    rows: list[tuple[str, str]] = []
+    if methods is not None:
+        rows += [("full training" if r.method == "full" else r.tuning.describe().split(" alpha")[0],
+                  _method_text(r, config, layout)) for r in methods.methods]  # fmt: skip
+    else:
+        rows.append(("training", answers["verdict"].split(";")[0]))
+    if inference is not None:
+        rows.append(("inference", _inference_text(inference)))
+    rows.append(("fewest GPUs", f"{answers['min_gpus_zero3']} with ZeRO-3 (full training)"))
+    rows.append(("smallest GPU", f"{answers['smallest_catalog_gpu'] or 'none'} (full training)"))
+    column = max(len(label) for label, _ in rows) + 2
+    for label, text in rows:
+        lines += textwrap.wrap(f"{label:<{column}}{text}", SHORT_WIDTH, subsequent_indent=" " * column)
+    return "\n".join(lines)
+
+
+def _fit_side_by_side(
+    spec: ModelSpec, config: TrainingConfig, layout: Layout, names: list[str], profile: Profile,
+    as_json: bool,
+) -> None:  # fmt: skip
+    """``mlcost fit MODEL --gpu a,b`` (or ``all``): one row per GPU, training (full, LoRA,
+    QLoRA: GiB per GPU, fits?) and inference (the largest batch) side by side."""
+    if names == ["all"]:
+        catalog = default_catalog().items("accelerators")
+        accelerators = able_gpus(config, [g for g in catalog if isinstance(g, Accelerator)])
+    else:
+        accelerators = [resolve_accelerator(name) for name in names]
+    if not isinstance(spec, TransformerSpec) or spec.architecture != "decoder":
+        raise MlcostError(
+            f"--gpu: several GPUs side by side take a decoder transformer; {spec.name} is not "
+            "one; name one GPU"
+        )
+    from mlcost.plan.fit import finetuning_fit
+
+    records = []
+    for accelerator in accelerators:
+        methods = finetuning_fit(spec, accelerator, config, layout, profile=profile)
+        record: dict[str, Any] = {
+            "gpu": accelerator.name,
+            "usable_gib": accelerator.memory_available.to("GiB").magnitude,
+        }
+        for row in methods.methods:
+            record[row.method] = {"fits": row.fits, "gib": row.memory.to("GiB").magnitude,
+                                  "max_micro_batch_size": row.max_micro_batch_size}  # fmt: skip
+        record["inference"] = _inference(spec, accelerator, config)
+        records.append(record)
+    if as_json:
+        print_json({"model": spec.name, "gpus": records})
+        return
+    typer.echo(
+        f"{spec.name}, {config.policy.name}, b={layout.micro_batch_size}, "
+        f"s={config.sequence_length}: GiB per GPU (yes = fits)"
+    )
+    typer.echo(f"{'GPU':<20}{'usable':>8}{'full':>12}{'LoRA':>12}{'QLoRA':>12}{'serve (batch)':>15}")
+    for record in records:
+        cells = [
+            f"{'yes' if record[m]['fits'] else 'no'} {record[m]['gib']:,.1f}"
+            for m in ("full", "lora", "qlora")
+        ]
+        served = record["inference"]
+        serve_text = "-" if served is None else "no"
+        if served is not None and served["fits"]:
+            serve_text = f"yes {served['max_batch']:,}"
+        typer.echo(
+            f"{record['gpu'][:19]:<20}{record['usable_gib']:>8.1f}"
+            + "".join(f"{c:>12}" for c in cells)
+            + f"{serve_text:>15}"
+        )
 
 
 def _finetuning_rows(

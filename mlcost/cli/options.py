@@ -32,6 +32,15 @@ DEFAULT_MODEL = "llama-2-7b"
 DEFAULT_GPU = "h100-sxm5-80gb"
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+ExplainOption = Annotated[
+    bool,
+    typer.Option(
+        "--explain", help="Every figure with its formula, the numbers substituted and its source."
+    ),
+]
+AllOption = Annotated[
+    bool, typer.Option("--all", help="Every figure as a table (the default is the short answer).")
+]
 GpuOption = Annotated[
     str,
     typer.Option(

@@ -47,6 +47,23 @@ def print_result(result: Result, *, title: str | None = None) -> None:
     stdout_console().print(table)
 
 
+#: The last line of a short answer: where the rest is.
+MORE = "--explain: formulas, numbers and sources; --all: every figure"
+
+
+def print_answer(result: Result, *, explain: bool = False, every: bool = False) -> None:
+    """A result as a command prints it: the short answer (:meth:`Result.short`, about ten lines
+    of at most 80 columns) and where the rest is; with ``explain`` every figure with its
+    formula, numbers and source; with ``every`` the table of every figure."""
+    if explain:
+        print_explained(result)
+    elif every:
+        print_result(result)
+    else:
+        typer.echo(result.short())
+        typer.echo(MORE)
+
+
 def print_explained(result: Result) -> None:
     """A result's :meth:`~mlcost.results.Result.explain` text, as it is."""
     stdout_console().print(result.explain(), highlight=False, markup=False)

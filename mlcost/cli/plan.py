@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
 from mlcost.cli.options import (
     DEFAULT_MODEL,
     PLAN_LAYOUT,
     TRAINING,
+    AllOption,
+    ExplainOption,
     ImplementationOption,
     JsonOption,
     quantity_option,
@@ -23,9 +24,8 @@ from mlcost.cli.options import (
 )
 from mlcost.cli.output import (
     check_destination,
-    print_explained,
+    print_answer,
     print_json,
-    print_result,
     save_png,
     stdout_console,
 )
@@ -102,7 +102,8 @@ def plan(
         bool,
         typer.Option(help="Model failures and checkpoints (goodput) where storage is known."),
     ] = True,
-    explain: Annotated[bool, typer.Option(help="Each figure with formula and source.")] = False,
+    explain: ExplainOption = False,
+    every: AllOption = False,
     plots: Annotated[
         Path | None,
         typer.Option("--plot", help="Folder to write roofline.png and memory.png into."),
@@ -153,13 +154,7 @@ def plan(
         data["plots"] = written
         print_json(data)
         return
-    if explain:
-        print_explained(the_plan)
-    else:
-        print_result(the_plan, title=f"plan: {the_plan.description}")
-        stdout_console().print(
-            Text("--explain shows the numbers substituted and each source.", style="dim")
-        )
+    print_answer(the_plan, explain=explain, every=every)
     for path in written:
         stdout_console().print(f"wrote {path}")
 

@@ -9,19 +9,23 @@ from typing import Annotated, Any
 
 import typer
 
-from mlcost.cli.options import JsonOption, ModelArgument, quantity_option
+from mlcost.cli.options import (
+    DEFAULT_GPU,
+    AllOption,
+    ExplainOption,
+    JsonOption,
+    ModelArgument,
+    quantity_option,
+)
 from mlcost.cli.output import (
     check_destination,
-    print_explained,
+    print_answer,
     print_json,
-    print_result,
     save_png,
     stdout_console,
 )
 from mlcost.errors import MlcostError
 from mlcost.serving import ServePlan
-
-DEFAULT_GPU = "h100-sxm5-80gb"
 
 
 def _count(text: str, option: str) -> int:
@@ -54,7 +58,12 @@ def serve(
     system: Annotated[
         str | None, typer.Option(help="Node whose GPUs and links serve (e.g. dgx-h100).")
     ] = None,
-    tp: Annotated[str, typer.Option("--tp", help="Tensor-parallel GPUs per replica.")] = "1",
+    tp: Annotated[
+        str | None,
+        typer.Option(
+            "--tp", "--gpus", help="GPUs of one replica, tensor parallel over them (default 1)."
+        ),
+    ] = None,
     prompt: Annotated[str, typer.Option(help="Prompt (input) tokens per request.")] = "1024",
     output: Annotated[str, typer.Option(help="Output tokens per request.")] = "256",
     rate: Annotated[
@@ -106,7 +115,8 @@ def serve(
     price: Annotated[
         str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
     ] = None,
-    explain: Annotated[bool, typer.Option(help="Each figure with its derivation.")] = False,
+    explain: ExplainOption = False,
+    every: AllOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per 1M tokens;
@@ -122,7 +132,7 @@ def serve(
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
         layouts = (False, True) if disaggregated else (False,)
         _search(model, (ttft_value, tpot_value), rate_value, prompt, output, engine, layouts,
-                plot, as_json)  # fmt: skip
+                plot, as_json, (explain, every))  # fmt: skip
         return
     if plot is not None:
         raise MlcostError(
@@ -132,7 +142,7 @@ def serve(
         model,
         gpu=gpu if gpu is not None or system is not None else DEFAULT_GPU,
         system=system,
-        tp=_count(tp, "--tp"),
+        tp=1 if tp is None else _count(tp, "--tp"),
         prompt=_count(prompt, "--prompt"),
         output=_count(output, "--output"),
         batch=None if batch is None else _count(batch, "--batch"),
@@ -151,10 +161,8 @@ def serve(
     plan.require_fit()  # one line and exit status 2, as `mlcost plan` does
     if as_json:
         print_json(plan.to_json())
-    elif explain:
-        print_explained(plan)
     else:
-        print_result(plan)
+        print_answer(plan, explain=explain, every=every)
 
 
 def _search(
@@ -167,6 +175,7 @@ def _search(
     layouts: tuple[bool, ...],
     plot: Path | None,
     as_json: bool,
+    shown: tuple[bool, bool],
 ) -> None:
     """``mlcost serve MODEL --ttft T --tpot T``: the cheapest configuration, its runner-up and
     the Pareto front (:func:`mlcost.serving.slo.search_slo`); with ``--disaggregated``,
@@ -193,7 +202,9 @@ def _search(
         front = [c.__dict__ for c in result.pareto()]
         print_json({**result.to_json(), "pareto": front})
         return
-    print_result(result)
+    print_answer(result, explain=shown[0], every=shown[1])
+    if not shown[1]:
+        return
     table = Table(title="Pareto front: cost against time per output token", title_justify="left")
     for column in ("configuration", "TTFT ms", "TPOT ms", "tokens/s", "USD/1M out"):
         table.add_column(column, justify="left" if column == "configuration" else "right")

@@ -27,7 +27,13 @@ from mlcost.memory.breakdown import (
     memory_breakdown,
     per_gpu_memory,
 )
-from mlcost.memory.solve import max_micro_batch_size, max_sequence_length, min_gpus, smallest_gpu
+from mlcost.memory.solve import (
+    able_gpus,
+    max_micro_batch_size,
+    max_sequence_length,
+    min_gpus,
+    smallest_gpu,
+)
 from mlcost.memory.states import model_state_bytes_per_parameter, zero_model_state_bytes
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 
@@ -52,5 +58,6 @@ __all__ = [
     "model_state_bytes_per_parameter",
     "per_gpu_memory",
     "smallest_gpu",
+    "able_gpus",
     "zero_model_state_bytes",
 ]

@@ -156,10 +156,15 @@ def smallest_gpu(
     ``bf16-mixed`` run); ``options`` are :func:`memory_breakdown`'s keywords (profile,
     overheads)."""
     spec = as_model(model)
-    needed = set(config.policy.compute_formats)
-    able = [g for g in gpus if needed <= set(g.formats)]
-    for candidate in sorted(able, key=lambda g: in_unit(g.memory_available, "byte")):
+    for candidate in sorted(able_gpus(config, gpus), key=lambda g: in_unit(g.memory_available, "byte")):
         breakdown = memory_breakdown(spec, config, candidate, layout, **options)
         if bool(np.all(breakdown.fits())):
             return candidate
     return None
+
+
+def able_gpus(config: TrainingConfig, gpus: list[Accelerator]) -> list[Accelerator]:
+    """The GPUs of ``gpus`` with a peak in every format the run computes in
+    (:attr:`~mlcost.workload.PrecisionPolicy.compute_formats`), in their order."""
+    needed = set(config.policy.compute_formats)
+    return [g for g in gpus if needed <= set(g.formats)]

@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pint
 
@@ -321,6 +321,13 @@ class Plan(PlanInputs, Result):
         )
 
     # ----- the result vocabulary ------------------------------------------------------------
+    #: The short answer: fits?, the layout, time, GPU-hours, cost, energy, CO2e (each with its
+    #: band where it has one).
+    VERDICT: ClassVar[tuple[str, ...]] = (
+        "fits", "layout", "step time", "wall clock", "GPU-hours", "rental cost", "energy",
+        "total CO2e",
+    )  # fmt: skip
+
     def title(self) -> str:
         return f"Plan: {self.description}"
 
@@ -345,9 +352,6 @@ class Plan(PlanInputs, Result):
             }
         )
         return data
-
-    def _repr_html_(self) -> str:
-        return self.summary().to_html()
 
     def _warn_if_far_from_optimal(self) -> None:
         ratio = float(self._values()["n_over_n_opt"])

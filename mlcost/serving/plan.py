@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pint
@@ -625,6 +625,14 @@ class ServePlan(Result):
             f"{np.mean(self._prompt):.0f} / output {np.mean(self._output):.0f} tokens{spec}"
         )
 
+    #: The short answer: fits?, the batch, TTFT, TPOT, throughput, GPUs, $ and CO2e per
+    #: million output tokens.
+    VERDICT: ClassVar[tuple[str, ...]] = (
+        "fit", "batch", "time to first token", "time per output token",
+        "output throughput per replica", "GPUs", "USD per million output tokens",
+        "CO2e per million output tokens",
+    )  # fmt: skip
+
     def title(self) -> str:
         return f"ServePlan: {self.description}"
 
@@ -749,9 +757,6 @@ class ServePlan(Result):
             }
         )  # fmt: skip
         return data
-
-    def _repr_html_(self) -> str:
-        return self.summary().to_html()
 
     def row(self) -> dict[str, Any]:
         """The headline numbers as plain values (what :meth:`sweep` tabulates)."""
