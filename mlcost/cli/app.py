@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -175,6 +176,10 @@ def command_name(arguments: list[str]) -> str | None:
     return next((arg for arg in arguments if not arg.startswith("-")), None)
 
 
+#: The width notes wrap at: an 80-column terminal.
+NOTE_WIDTH = 80
+
+
 def _show_notes() -> None:
     """Print each :class:`DefaultNameNote` (a short name resolved to its default) once per
     command, as one ``note:`` line on stderr (stdout stays the answer, JSON included); other
@@ -187,7 +192,8 @@ def _show_notes() -> None:
             shown(message, category, *args, **kwargs)
         elif str(message) not in seen:
             seen.add(str(message))
-            typer.echo(f"note: {message}", err=True)
+            typer.echo(textwrap.fill(f"note: {message}", NOTE_WIDTH, subsequent_indent="  "),
+                       err=True)  # fmt: skip
 
     warnings.showwarning = show
     warnings.simplefilter("always", DefaultNameNote)

@@ -53,7 +53,7 @@ def test_plan_takes_lora_options(cli: Cli) -> None:
 
 
 def test_fit_answers_which_method_fits(cli: Cli) -> None:
-    result = cli("fit", "llama-3-8b", "--gpu", "a100-sxm4-40gb", "--seq", "1024", *LORA)
+    result = cli("fit", "llama-3-8b", "--gpu", "a100-sxm4-40gb", "--seq", "1024", *LORA, "--all")
     assert result.exit_code == 0, result.stderr
     for text in ("which fine-tuning fits", "full", "LoRA r=16", "QLoRA (NF4) r=16"):
         assert text in result.stdout
