@@ -75,6 +75,12 @@ class DefaultNameNote(UserWarning):
     it as one ``note:`` line on stderr; Python shows it once per name (a warning)."""
 
 
+class DeprecatedOptionWarning(FutureWarning):
+    """A command-line option given by an old spelling that goes in the next release (issue 64's
+    one grammar: each option name one meaning). The command line prints it as one ``warning:``
+    line on stderr and goes on with the new option's value."""
+
+
 class AmbiguousNameError(MlcostError, KeyError):
     """An alias shared by several catalog entries."""
 

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from mlcost.errors import DefaultNameNote, MlcostError
+from mlcost.errors import DefaultNameNote, DeprecatedOptionWarning, MlcostError
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
 #: and attribute that define it and the summary the listing shows (the first paragraph of the
@@ -188,15 +188,17 @@ def _show_notes() -> None:
     shown, seen = warnings.showwarning, set()
 
     def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
-        if not issubclass(category, DefaultNameNote):
+        kind = {DefaultNameNote: "note", DeprecatedOptionWarning: "warning"}.get(category)
+        if kind is None:
             shown(message, category, *args, **kwargs)
         elif str(message) not in seen:
             seen.add(str(message))
-            typer.echo(textwrap.fill(f"note: {message}", NOTE_WIDTH, subsequent_indent="  "),
+            typer.echo(textwrap.fill(f"{kind}: {message}", NOTE_WIDTH, subsequent_indent="  "),
                        err=True)  # fmt: skip
 
     warnings.showwarning = show
     warnings.simplefilter("always", DefaultNameNote)
+    warnings.simplefilter("always", DeprecatedOptionWarning)
 
 
 def main() -> None:

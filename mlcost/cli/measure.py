@@ -13,6 +13,7 @@ from mlcost.cli.options import (
     STEP_LAYOUT,
     TRAINING,
     JsonOption,
+    renamed,
     resolve_accelerator,
     resolve_model,
     with_options,
@@ -27,9 +28,13 @@ from mlcost.workload import TrainingConfig
 
 
 def bench(
-    out: Annotated[
-        Path, typer.Option("--out", help="Results folder (resumed if it exists).")
-    ] = Path("bench-results"),
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out-dir", help="Results folder (resumed if it exists; default bench-results)."),
+    ] = None,
+    old_out: Annotated[
+        Path | None, typer.Option("--out", hidden=True, help="Deprecated: --out-dir.")
+    ] = None,
     device: Annotated[str, typer.Option(help="cpu or cuda (cuda:N).")] = "cpu",
     full: Annotated[bool, typer.Option("--full", help="Full preset (GPU sizes).")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="Quick preset (the default).")] = True,
@@ -48,16 +53,17 @@ def bench(
     """Measure this device: GEMMs, attention, memory bandwidth, kernels, the optimizer, launch
     latency, host-device copies, collectives and an end-to-end training step.
 
-    Results go to OUT/results.csv with OUT/metadata.json; an interrupted run resumes. On a GPU
+    Results go to OUT_DIR/results.csv with OUT_DIR/metadata.json; an interrupted run resumes. On a GPU
     node: 'mlcost bench --device cuda --full'. Collectives across GPUs or nodes: run under
     torchrun, e.g. 'torchrun --nproc-per-node 8 -m mlcost.cli bench --device cuda --only
-    collective'. Then 'mlcost calibrate OUT --base GPU --out profile.yaml' (see
+    collective'. Then 'mlcost calibrate OUT_DIR --base GPU --out profile.yaml' (see
     docs/benchmarks.md).
     """
     import importlib.util
 
     from mlcost.bench.store import ResultStore, check_request
 
+    out = renamed(out_dir, old_out, "--out", "--out-dir") or Path("bench-results")
     preset = "full" if full else "quick"
     check_request(device, preset, only, formats)
     if importlib.util.find_spec("torch") is None:

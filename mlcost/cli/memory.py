@@ -18,6 +18,7 @@ from mlcost.cli.options import (
     GpuOption,
     JsonOption,
     ModelArgument,
+    renamed,
     resolve_accelerator,
     resolve_model,
     with_options,
@@ -44,13 +45,20 @@ from mlcost.workload import TrainingConfig
 if TYPE_CHECKING:  # the plan modules load only for ``mlcost fit`` (start-up of ``mlcost memory``)
     from mlcost.plan.fit import FineTuningFit
 
-ProfileOption = Annotated[str, typer.Option(help="pytorch (eager, HF layout) | megatron")]
+MemoryModelOption = Annotated[
+    str, typer.Option("--memory-model", help="pytorch (eager, HF layout) | megatron")
+]
+OldProfileOption = Annotated[
+    str | None, typer.Option("--profile", hidden=True, help="Deprecated: --memory-model.")
+]
 
 
-def profile_option(value: str) -> Profile:
-    if value not in PROFILES:
-        raise MlcostError(f"--profile: got {value!r}, expected pytorch or megatron")
-    return value  # type: ignore[return-value]
+def profile_option(value: str, old: str | None = None) -> Profile:
+    """The memory model of ``--memory-model`` (or its old spelling ``--profile``)."""
+    chosen = value if old is None else str(renamed(None, old, "--profile", "--memory-model"))
+    if chosen not in PROFILES:
+        raise MlcostError(f"--memory-model: got {chosen!r}, expected pytorch or megatron")
+    return chosen  # type: ignore[return-value]
 
 
 @with_options(TRAINING, LAYOUT)
@@ -59,7 +67,8 @@ def memory(
     config: TrainingConfig,
     layout: Layout,
     gpu: GpuOption = DEFAULT_GPU,
-    profile: ProfileOption = "pytorch",
+    memory_model: MemoryModelOption = "pytorch",
+    old_profile: OldProfileOption = None,
     mini_sequences: Annotated[
         int, typer.Option("--mini-sequences", help="Mini-Sequence Transformer chunks (M).")
     ] = 1,
@@ -74,7 +83,7 @@ def memory(
         config,
         accelerator,
         layout,
-        profile=profile_option(profile),
+        profile=profile_option(memory_model, old_profile),
         mini_sequences=mini_sequences,
     )
     if as_json:
@@ -150,14 +159,15 @@ def fit(
             "separated by commas, or 'all' (every catalog GPU of the precision), side by side.",
         ),
     ] = DEFAULT_GPU,
-    profile: ProfileOption = "pytorch",
+    memory_model: MemoryModelOption = "pytorch",
+    old_profile: OldProfileOption = None,
     explain: ExplainOption = False,
     every: AllOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs; and which
     of full fine-tuning, LoRA and QLoRA fits, at which micro-batch and sequence."""
-    spec, chosen = resolve_model(model), profile_option(profile)
+    spec, chosen = resolve_model(model), profile_option(memory_model, old_profile)
     names = [n.strip() for n in gpu.split(",") if n.strip()]
     if names == ["all"] or len(names) > 1:
         _fit_side_by_side(spec, config, layout, names, chosen, as_json)

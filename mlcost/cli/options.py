@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import pint
 import typer
 
-from mlcost.errors import MlcostError, UnitError
+from mlcost.errors import DeprecatedOptionWarning, MlcostError, UnitError
 from mlcost.finetune import FineTuning
 from mlcost.layout import Layout
 from mlcost.records import Record
@@ -27,6 +28,7 @@ from mlcost.units import Q_, check_dimension, parse_quantity
 from mlcost.workload import TrainingConfig, config_for_model
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 DEFAULT_MODEL = "llama-2-7b"
 DEFAULT_GPU = "h100-sxm5-80gb"
@@ -65,6 +67,33 @@ ImplementationOption = Annotated[
 ModelArgument = Annotated[
     str, typer.Argument(help="Model: catalog name or alias, spec YAML or HF config.json.")
 ]
+
+
+#: Old option spellings kept for one release, by command: old name -> new name (issue 64: one
+#: meaning per option name across commands). Each is a hidden option that warns.
+DEPRECATED_OPTIONS: dict[str, dict[str, str]] = {
+    "plan": {"--plot": "--plot-dir"},
+    "serve": {"--batch": "--concurrency", "--output": "--output-tokens"},
+    "memory": {"--profile": "--memory-model"},
+    "fit": {"--profile": "--memory-model"},
+    "specs import-hf": {"--output": "--out"},
+    "bench": {"--out": "--out-dir"},
+}
+
+
+def renamed(new: T | None, old: T | None, old_name: str, new_name: str) -> T | None:
+    """The value of an option given by its name (``new``) or by its deprecated old spelling
+    (``old``: warns :class:`DeprecatedOptionWarning`); both given is an error."""
+    if old is None:
+        return new
+    if new is not None:
+        raise MlcostError(f"{old_name}: the old spelling of {new_name}; give {new_name} alone")
+    warnings.warn(
+        f"{old_name} is deprecated (gone in the next release); say {new_name}",
+        DeprecatedOptionWarning,
+        stacklevel=2,
+    )
+    return old
 
 
 # ----- parsing ----------------------------------------------------------------------------------

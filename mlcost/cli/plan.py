@@ -18,6 +18,7 @@ from mlcost.cli.options import (
     ImplementationOption,
     JsonOption,
     quantity_option,
+    renamed,
     resolve_accelerator,
     resolve_model,
     with_options,
@@ -104,16 +105,20 @@ def plan(
     ] = True,
     explain: ExplainOption = False,
     every: AllOption = False,
-    plots: Annotated[
+    plot_dir: Annotated[
         Path | None,
-        typer.Option("--plot", help="Folder to write roofline.png and memory.png into."),
+        typer.Option("--plot-dir", help="Folder to write roofline.png and memory.png into."),
+    ] = None,
+    old_plot: Annotated[
+        Path | None, typer.Option("--plot", hidden=True, help="Deprecated: --plot-dir.")
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), memory, step
     time, time to train, energy, dollars and CO2, with sources."""
+    plots = renamed(plot_dir, old_plot, "--plot", "--plot-dir")
     if plots is not None:
-        check_destination(plots, "--plot", folder=True)
+        check_destination(plots, "--plot-dir" if old_plot is None else "--plot", folder=True)
     catalog = default_catalog()
     price_value: Any = price  # a catalog price name or alias, resolved by the plan
     if price is not None and price.strip()[:1].isdigit():

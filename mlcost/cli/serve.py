@@ -16,6 +16,7 @@ from mlcost.cli.options import (
     JsonOption,
     ModelArgument,
     quantity_option,
+    renamed,
 )
 from mlcost.cli.output import (
     check_destination,
@@ -65,12 +66,21 @@ def serve(
         ),
     ] = None,
     prompt: Annotated[str, typer.Option(help="Prompt (input) tokens per request.")] = "1024",
-    output: Annotated[str, typer.Option(help="Output tokens per request.")] = "256",
+    output_tokens: Annotated[
+        str | None, typer.Option("--output-tokens", help="Output tokens per request (default 256).")
+    ] = None,
+    old_output: Annotated[
+        str | None, typer.Option("--output", hidden=True, help="Deprecated: --output-tokens.")
+    ] = None,
     rate: Annotated[
         str | None, typer.Option(help="Requests per second to serve (sizes the GPUs).")
     ] = None,
-    batch: Annotated[
-        str | None, typer.Option(help="Sequences decoding together (default: chosen).")
+    concurrency: Annotated[
+        str | None,
+        typer.Option("--concurrency", help="Sequences decoding together (default: chosen)."),
+    ] = None,
+    old_batch: Annotated[
+        str | None, typer.Option("--batch", hidden=True, help="Deprecated: --concurrency.")
     ] = None,
     weights: Annotated[str, typer.Option(help="bf16 | fp16 | fp8 | int8 | int4.")] = "bf16",
     kv_format: Annotated[
@@ -121,6 +131,8 @@ def serve(
 ) -> None:
     """Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per 1M tokens;
     with --ttft/--tpot and no --gpu/--system, the cheapest configuration meeting them."""
+    output = renamed(output_tokens, old_output, "--output", "--output-tokens") or "256"
+    batch = renamed(concurrency, old_batch, "--batch", "--concurrency")
     price_value: Any = price
     if price is not None and price.strip()[:1].isdigit():
         price_value = quantity_option(price, "USD/hour", "--price")
@@ -144,8 +156,8 @@ def serve(
         system=system,
         tp=1 if tp is None else _count(tp, "--tp"),
         prompt=_count(prompt, "--prompt"),
-        output=_count(output, "--output"),
-        batch=None if batch is None else _count(batch, "--batch"),
+        output=_count(output, "--output-tokens"),
+        batch=None if batch is None else _count(batch, "--concurrency"),
         rate=rate_value,
         weights=weights,
         kv_format=kv_format,
@@ -190,7 +202,7 @@ def _search(
         model,
         ttft=ttft if ttft is not None else DEFAULT_ASSUMPTIONS.serving_ttft_target,
         tpot=tpot if tpot is not None else DEFAULT_ASSUMPTIONS.serving_tpot_target,
-        rate=rate, prompt=_count(prompt, "--prompt"), output=_count(output, "--output"),
+        rate=rate, prompt=_count(prompt, "--prompt"), output=_count(output, "--output-tokens"),
         engines=(engine,) if engine else DEFAULT_ENGINES, layouts=layouts,
     )  # fmt: skip
     if plot is not None:

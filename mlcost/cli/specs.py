@@ -14,6 +14,7 @@ from mlcost.cli.options import (
     DEFAULT_GPU,
     DEFAULT_MODEL,
     JsonOption,
+    renamed,
     resolve_accelerator,
     resolve_model,
     resolve_spec,
@@ -128,9 +129,13 @@ def specs_validate(
 def specs_import_hf(
     config: Annotated[Path, typer.Argument(help="A Hugging Face config.json.")],
     name: Annotated[str | None, typer.Option(help="Canonical name for the spec.")] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write YAML here.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write YAML here.")] = None,
+    old_output: Annotated[
+        Path | None, typer.Option("--output", hidden=True, help="Deprecated: --out.")
+    ] = None,
 ) -> None:
     """Turn a Hugging Face config.json into an mlcost transformer spec (YAML)."""
+    output = renamed(out, old_output, "--output", "--out")
     spec = from_hf_config(config, name=name)
     text = spec.to_yaml()
     if output is None:
