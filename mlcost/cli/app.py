@@ -109,8 +109,8 @@ def build_app(only: str | None = None, *, listing: bool = False) -> typer.Typer:
     imported (what ``mlcost --help`` prints; such an application runs no command)."""
     app = typer.Typer(
         help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a "
-        "GPU. Start with `mlcost plan` (the default job: Llama-2-7B on 2T tokens on one DGX "
-        "H100); every command takes catalog names, aliases, spec YAML files and config.json; "
+        "GPU. Start with `mlcost plan` (the default job: Llama-2-7B on 20 tokens per parameter "
+        "on one DGX H100); every command takes catalog names, aliases, spec YAML files and config.json; "
         "`--json` for machine-readable output, `--plot` for figures.",
         no_args_is_help=True,
         add_completion=False,

@@ -32,6 +32,7 @@ from mlcost.cli.output import (
 )
 from mlcost.layout import Layout
 from mlcost.plan import Plan
+from mlcost.plan.inputs import PlanInputs
 from mlcost.specs import default_catalog
 from mlcost.timing import step_time
 from mlcost.units import parse_count
@@ -61,10 +62,17 @@ def plan(
     gpus: Annotated[
         int | None, typer.Option(help="Number of GPUs (default: the system's).")
     ] = None,
-    tokens: Annotated[str, typer.Option(help="Training tokens, e.g. 2e12 or 2T.")] = "2T",
+    tokens: Annotated[
+        str | None,
+        typer.Option(
+            help="Training tokens, e.g. 2e12 or 2T (default: 20 per parameter, Chinchilla's "
+            "compute-optimal count, as in Python; a LoRA/QLoRA run must give them)."
+        ),
+    ] = None,
     region: Annotated[
-        str, typer.Option(help="Grid region for CO2e (mlcost specs list grids).")
-    ] = "us",
+        str | None,
+        typer.Option(help="Grid region for CO2e, PUE and price (default: world, as in Python)."),
+    ] = None,
     price: Annotated[
         str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
     ] = None,
@@ -133,9 +141,9 @@ def plan(
         system=DEFAULT_SYSTEM if system is None and gpu is None else system,
         layout=None if batch_only else layout,
         global_batch_size=layout.global_batch_size if batch_only and layout else None,
-        tokens=parse_count(tokens, "--tokens"),
+        tokens=None if tokens is None else parse_count(tokens, "--tokens"),
         config=config,
-        region=region,
+        region=region or PlanInputs.region,
         price=price_value,
         purchase_price=quantity_option(purchase, "USD", "--purchase") if purchase else None,
         pue=pue,

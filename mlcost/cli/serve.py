@@ -121,7 +121,10 @@ def serve(
         Path | None,
         typer.Option(help="With a search: write the Pareto front (cost against TPOT) as PNG."),
     ] = None,
-    region: Annotated[str, typer.Option(help="Grid region for CO2e.")] = "us",
+    region: Annotated[
+        str | None,
+        typer.Option(help="Grid region for CO2e, PUE and price (default: world, as in Python)."),
+    ] = None,
     price: Annotated[
         str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
     ] = None,
@@ -167,7 +170,7 @@ def serve(
         disaggregated=disaggregated,
         ttft=ttft_value,
         tpot=tpot_value,
-        region=region,
+        region=region or ServePlan.region,
         price=price_value,
     )
     plan.require_fit()  # one line and exit status 2, as `mlcost plan` does

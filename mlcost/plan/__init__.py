@@ -354,6 +354,8 @@ class Plan(PlanInputs, Result):
         return data
 
     def _warn_if_far_from_optimal(self) -> None:
+        if self.run.config.finetune.adapters:  # Hoffmann et al.'s law is about pre-training
+            return
         ratio = float(self._values()["n_over_n_opt"])
         factor = self.assumptions.far_from_optimal_factor
         if ratio > factor or ratio < 1 / factor:

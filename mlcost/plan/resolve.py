@@ -117,6 +117,11 @@ def _tokens(plan: PlanInputs, model: ModelSpec, tokens_per_step: int) -> tuple[f
         if not (steps >= 1 and math.isfinite(steps)):
             raise MlcostError(f"steps: got {plan.steps!r}, expected a whole number >= 1")
         return float(steps) * tokens_per_step, f"{int(steps)} steps x {tokens_per_step:,} tokens"
+    if plan.tokens is None and plan.config is not None and plan.config.finetune.adapters:
+        raise MlcostError(
+            f"tokens: a {plan.config.finetune.method} fine-tuning run has no compute-optimal "
+            "token count; give its tokens, e.g. tokens=1e8 (--tokens 100M)"
+        )
     if plan.tokens is None:
         return (
             20.0 * float(model.parameter_count),

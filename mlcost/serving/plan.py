@@ -235,7 +235,7 @@ class ServePlan(Result):
             raise MlcostError(
                 f"prompt + output: got {longest:,.0f} tokens, expected at most "
                 f"{model.max_position_embeddings:,} (max_position_embeddings of {model.name}); "
-                "use a shorter --prompt or --output"
+                "use a shorter --prompt or --output-tokens"
             )
         if self.batch is not None and (
             isinstance(self.batch, bool) or not isinstance(self.batch, int) or self.batch < 1
@@ -351,7 +351,7 @@ class ServePlan(Result):
             raise MlcostError(
                 f"batch: got {self.batch}, but at most {self.memory['max_batch']:.0f} sequences "
                 f"of {self.memory['longest']:.0f} tokens fit in the KV cache on each "
-                f"{self.accelerator.name}; use --batch <= {self.memory['max_batch']:.0f} or more "
+                f"{self.accelerator.name}; use --concurrency <= {self.memory['max_batch']:.0f} or more "
                 "--tp"
             )
 

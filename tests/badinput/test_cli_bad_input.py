@@ -184,7 +184,7 @@ def test_named_examples_of_the_issue_give_their_reason(
 
 
 def test_files_in_a_folder_path_that_is_a_file_are_refused(outcomes: list[Any]) -> None:
-    plotted = [c for c in outcomes if c["argv"][:2] == ["plan", "--plot"]]
+    plotted = [c for c in outcomes if c["argv"][:2] == ["plan", "--plot-dir"]]
     assert plotted and all(c["code"] == 2 for c in plotted), plotted
 
 

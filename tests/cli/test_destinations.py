@@ -20,7 +20,7 @@ COMMANDS = {
         "mlcost.cli.measure.validate_published_serving",
         ["validate", "--published", "--plot"],
     ),
-    "plan": ("mlcost.cli.plan.Plan", ["plan", "gpt2", "--plot"]),
+    "plan": ("mlcost.cli.plan.Plan", ["plan", "gpt2", "--plot-dir"]),
 }
 
 

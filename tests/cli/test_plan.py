@@ -17,7 +17,7 @@ LLAMA_70B_1024 = ("plan", "llama-2-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "1
 
 
 def test_plan_defaults_print_the_table_and_write_plots(cli: Cli, tmp_path: Path) -> None:
-    result = cli("plan", "--plot", str(tmp_path), "--all")
+    result = cli("plan", "--plot-dir", str(tmp_path), "--all")
     assert result.exit_code == 0, result.stderr
     for name in ("layout", "wall clock", "GPU-hours", "energy", "rental cost", "operational CO2e"):
         assert name in result.stdout
