@@ -152,13 +152,14 @@ def fit(
     config: TrainingConfig,
     layout: Layout,
     gpu: Annotated[
-        str,
+        list[str] | None,
         typer.Option(
             "--gpu",
-            help="Accelerator: catalog name or alias, spec YAML or calibrated profile; several "
-            "separated by commas, or 'all' (every catalog GPU of the precision), side by side.",
+            help="Accelerator: catalog name or alias, spec YAML or calibrated profile (default "
+            f"{DEFAULT_GPU}); several (repeated or separated by commas), or 'all' (every "
+            "catalog GPU of the precision), side by side.",
         ),
-    ] = DEFAULT_GPU,
+    ] = None,
     memory_model: MemoryModelOption = "pytorch",
     old_profile: OldProfileOption = None,
     explain: ExplainOption = False,
@@ -168,11 +169,11 @@ def fit(
     """Does it fit, the largest micro-batch, the longest sequence, the fewest GPUs; and which
     of full fine-tuning, LoRA and QLoRA fits, at which micro-batch and sequence."""
     spec, chosen = resolve_model(model), profile_option(memory_model, old_profile)
-    names = [n.strip() for n in gpu.split(",") if n.strip()]
+    names = [n.strip() for given in gpu or [DEFAULT_GPU] for n in given.split(",") if n.strip()]
     if names == ["all"] or len(names) > 1:
         _fit_side_by_side(spec, config, layout, names, chosen, as_json)
         return
-    accelerator = resolve_accelerator(gpu)
+    accelerator = resolve_accelerator(names[0] if names else "")
     breakdown = memory_breakdown(spec, config, accelerator, layout, profile=chosen)
     gpus = [g for g in default_catalog().items("accelerators") if isinstance(g, Accelerator)]
     sharded = layout.model_copy(update={"zero_stage": 3, "dp": 1, "global_batch_size": None})

@@ -60,7 +60,7 @@ def serve(
         str | None, typer.Option(help="Node whose GPUs and links serve (e.g. dgx-h100).")
     ] = None,
     tp: Annotated[
-        str | None,
+        int | None,
         typer.Option(
             "--tp", "--gpus", help="GPUs of one replica, tensor parallel over them (default 1)."
         ),
@@ -157,7 +157,7 @@ def serve(
         model,
         gpu=gpu if gpu is not None or system is not None else DEFAULT_GPU,
         system=system,
-        tp=1 if tp is None else _count(tp, "--tp"),
+        tp=1 if tp is None else _count(str(tp), "--tp"),
         prompt=_count(prompt, "--prompt"),
         output=_count(output, "--output-tokens"),
         batch=None if batch is None else _count(batch, "--concurrency"),
