@@ -16,6 +16,12 @@ class MlcostError(ValueError):
     """Base class of every error mlcost raises on purpose."""
 
 
+class RunDoesNotFitError(MlcostError):
+    """A run (training or serving) whose memory exceeds its GPU's: an answer, not an input
+    error. The command line prints the message on stdout and exits with status 1 (an error
+    exits 2); Python raises it where a priced answer was asked of such a run."""
+
+
 class UnitError(MlcostError):
     """A value is not a quantity, or has the wrong dimension or sign."""
 

@@ -160,7 +160,7 @@ def _short_text(figure: Figure) -> str:
     if figure.band is None or value == "unknown":
         return value
     unit = value.partition(" ")[2]
-    low, high = (value_text(v).removesuffix(f" {unit}") if unit else value_text(v) for v in figure.band)
+    low, high = (value_text(v).removesuffix(f" {unit}" if unit else "") for v in figure.band)
     return f"{value} ({figure.band_note.split(':')[0]} {low} to {high})"
 
 
@@ -200,9 +200,8 @@ class Result:
         column = max((len(f.name) for f in chosen), default=0) + 2
         lines = textwrap.wrap(self.title(), width, subsequent_indent="  ")
         for figure in chosen:
-            lines += textwrap.wrap(
-                f"{figure.name:<{column}}{_short_text(figure)}", width, subsequent_indent=" " * column
-            )
+            line = f"{figure.name:<{column}}{_short_text(figure)}"
+            lines += textwrap.wrap(line, width, subsequent_indent=" " * column)
         return "\n".join(lines)
 
     def summary(self) -> pd.DataFrame:

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from mlcost.errors import DefaultNameNote, DeprecatedOptionWarning, MlcostError
+from mlcost.errors import DefaultNameNote, DeprecatedOptionWarning, MlcostError, RunDoesNotFitError
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
 #: and attribute that define it and the summary the listing shows (the first paragraph of the
@@ -110,7 +110,8 @@ def build_app(only: str | None = None, *, listing: bool = False) -> typer.Typer:
     app = typer.Typer(
         help="What a training run costs - FLOPs, memory, time, dollars, CO2 - before you rent a "
         "GPU. Start with `mlcost plan` (the default job: Llama-2-7B on 20 tokens per parameter "
-        "on one DGX H100); every command takes catalog names, aliases, spec YAML files and config.json; "
+        "on one DGX H100); every command takes catalog names, aliases, spec YAML files and "
+        "config.json; it answers in a few lines first (`--explain`, `--all` for the rest); "
         "`--json` for machine-readable output, `--plot` for figures.",
         no_args_is_help=True,
         add_completion=False,
@@ -147,13 +148,30 @@ _CLICK_ERROR: type[Exception] = next(
 MAX_MESSAGE = 600
 
 
+#: Exit statuses (docs/cli.md "Exit status"): an answer; the answer "does not fit"; bad input;
+#: a bug in mlcost.
+EXIT_ANSWER, EXIT_DOES_NOT_FIT, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 70
+
+
+def _does_not_fit(message: str, *, as_json: bool) -> None:
+    """The answer "does not fit" (:class:`RunDoesNotFitError`): the verdict on stdout, wrapped
+    at 80 columns, or with ``--json`` the one JSON shape with ``fits: false``; exit status 1."""
+    if as_json:
+        from mlcost.cli.output import print_json
+
+        print_json({"fits": False, "verdict": message, "exit_code": EXIT_DOES_NOT_FIT})
+    else:
+        typer.echo(textwrap.fill(message, NOTE_WIDTH, subsequent_indent="  "))
+    sys.exit(EXIT_DOES_NOT_FIT)
+
+
 def _fail(message: str, *, code: int = 2, as_json: bool = False) -> None:
     """One line: on stderr, or with ``--json`` a JSON object on stdout; then exit ``code``."""
     message = " ".join(message.split())
     if len(message) > MAX_MESSAGE:  # a 20,000-character file name echoed back helps no one
         message = f"{message[: MAX_MESSAGE // 2]} ... {message[-MAX_MESSAGE // 4 :]}"
     if as_json:
-        sys.stdout.write(json.dumps({"error": message, "exit_code": code}) + "\n")
+        sys.stdout.write(json.dumps(envelope({"error": message, "exit_code": code})) + "\n")
     else:
         Console(stderr=True, soft_wrap=True).print(
             Text.assemble(("error: ", "bold red"), message), highlight=False
@@ -178,6 +196,30 @@ def command_name(arguments: list[str]) -> str | None:
 
 #: The width notes wrap at: an 80-column terminal.
 NOTE_WIDTH = 80
+
+
+#: The version of the one JSON shape every ``--json`` output has (docs/cli.md "JSON output";
+#: the JSON Schema is mlcost/data/cli-output.schema.json).
+SCHEMA_VERSION = 1
+
+
+def command_path(arguments: list[str]) -> str:
+    """The command a command line runs, with its group's subcommand (``plan``, ``specs
+    list``); empty for ``mlcost`` alone."""
+    first = command_name(arguments)
+    if first is None:
+        return ""
+    rest = arguments[arguments.index(first) + 1 :]
+    if first in COMMANDS and COMMANDS[first][2] and rest and not rest[0].startswith("-"):
+        return f"{first} {rest[0]}"
+    return first
+
+
+def envelope(data: Any) -> dict[str, Any]:
+    """``data`` in the one JSON shape: an object with ``schema_version`` and ``command`` first
+    (a list becomes ``items``), then the command's own fields."""
+    body = data if isinstance(data, dict) else {"items": data}
+    return {"schema_version": SCHEMA_VERSION, "command": command_path(sys.argv[1:]), **body}
 
 
 def _show_notes() -> None:
@@ -216,6 +258,8 @@ def _main() -> None:
         # No command named: only the listing (or an option's error) can follow.
         app = build_app(first if first in COMMANDS else None, listing=first is None)
         code = app(standalone_mode=False)
+    except RunDoesNotFitError as answer:  # an answer: on stdout, status 1
+        _does_not_fit(str(answer), as_json=as_json)
     except MlcostError as error:
         _fail(str(error), as_json=as_json)
     except typer.Exit as done:

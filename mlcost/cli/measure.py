@@ -30,7 +30,9 @@ from mlcost.workload import TrainingConfig
 def bench(
     out_dir: Annotated[
         Path | None,
-        typer.Option("--out-dir", help="Results folder (resumed if it exists; default bench-results)."),
+        typer.Option(
+            "--out-dir", help="Results folder (resumed if it exists; default bench-results)."
+        ),
     ] = None,
     old_out: Annotated[
         Path | None, typer.Option("--out", hidden=True, help="Deprecated: --out-dir.")
@@ -53,8 +55,8 @@ def bench(
     """Measure this device: GEMMs, attention, memory bandwidth, kernels, the optimizer, launch
     latency, host-device copies, collectives and an end-to-end training step.
 
-    Results go to OUT_DIR/results.csv with OUT_DIR/metadata.json; an interrupted run resumes. On a GPU
-    node: 'mlcost bench --device cuda --full'. Collectives across GPUs or nodes: run under
+    Results go to OUT_DIR/results.csv with OUT_DIR/metadata.json; an interrupted run resumes. On
+    a GPU node: 'mlcost bench --device cuda --full'. Collectives across GPUs or nodes: run under
     torchrun, e.g. 'torchrun --nproc-per-node 8 -m mlcost.cli bench --device cuda --only
     collective'. Then 'mlcost calibrate OUT_DIR --base GPU --out profile.yaml' (see
     docs/benchmarks.md).

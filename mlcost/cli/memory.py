@@ -6,15 +6,17 @@ import functools
 import textwrap
 from typing import TYPE_CHECKING, Annotated, Any
 
+import numpy as np
 import typer
 from rich.table import Table
 
+from mlcost.cli.app import EXIT_DOES_NOT_FIT
 from mlcost.cli.options import (
     DEFAULT_GPU,
     LAYOUT,
+    TRAINING,
     AllOption,
     ExplainOption,
-    TRAINING,
     GpuOption,
     JsonOption,
     ModelArgument,
@@ -28,8 +30,8 @@ from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.memory import (
     PROFILES,
-    able_gpus,
     Profile,
+    able_gpus,
     max_micro_batch_size,
     max_sequence_length,
     memory_breakdown,
@@ -38,8 +40,8 @@ from mlcost.memory import (
 )
 from mlcost.memory.breakdown import MemoryBreakdown
 from mlcost.results import SHORT_WIDTH
-from mlcost.units import in_unit
 from mlcost.specs import Accelerator, ModelSpec, TransformerSpec, default_catalog
+from mlcost.units import in_unit
 from mlcost.workload import TrainingConfig
 
 if TYPE_CHECKING:  # the plan modules load only for ``mlcost fit`` (start-up of ``mlcost memory``)
@@ -86,6 +88,19 @@ def memory(
         profile=profile_option(memory_model, old_profile),
         mini_sequences=mini_sequences,
     )
+    _show_memory(model, layout, accelerator, breakdown, (as_json, explain, every))
+    if not bool(np.all(breakdown.fits())):
+        raise typer.Exit(EXIT_DOES_NOT_FIT)
+
+
+def _show_memory(
+    model: str,
+    layout: Layout,
+    accelerator: Accelerator,
+    breakdown: MemoryBreakdown,
+    shown: tuple[bool, bool, bool],
+) -> None:
+    as_json, explain, every = shown
     if as_json:
         print_json(
             {
@@ -128,6 +143,49 @@ def memory(
     console = stdout_console()
     console.print(table)
     console.print(breakdown.why_not())
+
+
+def _show_fit(
+    spec: ModelSpec,
+    config: TrainingConfig,
+    layout: Layout,
+    accelerator: Accelerator,
+    breakdown: MemoryBreakdown,
+    answers: dict[str, Any],
+    methods: FineTuningFit | None,
+    inference: dict[str, Any] | None,
+    shown: tuple[bool, bool, bool],
+) -> None:
+    as_json, explain, every = shown
+    if as_json:
+        rows = None if methods is None else methods.to_frame().to_dict(orient="records")
+        print_json({"model": spec.name, "gpu": accelerator.name, **answers, "finetuning": rows,
+                    "inference": inference})  # fmt: skip
+        return
+    if explain:
+        print_explained(breakdown)
+        return
+    console = stdout_console()
+    if not every:
+        typer.echo(_fit_short(spec, config, layout, accelerator, answers, methods, inference))
+        typer.echo(MORE)
+        return
+    console.print(f"{accelerator.name}: {answers['verdict']}")
+    console.print(
+        f"largest micro-batch at s={config.sequence_length}: {answers['max_micro_batch_size']}"
+    )
+    console.print(
+        f"longest sequence at b={layout.micro_batch_size}: {answers['max_sequence_length']:,}"
+    )
+    console.print(
+        f"fewest GPUs with ZeRO-3 (x tp {layout.tp} x pp {layout.pp} x cp {layout.cp}): "
+        f"{answers['min_gpus_zero3']}"
+    )
+    console.print(f"smallest catalog GPU that fits: {answers['smallest_catalog_gpu'] or 'none'}")
+    if methods is not None:
+        console.print(_finetuning_table(methods))
+    if inference is not None:
+        console.print(f"inference: {_inference_text(inference)}")
 
 
 #: Memory terms the short answer of ``mlcost memory`` lists (the largest).
@@ -192,35 +250,10 @@ def fit(
     }
     methods = _finetuning_rows(spec, accelerator, config, layout, chosen)
     inference = _inference(spec, accelerator, config)
-    if as_json:
-        rows = None if methods is None else methods.to_frame().to_dict(orient="records")
-        print_json({"model": spec.name, "gpu": accelerator.name, **answers, "finetuning": rows,
-                    "inference": inference})  # fmt: skip
-        return
-    if explain:
-        print_explained(breakdown)
-        return
-    console = stdout_console()
-    if not every:
-        typer.echo(_fit_short(spec, config, layout, accelerator, answers, methods, inference))
-        typer.echo(MORE)
-        return
-    console.print(f"{accelerator.name}: {answers['verdict']}")
-    console.print(
-        f"largest micro-batch at s={config.sequence_length}: {answers['max_micro_batch_size']}"
-    )
-    console.print(
-        f"longest sequence at b={layout.micro_batch_size}: {answers['max_sequence_length']:,}"
-    )
-    console.print(
-        f"fewest GPUs with ZeRO-3 (x tp {layout.tp} x pp {layout.pp} x cp {layout.cp}): "
-        f"{answers['min_gpus_zero3']}"
-    )
-    console.print(f"smallest catalog GPU that fits: {answers['smallest_catalog_gpu'] or 'none'}")
-    if methods is not None:
-        console.print(_finetuning_table(methods))
-    if inference is not None:
-        console.print(f"inference: {_inference_text(inference)}")
+    _show_fit(spec, config, layout, accelerator, breakdown, answers, methods, inference,
+              (as_json, explain, every))  # fmt: skip
+    if not answers["fits"]:
+        raise typer.Exit(EXIT_DOES_NOT_FIT)
 
 
 def _inference(
@@ -293,7 +326,9 @@ def _fit_short(
     rows.append(("smallest GPU", f"{answers['smallest_catalog_gpu'] or 'none'} (full training)"))
     column = max(len(label) for label, _ in rows) + 2
     for label, text in rows:
-        lines += textwrap.wrap(f"{label:<{column}}{text}", SHORT_WIDTH, subsequent_indent=" " * column)
+        lines += textwrap.wrap(
+            f"{label:<{column}}{text}", SHORT_WIDTH, subsequent_indent=" " * column
+        )
     return "\n".join(lines)
 
 
@@ -334,7 +369,9 @@ def _fit_side_by_side(
         f"{spec.name}, {config.policy.name}, b={layout.micro_batch_size}, "
         f"s={config.sequence_length}: GiB per GPU (yes = fits)"
     )
-    typer.echo(f"{'GPU':<20}{'usable':>8}{'full':>12}{'LoRA':>12}{'QLoRA':>12}{'serve (batch)':>15}")
+    typer.echo(
+        f"{'GPU':<20}{'usable':>8}{'full':>12}{'LoRA':>12}{'QLoRA':>12}{'serve (batch)':>15}"
+    )
     for record in records:
         cells = [
             f"{'yes' if record[m]['fits'] else 'no'} {record[m]['gib']:,.1f}"

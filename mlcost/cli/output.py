@@ -31,9 +31,12 @@ def stdout_console() -> Console:
 
 
 def print_json(data: Any) -> None:
-    """``data`` as indented, valid JSON: quantities as ``{"value", "unit"}`` objects, NaN and
-    infinities as ``null`` (JSON has no number for them)."""
-    typer.echo(json.dumps(json_value(data), indent=2, default=str, allow_nan=False))
+    """``data`` as indented, valid JSON in the one shape (:func:`mlcost.cli.app.envelope`:
+    ``schema_version``, ``command``, then the fields): quantities as ``{"value", "unit"}``
+    objects, NaN and infinities as ``null`` (JSON has no number for them)."""
+    from mlcost.cli.app import envelope
+
+    typer.echo(json.dumps(envelope(json_value(data)), indent=2, default=str, allow_nan=False))
 
 
 def print_result(result: Result, *, title: str | None = None) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "Overheads",
     "Profile",
     "StageMemory",
+    "able_gpus",
     "activation_parts",
     "gib_text",
     "in_flight_micro_batches",
@@ -58,6 +59,5 @@ __all__ = [
     "model_state_bytes_per_parameter",
     "per_gpu_memory",
     "smallest_gpu",
-    "able_gpus",
     "zero_model_state_bytes",
 ]

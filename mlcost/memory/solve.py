@@ -156,7 +156,9 @@ def smallest_gpu(
     ``bf16-mixed`` run); ``options`` are :func:`memory_breakdown`'s keywords (profile,
     overheads)."""
     spec = as_model(model)
-    for candidate in sorted(able_gpus(config, gpus), key=lambda g: in_unit(g.memory_available, "byte")):
+    for candidate in sorted(
+        able_gpus(config, gpus), key=lambda g: in_unit(g.memory_available, "byte")
+    ):
         breakdown = memory_breakdown(spec, config, candidate, layout, **options)
         if bool(np.all(breakdown.fits())):
             return candidate

@@ -35,7 +35,7 @@ import pint
 from mlcost import scaling
 from mlcost.arrays import only
 from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
-from mlcost.errors import MlcostError
+from mlcost.errors import RunDoesNotFitError
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
 from mlcost.plan.chain import (
@@ -67,7 +67,7 @@ class ComputeOptimalWarning(UserWarning):
     """A plan's model size is far from compute-optimal for its FLOPs (Hoffmann et al. 2022)."""
 
 
-class DoesNotFitError(MlcostError):
+class DoesNotFitError(RunDoesNotFitError):
     """A run whose memory exceeds its GPU's: no time, energy, cost or CO2e for it. The message
     (one line) ends with the nearest layouts that fit; ``suggestions`` holds them."""
 

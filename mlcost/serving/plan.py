@@ -50,7 +50,7 @@ import pint
 from mlcost import energy
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.comms.placement import collective_seconds, placement
-from mlcost.errors import MlcostError
+from mlcost.errors import MlcostError, RunDoesNotFitError
 from mlcost.records import replace as record_replace
 from mlcost.results import Figure, Result
 from mlcost.serving.band import serving_latency_band
@@ -341,7 +341,7 @@ class ServePlan(Result):
         """Raise :class:`MlcostError` (one line) when the weights or the given batch do not fit."""
         if not self.fits:
             m = self.memory
-            raise MlcostError(
+            raise RunDoesNotFitError(
                 f"does not fit: {self.transformer.name} needs {m['weights'] / 1e9:.1f} GB of "
                 f"weights and {m['sequence'] / 1e9:.2f} GB of KV cache per sequence on each "
                 f"{self.accelerator.name} ({m['budget'] / 1e9:.1f} GB usable); use --tp "
@@ -351,8 +351,8 @@ class ServePlan(Result):
             raise MlcostError(
                 f"batch: got {self.batch}, but at most {self.memory['max_batch']:.0f} sequences "
                 f"of {self.memory['longest']:.0f} tokens fit in the KV cache on each "
-                f"{self.accelerator.name}; use --concurrency <= {self.memory['max_batch']:.0f} or more "
-                "--tp"
+                f"{self.accelerator.name}; use --concurrency <= "
+                f"{self.memory['max_batch']:.0f} or more --tp"
             )
 
     def timing(self, batch: Any) -> dict[str, Any]:

@@ -98,7 +98,8 @@ def test_every_hidden_option_is_a_listed_old_spelling() -> None:
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        (("memory", "gpt2", "--profile", "megatron"), ("memory", "gpt2", "--memory-model", "megatron")),
+        (("memory", "gpt2", "--profile", "megatron"),
+         ("memory", "gpt2", "--memory-model", "megatron")),
         (("serve", "gpt2", "--prompt", "100", "--output", "16", "--batch", "4"),
          ("serve", "gpt2", "--prompt", "100", "--output-tokens", "16", "--concurrency", "4")),
     ],
