@@ -142,6 +142,9 @@ def test_every_case_is_an_answer_or_a_one_line_error(outcomes: list[Any]) -> Non
                     _strict_json(out)
                 except ValueError as error:
                     wrong.append(f"{argv}: --json output is not strict JSON ({error})")
+        elif code == 1:  # the answer "does not fit" (docs/cli.md, exit status)
+            if "does not fit" not in out or err.strip().startswith("error"):
+                wrong.append(f"{argv}: exit 1 without the answer 'does not fit': {out[:200]!r}")
         elif code == 2:
             if as_json:
                 try:

@@ -34,7 +34,8 @@ def _refused(command: str, destination: Path) -> str:
         result = invoke(*argv, str(destination))
     assert result.exit_code == 2, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: --plot: "), result.stderr
+    option = argv[-1]  # --plot, or plan's --plot-dir
+    assert len(lines) == 1 and lines[0].startswith(f"error: {option}: "), result.stderr
     return lines[0]
 
 

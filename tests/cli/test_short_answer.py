@@ -20,7 +20,8 @@ ACCEPTANCE = [
 @pytest.mark.parametrize("args", ACCEPTANCE, ids=lambda a: a[0])
 def test_the_short_answer_fits_an_80_column_terminal(cli: Cli, args: tuple[str, ...]) -> None:
     result = cli(*args)
-    assert result.exit_code == 0, result.stderr
+    # 0, or 1 for the answer "does not fit" (full training of 8B parameters on 24 GB)
+    assert result.exit_code == (1 if args[0] in ("fit", "memory") else 0), result.stderr
     assert len(result.stdout.splitlines()) <= 12, result.stdout
     lines = (result.stderr + result.stdout).splitlines()  # a note on stderr is as wide
     assert max(len(line) for line in lines) <= 80, result.stderr + result.stdout

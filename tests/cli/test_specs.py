@@ -85,7 +85,7 @@ def test_plan_loads_neither_numpy_masked_arrays_nor_the_optimizers_it_does_not_u
 def test_list_models(cli: Cli) -> None:
     result = cli("specs", "list", "models", "--json")
     assert result.exit_code == 0
-    names = {item["name"] for item in json.loads(result.stdout)}
+    names = {item["name"] for item in json.loads(result.stdout)["items"]}
     assert {"gpt2", "llama-2-7b", "resnet-50", "gemma-2-9b"} <= names
 
 

@@ -179,7 +179,6 @@ def test_cli_table_and_json() -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["llama-3-70b", "--gpu", "h100-sxm5-80gb"],
         ["llama-3-8b", "--tp", "3", "--system", "dgx-h100"],
         ["llama-3-8b", "--tp", "16"],
         ["llama-3-8b", "--prompt", "0"],
