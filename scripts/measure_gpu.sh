@@ -140,7 +140,7 @@ for family in launch memory kernels attention optimizer gemm bmm e2e transfer; d
     only+=(--only "$family")
 done
 timeout "${BENCH_LIMIT:-300}" "$PY" -m mlcost.cli bench --device "$device" "$flag" \
-    "${only[@]}" --out "$R/bench" || echo "bench ended with status $?"
+    "${only[@]}" --out-dir "$R/bench" || echo "bench ended with status $?"
 echo "== calibrate $(date -u +%T)"
 base=()
 if [[ "$device" == cuda* ]]; then

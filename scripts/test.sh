@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev]'
+.venv/bin/python -m pip install --progress-bar on -e '.[dev]'
 .venv/bin/python -m pytest -n logical --dist loadfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

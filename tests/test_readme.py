@@ -154,3 +154,40 @@ def test_the_link_check_sees_links() -> None:
     ]
     assert slug('Memory and "will it fit?"') == "memory-and-will-it-fit"
     assert slug("What `mlcost bench` measures") == "what-mlcost-bench-measures"
+
+
+# ----- the README's command-line examples, run (issue 64: its claims re-checked) ---------------
+def _shell_examples() -> list[tuple[list[str], list[str]]]:
+    """Each ``$ mlcost ...`` text block of the README that shows its output: its arguments and
+    the lines it shows (``...`` marks a cut). A block of commands alone (a recipe on files of
+    your own) shows none."""
+    examples = []
+    for body in fenced(README.read_text(), "text"):
+        first, *shown = body.rstrip("\n").split("\n")
+        recipe = first.endswith("\\") or any(line.startswith("$ ") for line in shown)
+        if first.startswith("$ mlcost") and not recipe:
+            examples.append((first.split()[2:], [line for line in shown if line != "..."]))
+    return examples
+
+
+SHELL_EXAMPLES = _shell_examples()
+
+
+def test_the_readme_shows_command_line_examples() -> None:
+    assert len(SHELL_EXAMPLES) >= 4
+
+
+@pytest.mark.parametrize(
+    ("arguments", "shown"), SHELL_EXAMPLES, ids=[" ".join(a[:2]) for a, _ in SHELL_EXAMPLES]
+)
+def test_a_readme_command_prints_what_the_readme_shows(
+    arguments: list[str], shown: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.cli.conftest import invoke
+
+    monkeypatch.chdir(tmp_path)  # a figure it writes lands here
+    result = invoke(*arguments)
+    assert result.exit_code in (0, 1), result.stderr  # an answer ("does not fit" is 1)
+    printed = [line.rstrip() for line in result.stdout.splitlines()]
+    missing = [line for line in shown if line.rstrip() not in printed]
+    assert not missing, f"mlcost {' '.join(arguments)} no longer prints:\n" + "\n".join(missing)
