@@ -27,6 +27,7 @@ from mlcost.plan.inputs import PlanInputs
 from mlcost.plan.resolve import Run, resolve
 from mlcost.site import region_electricity, region_pue, resolve_grid
 from mlcost.specs import Spec, default_catalog
+from mlcost.specs.catalog import as_accelerator
 from mlcost.units import format_quantity, in_unit, magnitude_in
 
 if TYPE_CHECKING:
@@ -102,6 +103,11 @@ def _group_plan(plan: PlanInputs, base: Run, setting: dict[str, Any]) -> Run:
         changes["model"] = setting["model"]
     if "gpu" in setting:
         changes["gpu"] = setting["gpu"]
+        accelerator = as_accelerator(setting["gpu"], plan.catalog or default_catalog())
+        if plan.system is not None and accelerator.name != base.system.accelerator.name:
+            # Another GPU runs in its own standard node (its host power, links, price), on as
+            # many GPUs: a DGX H100's 1,050 W per GPU is not an A100's.
+            changes.update(system=None, gpus=base.gpus)
     return resolve(dataclasses.replace(plan, **changes))
 
 
