@@ -411,7 +411,7 @@ def memory(breakdown: MemoryBreakdownLike, ax: Any = None) -> Any:
         )  # fmt: skip
         ax.set_xlim(0, max(capacity, total) * 1.05)
         ax.set_ylim(-0.8, 0.6)
-    ax.set_xlabel("GiB per GPU")
+    ax.set_xlabel("memory per GPU (GiB)")
     ax.set_title(f"Memory per GPU: {breakdown.description}\n{breakdown.why_not()}", fontsize=8)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     figure.tight_layout()
@@ -493,9 +493,15 @@ def slo_front(search: SloSearchLike, ax: Any = None) -> Any:
             ax.scatter([c.tpot_ms], [cost(c)], s=80, color=color, zorder=3,
                        label=f"{name}: {c.label}")  # fmt: skip
     ax.axvline(search.tpot_s * 1e3, color="0.3", linestyle=":", label="TPOT target")
-    ax.set_yscale("log")
+    if any(cost(c) > 0 for c in feasible):  # a log axis needs a positive cost to show
+        ax.set_yscale("log")
+    else:
+        ax.text(0.5, 0.5, "no configuration meets the target", transform=ax.transAxes,
+                ha="center", va="center")  # fmt: skip
+        ax.set_xticks([])  # an empty plot's ticks say nothing
+        ax.set_yticks([])
     ax.set_xlabel("time per output token (ms)")
-    ax.set_ylabel("USD per hour" if hourly else "USD per million output tokens")
+    ax.set_ylabel("cost (USD per hour)" if hourly else "cost (USD per million output tokens)")
     ax.set_title(search.title(), fontsize=8)
     ax.legend(fontsize=7)
     return figure

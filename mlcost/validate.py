@@ -172,6 +172,7 @@ def plot(report: pd.DataFrame, ax: Any = None) -> Any:
     ax.plot([low, high], [low, high], "k--", lw=0.8)
     ax.set_xlabel("measured (s)")
     ax.set_ylabel("predicted (s)")
+    ax.set_title("Benchmarks: predicted against measured time (dashed: equal)", fontsize=10)
     ax.legend(fontsize=8)
     return figure
 

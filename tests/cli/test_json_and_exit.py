@@ -12,9 +12,7 @@ import pytest
 
 from tests.cli.conftest import Cli
 
-SCHEMA = json.loads(
-    resources.files("mlcost.data").joinpath("cli-output.schema.json").read_text()
-)
+SCHEMA = json.loads(resources.files("mlcost.data").joinpath("cli-output.schema.json").read_text())
 
 #: One cheap command line per command (and group subcommand) that prints JSON.
 JSON_COMMANDS = [
