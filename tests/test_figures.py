@@ -103,10 +103,10 @@ def test_a_figure_serves_a_reader(name: str) -> None:
                 problems.append(f"{axis} axis without a label")
             elif not UNIT.search(label):
                 problems.append(f"{axis} label {label!r} states no unit")
-        handles, labels = ax.get_legend_handles_labels()
-        if len([label for label in labels if not label.startswith("_")]) > 1:
-            if ax.get_legend() is None and not figure.legends and not _shared_legend(main):
-                problems.append("several series and no legend")
+        _, labels = ax.get_legend_handles_labels()
+        series = len([label for label in labels if not label.startswith("_")])
+        if series > 1 and ax.get_legend() is None and not _shared_legend(figure, main):
+            problems.append("several series and no legend")
         # The text's own box (an annotation's extent would include its arrow); a rotated
         # text's box is axis-aligned, wider than its letters: compared upright ones only.
         boxes = [
@@ -123,6 +123,6 @@ def test_a_figure_serves_a_reader(name: str) -> None:
     assert not problems, f"{name}: " + "; ".join(problems[:8])
 
 
-def _shared_legend(axes: list[Any]) -> bool:
-    """A twin axes' series listed in its partner's legend."""
-    return any(ax.get_legend() is not None for ax in axes)
+def _shared_legend(figure: Any, axes: list[Any]) -> bool:
+    """A figure legend, or a twin axes' series listed in its partner's legend."""
+    return bool(figure.legends) or any(ax.get_legend() is not None for ax in axes)
