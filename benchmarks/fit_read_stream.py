@@ -62,7 +62,9 @@ def fit(data: dict) -> dict[str, float]:
         )
         bytes_ = kv_bytes(entry["model"], entry["batch"], entry["context"])
         attention.append(kernels * 1e-6 - bytes_ / read)
+    corner = roofline_corner(data, read, statistics.median(gemv) - plain, plain)
     return {
+        "corner": corner,
         "read_stream": read,
         "plain_kernel": plain,
         "matmul": statistics.median(gemv) - plain,
@@ -71,6 +73,31 @@ def fit(data: dict) -> dict[str, float]:
         "streams": len(streams),
         "gemvs": len(gemv),
     }
+
+
+def roofline_corner(data: dict, read: float, latency: float, plain: float) -> float:
+    """The exponent ``p`` of ``t = (t_c^p + t_m^p)^(1/p)`` that minimizes the mean |error| over
+    the skinny GEMMs of 256 tokens (where compute and memory times are within 2x of each
+    other), on a grid of 1.5 to 6 in steps of 0.25; ``t_c`` their FLOPs at the H200's BF16 GEMM
+    ceiling (989.4 TFLOP/s x 0.803, its spec), ``t_m`` their bytes by the read-stream rule plus
+    the GEMM latency, ``t`` the replay time less the plain kernel's."""
+    peak = 989.4e12 * 0.803
+    triad = 3.534e12
+    shapes = []
+    for g in data["skinny_gemms"]:
+        if g["m"] != 256:
+            continue
+        written = 2 * g["m"] * g["n"]
+        reads = g["bytes"] - written
+        paired = min(reads, 2 * written)
+        memory = (written + paired) / triad + (reads - paired) / read + latency
+        compute = 2 * g["m"] * g["n"] * g["k"] / peak
+        shapes.append((compute, memory, g["seconds"] - plain))
+
+    def error(p: float) -> float:
+        return statistics.mean(abs((c**p + m**p) ** (1 / p) / t - 1) for c, m, t in shapes)
+
+    return min((1.5 + 0.25 * i for i in range(19)), key=error)
 
 
 def main() -> None:
@@ -82,6 +109,9 @@ def main() -> None:
     print(f"smallest element-wise kernel, replayed: {found['plain_kernel'] * 1e6:.2f} us")
     for kind in ("matmul", "norm", "attention"):
         print(f"kernel latency {kind}: {found[kind] * 1e6:.1f} us")
+    print(
+        f"roofline corner p: {found['corner']:.2f} (t = (t_c^p + t_m^p)^(1/p), GEMMs of 256 tokens)"
+    )
 
 
 if __name__ == "__main__":

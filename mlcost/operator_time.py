@@ -12,7 +12,8 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
   beyond twice the writes at the read-stream rate where one was measured
   (:func:`memory_seconds`), plus, per launch of a GEMM, norm or attention core, the measured
   latency of its kernel class (:meth:`mlcost.roofline.Ceilings.latency_of`);
-* ``roofline``: ``max(compute, memory)``, ``no-overlap``: their sum; plus one launch gap per kernel
+* ``roofline``: ``max(compute, memory)`` (or the measured smooth corner,
+  :meth:`mlcost.roofline.Ceilings.combine`), ``no-overlap``: their sum; plus one launch gap per kernel
   (forward, backward, recomputed forward);
 * a fused attention kernel the implementation calls and that was measured on this GPU
   (:func:`mlcost.implementation.attention_kernel_seconds`) replaces the attention core's rows: the
@@ -605,7 +606,7 @@ def operator_time(
             passes = loss.forward_bytes * (1 + recompute)
             memory = logits * (passes + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
-    body = np.maximum(compute, memory) if ex.roofline else compute + memory
+    body = ceilings.combine(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch
     host = host_ops * ex.dispatch
     total = np.maximum(body + gaps, host)  # the GPU waits for a host that falls behind

@@ -103,6 +103,8 @@ class Ceilings:
       (``Measured.memory_read_bandwidth``; :meth:`stream_seconds` says which bytes it carries).
     * ``kernel_latency`` none: per kernel class, seconds a memory-bound kernel takes beyond its
       bytes (``Measured.kernel_latency``; :meth:`latency_of`).
+    * ``corner`` infinite: the sharp roofline ``max(compute, memory)`` unless a smoother corner
+      was measured (``Measured.roofline_corner``; :meth:`combine`).
     """
 
     name: str
@@ -131,6 +133,7 @@ class Ceilings:
     k_reference: float = math.inf
     read_bandwidth: pint.Quantity | None = None
     kernel_latency: tuple[tuple[str, float], ...] = ()
+    corner: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
     # ----- magnitudes in SI, converted once ---------------------------------------------------
@@ -188,6 +191,21 @@ class Ceilings:
         w = np.asarray(written, dtype=np.float64)
         paired = np.minimum(r, 2 * w)
         return plain((w + paired) / rate + (r - paired) / stream)
+
+    def combine(self, compute: Real, memory: Real) -> Real:
+        """A kernel's time from its compute and memory times: ``max(t_c, t_m)`` on the sharp
+        roofline, else ``(t_c^p + t_m^p)^(1/p)`` with ``p`` = :attr:`corner`, which tends to the
+        max far from the ridge point and is ``2^(1/p)`` times it where the two are equal (a
+        skinny GEMM of a few hundred tokens overlaps its loads and its math only in part: on an
+        H200 they ran 1.1-1.6x the max of the two, benchmarks/fit_read_stream.py)."""
+        if math.isinf(self.corner):
+            return plain(np.maximum(compute, memory))
+        p = self.corner
+        c = np.asarray(compute, dtype=np.float64)
+        m = np.asarray(memory, dtype=np.float64)
+        high = np.maximum(c, m)
+        safe = np.where(high > 0, high, 1.0)  # scaled by the larger: no overflow, 0 stays 0
+        return plain(high * ((c / safe) ** p + (m / safe) ** p) ** (1 / p))
 
     @cached_property
     def _latencies(self) -> dict[str, float]:
@@ -528,6 +546,9 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
             )
         )
         parts.append("kernel latencies per class")
+    if measured.roofline_corner is not None:
+        fields["corner"] = float(measured.roofline_corner)
+        parts.append(f"roofline corner p = {measured.roofline_corner:g}")
     if measured.launch_overhead is not None:
         fields["launch_overhead"] = measured.launch_overhead
     if measured.vector_efficiency is not None:

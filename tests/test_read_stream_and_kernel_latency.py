@@ -126,9 +126,25 @@ def test_the_h200_figures_are_the_fit_of_its_measured_kernels(catalog: Catalog) 
         assert h200.kernel_latency[kind].to("us").magnitude == pytest.approx(
             round(found[kind] * 1e6, 1)
         )
+    assert h200.roofline_corner == pytest.approx(found["corner"])
     h100 = catalog.accelerator("h100-sxm5-80gb").measured
     assert h100 is not None and h100.memory_read_bandwidth is None
     assert h100.kernel_latency == h200.kernel_latency
+    assert h100.roofline_corner is None  # not transferred: it depends on the bandwidth per SM
+
+
+def test_smooth_roofline_corner() -> None:
+    """``(t_c^p + t_m^p)^(1/p)``, p = 2.5: equal times give ``2^(1/2.5) = 1.3195`` times
+    either; 1 us against 10 us gives ``10·(1 + 0.1^2.5)^(0.4) = 10.0126`` us (within 0.13% of
+    the max); zeros stay zero; the sharp default is the max."""
+    smooth = _ceilings(corner=2.5)
+    assert smooth.combine(1e-6, 1e-6) == pytest.approx(2 ** (1 / 2.5) * 1e-6)
+    assert smooth.combine(1e-6, 10e-6) == pytest.approx(10e-6 * (1 + 0.1**2.5) ** 0.4)
+    assert smooth.combine(0.0, 0.0) == 0.0
+    np.testing.assert_allclose(
+        smooth.combine(np.array([0.0, 2e-6]), np.array([3e-6, 0.0])), [3e-6, 2e-6]
+    )
+    assert _ceilings().combine(1e-6, 3e-6) == 3e-6
 
 
 def test_serving_forwards_pay_the_gemm_latency_once_per_launch(catalog: Catalog) -> None:

@@ -145,6 +145,10 @@ class Measured(_Part):
     #: launch (the ramp, the tail, a split-K reduction: a GEMV costs microseconds more than its
     #: bytes). Added once per launch to a memory-bound operator's time.
     kernel_latency: dict[str, Duration] = Field(default_factory=dict)
+    #: The exponent ``p`` of a kernel's time ``(t_compute^p + t_memory^p)^(1/p)`` near the
+    #: ridge point, where a kernel neither streams at full bandwidth nor computes at full rate
+    #: (:meth:`mlcost.roofline.Ceilings.combine`); None: the sharp roofline, ``max``.
+    roofline_corner: float | None = Field(default=None, gt=1.0)
     launch_overhead: Duration | None = None
     vector_efficiency: float | None = Field(default=None, gt=0, le=1.0)
     kind_efficiency: dict[str, float] = Field(default_factory=dict)
