@@ -13,8 +13,8 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
   (:func:`memory_seconds`), plus, per launch of a GEMM, norm or attention core, the measured
   latency of its kernel class (:meth:`mlcost.roofline.Ceilings.latency_of`);
 * ``roofline``: ``max(compute, memory)`` (or the measured smooth corner,
-  :meth:`mlcost.roofline.Ceilings.combine`), ``no-overlap``: their sum; plus one launch gap per kernel
-  (forward, backward, recomputed forward);
+  :meth:`mlcost.roofline.Ceilings.combine`), ``no-overlap``: their sum; plus one launch gap per
+  kernel (forward, backward, recomputed forward);
 * a fused attention kernel the implementation calls and that was measured on this GPU
   (:func:`mlcost.implementation.attention_kernel_seconds`) replaces the attention core's rows: the
   scores row carries the kernel's time, the softmax, dropout and score x V rows none;
