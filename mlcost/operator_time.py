@@ -629,7 +629,10 @@ def memory_seconds(op: Operator, ceilings: Ceilings, triad: float | None = None)
     alike, the backward's traffic at the triad rate (``triad``: a per-kind measured rate in
     place of the ceilings'). Equal to ``bytes_moved / (bandwidth · eta_m)`` where no read stream
     was measured."""
-    rate = ceilings.stream_rates[0] if triad is None else triad
+    base, stream = ceilings.stream_rates
+    rate = base if triad is None else triad
+    if stream <= rate:  # no faster read stream: every byte at the one rate
+        return op.bytes_moved / rate
     forward = ceilings.stream_seconds(op.bytes_read, op.bytes_written, triad)
     return forward * (1 + op.recompute_fraction) + op.backward_bytes / rate
 

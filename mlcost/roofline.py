@@ -187,6 +187,8 @@ class Ceilings:
         base, stream = self.stream_rates
         rate = base if triad is None else triad
         stream = max(stream, rate)
+        if stream == rate:  # no faster read stream: every byte at the one rate
+            return plain(np.add(read, written) / rate)
         r = np.asarray(read, dtype=np.float64)
         w = np.asarray(written, dtype=np.float64)
         paired = np.minimum(r, 2 * w)
@@ -198,9 +200,9 @@ class Ceilings:
         max far from the ridge point and is ``2^(1/p)`` times it where the two are equal (a
         skinny GEMM of a few hundred tokens overlaps its loads and its math only in part: on an
         H200 they ran 1.1-1.6x the max of the two, benchmarks/fit_read_stream.py)."""
-        if math.isinf(self.corner):
-            return plain(np.maximum(compute, memory))
         p = self.corner
+        if p == math.inf:
+            return np.maximum(compute, memory)  # type: ignore[no-any-return]
         c = np.asarray(compute, dtype=np.float64)
         m = np.asarray(memory, dtype=np.float64)
         high = np.maximum(c, m)
