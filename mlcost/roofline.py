@@ -202,7 +202,7 @@ class Ceilings:
         H200 they ran 1.1-1.6x the max of the two, benchmarks/fit_read_stream.py)."""
         p = self.corner
         if p == math.inf:
-            return np.maximum(compute, memory)  # type: ignore[no-any-return]
+            return np.maximum(compute, memory)
         c = np.asarray(compute, dtype=np.float64)
         m = np.asarray(memory, dtype=np.float64)
         high = np.maximum(c, m)
