@@ -20,7 +20,7 @@ from mlcost.workload.table import Operator
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _ceilings(**extra: object) -> Ceilings:
+def _ceilings(read: object = Q_(4, "TB/s"), **extra: object) -> Ceilings:
     """Round numbers: 4.8 TB/s datasheet at 50% (a 2.4 TB/s triad), a 4 TB/s read stream."""
     return Ceilings(
         name="test",
@@ -29,7 +29,7 @@ def _ceilings(**extra: object) -> Ceilings:
         bandwidth=Q_(4.8, "TB/s"),
         compute_units=100,
         memory_efficiency=0.5,
-        read_bandwidth=Q_(4, "TB/s"),
+        read_bandwidth=read,  # type: ignore[arg-type]
         **extra,  # type: ignore[arg-type]
     )
 
@@ -53,14 +53,7 @@ def test_reads_beyond_twice_the_writes_stream_at_the_read_rate() -> None:
 def test_without_a_read_stream_every_byte_runs_at_the_triad() -> None:
     """No measured read stream: 1,100 bytes at 2.4 TB/s whatever their split, so the rule
     leaves every GPU without the measurement where it was."""
-    c = Ceilings(
-        name="test",
-        peak=Q_(1000, "TFLOP/s"),
-        vector_peak=Q_(60, "TFLOP/s"),
-        bandwidth=Q_(4.8, "TB/s"),
-        compute_units=100,
-        memory_efficiency=0.5,
-    )
+    c = _ceilings(read=None)
     assert c.stream_rates == (2.4e12, 2.4e12)
     assert c.stream_seconds(1000, 100) == pytest.approx(1100 / 2.4e12)
 
