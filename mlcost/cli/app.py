@@ -157,9 +157,8 @@ def _does_not_fit(message: str, *, as_json: bool) -> None:
     """The answer "does not fit" (:class:`RunDoesNotFitError`): the verdict on stdout, wrapped
     at 80 columns, or with ``--json`` the one JSON shape with ``fits: false``; exit status 1."""
     if as_json:
-        from mlcost.cli.output import print_json
-
-        print_json({"fits": False, "verdict": message, "exit_code": EXIT_DOES_NOT_FIT})
+        answer = {"fits": False, "verdict": message, "exit_code": EXIT_DOES_NOT_FIT}
+        typer.echo(json.dumps(envelope(answer), indent=2))
     else:
         typer.echo(textwrap.fill(message, NOTE_WIDTH, subsequent_indent="  "))
     sys.exit(EXIT_DOES_NOT_FIT)
