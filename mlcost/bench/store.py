@@ -36,7 +36,12 @@ COLUMNS = (
     "flops",
     "bytes",
     "detail",
+    "best_s",
+    "attempts",
 )
+#: Columns a results.csv written before they existed lacks (read as missing: its rows are
+#: fitted from their median, :func:`measured_seconds`).
+LATER_COLUMNS = ("best_s", "attempts")
 STATUSES = ("ok", "oom", "unsupported", "error", "skipped")
 
 
@@ -110,9 +115,13 @@ def record(
         "mean_s": None,
         "stdev_s": None,
         "repeats": 0,
+        "best_s": None,
+        "attempts": 0,
     }
     if timing is not None:
         row.update(
+            best_s=timing.best,
+            attempts=timing.attempts,
             median_s=timing.median,
             p10_s=timing.p10,
             p90_s=timing.p90,
@@ -123,7 +132,16 @@ def record(
     return row
 
 
-_TIMES = ("median_s", "p10_s", "p90_s", "mean_s", "stdev_s")
+_TIMES = ("median_s", "p10_s", "p90_s", "mean_s", "stdev_s", "best_s")
+
+
+def measured_seconds(results: pd.DataFrame) -> pd.Series:
+    """The seconds a measurement is judged and fitted by: its fastest repetition (``best_s``,
+    :attr:`mlcost.bench.timer.Timing.best`: other work on a shared machine only ever slows a
+    repetition down), or its median where the results predate ``best_s``."""
+    best = results["best_s"].astype(float) if "best_s" in results else None
+    median = results["median_s"].astype(float)
+    return median if best is None else best.where(best.notna() & (best > 0), median)
 
 
 def results_path(location: str | Path) -> Path:
@@ -160,6 +178,9 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
         raise MlcostError(
             f"results: {csv} is not a results.csv of 'mlcost bench' ({first})"
         ) from None
+    for column in LATER_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = float("nan") if column.endswith("_s") else 0
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise MlcostError(
@@ -170,7 +191,7 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
     bad_status = sorted(set(frame["status"].astype(str)) - set(STATUSES))
     if bad_status:
         problems.append(f"status {bad_status[0]!r} (expected one of {', '.join(STATUSES)})")
-    for column in (*_TIMES, "flops", "bytes", "repeats"):
+    for column in (*_TIMES, "flops", "bytes", "repeats", "attempts"):
         values = pd.to_numeric(frame[column], errors="coerce")
         if (values.isna() & frame[column].notna()).any():
             row = int((values.isna() & frame[column].notna()).to_numpy().nonzero()[0][0])

@@ -45,6 +45,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "collective_elements": [2**12, 2**16, 2**19, 2**21, 2**22],
         "attention_shape": (4, 4, 32),
         "repeats": 7,
+        # a measurement whose repetitions are disturbed (mlcost.bench.timer.DISTURBED) is made
+        # again, up to this many times in all, and the quietest attempt is kept
+        "attempts": 3,
         # a GEMM slower than this (median) ends its format and layout: larger shapes are
         # recorded as skipped (a CPU without bf16 units takes seconds per 1024^3 bf16 GEMM)
         "gemm_time_limit_s": 0.1,
@@ -70,6 +73,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "collective_elements": [2**12, 2**16, 2**20, 2**24, 2**26, 2**28],
         "attention_shape": (4, 16, 128),
         "repeats": 20,
+        "attempts": 3,
         "gemm_time_limit_s": 5.0,
     },
 }
@@ -170,7 +174,10 @@ def gemm(
                     left = a.t() if layout == "tn" else a
                     right = b.t() if layout == "nt" else b
                     timing = time_callable(
-                        lambda: left @ right, device=device, repeats=preset["repeats"]
+                        lambda: left @ right,
+                        device=device,
+                        repeats=preset["repeats"],
+                        attempts=preset["attempts"],
                     )
                     return record(
                         "gemm",
@@ -242,7 +249,10 @@ def batched_gemm(
                 a = torch.randn(batch, m, k, device=device, dtype=DTYPES[fmt])
                 b = torch.randn(batch, k, n, device=device, dtype=DTYPES[fmt])
                 timing = time_callable(
-                    lambda: torch.bmm(a, b), device=device, repeats=preset["repeats"]
+                    lambda: torch.bmm(a, b),
+                    device=device,
+                    repeats=preset["repeats"],
+                    attempts=preset["attempts"],
                 )
                 return record(
                     "bmm",
@@ -289,7 +299,9 @@ def memory(
                 flops: int = flops,
                 params: dict[str, Any] = params,
             ) -> dict[str, Any]:
-                timing = time_callable(function, device=device, repeats=preset["repeats"])
+                timing = time_callable(
+                    function, device=device, repeats=preset["repeats"], attempts=preset["attempts"]
+                )
                 return record(
                     "memory",
                     name,
@@ -349,7 +361,9 @@ def kernels(
                 name: str = name,
                 params: dict[str, Any] = params,
             ) -> dict[str, Any]:
-                timing = time_callable(step, device=device, repeats=preset["repeats"])
+                timing = time_callable(
+                    step, device=device, repeats=preset["repeats"], attempts=preset["attempts"]
+                )
                 n = params["elements"]
                 flops = ELEMENTWISE_FLOPS[key] * n * (1 + ELEMENTWISE_BACKWARD_FACTOR)
                 return record(
@@ -384,7 +398,9 @@ def optimizer(
             for weight in weights:
                 weight.grad = torch.randn_like(weight)
             adamw = torch.optim.AdamW(weights, lr=1e-4)
-            timing = time_callable(adamw.step, device=device, repeats=preset["repeats"])
+            timing = time_callable(
+                adamw.step, device=device, repeats=preset["repeats"], attempts=preset["attempts"]
+            )
             n = sum(w.numel() for w in weights)
             return record(
                 "optimizer",
@@ -451,7 +467,12 @@ def attention(
                         out.backward(grad)
 
                     if backend == "default":
-                        timing = time_callable(step, device=device, repeats=preset["repeats"])
+                        timing = time_callable(
+                            step,
+                            device=device,
+                            repeats=preset["repeats"],
+                            attempts=preset["attempts"],
+                        )
                     else:
                         from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -462,7 +483,12 @@ def attention(
                             "cudnn": SDPBackend.CUDNN_ATTENTION,
                         }[backend]
                         with sdpa_kernel(chosen):
-                            timing = time_callable(step, device=device, repeats=preset["repeats"])
+                            timing = time_callable(
+                                step,
+                                device=device,
+                                repeats=preset["repeats"],
+                                attempts=preset["attempts"],
+                            )
                     pairs = attention_pairs(seq, causal=causal)
                     one_matmul = 2 * head_dim * pairs * heads * batch
                     return record(
@@ -486,7 +512,12 @@ def launch(
     x = torch.zeros(1, device=device)
 
     def measure() -> dict[str, Any]:
-        timing = time_callable(lambda: x.add_(1.0), device=device, repeats=preset["repeats"] * 20)
+        timing = time_callable(
+            lambda: x.add_(1.0),
+            device=device,
+            repeats=preset["repeats"] * 20,
+            attempts=preset["attempts"],
+        )
         return record("launch", "add-1-element", device, "fp32", {}, timing=timing)
 
     yield _guarded("launch", "add-1-element", device, "fp32", {}, measure, skip)
@@ -525,7 +556,13 @@ def end_to_end(
 
             if device.startswith("cuda"):
                 torch.cuda.reset_peak_memory_stats()
-            timing = time_callable(step, device=device, warmup=2, repeats=preset["repeats"])
+            timing = time_callable(
+                step,
+                device=device,
+                warmup=2,
+                repeats=preset["repeats"],
+                attempts=preset["attempts"],
+            )
             detail = ""
             if device.startswith("cuda"):
                 detail = f"peak_allocated_bytes={torch.cuda.max_memory_allocated()}"
@@ -562,7 +599,12 @@ def transfer(
                     def function() -> None:
                         target.copy_(source, non_blocking=True)
 
-                    timing = time_callable(function, device=device, repeats=preset["repeats"])
+                    timing = time_callable(
+                        function,
+                        device=device,
+                        repeats=preset["repeats"],
+                        attempts=preset["attempts"],
+                    )
                     return record(
                         "transfer",
                         name,
