@@ -256,32 +256,39 @@ LAUNCH_BOUNDS = (1e-7, 1e-3)
 
 def check_consistency(results: pd.DataFrame) -> list[str]:
     """Problems that make the results physically inconsistent, so that no profile may be fitted
-    from them: the STREAM bandwidth (:func:`fit_bandwidth`) below what another memory-bound
-    measurement (the kernels, the AdamW step) moved at the largest size, beyond
-    :data:`STREAM_MARGIN`. Each problem is one line naming the measurements, the values, and
-    what to do."""
-    bandwidth = fit_bandwidth(results)
-    if bandwidth is None:
+    from them: the STREAM bandwidth (median over its kernels) below what another memory-bound
+    measurement (the kernels, the AdamW step) moved at its largest size, beyond
+    :data:`STREAM_MARGIN`; STREAM is taken at the same size (the same caches) where it was
+    measured there, else at its largest. Each problem is one line naming the measurements,
+    the values, and what to do."""
+    stream = _ok(results, "memory")
+    if stream.empty:
         return []
-    others = []
+    stream_sizes = stream["params"].map(lambda p: json.loads(p)["elements"])
+    problems = []
     for family in ("kernel", "optimizer"):
         rows = _ok(results, family)
         if rows.empty:
             continue
         params = rows["params"].map(json.loads)
         sizes = params.map(lambda p: p.get("elements", p.get("parameters", 0)))
-        largest = rows[sizes == sizes.max()]
+        size = int(sizes.max())
+        largest = rows[sizes == size]
         rates = largest["bytes"] / largest["seconds"]
-        best = largest.loc[rates.idxmax()]
-        others.append((float(rates.max()), f"{family} {best['name']}"))
-    if not others:
+        name = f"{family} {largest.loc[rates.idxmax()]['name']}"
+        # STREAM at the same size (the same caches), else at its largest
+        same = stream[stream_sizes == size] if (stream_sizes == size).any() else None
+        reference = same if same is not None else stream[stream_sizes == stream_sizes.max()]
+        bandwidth = float(np.median(reference["bytes"] / reference["seconds"]))
+        if bandwidth * STREAM_MARGIN < float(rates.max()):
+            problems.append((float(rates.max()), name, bandwidth, size))
+    if not problems:
         return []
-    fastest, name = max(others)
-    if bandwidth * STREAM_MARGIN >= fastest:
-        return []
+    fastest, name, bandwidth, size = max(problems)
     return [
         f"memory: the STREAM bandwidth {bandwidth / 1e9:.3g} GB/s is below what the {name} "
-        f"measurement moved ({fastest / 1e9:.3g} GB/s); no kernel moves memory faster than "
+        f"measurement moved ({fastest / 1e9:.3g} GB/s, {size} elements); no kernel moves "
+        "memory faster than "
         "STREAM, so the STREAM measurement was disturbed by other work on the machine; measure "
         "again into a new folder ('mlcost bench --out NEW'), on a quieter machine if you can"
     ]

@@ -10,7 +10,7 @@ import json
 import platform
 import re
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -272,12 +272,39 @@ class ResultStore:
         )
         write_text_atomically(self.results, frame.to_csv(index=False))
 
+    def replace(
+        self,
+        row: dict[str, Any],
+        choose: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]],
+    ) -> None:
+        """Put ``choose(stored, row)`` in place of the stored row with ``row``'s key (or append
+        ``row`` when there is none), rewriting the CSV atomically."""
+        import pandas as pd
+
+        frame = self.load()
+        keys = [key_of(stored) for _, stored in frame.iterrows()]
+        if key_of(row) not in keys:
+            self.append([row])
+            return
+        index = keys.index(key_of(row))
+        stored = {c: _plain(frame.iloc[index][c]) for c in COLUMNS}
+        chosen = choose(stored, row)
+        frame.iloc[index] = pd.Series({c: chosen.get(c) for c in COLUMNS})
+        write_text_atomically(self.results, frame.to_csv(index=False))
+
     def write_metadata(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         data = environment()
         if extra:
             data.update(extra)
         write_text_atomically(self.metadata, json.dumps(data, indent=2, default=str))
         return data
+
+
+def _plain(value: Any) -> Any:
+    """A CSV cell as Python: ``None`` for a missing number, else the value itself."""
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    return value.item() if hasattr(value, "item") else value
 
 
 def environment() -> dict[str, Any]:

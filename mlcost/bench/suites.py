@@ -38,6 +38,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         # (calibration fits the ratio: mlcost.calibrate.fit_unaligned)
         "gemm_unaligned": [(256, 1003, 256)],
         "memory_elements": [2**14, 2**17, 2**20, 2**22],
+        # STREAM's rule: each array at least 4x the last-level cache (McCalpin, STREAM FAQ),
+        # so the largest measures memory, not cache: 2^25 FP32 elements are 128 MiB, 4x a
+        # 32 MiB L3 (a 2-core EPYC slice measured 77 GB/s at 2^22, in cache, against 28-30
+        # GB/s past it; issue 62)
+        "stream_elements": [2**14, 2**17, 2**20, 2**22, 2**25],
         "e2e": [GPTConfig(vocab_size=4096, sequence_length=256, layers=2, hidden=256, heads=4)],
         "e2e_batch": 4,
         "attention_seq": [64, 128, 256, 512],
@@ -48,6 +53,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         # a measurement whose repetitions are disturbed (mlcost.bench.timer.DISTURBED) is made
         # again, up to this many times in all, and the quietest attempt is kept
         "attempts": 3,
+        # interleaved passes over the families calibration fits (mlcost.bench.runner.run)
+        "passes": 3,
         # a GEMM slower than this (median) ends its format and layout: larger shapes are
         # recorded as skipped (a CPU without bf16 units takes seconds per 1024^3 bf16 GEMM)
         "gemm_time_limit_s": 0.1,
@@ -283,8 +290,9 @@ def _stream_kernels(
 def memory(
     device: str, preset: dict[str, Any], skip: Skip = _never
 ) -> Iterator[dict[str, Any] | None]:
-    """STREAM kernels (McCalpin 1995): copy, scale, add, triad over sizes, FP32."""
-    for elements in preset["memory_elements"]:
+    """STREAM kernels (McCalpin 1995): copy, scale, add, triad over sizes, FP32 (the preset's
+    ``stream_elements`` where it has them, else its ``memory_elements``)."""
+    for elements in preset.get("stream_elements", preset["memory_elements"]):
         a = torch.randn(elements, device=device)
         b = torch.randn(elements, device=device)
         c = torch.empty(elements, device=device)
