@@ -10,7 +10,11 @@ targets are judged on.
 
 On a shared machine every measurement is judged by its fastest repetition and made again while
 its repetitions are disturbed (:mod:`mlcost.bench.timer`); the end-to-end step is measured the
-same way (same threads, FP32, warm-up), so measured and predicted are the same quantity. Where
+same way (same threads, FP32, warm-up), so measured and predicted are the same quantity. With
+``--threads 1`` (the default) every measurement is read by the process's CPU time
+(:func:`mlcost.bench.runner.clock_of`): on a machine whose other work never pauses, no
+repetition is quiet, but the CPU time a one-thread step uses is what it takes on a core of
+its own. Where
 ``calibrate`` refuses a cycle's results as physically inconsistent
 (:func:`mlcost.calibrate.check_consistency`: a disturbed STREAM run), the refusal is printed and
 the cycle is measured again into a new folder, up to ``--retries`` times.
@@ -28,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
+import torch
 
 from mlcost.bench.runner import run
 from mlcost.bench.store import read_results_csv
@@ -101,7 +106,16 @@ def main() -> None:
     parser.add_argument(
         "--retries", type=int, default=2, help="new measurements of a cycle calibrate refuses"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch intra-op threads for every measurement, the end-to-end step included "
+        "(default 1: timed by the process's CPU time, which a shared machine's load does not "
+        "inflate; mlcost.bench.runner.clock_of)",
+    )
     args = parser.parse_args()
+    torch.set_num_threads(args.threads)
     root = Path(args.results or tempfile.mkdtemp(prefix="mlcost-bench-"))
     pd.set_option("display.width", 200)
     cycles = [cycle(root / f"cycle-{i + 1}", args.retries) for i in range(max(args.cycles, 1))]

@@ -275,7 +275,7 @@ def check_consistency(results: pd.DataFrame) -> list[str]:
         size = int(sizes.max())
         largest = rows[sizes == size]
         rates = largest["bytes"] / largest["seconds"]
-        name = f"{family} {largest.loc[rates.idxmax()]['name']}"
+        name = f"{family} {largest['name'].iloc[int(np.argmax(rates.to_numpy()))]}"
         # STREAM at the same size (the same caches), else at its largest
         same = stream[stream_sizes == size] if (stream_sizes == size).any() else None
         reference = same if same is not None else stream[stream_sizes == stream_sizes.max()]

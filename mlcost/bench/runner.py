@@ -46,10 +46,12 @@ def run(
         if not torch.cuda.is_available():
             raise MlcostError("device: got 'cuda', but PyTorch sees no CUDA device here")
     _check_resume(Path(directory), preset, device)
+    settings = {**PRESETS[preset], "clock": clock_of(device)}
     store = ResultStore(directory)
-    store.write_metadata({"preset": preset, "device": device, "families": chosen})
+    store.write_metadata(
+        {"preset": preset, "device": device, "families": chosen, "clock": settings["clock"]}
+    )
     done = store.done()
-    settings = PRESETS[preset]
     console = Console(stderr=True, highlight=False)
     columns = (
         TextColumn("{task.description}"),
@@ -91,6 +93,18 @@ def run(
                 if row is not None and key_of(row) in fresh:
                     store.replace(row, _quieter)
     return store
+
+
+def clock_of(device: str) -> str:
+    """How the measurements are timed (:data:`mlcost.bench.timer.CLOCKS`): by the CPU time of
+    the process on a CPU run with one thread (``torch.set_num_threads(1)``, or
+    ``OMP_NUM_THREADS=1``), where it is the time the work takes on a core of its own however
+    busy the machine is; by the wall clock otherwise."""
+    if device != "cpu":
+        return "wall"
+    import torch
+
+    return "cpu" if torch.get_num_threads() == 1 else "wall"
 
 
 #: The families measured again in every pass (``run(passes=...)``): those whose single

@@ -185,6 +185,7 @@ def gemm(
                         device=device,
                         repeats=preset["repeats"],
                         attempts=preset["attempts"],
+                        clock=preset.get("clock", "wall"),
                     )
                     return record(
                         "gemm",
@@ -260,6 +261,7 @@ def batched_gemm(
                     device=device,
                     repeats=preset["repeats"],
                     attempts=preset["attempts"],
+                    clock=preset.get("clock", "wall"),
                 )
                 return record(
                     "bmm",
@@ -308,7 +310,11 @@ def memory(
                 params: dict[str, Any] = params,
             ) -> dict[str, Any]:
                 timing = time_callable(
-                    function, device=device, repeats=preset["repeats"], attempts=preset["attempts"]
+                    function,
+                    device=device,
+                    repeats=preset["repeats"],
+                    attempts=preset["attempts"],
+                    clock=preset.get("clock", "wall"),
                 )
                 return record(
                     "memory",
@@ -370,7 +376,11 @@ def kernels(
                 params: dict[str, Any] = params,
             ) -> dict[str, Any]:
                 timing = time_callable(
-                    step, device=device, repeats=preset["repeats"], attempts=preset["attempts"]
+                    step,
+                    device=device,
+                    repeats=preset["repeats"],
+                    attempts=preset["attempts"],
+                    clock=preset.get("clock", "wall"),
                 )
                 n = params["elements"]
                 flops = ELEMENTWISE_FLOPS[key] * n * (1 + ELEMENTWISE_BACKWARD_FACTOR)
@@ -407,7 +417,11 @@ def optimizer(
                 weight.grad = torch.randn_like(weight)
             adamw = torch.optim.AdamW(weights, lr=1e-4)
             timing = time_callable(
-                adamw.step, device=device, repeats=preset["repeats"], attempts=preset["attempts"]
+                adamw.step,
+                device=device,
+                repeats=preset["repeats"],
+                attempts=preset["attempts"],
+                clock=preset.get("clock", "wall"),
             )
             n = sum(w.numel() for w in weights)
             return record(
@@ -480,6 +494,7 @@ def attention(
                             device=device,
                             repeats=preset["repeats"],
                             attempts=preset["attempts"],
+                            clock=preset.get("clock", "wall"),
                         )
                     else:
                         from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -496,6 +511,7 @@ def attention(
                                 device=device,
                                 repeats=preset["repeats"],
                                 attempts=preset["attempts"],
+                                clock=preset.get("clock", "wall"),
                             )
                     pairs = attention_pairs(seq, causal=causal)
                     one_matmul = 2 * head_dim * pairs * heads * batch
@@ -525,6 +541,7 @@ def launch(
             device=device,
             repeats=preset["repeats"] * 20,
             attempts=preset["attempts"],
+            clock=preset.get("clock", "wall"),
         )
         return record("launch", "add-1-element", device, "fp32", {}, timing=timing)
 
@@ -570,6 +587,7 @@ def end_to_end(
                 warmup=2,
                 repeats=preset["repeats"],
                 attempts=preset["attempts"],
+                clock=preset.get("clock", "wall"),
             )
             detail = ""
             if device.startswith("cuda"):
@@ -612,6 +630,7 @@ def transfer(
                         device=device,
                         repeats=preset["repeats"],
                         attempts=preset["attempts"],
+                        clock=preset.get("clock", "wall"),
                     )
                     return record(
                         "transfer",

@@ -47,7 +47,7 @@ class FakeClock:
 
 def _clocked(monkeypatch: pytest.MonkeyPatch, durations: list[float]) -> FakeClock:
     clock = FakeClock(durations)
-    monkeypatch.setattr(timer.time, "perf_counter", clock.perf_counter)
+    monkeypatch.setattr("mlcost.bench.timer.time.perf_counter", clock.perf_counter)
     return clock
 
 
@@ -70,10 +70,10 @@ def test_a_measurement_disturbed_every_time_keeps_its_quietest_attempt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Medians 4, 2 and 3 (each best 1): all disturbed; three attempts, the median-2 one kept.
-    durations = [1, 4, 4, 1, 2, 2, 1, 3, 3]
+    durations = [1.0, 4.0, 4.0, 1.0, 2.0, 2.0, 1.0, 3.0, 3.0]
     clock = _clocked(monkeypatch, durations)
     timing = timer.time_callable(clock.call, warmup=0, repeats=3, attempts=3)
-    assert timing.attempts == 3 and timing.samples == pytest.approx((1, 2, 2))
+    assert timing.attempts == 3 and timing.samples == pytest.approx((1.0, 2.0, 2.0))
     with pytest.raises(ValueError, match="attempts"):
         timer.time_callable(clock.call, attempts=0)
 
