@@ -342,14 +342,23 @@ KERNELS: dict[str, tuple[str, str]] = {
 def _kernel_step(
     name: str, x: torch.Tensor, grad: torch.Tensor, targets: torch.Tensor
 ) -> Callable[[], None]:
+    """Forward and backward of one kernel, its input's gradient allocated afresh each call as
+    a training step allocates it (``zero_grad(set_to_none=True)``; accumulating into a kept
+    ``x.grad`` would measure a buffer reused from the previous call, which no step has)."""
     functional = torch.nn.functional
-    if name == "softmax":
-        return lambda: torch.softmax(x, dim=-1).backward(grad)
-    if name == "layernorm":
-        return lambda: functional.layer_norm(x, (x.shape[-1],)).backward(grad)
-    if name == "gelu":
-        return lambda: functional.gelu(x, approximate="tanh").backward(grad)
-    return lambda: functional.cross_entropy(x, targets).backward()
+    forward: dict[str, Callable[[], torch.Tensor]] = {
+        "softmax": lambda: torch.softmax(x, dim=-1),
+        "layernorm": lambda: functional.layer_norm(x, (x.shape[-1],)),
+        "gelu": lambda: functional.gelu(x, approximate="tanh"),
+        "cross-entropy": lambda: functional.cross_entropy(x, targets),
+    }
+
+    def step() -> None:
+        x.grad = None
+        out = forward[name]()
+        out.backward(None if name == "cross-entropy" else grad)
+
+    return step
 
 
 def kernels(
@@ -409,9 +418,10 @@ def optimizer(
         params = {"parameters": elements, "tensors": 32, "optimizer": "adamw"}
 
         def measure(elements: int = elements, params: dict[str, Any] = params) -> dict[str, Any]:
+            tensors = params["tensors"]  # as recorded (16 were made under 32 before issue 62)
             weights = [
-                torch.nn.Parameter(torch.randn(max(elements // 16, 1), device=device))
-                for _ in range(16)
+                torch.nn.Parameter(torch.randn(max(elements // tensors, 1), device=device))
+                for _ in range(tensors)
             ]
             for weight in weights:
                 weight.grad = torch.randn_like(weight)

@@ -182,3 +182,29 @@ def test_a_faster_stream_than_the_datasheet_is_kept_at_the_datasheet(tmp_path: P
     h200 = as_accelerator("h200-sxm-141gb")
     folder = _disturbed_copy(tmp_path, 0.5, results["family"] == "memory")  # 8.5 TB/s
     assert calibrate(folder, base=h200).memory_bandwidth == h200.memory_bandwidth
+
+
+def test_the_cpu_clock_does_not_count_time_the_process_did_not_run() -> None:
+    """A call that waits 20 ms without working (as a step does while other processes hold its
+    core) takes 20 ms or more by the wall clock and next to nothing by the CPU clock."""
+    import time
+
+    wall = timer.time_callable(lambda: time.sleep(0.02), warmup=0, repeats=2)
+    cpu = timer.time_callable(lambda: time.sleep(0.02), warmup=0, repeats=2, clock="cpu")
+    assert wall.best >= 0.02 and cpu.best < 0.005
+    with pytest.raises(ValueError, match="clock"):
+        timer.time_callable(lambda: None, device="cuda", clock="cpu")
+
+
+def test_a_one_thread_cpu_run_is_timed_by_the_cpu_clock() -> None:
+    torch = pytest.importorskip("torch")
+    from mlcost.bench.runner import clock_of
+
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        assert clock_of("cpu") == "cpu" and clock_of("cuda") == "wall"
+        torch.set_num_threads(2)
+        assert clock_of("cpu") == "wall"
+    finally:
+        torch.set_num_threads(threads)

@@ -111,6 +111,23 @@ def test_energy_takes_the_trace_profile(profile: Path) -> None:
     )
 
 
+def test_sweep_and_search_take_the_trace_profile(profile: Path) -> None:
+    """``Plan.sweep(gpu=[PROFILE, ...])`` and the parallel search take the profile file where
+    they take a catalog GPU; the sweep's row is the plan of that profile (not the datasheet's
+    it was based on)."""
+    from mlcost.parallel.search import search
+
+    mine = Plan("gpt2", gpu=str(profile), gpus=1, tokens=1e9)
+    datasheet = Plan("gpt2", gpu="h200-sxm-141gb", gpus=1, tokens=1e9)
+    frame = mine.sweep(gpu=[str(profile), "h200-sxm-141gb"])
+    swept = frame["step_s"].tolist()
+    expected = [mine.step_time().total, datasheet.step_time().total]
+    assert swept == pytest.approx([q.to("s").magnitude for q in expected], rel=1e-6)
+    assert swept[0] != swept[1]
+    ranked = search("gpt2", str(profile), 8, gpus=1, top=1).to_frame()
+    assert len(ranked) == 1 and ranked.iloc[0]["step_s"] > 0
+
+
 def test_plan_takes_the_trace_profile_and_explains_it(profile: Path) -> None:
     plan = Plan("gpt2", gpu=str(profile), gpus=1, tokens=1e9)
     compute = next(f for f in plan.figures() if f.name == "compute time per step")
