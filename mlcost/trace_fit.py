@@ -622,8 +622,12 @@ def calibrate_from_trace(
         best = max(shares.values())
         gpu = gpu.model_copy(update={"memory_bandwidth": gpu.memory_bandwidth * best})
         shares = {kind: share / best for kind, share in shares.items()}
+    bounded = {
+        kind: _bounded(f"{kind} memory efficiency", share, EFFICIENCY_BOUNDS, warnings)
+        for kind, share in shares.items()
+    }
     shares = _refined_shares(
-        shares,
+        bounded,
         measured,
         lambda memory: _profile(
             gpu,
@@ -643,9 +647,12 @@ def calibrate_from_trace(
     memory = {}
     for kind in MEMORY_CLASSES:
         if kind in shares:
-            memory[kind] = _bounded(
-                f"{kind} memory efficiency", shares[kind], EFFICIENCY_BOUNDS, warnings
-            )
+            memory[kind] = shares[kind]
+            if shares[kind] in EFFICIENCY_BOUNDS and bounded[kind] not in EFFICIENCY_BOUNDS:
+                warnings.append(
+                    f"{kind} memory efficiency: refined to {shares[kind]:g}, the bound of "
+                    f"[{EFFICIENCY_BOUNDS[0]:g}, {EFFICIENCY_BOUNDS[1]:g}]"
+                )
         elif measured[kind] > 0:
             warnings.append(
                 f"{kind}: {measured[kind] * 1e3:.3g} ms per step measured, none predicted; "
