@@ -16,7 +16,7 @@ import torch
 from mlcost.bench.collectives import collectives as run_collectives
 from mlcost.bench.model import GPT, GPTConfig
 from mlcost.bench.store import record
-from mlcost.bench.timer import time_callable
+from mlcost.bench.timer import Timing, time_callable
 from mlcost.specs import default_catalog
 from mlcost.workload.attention import attention_pairs
 from mlcost.workload.optimizer import OPTIMIZERS
@@ -84,6 +84,26 @@ PRESETS: dict[str, dict[str, Any]] = {
         "gemm_time_limit_s": 5.0,
     },
 }
+
+
+def _timed(
+    function: Callable[[], Any],
+    device: str,
+    preset: dict[str, Any],
+    *,
+    repeats: int | None = None,
+    warmup: int = 3,
+) -> Timing:
+    """:func:`mlcost.bench.timer.time_callable` with the preset's repetitions, attempts while
+    disturbed, and clock (:func:`mlcost.bench.runner.clock_of`)."""
+    return time_callable(
+        function,
+        device=device,
+        warmup=warmup,
+        repeats=repeats or preset["repeats"],
+        attempts=preset["attempts"],
+        clock=preset.get("clock", "wall"),
+    )
 
 
 def _formats(device: str, requested: list[str] | None) -> list[str]:
@@ -180,13 +200,7 @@ def gemm(
                     )
                     left = a.t() if layout == "tn" else a
                     right = b.t() if layout == "nt" else b
-                    timing = time_callable(
-                        lambda: left @ right,
-                        device=device,
-                        repeats=preset["repeats"],
-                        attempts=preset["attempts"],
-                        clock=preset.get("clock", "wall"),
-                    )
+                    timing = _timed(lambda: left @ right, device, preset)
                     return record(
                         "gemm",
                         name,
@@ -256,13 +270,7 @@ def batched_gemm(
             ) -> dict[str, Any]:
                 a = torch.randn(batch, m, k, device=device, dtype=DTYPES[fmt])
                 b = torch.randn(batch, k, n, device=device, dtype=DTYPES[fmt])
-                timing = time_callable(
-                    lambda: torch.bmm(a, b),
-                    device=device,
-                    repeats=preset["repeats"],
-                    attempts=preset["attempts"],
-                    clock=preset.get("clock", "wall"),
-                )
+                timing = _timed(lambda: torch.bmm(a, b), device, preset)
                 return record(
                     "bmm",
                     name,
@@ -309,13 +317,7 @@ def memory(
                 flops: int = flops,
                 params: dict[str, Any] = params,
             ) -> dict[str, Any]:
-                timing = time_callable(
-                    function,
-                    device=device,
-                    repeats=preset["repeats"],
-                    attempts=preset["attempts"],
-                    clock=preset.get("clock", "wall"),
-                )
+                timing = _timed(function, device, preset)
                 return record(
                     "memory",
                     name,
@@ -384,13 +386,7 @@ def kernels(
                 name: str = name,
                 params: dict[str, Any] = params,
             ) -> dict[str, Any]:
-                timing = time_callable(
-                    step,
-                    device=device,
-                    repeats=preset["repeats"],
-                    attempts=preset["attempts"],
-                    clock=preset.get("clock", "wall"),
-                )
+                timing = _timed(step, device, preset)
                 n = params["elements"]
                 flops = ELEMENTWISE_FLOPS[key] * n * (1 + ELEMENTWISE_BACKWARD_FACTOR)
                 return record(
@@ -426,13 +422,7 @@ def optimizer(
             for weight in weights:
                 weight.grad = torch.randn_like(weight)
             adamw = torch.optim.AdamW(weights, lr=1e-4)
-            timing = time_callable(
-                adamw.step,
-                device=device,
-                repeats=preset["repeats"],
-                attempts=preset["attempts"],
-                clock=preset.get("clock", "wall"),
-            )
+            timing = _timed(adamw.step, device, preset)
             n = sum(w.numel() for w in weights)
             return record(
                 "optimizer",
@@ -499,13 +489,7 @@ def attention(
                         out.backward(grad)
 
                     if backend == "default":
-                        timing = time_callable(
-                            step,
-                            device=device,
-                            repeats=preset["repeats"],
-                            attempts=preset["attempts"],
-                            clock=preset.get("clock", "wall"),
-                        )
+                        timing = _timed(step, device, preset)
                     else:
                         from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -516,13 +500,7 @@ def attention(
                             "cudnn": SDPBackend.CUDNN_ATTENTION,
                         }[backend]
                         with sdpa_kernel(chosen):
-                            timing = time_callable(
-                                step,
-                                device=device,
-                                repeats=preset["repeats"],
-                                attempts=preset["attempts"],
-                                clock=preset.get("clock", "wall"),
-                            )
+                            timing = _timed(step, device, preset)
                     pairs = attention_pairs(seq, causal=causal)
                     one_matmul = 2 * head_dim * pairs * heads * batch
                     return record(
@@ -546,13 +524,7 @@ def launch(
     x = torch.zeros(1, device=device)
 
     def measure() -> dict[str, Any]:
-        timing = time_callable(
-            lambda: x.add_(1.0),
-            device=device,
-            repeats=preset["repeats"] * 20,
-            attempts=preset["attempts"],
-            clock=preset.get("clock", "wall"),
-        )
+        timing = _timed(lambda: x.add_(1.0), device, preset, repeats=preset["repeats"] * 20)
         return record("launch", "add-1-element", device, "fp32", {}, timing=timing)
 
     yield _guarded("launch", "add-1-element", device, "fp32", {}, measure, skip)
@@ -591,14 +563,7 @@ def end_to_end(
 
             if device.startswith("cuda"):
                 torch.cuda.reset_peak_memory_stats()
-            timing = time_callable(
-                step,
-                device=device,
-                warmup=2,
-                repeats=preset["repeats"],
-                attempts=preset["attempts"],
-                clock=preset.get("clock", "wall"),
-            )
+            timing = _timed(step, device, preset, warmup=2)
             detail = ""
             if device.startswith("cuda"):
                 detail = f"peak_allocated_bytes={torch.cuda.max_memory_allocated()}"
@@ -635,13 +600,7 @@ def transfer(
                     def function() -> None:
                         target.copy_(source, non_blocking=True)
 
-                    timing = time_callable(
-                        function,
-                        device=device,
-                        repeats=preset["repeats"],
-                        attempts=preset["attempts"],
-                        clock=preset.get("clock", "wall"),
-                    )
+                    timing = _timed(function, device, preset)
                     return record(
                         "transfer",
                         name,
