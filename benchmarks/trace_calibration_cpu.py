@@ -16,8 +16,8 @@ its ceilings); the four other runs are predicted with it and compared with their
 step, measured and predicted.
 
 Targets (issue 62): median step error <= 10% over the four predicted runs, and every class's
-share within 10 points. A shared machine's speed drifts between runs: the timed samples'
-spread is printed beside each step.
+share within 10 points. A shared machine's speed drifts between runs: every round's traced
+step is printed beside the one kept.
 """
 
 from __future__ import annotations
