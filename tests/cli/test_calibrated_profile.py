@@ -27,7 +27,7 @@ H100_BANDWIDTH_TBPS = 3.35  # NVIDIA H100 Tensor Core GPU datasheet, SXM5: 3.35 
 def profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("profile")
     measured = invoke(
-        "bench", "--out", str(folder / "results"), "--only", "gemm", "--only", "memory",
+        "bench", "--out-dir", str(folder / "results"), "--only", "gemm", "--only", "memory",
         "--only", "launch", "--format", "fp32",
     )  # fmt: skip
     assert measured.exit_code == 0, measured.stderr

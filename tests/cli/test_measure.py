@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 def test_bench_calibrate_validate_commands(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "results"
     result = cli(
-        "bench", "--out", str(out), "--only", "gemm", "--only", "launch", "--only", "memory",
+        "bench", "--out-dir", str(out), "--only", "gemm", "--only", "launch", "--only", "memory",
         "--format", "fp32",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
