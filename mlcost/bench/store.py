@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mlcost.errors import MlcostError, UnknownNameError
-from mlcost.io import read_input_text, write_text_atomically
+from mlcost.io import make_output_folder, read_input_text, write_text_atomically
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -225,7 +225,7 @@ class ResultStore:
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        make_output_folder(self.directory, option="--out")
         self.results = self.directory / "results.csv"
         self.metadata = self.directory / "metadata.json"
 

@@ -14,8 +14,10 @@ from mlcost.cli.options import (
     DEFAULT_MODEL,
     PLAN_LAYOUT,
     TRAINING,
+    ForceOption,
     ImplementationOption,
     JsonOption,
+    price_option,
     quantity_option,
     resolve_accelerator,
     resolve_model,
@@ -29,6 +31,7 @@ from mlcost.cli.output import (
     save_png,
     stdout_console,
 )
+from mlcost.io import make_output_folder
 from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.specs import default_catalog
@@ -107,16 +110,18 @@ def plan(
         Path | None,
         typer.Option("--plot", help="Folder to write roofline.png and memory.png into."),
     ] = None,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), memory, step
     time, time to train, energy, dollars and CO2, with sources."""
     if plots is not None:
         check_destination(plots, "--plot", folder=True)
+        if plots.is_dir():
+            for name in PLOT_FILES:
+                check_destination(plots / name, "--plot", force=force)
     catalog = default_catalog()
-    price_value: Any = price  # a catalog price name or alias, resolved by the plan
-    if price is not None and price.strip()[:1].isdigit():
-        price_value = quantity_option(price, "USD/hour", "--price")
+    price_value = price_option(price)  # a number, or a catalog price name or alias
     # --global-batch alone sets the batch the layout search works for; any other layout option
     # gives the layout itself.
     batch_only = layout is not None and layout.model_fields_set == {"global_batch_size"}
@@ -147,7 +152,7 @@ def plan(
         implementation=implementation,
     )
     the_plan.require_fit()
-    written = _plots(the_plan, plots) if plots is not None else []
+    written = _plots(the_plan, plots, force=force) if plots is not None else []
     if as_json:
         data = the_plan.to_json()
         data["plots"] = written
@@ -164,20 +169,24 @@ def plan(
         stdout_console().print(f"wrote {path}")
 
 
-def _plots(the_plan: Plan, folder: Path) -> list[str]:
+#: The files ``mlcost plan --plot FOLDER`` writes into FOLDER.
+PLOT_FILES = ("roofline.png", "memory.png")
+
+
+def _plots(the_plan: Plan, folder: Path, *, force: bool = False) -> list[str]:
     """The roofline of the model's operators on the plan's GPU, and the memory per GPU."""
     import matplotlib
 
     matplotlib.use("Agg")
     from mlcost import plot
 
-    folder.mkdir(parents=True, exist_ok=True)
+    make_output_folder(folder, option="--plot")
     r = the_plan.run
     single = step_time(r.model, r.config, r.system.accelerator, r.layout, implementation=r.software)
     roofline = plot.roofline(the_plan.accelerator, single, format=r.config.policy.compute_format)
-    save_png(roofline, folder / "roofline.png")
-    save_png(plot.memory(the_plan.memory()), folder / "memory.png")
-    return [str(folder / "roofline.png"), str(folder / "memory.png")]
+    save_png(roofline, folder / PLOT_FILES[0], force=force)
+    save_png(plot.memory(the_plan.memory()), folder / PLOT_FILES[1], force=force)
+    return [str(folder / name) for name in PLOT_FILES]
 
 
 def energy(

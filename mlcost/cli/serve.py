@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from mlcost.cli.options import JsonOption, ModelArgument, quantity_option
+from mlcost.cli.options import ForceOption, JsonOption, ModelArgument, price_option, quantity_option
 from mlcost.cli.output import (
     check_destination,
     print_explained,
@@ -107,22 +107,21 @@ def serve(
         str | None, typer.Option(help="USD per GPU-hour, or a catalog price name.")
     ] = None,
     explain: Annotated[bool, typer.Option(help="Each figure with its derivation.")] = False,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per 1M tokens;
     with --ttft/--tpot and no --gpu/--system, the cheapest configuration meeting them."""
-    price_value: Any = price
-    if price is not None and price.strip()[:1].isdigit():
-        price_value = quantity_option(price, "USD/hour", "--price")
+    price_value = price_option(price)  # a number, or a catalog price name or alias
     rate_value = None if rate is None else quantity_option(rate, "1/s", "--rate")
     ttft_value = None if ttft is None else _latency(ttft, "--ttft")
     tpot_value = None if tpot is None else _latency(tpot, "--tpot")
     if plot is not None:
-        check_destination(plot, "--plot")
+        check_destination(plot, "--plot", force=force)
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
         layouts = (False, True) if disaggregated else (False,)
         _search(model, (ttft_value, tpot_value), rate_value, prompt, output, engine, layouts,
-                plot, as_json)  # fmt: skip
+                plot, as_json, force=force)  # fmt: skip
         return
     if plot is not None:
         raise MlcostError(
@@ -167,6 +166,8 @@ def _search(
     layouts: tuple[bool, ...],
     plot: Path | None,
     as_json: bool,
+    *,
+    force: bool = False,
 ) -> None:
     """``mlcost serve MODEL --ttft T --tpot T``: the cheapest configuration, its runner-up and
     the Pareto front (:func:`mlcost.serving.slo.search_slo`); with ``--disaggregated``,
@@ -188,7 +189,7 @@ def _search(
         import matplotlib
 
         matplotlib.use("Agg")
-        save_png(result.plot(), plot)
+        save_png(result.plot(), plot, force=force)
     if as_json:
         front = [c.__dict__ for c in result.pareto()]
         print_json({**result.to_json(), "pareto": front})

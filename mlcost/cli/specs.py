@@ -13,6 +13,7 @@ from rich.text import Text
 from mlcost.cli.options import (
     DEFAULT_GPU,
     DEFAULT_MODEL,
+    ForceOption,
     JsonOption,
     resolve_accelerator,
     resolve_model,
@@ -20,7 +21,7 @@ from mlcost.cli.options import (
 )
 from mlcost.cli.output import print_json, stdout_console
 from mlcost.description import Row, SpecDescription, describe, spec_value_text
-from mlcost.io import write_text_atomically
+from mlcost.io import YAML, check_output, write_output
 from mlcost.specs import GROUPS, Spec, default_catalog, from_hf_config, load_spec
 
 specs_app = typer.Typer(help="List, show, validate and import specs.", no_args_is_help=True)
@@ -129,14 +130,17 @@ def specs_import_hf(
     config: Annotated[Path, typer.Argument(help="A Hugging Face config.json.")],
     name: Annotated[str | None, typer.Option(help="Canonical name for the spec.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write YAML here.")] = None,
+    force: ForceOption = False,
 ) -> None:
     """Turn a Hugging Face config.json into an mlcost transformer spec (YAML)."""
+    if output is not None:
+        check_output(output, option="--output", suffixes=YAML, force=force, inputs=(config,))
     spec = from_hf_config(config, name=name)
     text = spec.to_yaml()
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_text_atomically(output, text)
+        write_output(output, text, option="--output", suffixes=YAML, force=force, inputs=(config,))
         typer.echo(f"wrote {output} ({spec.parameter_count:,} parameters)")
 
 
