@@ -134,6 +134,8 @@ def check_output(
         if _exists(target) and not target.is_dir():
             raise OutputError(f"{option}: {shown} is a file; expected a folder")
         return target
+    if target.is_dir():
+        raise OutputError(f"{option}: {shown} is a folder; expected a file path")
     wanted = tuple(s.lower() for s in suffixes)
     if wanted and target.suffix.lower() not in wanted:
         raise OutputError(
@@ -141,8 +143,6 @@ def check_output(
             f"{' or '.join(wanted)} (what is written); name the file accordingly"
         )
     if _exists(target) or target.is_symlink():
-        if target.is_dir():
-            raise OutputError(f"{option}: {shown} is a folder; expected a file path")
         for given in inputs:
             if _exists(Path(given)) and _same_file(Path(given), target):
                 raise OutputError(

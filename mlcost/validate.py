@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mlcost.bench.store import read_results_csv
+from mlcost.bench.store import read_results_csv, successful_rows
 from mlcost.layout import Layout
 from mlcost.roofline import Ceilings, layout_unaligned
 from mlcost.specs import Accelerator, TransformerSpec
@@ -118,6 +118,7 @@ def validate(
     import pandas as pd
 
     results = read_results_csv(results_directory)
+    successful_rows(results, results_directory)
     rows = []
     for _, row in results[results["status"] == "ok"].iterrows():
         measured = float(row["median_s"])

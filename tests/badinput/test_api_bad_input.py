@@ -207,25 +207,30 @@ def _results_folder(tmp_path: Path, rows: list[str], metadata: dict[str, Any]) -
     return tmp_path
 
 
-def test_calibration_warns_on_noise_and_on_a_base_from_another_device(tmp_path: Path) -> None:
-    from mlcost.calibrate import calibration_warnings
+def test_calibration_warns_on_noise_and_refuses_a_base_from_another_device(
+    tmp_path: Path,
+) -> None:
+    from mlcost.calibrate import calibrate, calibration_warnings
 
     params = '"{{""m"": {i}, ""n"": 64, ""k"": 64}}"'
     row = "gemm,g{i},cpu,fp32," + params + ",ok,{m},{lo},{hi},{m},0,5,{f},1,\n"
     rows = [row.format(i=64 * (i + 1), m=1e-3, lo=1e-3, hi=1e-3, f=1e8) for i in range(3)]
     rows.append(row.format(i=999, m=1e-3, lo=1e-6, hi=1e-3, f=1e8))  # p90/p10 = 1000
     folder = _results_folder(tmp_path, rows, {"device": "cpu", "preset": "quick"})
-    found = calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
+    found = calibration_warnings(folder)
     assert any("noisy" in w and "1e+03x" in w for w in found), found
-    assert any("measured on the CPU" in w for w in found), found
+    # Issue 65: a --base of another device is refused, not only warned about.
+    for call in (calibration_warnings, calibrate):
+        with pytest.raises(MlcostError, match="measured on the CPU"):
+            call(folder, base=mlcost.accelerator("h100-sxm5-80gb"))
 
 
 @pytest.mark.parametrize(
-    ("gpu", "warned"),
-    [("NVIDIA H100 80GB HBM3", False), ("NVIDIA A100-SXM4-80GB", True), (None, True)],
+    ("gpu", "answer"),
+    [("NVIDIA H100 80GB HBM3", "none"), ("NVIDIA A100-SXM4-80GB", "refused"), (None, "warned")],
 )
 def test_calibration_knows_which_gpu_the_bench_ran_on(
-    tmp_path: Path, gpu: str | None, warned: bool
+    tmp_path: Path, gpu: str | None, answer: str
 ) -> None:
     # The bench's metadata as `mlcost bench --device cuda` writes it on an H100 (the run of
     # benchmarks/data/h100-2026-11-25/mlcost-bench once lost the name: "device" was "cuda").
@@ -235,8 +240,12 @@ def test_calibration_knows_which_gpu_the_bench_ran_on(
     row = "gemm,g{i},cuda,bf16," + params + ",ok,1e-3,1e-3,1e-3,1e-3,0,5,1e8,1,\n"
     metadata = {"device": "cuda", "preset": "full", **({"gpu": gpu} if gpu else {})}
     folder = _results_folder(tmp_path, [row.format(i=64)], metadata)
+    if answer == "refused":
+        with pytest.raises(MlcostError, match="--base: got h100-sxm5-80gb"):
+            calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
+        return
     found = calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
-    assert any("does not look like" in w for w in found) is warned, found
+    assert any("do not name the GPU" in w for w in found) is (answer == "warned"), found
 
 
 def test_bench_refuses_to_mix_presets_in_one_folder(tmp_path: Path) -> None:
