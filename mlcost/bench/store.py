@@ -185,8 +185,8 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
         if bad.any():
             row = int(timed.index[bad][0])
             problems.append(
-                f"row {row + 2} {column} {float(frame[column].iloc[row])!r} (expected a finite time > 0 "
-                "on a row with status ok)"
+                f"row {row + 2} {column} {float(frame[column].iloc[row])!r} (expected a finite "
+                "time > 0 on a row with status ok)"
             )
             break
     for row, params in enumerate(frame["params"]):

@@ -367,4 +367,4 @@ def _validate_published(plot_path: Path | None, as_json: bool, *, force: bool = 
     console = stdout_console()
     console.print(table)
     for figure in result.figures():
-        console.print(f"{figure.name}: {figure.text()} ({figure.substituted})", highlight=False)
+        console.print(f"{figure.name}: {figure.text()} ({figure.numbers()})", highlight=False)

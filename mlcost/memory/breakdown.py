@@ -33,6 +33,7 @@ import pint
 from pydantic import Field
 
 from mlcost.arrays import Array, Real, plain
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes
 from mlcost.implementation import SoftwareLike
@@ -642,8 +643,8 @@ def memory_breakdown(
     """
     spec = as_model(model)
     accelerator = None if gpu is None else as_accelerator(gpu)
-    config = config or TrainingConfig()
-    layout = layout or Layout()
+    config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
+    layout = Layout() if layout is None else argument(layout, Layout, "layout")
     overheads = overheads or overheads_of(accelerator)
     batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
     sequence = config.sequence_length if sequence_length is None else sequence_length

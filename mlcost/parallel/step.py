@@ -35,6 +35,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Array, Real, only
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
@@ -396,6 +397,8 @@ def multi_gpu_step_time(
     :data:`mlcost.implementation.DEFAULT_IMPLEMENTATION`). See the module docstring.
     ``options`` says how communication overlaps compute (:class:`CommOptions`)."""
     spec = as_model(model)
+    config = argument(config, TrainingConfig, "config")
+    layout = argument(layout, Layout, "layout")
     software = implementation_of(implementation)
     resolved = (
         system(target, nodes=nodes) if nodes is not None else system(target).for_gpus(layout.gpus)

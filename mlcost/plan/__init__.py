@@ -35,7 +35,9 @@ import pint
 from mlcost import scaling
 from mlcost.arrays import only
 from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
+from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
 from mlcost.plan.chain import (
@@ -55,6 +57,7 @@ from mlcost.results import Figure, Figures, Result
 from mlcost.specs import Accelerator
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in
+from mlcost.workload import TrainingConfig
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -152,6 +155,11 @@ class Plan(PlanInputs, Result):
     run: Run = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        # The records a plan is given, checked once here (a dict of fields is accepted).
+        if self.config is not None:
+            object.__setattr__(self, "config", argument(self.config, TrainingConfig, "config"))
+        if self.layout is not None:
+            object.__setattr__(self, "layout", argument(self.layout, Layout, "layout"))
         object.__setattr__(self, "run", resolve(self))
 
     # ----- the chain: two cached stages ------------------------------------------------------
