@@ -590,7 +590,7 @@ def _model_parts(
 ) -> tuple[ActivationParts, int, tuple[int, ...]]:
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
-        layout.check_model(spec.num_layers, spec.num_attention_heads)
+        layout.check_model(spec.num_layers, spec.num_attention_heads, experts=spec.routed_experts)
         per_gpu = sequence if isinstance(sequence, int | np.ndarray) else np.asarray(sequence)
         if np.any(per_gpu % layout.cp):
             raise MlcostError(

@@ -363,7 +363,12 @@ def check_layout(
             "GEMMs; use an implementation that does (megatron-core) or tp_overlap=False"
         )
     if isinstance(model, TransformerSpec):
-        layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
+        layout.check_model(
+            model.num_layers,
+            model.num_attention_heads,
+            config.sequence_length,
+            experts=model.routed_experts,
+        )
     elif layout.model_parallel > 1:
         raise MlcostError(
             f"layout: {model.name!r} is a {model.KIND}; only data parallelism is modeled for it"

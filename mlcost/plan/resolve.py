@@ -304,7 +304,12 @@ def resolve(plan: PlanInputs) -> Run:
     if plan.layout is not None:
         layout, layout_source = _batched(_given_layout(plan.layout, gpus), batch, plan)
         if isinstance(model, TransformerSpec):
-            layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
+            layout.check_model(
+                model.num_layers,
+                model.num_attention_heads,
+                config.sequence_length,
+                experts=model.routed_experts,
+            )
         found = None
     else:
         layout, layout_source, found = choose_layout(
