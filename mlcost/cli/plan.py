@@ -153,9 +153,11 @@ def plan(
     )
     the_plan.require_fit()
     written = _plots(the_plan, plots, force=force) if plots is not None else []
+    note = the_plan.report_mode_note()  # said, never silent (issue 65)
     if as_json:
         data = the_plan.to_json()
         data["plots"] = written
+        data["warnings"] = [note] if note else []
         print_json(data)
         return
     if explain:
@@ -167,6 +169,8 @@ def plan(
         )
     for path in written:
         stdout_console().print(f"wrote {path}")
+    if note:
+        typer.echo(f"warning: {note}", err=True)
 
 
 #: The files ``mlcost plan --plot FOLDER`` writes into FOLDER.

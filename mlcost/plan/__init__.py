@@ -48,7 +48,12 @@ from mlcost.plan.chain import (
     evaluate_time,
     goodput_of,
 )
-from mlcost.plan.figures import fit_verdict, plan_figures
+from mlcost.plan.figures import (
+    PREDICTED_GPU_HOURS,
+    fit_verdict,
+    plan_figures,
+    report_mode_disagreement,
+)
 from mlcost.plan.inputs import PlanInputs
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
@@ -68,6 +73,11 @@ if TYPE_CHECKING:
 
 class ComputeOptimalWarning(UserWarning):
     """A plan's model size is far from compute-optimal for its FLOPs (Hoffmann et al. 2022)."""
+
+
+class ReportModeWarning(UserWarning):
+    """Report mode: the published GPU-hours are far from the plan's own prediction of the same
+    run (:meth:`Plan.report_mode_note`); the figures still use the published ones."""
 
 
 class DoesNotFitError(MlcostError):
@@ -290,6 +300,7 @@ class Plan(PlanInputs, Result):
         """Time to train: steps, wall clock, GPU-hours, MFU, goodput and N / N_opt."""
         self.require_fit()
         self._warn_if_far_from_optimal()
+        self._warn_if_report_disagrees()
         names = (
             "tokens",
             "steps",
@@ -297,6 +308,7 @@ class Plan(PlanInputs, Result):
             "goodput",
             "wall clock",
             "GPU-hours",
+            PREDICTED_GPU_HOURS,
             "MFU",
             "N / N_opt",
         )
@@ -356,6 +368,18 @@ class Plan(PlanInputs, Result):
 
     def _repr_html_(self) -> str:
         return self.summary().to_html()
+
+    def report_mode_note(self) -> str | None:
+        """In report mode, one line when the published GPU-hours and this plan's prediction of
+        the same run are more than ``Assumptions.report_mode_factor`` apart; else None."""
+        if self.run.gpu_hours is None or not self.fits:
+            return None
+        return report_mode_disagreement(self.run, self._values())
+
+    def _warn_if_report_disagrees(self) -> None:
+        note = self.report_mode_note()
+        if note is not None:
+            warnings.warn(note, ReportModeWarning, stacklevel=3)
 
     def _warn_if_far_from_optimal(self) -> None:
         ratio = float(self._values()["n_over_n_opt"])
@@ -439,5 +463,6 @@ __all__ = [
     "DoesNotFitError",
     "Plan",
     "PlanStep",
+    "ReportModeWarning",
     "Suggestion",
 ]

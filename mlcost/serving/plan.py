@@ -169,6 +169,13 @@ class ServePlan(Result):
         model = as_model(self.model, self._catalog)
         if not isinstance(model, TransformerSpec):
             raise MlcostError(f"model: {model.name} is not a transformer; serving needs one")
+        if model.architecture != "decoder":
+            raise MlcostError(
+                f"model: {model.name} is an {model.architecture} (it reads a whole input at "
+                "once and generates no tokens), expected a decoder: serving here times "
+                "generation token by token (TTFT, TPOT); cost an encoder's forward passes "
+                "with 'mlcost step'"
+            )
         return model
 
     @cached_property
@@ -176,8 +183,19 @@ class ServePlan(Result):
         if self.draft is None:
             return None
         model = as_model(self.draft, self._catalog)
-        if not isinstance(model, TransformerSpec):
-            raise MlcostError(f"draft: {model.name} is not a transformer")
+        if not isinstance(model, TransformerSpec) or model.architecture != "decoder":
+            raise MlcostError(
+                f"draft: {model.name} is not a decoder transformer; expected a small decoder "
+                "that proposes tokens"
+            )
+        target = self.transformer
+        if model.vocab_size != target.vocab_size:
+            raise MlcostError(
+                f"draft: {model.name} has a vocabulary of {model.vocab_size:,} tokens, "
+                f"{target.name} {target.vocab_size:,}; expected a draft with the target's "
+                "tokenizer (speculative decoding verifies the draft's token ids), e.g. a smaller "
+                "model of the same family"
+            )
         return model
 
     @cached_property
@@ -260,6 +278,7 @@ class ServePlan(Result):
                 "(--draft) for speculative decoding, or leave acceptance out"
             )
         if self.draft is not None:
+            _ = self.draft_model  # a decoder with the target's vocabulary
             a = self.acceptance
             if a is None or isinstance(a, bool) or not (0 <= float(a) <= 1):
                 raise MlcostError(
