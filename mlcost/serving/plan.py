@@ -278,7 +278,6 @@ class ServePlan(Result):
                 "(--draft) for speculative decoding, or leave acceptance out"
             )
         if self.draft is not None:
-            _ = self.draft_model  # a decoder with the target's vocabulary
             a = self.acceptance
             if a is None or isinstance(a, bool) or not (0 <= float(a) <= 1):
                 raise MlcostError(
@@ -288,6 +287,7 @@ class ServePlan(Result):
             k = self.draft_tokens
             if isinstance(k, bool) or not isinstance(k, int) or k < 1:
                 raise MlcostError(f"draft_tokens: got {k!r}, expected a whole number >= 1")
+            _ = self.draft_model  # a decoder with the target's vocabulary
         for name in ("block_size", "group_size"):
             value = getattr(self, name)
             if value is not None and (
