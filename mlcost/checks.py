@@ -49,9 +49,11 @@ def argument(value: Any, kind: type[T], field: str) -> T:
     )
 
 
-def finite(value: Any, field: str, *, minimum: float = 0.0, strict: bool = False) -> Any:
+def finite(
+    value: Any, field: str, *, minimum: float = 0.0, strict: bool = False, unit: str = ""
+) -> Any:
     """``value`` unchanged when every element is a finite number ``>= minimum`` (``> minimum``
-    with ``strict``); else one line naming ``field``."""
+    with ``strict``); else one line naming ``field`` (and the ``unit`` ``value`` is in)."""
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -59,7 +61,8 @@ def finite(value: Any, field: str, *, minimum: float = 0.0, strict: bool = False
     bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
     below = array <= minimum if strict else array < minimum
     if array.size == 0 or not np.all(np.isfinite(array)) or np.any(below):
-        raise MlcostError(f"{field}: got {_shown(value)}, expected a finite number {bound}")
+        given = f"{_shown(value)} {unit}".rstrip()
+        raise MlcostError(f"{field}: got {given}, expected a finite number {bound}")
     return value
 
 

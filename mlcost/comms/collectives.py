@@ -43,6 +43,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import finite
 from mlcost.errors import MlcostError
 from mlcost.units import Q_, magnitude_in
 
@@ -120,11 +121,14 @@ def point_to_point_seconds(size: Real, beta: Real, alpha: Real) -> Real:
 
 # ----- public formulas: quantities in, quantities out ------------------------------------------
 def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Real, Real, Real]:
-    """Size in bytes, bandwidth in bytes/s, latency in seconds (the one unit guard)."""
+    """Size in bytes, bandwidth in bytes/s, latency in seconds (the one unit guard), every
+    element finite, the size and latency >= 0 and the bandwidth > 0 (:mod:`mlcost.checks`)."""
     return (
-        magnitude_in(size, "byte", "size"),
-        magnitude_in(bandwidth, "byte/s", "bandwidth"),
-        magnitude_in(latency, "s", "latency"),
+        finite(magnitude_in(size, "byte", "size", unit="B"), "size", unit="B"),
+        finite(
+            magnitude_in(bandwidth, "byte/s", "bandwidth"), "bandwidth", strict=True, unit="B/s"
+        ),
+        finite(magnitude_in(latency, "s", "latency", unit="s"), "latency", unit="s"),
     )
 
 
