@@ -69,7 +69,19 @@ class UnknownNameError(MlcostError, KeyError):
         return str(self.args[0])
 
 
-class DefaultNameNote(UserWarning):
+class Note(UserWarning):
+    """Something a user should know about an answer that is still given (a stated rule, issue
+    65): the command line prints each as one ``note:`` line on stderr; Python shows it as a
+    warning."""
+
+
+class UnsourcedSpecNote(Note):
+    """A spec file given by the user has numbers without a source. Rule: ``mlcost specs
+    validate`` refuses it (exit 2); every other command uses it and says which numbers lack a
+    source (the catalog itself refuses an unsourced number)."""
+
+
+class DefaultNameNote(Note):
     """A short name shared by several catalog entries resolved to the one marked its default
     (``default_for``): the message names the entry chosen and the others. The command line prints
     it as one ``note:`` line on stderr; Python shows it once per name (a warning)."""

@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from mlcost.errors import DefaultNameNote, MlcostError
+from mlcost.errors import MlcostError, Note
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
 #: and attribute that define it and the summary the listing shows (the first paragraph of the
@@ -175,30 +175,38 @@ def command_name(arguments: list[str]) -> str | None:
     return next((arg for arg in arguments if not arg.startswith("-")), None)
 
 
-def _show_notes() -> None:
-    """Print each :class:`DefaultNameNote` (a short name resolved to its default) once per
-    command, as one ``note:`` line on stderr (stdout stays the answer, JSON included); other
-    warnings as Python shows them. Called inside ``warnings.catch_warnings()``, which restores
-    both on the way out."""
-    shown, seen = warnings.showwarning, set()
+def _collect_notes(lines: list[str]) -> None:
+    """Collect each :class:`mlcost.errors.Note` (a short name resolved to its default, a user
+    spec without sources) once per command as one ``note:`` line, other warnings as one
+    ``warning:`` line each, into ``lines``; numpy's arithmetic RuntimeWarnings are dropped (a
+    NaN or infinity is shown as ``unknown`` or refused where it matters). :func:`main` prints
+    them on stderr after an answer (stdout stays the answer, JSON included), and not after an
+    error, whose one line is then all of stderr. Called inside ``warnings.catch_warnings()``,
+    which restores both on the way out."""
 
     def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
-        if not issubclass(category, DefaultNameNote):
-            shown(message, category, *args, **kwargs)
-        elif str(message) not in seen:
-            seen.add(str(message))
-            typer.echo(f"note: {message}", err=True)
+        label = "note" if issubclass(category, Note) else "warning"
+        line = f"{label}: {' '.join(str(message).split())}"
+        if not issubclass(category, RuntimeWarning) and line not in lines:
+            lines.append(line)
 
     warnings.showwarning = show
-    warnings.simplefilter("always", DefaultNameNote)
+    warnings.simplefilter("always", Note)
 
 
 def main() -> None:
     """Console entry point: every user error becomes one line (stderr, or a JSON object on
     stdout with ``--json``) and exit status 2; never a traceback."""
+    notes: list[str] = []
     with warnings.catch_warnings():
-        _show_notes()
-        _main()
+        _collect_notes(notes)
+        try:
+            _main()
+        except SystemExit as done:
+            if done.code in (0, None):
+                for line in notes:
+                    typer.echo(line, err=True)
+            raise
 
 
 def _main() -> None:

@@ -143,6 +143,14 @@ def calibrate(
     ),
     name: Annotated[str | None, typer.Option(help="Name of the profile.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    stand_in: Annotated[
+        bool,
+        typer.Option(
+            "--stand-in",
+            help="Calibrate this device in the place of --base on purpose (tests, dry runs); "
+            "without it a --base other than the device measured is refused.",
+        ),
+    ] = False,
     trace: TraceOption = None,
     model: TraceModelOption = None,
     implementation: ImplementationOption = None,
@@ -177,9 +185,9 @@ def calibrate(
             "results: give a 'mlcost bench' results folder, or --trace with a profiler trace"
         )
     accelerator = resolve_accelerator(base) if base else None
-    for warning in calibration_warnings(results, accelerator):
+    for warning in calibration_warnings(results, accelerator, stand_in=stand_in):
         typer.echo(f"warning: {warning}", err=True)
-    profile = fit(results, base=accelerator, name=name)
+    profile = fit(results, base=accelerator, name=name, stand_in=stand_in)
     write_output(out, profile.to_yaml(), option="--out", suffixes=YAML, force=force, inputs=inputs)
     measured = profile.measured
     console = stdout_console()

@@ -231,9 +231,10 @@ def energy(
 ) -> None:
     """Report mode: energy and CO2e of published GPU-hours under a report's convention
     (E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity [+ embodied])."""
-    from mlcost.energy import report_energy
+    from mlcost.energy import check_accounting, report_energy
     from mlcost.errors import MlcostError
 
+    check_accounting(accounting)  # first: an unknown name is its own error, not --power-per-gpu's
     accelerator = resolve_accelerator(gpu)
     if power_per_gpu is not None:
         power: Any = quantity_option(power_per_gpu, "W", "--power-per-gpu")

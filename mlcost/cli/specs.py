@@ -21,6 +21,7 @@ from mlcost.cli.options import (
 )
 from mlcost.cli.output import print_json, stdout_console
 from mlcost.description import Row, SpecDescription, describe, spec_value_text
+from mlcost.errors import MlcostError
 from mlcost.io import YAML, check_output, write_output
 from mlcost.specs import GROUPS, Spec, default_catalog, from_hf_config, load_spec
 
@@ -112,17 +113,19 @@ def specs_validate(
     paths: Annotated[list[Path], typer.Argument(help="Spec YAML files to check.")],
 ) -> None:
     """Check spec files: schema, units, signs, and that every number has a source."""
-    failed = False
+    failed = []
     for path in paths:
         spec = load_spec(path)
         missing = spec.unsourced_paths()
         if missing:
-            failed = True
-            typer.echo(f"{path}: numbers without a source: {', '.join(missing)}", err=True)
+            failed.append(f"{path}: numbers without a source: {', '.join(missing)}")
         else:
             typer.echo(f"{path}: ok ({spec.KIND} {spec.name})")
-    if failed:
-        raise typer.Exit(1)
+    if failed:  # a user error like any other: one line, exit status 2
+        raise MlcostError(
+            f"{len(failed)} of {len(paths)} spec(s) fail: {'; '.join(failed)}; expected a "
+            "source for every number (a 'sources' entry per field)"
+        )
 
 
 @specs_app.command("import-hf")
