@@ -124,11 +124,11 @@ def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Real, Real, Real]:
     """Size in bytes, bandwidth in bytes/s, latency in seconds (the one unit guard), every
     element finite, the size and latency >= 0 and the bandwidth > 0 (:mod:`mlcost.checks`)."""
     return (
-        finite(magnitude_in(size, "byte", "size", unit="B"), "size", unit="B"),
+        finite(magnitude_in(size, "byte", "size"), "size", unit="B"),
         finite(
             magnitude_in(bandwidth, "byte/s", "bandwidth"), "bandwidth", strict=True, unit="B/s"
         ),
-        finite(magnitude_in(latency, "s", "latency", unit="s"), "latency", unit="s"),
+        finite(magnitude_in(latency, "s", "latency"), "latency", unit="s"),
     )
 
 

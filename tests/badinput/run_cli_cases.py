@@ -54,7 +54,8 @@ def run(argv: list[str]) -> dict[str, object]:
     return {
         "argv": argv,
         "code": code,
-        "stdout": out.getvalue()[-4000:],
+        # the whole answer (a plan's JSON is ~30 kB; cut, it would not parse), bounded
+        "stdout": out.getvalue()[-400_000:],
         "stderr": err.getvalue()[-4000:],
         "escaped": escaped,
         "seconds": time.perf_counter() - started,
