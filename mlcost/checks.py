@@ -9,7 +9,9 @@ what to do) instead of letting a wrong type or a value outside physics reach a f
   (validated by the record's own pydantic validators); anything else is refused;
 * :func:`finite`: numbers (scalars or numpy arrays, every element) that must be finite and
   above (or at least) a bound;
-* :func:`counts`: whole numbers >= a bound (degrees, ranks, batch sizes), scalars or arrays.
+* :func:`counts`: whole numbers >= a bound (degrees, ranks, batch sizes), scalars or arrays;
+* :func:`quantity`: a quantity of the right dimension (:func:`mlcost.units.magnitude_in`)
+  whose magnitude passes :func:`finite`.
 
 Checks of a spec's own fields live on the spec (pydantic validators in :mod:`mlcost.specs`);
 checks of a value against a model's structure (heads, layers, experts, hidden size, context) on
@@ -26,6 +28,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from mlcost.errors import MlcostError
+from mlcost.units import magnitude_in
 
 T = TypeVar("T")
 
@@ -66,6 +69,17 @@ def finite(
     return value
 
 
+def quantity(
+    value: Any, unit: str, field: str, *, minimum: float = 0.0, strict: bool = False
+) -> Any:
+    """The magnitude of ``value`` in ``unit`` (the unit guard,
+    :func:`mlcost.units.magnitude_in`: a quantity of that dimension), every element finite and
+    ``>= minimum`` (``> minimum`` with ``strict``)."""
+    return finite(
+        magnitude_in(value, unit, field), field, minimum=minimum, strict=strict, unit=unit
+    )
+
+
 def counts(value: Any, field: str, *, minimum: int = 1) -> Any:
     """``value`` unchanged when every element is a whole number ``>= minimum``; else one line
     naming ``field``."""
@@ -84,4 +98,4 @@ def counts(value: Any, field: str, *, minimum: int = 1) -> Any:
     return value
 
 
-__all__ = ["argument", "counts", "finite"]
+__all__ = ["argument", "counts", "finite", "quantity"]

@@ -216,7 +216,7 @@ class Layout(Model):
             expected = (
                 "1: the model is dense (no experts to split); leave --ep out"
                 if experts == 0
-                else f"a divisor of its {experts} experts"
+                else f"a divisor of the {experts} experts per MoE layer"
             )
             raise MlcostError(f"ep: got {self.ep}, expected {expected}")
         self.chunk_layers(layers)
