@@ -25,20 +25,31 @@ CHECKS: tuple[tuple[str, str], ...] = (
     (r"\bargument\(", "record arguments: the type, or a dict of its fields (validated)"),
     (r"\bfinite\(|\bpositive_magnitude\(|\bcheck_positive\(", "numbers finite and in range"),
     (r"\bcounts\(|\bcheck_ranks\(|\b_counts?\(", "whole counts >= 1"),
-    (r"\bmagnitude_in\(|\bparse_quantity\(|\bcheck_dimension\(|\bparse_count\(",
-     "units of the right dimension"),
-    (r"\bas_model\(|\bas_accelerator\(|\bsystem\(|\.resolve\(|\bimplementation_of\(|"
-     r"\bresolve_system\(|\bresolve_grid\(|\bcatalog\.\w+\(|\bcollective_name\(",
-     "names against the catalog (unknown: the closest names)"),
-    (r"\bcheck_model\(|\bcheck_layout\(|\bchunk_layer_counts\(|\bchunk_layers\(",
-     "the layout against the model (layers, heads, experts, sequence)"),
-    (r"\bcheck_finetuning\(|\bconfig_for_model\(",
-     "fine-tuning and sequence against the model"),
-    (r"\bread_input_text\(|\bread_input_bytes\(|\bload_spec\(|\bread_results_csv\(|"
-     r"\bload_trace_json\(", "input files (regular file, size cap, UTF-8, schema)"),
+    (
+        r"\bmagnitude_in\(|\bparse_quantity\(|\bcheck_dimension\(|\bparse_count\(",
+        "units of the right dimension",
+    ),
+    (
+        r"\bas_model\(|\bas_accelerator\(|\bsystem\(|\.resolve\(|\bimplementation_of\(|"
+        r"\bresolve_system\(|\bresolve_grid\(|\bcatalog\.\w+\(|\bcollective_name\(",
+        "names against the catalog (unknown: the closest names)",
+    ),
+    (
+        r"\bcheck_model\(|\bcheck_layout\(|\bchunk_layer_counts\(|\bchunk_layers\(",
+        "the layout against the model (layers, heads, experts, sequence)",
+    ),
+    (r"\bcheck_finetuning\(|\bconfig_for_model\(", "fine-tuning and sequence against the model"),
+    (
+        r"\bread_input_text\(|\bread_input_bytes\(|\bload_spec\(|\bread_results_csv\(|"
+        r"\bload_trace_json\(",
+        "input files (regular file, size cap, UTF-8, schema)",
+    ),
     (r"\bwrite_output\(|\bcheck_output\(|\bmake_output_folder\(", "outputs (the output rule)"),
-    (r"\braise (MlcostError|UnknownNameError|SpecError|UnitError|AmbiguousNameError|"
-     r"OutputError|DoesNotFitError)", "its own checks (one-line MlcostError)"),
+    (
+        r"\braise (MlcostError|UnknownNameError|SpecError|UnitError|AmbiguousNameError|"
+        r"OutputError|DoesNotFitError)",
+        "its own checks (one-line MlcostError)",
+    ),
     (r"\bcheck_\w+\(|\b_check\w*\(|\b_checked\(", "its own checks (one-line MlcostError)"),
 )
 
@@ -64,7 +75,8 @@ def _public(module_name: str) -> list[tuple[str, Any]]:
     found = []
     for name in names:
         obj = getattr(module, name, None)
-        if callable(obj) and getattr(obj, "__module__", "").startswith("mlcost"):
+        ours = getattr(obj, "__module__", "").startswith("mlcost")
+        if callable(obj) and (ours or module_name == "mlcost"):
             found.append((name, obj))
     return found
 
@@ -114,6 +126,8 @@ def _function_checks(function: Any) -> str:
 def checks_of(obj: Any) -> str:
     """What ``obj`` checks, from its own source (a class: its validators; a thin wrapper: what
     the mlcost function it calls checks)."""
+    if not getattr(obj, "__module__", "").startswith("mlcost"):
+        return "pint's own parsing and dimensions (the one registry of mlcost.units)"
     if inspect.isclass(obj):
         from pydantic import BaseModel
 
@@ -145,7 +159,7 @@ def table() -> str:
         "(`argument`, `finite`, `counts`), the unit guard `mlcost.units.magnitude_in`, the "
         "catalog resolvers, `Layout.check_model`, `mlcost.finetune.check_finetuning` and "
         "`mlcost.io` (inputs and the output rule); every refusal is one line naming the field, "
-        "the value, what was expected and what to do (README, \"Errors\").",
+        'the value, what was expected and what to do (README, "Errors").',
         "",
     ]
     for module_name in public_modules():
