@@ -49,6 +49,7 @@ class Assumptions(Model):
     global_batch_tokens: int = Field(default=4 * 2**20, gt=0)
     global_batch_images: int = Field(default=256, gt=0)
     layout_tie_tolerance: float | None = Field(default=None, ge=0.0, lt=1.0)
+    search_layout_knobs: bool = False
     # serving (mlcost.serving)
     quantization_group_size: int = Field(default=128, gt=0)
     kv_block_size: int = Field(default=16, gt=0)
@@ -137,6 +138,15 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "run: the fewest model-parallel dimensions (tensor, pipeline, context, expert, virtual "
         "stages), then Megatron-LM's defaults for what sources rarely publish (micro-batch 1, no "
         "recomputation, no TP overlap)"
+    ),
+    "search_layout_knobs": (
+        "False: a plan without a layout holds the knobs run configurations rarely state at what "
+        "the implementation runs when not told (mlcost.parallel.search.unstated_knobs: no "
+        "interleaving and no TP overlap, Megatron-LM's argument defaults; Megatron-Core's "
+        "micro-batch 1, its GPT-3 example) and searches the rest; none of the published runs "
+        "measures the effect of those knobs, and letting the search choose them moved the "
+        "Megatron-Core H100 rows by up to 17 points (benchmarks/search_gap.py, docs/"
+        "validation.md). True: the search chooses them too"
     ),
     "far_from_optimal_factor": (
         "Warn when N differs from the compute-optimal N at the same FLOPs by more than this factor "

@@ -71,6 +71,22 @@ RECOMPUTE_CODES = ("none", "selective", "full")
 DEFAULT_KNOBS = {"micro_batch": 1, "recompute": 0, "tp_overlap": False}
 
 
+def unstated_knobs(software: SoftwareLike = None) -> dict[str, Any]:
+    """The layout knobs a run's configuration rarely states, at what the implementation runs when
+    it is not told: no interleaving (Megatron-LM's --num-layers-per-virtual-pipeline-stage
+    defaults to None), no TP communication overlap (--tp-comm-overlap is opt-in) and the
+    profile's ``default_micro_batch_size`` where it has one (Megatron-Core: 1). A plan holds
+    them there unless asked to search them (:meth:`SearchResult.simplest_of_ties`, ``held``;
+    ``Assumptions.search_layout_knobs``): the published runs measure none of their effects, so
+    the model's gain from them is not a gain anyone has checked (docs/validation.md, "The
+    search")."""
+    knobs: dict[str, Any] = {"v": 1, "tp_overlap": False}
+    size = implementation_of(software).spec.default_micro_batch_size
+    if size is not None:
+        knobs["micro_batch"] = size
+    return knobs
+
+
 def _divisors(n: int) -> np.ndarray:
     values = np.arange(1, n + 1)
     return values[n % values == 0]
@@ -463,20 +479,38 @@ class SearchResult(Record, Result, frozen=True, dict=True):
             recompute=str(RECOMPUTE_CODES[int(at("recompute"))]),
         )
 
-    def simplest_of_ties(self, tolerance: float) -> int:
+    def held_at(self, held: dict[str, Any]) -> np.ndarray:
+        """The ranks (best first) of the kept rows whose knobs equal ``held`` (column name ->
+        value), knob by knob where any kept row has that value (a knob the search did not offer
+        at its held value is left free); every rank when ``held`` is empty."""
+        ranks = np.arange(self.kept)
+        for name, value in held.items():
+            column = self.columns[name]
+            values = np.broadcast_to(
+                np.asarray(column)[self.order[ranks]] if np.ndim(column) else column, ranks.shape
+            )
+            same = np.flatnonzero(values == value)
+            if same.size:
+                ranks = ranks[same]
+        return ranks
+
+    def simplest_of_ties(self, tolerance: float, held: dict[str, Any] | None = None) -> int:
         """The rank of the layout practitioners run among those whose ``rank_by`` value is
         within ``tolerance`` (relative) of the best: the fewest model-parallel dimensions
         (tensor, pipeline, context and expert parallelism, virtual stages), then the fewest
         departures from Megatron-LM's defaults (:data:`DEFAULT_KNOBS`); of several such, the
-        best ranked. The ranking itself stays by ``rank_by``."""
+        best ranked. ``held`` (e.g. :func:`unstated_knobs`) first keeps only the rows at those
+        knob values (:meth:`held_at`): "the best" is then the best of them. The ranking itself
+        stays by ``rank_by``."""
         if self.kept == 0:
             raise MlcostError(f"search: no candidate; {self.fitting} of {self.candidates} fit")
         key = self.columns[RANK_COLUMNS[self.rank_by]]
+        allowed = self.held_at(held or {})
         if np.ndim(key) == 0:
-            return 0
-        ranked = np.asarray(key)[self.order]
+            return int(allowed[0])
+        ranked = np.asarray(key)[self.order[allowed]]
         best = ranked[0]
-        tied = np.flatnonzero(ranked <= best + tolerance * abs(best))
+        tied = allowed[np.flatnonzero(ranked <= best + tolerance * abs(best))]
 
         def at_ties(name: str) -> np.ndarray:
             column = self.columns[name]

@@ -17,7 +17,7 @@ from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
-from mlcost.parallel.search import SearchResult, search
+from mlcost.parallel.search import SearchResult, search, unstated_knobs
 from mlcost.plan.inputs import PlanInputs
 from mlcost.records import Record
 from mlcost.site import (
@@ -235,6 +235,18 @@ def _data_parallel(gpus: int, batch: int) -> Layout:
     return Layout(dp=gpus, zero_stage=1 if gpus > 1 else 0, global_batch_size=batch)
 
 
+def _knobs_text(held: dict[str, Any]) -> str:
+    """``held`` (:func:`mlcost.parallel.search.unstated_knobs`) in words."""
+    words = []
+    if "micro_batch" in held:
+        words.append(f"micro-batch {held['micro_batch']}")
+    if "v" in held:
+        words.append("no interleaving" if held["v"] == 1 else f"{held['v']} virtual stages")
+    if "tp_overlap" in held:
+        words.append("TP overlap" if held["tp_overlap"] else "no TP overlap")
+    return ", ".join(words)
+
+
 def choose_layout(
     model: ModelSpec,
     config: TrainingConfig,
@@ -243,11 +255,14 @@ def choose_layout(
     global_batch_size: int,
     software: Software,
     tie: float | None = 0.0,
+    search_knobs: bool = False,
 ) -> tuple[Layout, str, SearchResult | None]:
     """The fastest layout that fits (:func:`mlcost.parallel.search`) for ``global_batch_size``
     sequences per step, or of those within ``tie`` (relative) of its step time the one with the
     fewest model-parallel dimensions (:meth:`SearchResult.simplest_of_ties`); pure data
-    parallelism when none fits (the plan then reports that it does not fit)."""
+    parallelism when none fits (the plan then reports that it does not fit). Unless
+    ``search_knobs``, the knobs runs rarely state stay at the implementation's defaults
+    (:func:`mlcost.parallel.search.unstated_knobs`)."""
     batch = global_batch_size
     if not isinstance(model, TransformerSpec):
         return (
@@ -267,7 +282,15 @@ def choose_layout(
         )
     if tie is None:  # the band's resolution: closer layouts cannot be told apart
         tie = step_time_band().resolution
-    rank = result.simplest_of_ties(tie)
+    held = {} if search_knobs else unstated_knobs(software)
+    rank = result.simplest_of_ties(tie, held)
+    kept = (
+        ", with what runs rarely state held at "
+        f"{software.name}'s defaults ({_knobs_text(held)}; Assumptions.search_layout_knobs=True "
+        "searches them)"
+        if held
+        else ""
+    )
     simpler = (
         f"; of the layouts within {tie:.1%} of its step time (the step-time band's resolution: "
         "the published runs cannot tell them apart), the one practitioners run: the fewest "
@@ -279,7 +302,7 @@ def choose_layout(
     return (
         result.layout(rank),
         f"the fastest of {result.fitting} layouts that fit ({result.candidates} searched) for a "
-        f"global batch of {batch} sequences (mlcost.parallel.search){simpler}",
+        f"global batch of {batch} sequences (mlcost.parallel.search){kept}{simpler}",
         result,
     )
 
@@ -313,8 +336,9 @@ def resolve(plan: PlanInputs) -> Run:
         found = None
     else:
         layout, layout_source, found = choose_layout(
-            model, config, resolved, gpus, batch, software, assumptions.layout_tie_tolerance
-        )
+            model, config, resolved, gpus, batch, software, assumptions.layout_tie_tolerance,
+            assumptions.search_layout_knobs,
+        )  # fmt: skip
     grid = resolve_grid(plan.region, catalog)
     sequence = config.sequence_length if isinstance(model, TransformerSpec) else 1
     tokens, tokens_source = _tokens(plan, model, layout.tokens_per_step(sequence))

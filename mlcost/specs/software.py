@@ -257,6 +257,10 @@ class Implementation(Spec):
     # Its collectives (NCCL kernels) take SMs from the compute they hide behind
     # (mlcost.parallel.degrees.COLLECTIVE_COMPUTE_SHARE).
     collectives_take_compute: bool = False
+    # The micro-batch a run of this framework uses when its configuration states none (Megatron-
+    # LM's examples run --micro-batch-size 1); absent: the plan's search chooses it
+    # (mlcost.parallel.search.unstated_knobs).
+    default_micro_batch_size: int | None = Field(default=None, ge=1)
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""

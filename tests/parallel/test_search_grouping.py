@@ -4,6 +4,8 @@ key found by a mask, and ``_ranked`` pandas' stable ``sort_values`` on the same 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -110,12 +112,21 @@ def test_lexsorted_equals_numpy_lexsort(keys: tuple[np.ndarray, np.ndarray, np.n
     assert np.array_equal(_lexsorted(first, second, third), np.lexsort((third, second, first)))
 
 
+def _hand_result(columns: dict[str, Any], order: list[int]) -> Any:
+    """A SearchResult of hand-written ``columns`` ranked as ``order``."""
+    from mlcost.parallel.search import SearchResult
+
+    return SearchResult(
+        columns=columns, order=np.asarray(order), model="m", system=mlcost.system("dgx-h100"),
+        global_batch_size=8, candidates=len(order), fitting=len(order), rank_by="time",
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize(("tolerance", "expected"), [(0.0, 0), (5e-4, 0), (1e-3, 2), (0.5, 2)])
 def test_the_simplest_of_tied_layouts_by_hand(tolerance: float, expected: int) -> None:
     # Ranked steps 1.0, 1.0004, 1.0009, 1.002 s with 1, 2, 0 and 0 model-parallel dimensions:
     # within 0.05 % of the best the first two tie and the first has fewer; within 0.1 % the
     # third joins and has none; the fourth, as simple, is never tied before the third.
-    from mlcost.parallel.search import SearchResult
 
     columns = {
         "step_s": np.asarray([1.002, 1.0009, 1.0, 1.0004]),
@@ -123,11 +134,7 @@ def test_the_simplest_of_tied_layouts_by_hand(tolerance: float, expected: int) -
         "cp": np.asarray([1, 1, 1, 2]), "ep": 1, "v": np.ones(4, dtype=np.int64),
         "micro_batch": np.ones(4, dtype=np.int64), "recompute": 0, "tp_overlap": False,
     }  # fmt: skip
-    result = SearchResult(
-        columns=columns, order=np.asarray([2, 3, 1, 0]), model="m",
-        system=mlcost.system("dgx-h100"), global_batch_size=8, candidates=4, fitting=4,
-        rank_by="time",
-    )  # fmt: skip
+    result = _hand_result(columns, [2, 3, 1, 0])
     assert result.simplest_of_ties(tolerance) == expected
 
 
@@ -136,18 +143,44 @@ def test_of_tied_layouts_as_simple_the_one_at_megatrons_defaults() -> None:
     # micro-batch 2, micro-batch 1 (Megatron's default, no overlap). Within 10 % all three tie
     # and the third departs from no default; within 6 % the first two tie and the second
     # departs from one default (micro-batch), the first from two.
-    from mlcost.parallel.search import SearchResult
 
     columns = {
         "step_s": np.asarray([1.0, 1.05, 1.08]), "tp": 1, "pp": 1, "cp": 1, "ep": 1, "v": 1,
         "micro_batch": np.asarray([4, 2, 1]), "recompute": np.zeros(3, dtype=np.int64),
         "tp_overlap": np.asarray([True, False, False]),
     }  # fmt: skip
-    result = SearchResult(
-        columns=columns, order=np.asarray([0, 1, 2]), model="m",
-        system=mlcost.system("dgx-h100"), global_batch_size=8, candidates=3, fitting=3,
-        rank_by="time",
-    )  # fmt: skip
+    result = _hand_result(columns, [0, 1, 2])
     assert result.simplest_of_ties(0.10) == 2
     assert result.simplest_of_ties(0.06) == 1
     assert result.simplest_of_ties(0.0) == 0
+
+
+def test_held_knobs_keep_the_best_layout_at_the_implementations_defaults() -> None:
+    # Ranked steps 1.0, 1.05, 1.3, 1.4 s: micro-batch 4 with 2 virtual stages, micro-batch 4,
+    # micro-batch 1 with 2 virtual stages, micro-batch 1 (pipeline of 2 everywhere). Held at
+    # micro-batch 1 and no interleaving only the fourth qualifies, however much slower (by hand:
+    # 1.4 s is 40 % above the best, outside any tie); without holding, the 30 % tie picks the
+    # second (one dimension fewer than the first); a knob never offered at its held value
+    # (TP overlap held on, offered off only) is left free.
+
+    columns = {
+        "step_s": np.asarray([1.0, 1.05, 1.3, 1.4]), "tp": 1, "pp": 2, "cp": 1, "ep": 1,
+        "v": np.asarray([2, 1, 2, 1]), "micro_batch": np.asarray([4, 4, 1, 1]),
+        "recompute": 0, "tp_overlap": False,
+    }  # fmt: skip
+    result = _hand_result(columns, [0, 1, 2, 3])
+    assert result.simplest_of_ties(0.3) == 1
+    assert result.simplest_of_ties(0.3, {"micro_batch": 1, "v": 1}) == 3
+    assert result.simplest_of_ties(0.0, {"v": 1}) == 1
+    assert result.held_at({"micro_batch": 1, "tp_overlap": True}).tolist() == [2, 3]
+
+
+def test_unstated_knobs_are_megatrons_argument_defaults() -> None:
+    # Megatron-LM megatron/training/arguments.py (commit 937571cf): --num-layers-per-virtual-
+    # pipeline-stage defaults to None (no interleaving), --tp-comm-overlap is a store_true flag
+    # (off); its GPT-3 175B example runs --micro-batch-size 1. FSDP states no micro-batch of its
+    # own, so the search keeps choosing it there.
+    from mlcost.parallel.search import unstated_knobs
+
+    assert unstated_knobs("megatron-core") == {"v": 1, "tp_overlap": False, "micro_batch": 1}
+    assert unstated_knobs("fsdp") == {"v": 1, "tp_overlap": False}

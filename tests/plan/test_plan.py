@@ -350,8 +350,10 @@ def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions()
     # put the same 8 x 2048 tokens through the same GEMMs, so their steps differ by far less
     # than the model can tell (the step-time band's resolution, Assumptions.
     # layout_tie_tolerance); the plan runs the plain one. With no tolerance it runs the
-    # search's first, whatever that is.
+    # search's first, whatever that is, when it may choose every knob (search_layout_knobs),
+    # and otherwise the first at Megatron's defaults for what runs rarely state.
     from mlcost.parallel import search
+    from mlcost.parallel.search import unstated_knobs
 
     plan = Plan("llama-2-7b", system="dgx-h100", gpus=8)
     r = plan.run
@@ -362,9 +364,15 @@ def test_of_tied_layouts_the_plan_runs_the_one_with_fewest_parallel_dimensions()
     assert (layout.tp, layout.pp, layout.cp, layout.ep, layout.virtual_stages) == (1, 1, 1, 1, 1)
     chosen = multi_gpu_step_time(r.model, r.config, r.system, layout, implementation=r.software)
     assert chosen.total.to("s").magnitude <= steps[0] * (1 + step_time_band().resolution)
-    exact = Plan("llama-2-7b", system="dgx-h100", gpus=8,
-                 assumptions=Assumptions(layout_tie_tolerance=0.0))  # fmt: skip
+    searched = Assumptions(layout_tie_tolerance=0.0, search_layout_knobs=True)
+    exact = Plan("llama-2-7b", system="dgx-h100", gpus=8, assumptions=searched)
     assert exact.run.layout == result.layout(0)
+    held = Plan("llama-2-7b", system="dgx-h100", gpus=8,
+                assumptions=Assumptions(layout_tie_tolerance=0.0))  # fmt: skip
+    first = result.layout(int(result.held_at(unstated_knobs(r.software))[0]))
+    assert held.run.layout == first
+    assert (first.micro_batch_size, first.virtual_stages, first.tp_overlap) == (1, 1, False)
+    assert "search_layout_knobs" in r.layout_source  # the plan says what it held
 
 
 def test_a_plan_that_searched_its_layout_suggests_from_that_search(monkeypatch) -> None:
