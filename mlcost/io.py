@@ -227,14 +227,19 @@ def _link_new(temporary: str, target: Path, option: str) -> None:
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:
-    """Replace ``path``'s content with ``text`` atomically: for mlcost's own files in a folder
-    it manages (a bench results folder it resumes), never for a user's output
-    (:func:`write_output`)."""
+    """:func:`write_bytes_atomically` of ``text`` as UTF-8."""
+    write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """Replace ``path``'s content with ``data`` atomically (temporary file in the same folder,
+    then rename): for files mlcost manages itself (a bench results folder it resumes, the
+    project's generated docs and data), never for a user's output (:func:`write_output`)."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.resolve().parent)
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(text.encode("utf-8"))
+            stream.write(data)
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, target)
     except BaseException:
