@@ -62,8 +62,10 @@ def _umask() -> int:
 
 
 def _shown(path: Path | str) -> str:
+    """A path as an error line shows it: whole, unless it is very long (a 20,000-character
+    name echoed back helps no one)."""
     text = str(path)
-    return text if len(text) <= 80 else f"{text[:57]}...{text[-20:]}"
+    return text if len(text) <= 300 else f"{text[:200]}...{text[-60:]}"
 
 
 def _exists(path: Path) -> bool:
@@ -127,8 +129,8 @@ def check_output(
     if not parent.is_dir():
         what = "is a file" if _exists(parent) else "does not exist"
         raise OutputError(
-            f"{option}: folder {_shown(parent)} {what}; expected an existing folder (mlcost "
-            "creates no folders); create it first"
+            f"{option}: {_shown(parent)} {what}; expected an existing folder (mlcost creates "
+            "no folders); create it first"
         )
     if folder:
         if _exists(target) and not target.is_dir():

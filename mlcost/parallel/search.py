@@ -113,9 +113,10 @@ class SearchSpace(Record, frozen=True):
     tp_overlap: Sequence[bool] = (False, True)
     expert_parallel: Sequence[int] | None = None
 
-    def __post_init__(self) -> None:
-        """Every option list is non-empty and holds values a layout can take (issue 65: a 0
-        degree reached a division)."""
+    def checked(self) -> "SearchSpace":
+        """This space, when every option list is non-empty and holds values a layout can take
+        (issue 65: a 0 degree reached a division); else one line naming the option. What
+        :func:`search` runs first."""
         for field in ("tensor_parallel", "pipeline_parallel", "context_parallel",
                       "micro_batch_sizes", "virtual_stages", "expert_parallel"):  # fmt: skip
             values = getattr(self, field)
@@ -133,6 +134,7 @@ class SearchSpace(Record, frozen=True):
                     f"{field}: got {values!r}, expected a non-empty selection of "
                     f"{', '.join(map(str, allowed))}"
                 )
+        return self
 
 
 def candidate_degrees(
@@ -748,7 +750,7 @@ def search(
     ``rank_by``: ``"time"`` (step time) or ``"cost"`` (GPU-seconds per token; with
     ``use_all_gpus=False`` a smaller run can be cheaper). ``space`` narrows or widens the options.
     """
-    space = SearchSpace() if space is None else argument(space, SearchSpace, "space")
+    space = SearchSpace() if space is None else argument(space, SearchSpace, "space").checked()
     spec = _checked(as_model(model), global_batch_size, rank_by, space)
     software = implementation_of(implementation)
     if not software.spec.tp_comm_overlap:

@@ -439,8 +439,8 @@ def _q(value: float, unit: str) -> Any:
         # zeros reached a division (raw ZeroDivisionError)
         (lambda: mlcost.search(LLAMA, "dgx-h100", 8, space=_space(tensor_parallel=(0,))),
          "tensor_parallel"),
-        (lambda: _space(micro_batch_sizes=(-1,)), "micro_batch_sizes"),
-        (lambda: _space(zero_stages=()), "zero_stages"),
+        (lambda: _space(micro_batch_sizes=(-1,)).checked(), "micro_batch_sizes"),
+        (lambda: mlcost.search("gpt2", "dgx-h100", 8, space=_space(zero_stages=())), "zero_stages"),
         # a plan changed what it was asked (100 became 128; 0 became the default 4,096)
         (lambda: Plan("gpt2", gpu=H100, gpus=8, layout=Layout(dp=8, micro_batch_size=4),
                       global_batch_size=100), "expected a multiple of dp x micro_batch_size"),
