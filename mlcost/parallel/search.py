@@ -113,7 +113,7 @@ class SearchSpace(Record, frozen=True):
     tp_overlap: Sequence[bool] = (False, True)
     expert_parallel: Sequence[int] | None = None
 
-    def checked(self) -> "SearchSpace":
+    def checked(self) -> SearchSpace:
         """This space, when every option list is non-empty and holds values a layout can take
         (issue 65: a 0 degree reached a division); else one line naming the option. What
         :func:`search` runs first."""
