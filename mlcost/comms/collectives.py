@@ -134,8 +134,16 @@ def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Real, Real, Real]:
 
 def check_ranks(n: Real, what: str = "ranks") -> Real:
     """``n`` unchanged when every value is a count >= 1; else :class:`MlcostError`."""
-    array = np.asarray(n)
-    if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or np.any(array < 1):
+    try:
+        array = np.asarray(n, dtype=np.float64)
+    except (TypeError, ValueError):
+        array = np.asarray([np.nan])
+    if (
+        array.size == 0
+        or not np.all(np.isfinite(array))
+        or np.any(array < 1)
+        or np.any(array != np.round(array))
+    ):
         raise MlcostError(f"{what}: got {n!r}, expected a whole number of ranks >= 1")
     return n
 

@@ -436,6 +436,9 @@ def _q(value: float, unit: str) -> Any:
         (lambda: mlcost.training_flops(LLAMA, None, [1, 2]), "layout: got list"),
         (lambda: mlcost.multi_gpu_step_time(LLAMA, TrainingConfig(), "dgx-h100", 8), "layout"),
         (lambda: Plan("gpt2", gpu=H100, gpus=1, layout="dp=1"), "layout: got str"),
+        (lambda: mlcost.describe(5), "spec: got int"),
+        (lambda: from_hf_config([1, 2]), "config: got list"),
+        (lambda: mlcost.collective_time("dgx-h100", "all-reduce", "1 GB", ranks=2.5), "ranks"),
         # zeros reached a division (raw ZeroDivisionError)
         (lambda: mlcost.search(LLAMA, "dgx-h100", 8, space=_space(tensor_parallel=(0,))),
          "tensor_parallel"),
