@@ -81,6 +81,11 @@ class UnsourcedSpecNote(Note):
     source (the catalog itself refuses an unsourced number)."""
 
 
+class ForeignGpuNote(Note):
+    """A GPU given in place of a node's own that the node neither ships with nor takes
+    (``compatible_accelerators``). Rule: used as a what-if, and said."""
+
+
 class DefaultNameNote(Note):
     """A short name shared by several catalog entries resolved to the one marked its default
     (``default_for``): the message names the entry chosen and the others. The command line prints

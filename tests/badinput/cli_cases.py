@@ -348,6 +348,7 @@ def issue65_cases(folder: Path) -> list[tuple[list[str], str, str]]:
         (["calibrate", f["a100_results"], "--base", "h100-sxm5-80gb", "--out", out], REFUSED,
          "--base: got h100-sxm5-80gb"),
         (["specs", "validate", f["unsourced"]], REFUSED, "without a source"),
+        (["plan", "--system", "dgx-a100", "--gpu", "h100-sxm5-80gb"], ANSWERED, "a what-if"),
         (["memory", "gpt2", "--gpu", f["unsourced"]], ANSWERED, "without a source"),
         # files that are not files: FIFOs, devices, huge files, folders
         (["plan", "--implementation", f["fifo"]], REFUSED, "not a regular file"),
