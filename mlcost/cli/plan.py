@@ -29,6 +29,8 @@ from mlcost.cli.output import (
     save_png,
     stdout_console,
 )
+from mlcost.errors import MlcostError
+from mlcost.io import write_text_atomically
 from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.specs import default_catalog
@@ -107,12 +109,20 @@ def plan(
         Path | None,
         typer.Option("--plot", help="Folder to write roofline.png and memory.png into."),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write a static HTML report (opens without a server)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), memory, step
     time, time to train, energy, dollars and CO2, with sources."""
     if plots is not None:
         check_destination(plots, "--plot", folder=True)
+    if html is not None:
+        check_destination(html, "--html")
+        if html.exists():
+            raise MlcostError(f"--html: {html} exists; give another path, or remove it first")
     catalog = default_catalog()
     price_value: Any = price  # a catalog price name or alias, resolved by the plan
     if price is not None and price.strip()[:1].isdigit():
@@ -148,6 +158,11 @@ def plan(
     )
     the_plan.require_fit()
     written = _plots(the_plan, plots) if plots is not None else []
+    if html is not None:
+        from mlcost.ui.report import plan_report  # the standard library only: no ui extra
+
+        write_text_atomically(html, plan_report(the_plan))
+        written.append(str(html))
     if as_json:
         data = the_plan.to_json()
         data["plots"] = written
