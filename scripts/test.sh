@@ -5,6 +5,8 @@
 # calibration, the runtime-only environment) are built once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The browser the ui tests drive (tests/ui): Debian's Chromium and its driver, when missing.
+command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium chromium-driver; }
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'

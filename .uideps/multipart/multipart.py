@@ -1,0 +1,1 @@
+from python_multipart.multipart import *

@@ -1,0 +1,1 @@
+from ..v155 import *

@@ -1,0 +1,3 @@
+from trio._repl import main
+
+main(locals())
