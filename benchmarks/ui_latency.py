@@ -21,7 +21,7 @@ from mlcost.ui.testing import browser, running_ui
 CHANGE_TARGET_S = 0.200
 LOAD_TARGET_S = 2.0
 #: (input, value) pairs, 20 in all: GPU types and counts alternating, every one a new answer.
-CHANGES = [
+CHANGES: list[tuple[str, str | int]] = [
     ("gpu", "a100-sxm4-80gb"), ("gpus", 16), ("gpu", "h200-sxm-141gb"), ("gpus", 32),
     ("gpu", "a100-sxm4-40gb"), ("gpus", 64), ("gpu", "b200-sxm-180gb"), ("gpus", 8),
     ("gpu", "h100-sxm5-80gb"), ("gpus", 4), ("gpu", "mi300x-192gb"), ("gpus", 2),
@@ -38,10 +38,10 @@ def main() -> None:
             "return [t.responseEnd, t.domContentLoadedEventEnd, t.loadEventEnd];"
         )
         print(f"first load: {first * 1000:.0f} ms (request to the page's script run)")
+        response, loaded, load = navigation
         print(
-            "  navigation timing: response {:.0f} ms, DOMContentLoaded {:.0f} ms, load {:.0f} ms".format(
-                *navigation
-            )
+            f"  navigation timing: response {response:.0f} ms, "
+            f"DOMContentLoaded {loaded:.0f} ms, load {load:.0f} ms"
         )
         times = []
         for name, value in CHANGES:
@@ -51,8 +51,10 @@ def main() -> None:
             print(f"  {name}={value!s:<16} {seconds * 1000:6.1f} ms  fits={verdict}")
         errors = page.console_errors()
     median = statistics.median(times)
-    print(f"re-render: median {median * 1000:.1f} ms of {len(times)} changes, "
-          f"min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f}")
+    print(
+        f"re-render: median {median * 1000:.1f} ms of {len(times)} changes, "
+        f"min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f}"
+    )
     print(f"median / target ({CHANGE_TARGET_S * 1000:.0f} ms): {median / CHANGE_TARGET_S:.2f}")
     print(f"first load / target ({LOAD_TARGET_S:.0f} s): {first / LOAD_TARGET_S:.2f}")
     print(f"console errors: {len(errors)}")

@@ -353,7 +353,11 @@ def test_the_checker_sees_every_kind_of_import_and_every_cycle() -> None:
 
 #: The ``ui`` extra's packages (pyproject.toml): only mlcost.ui.app imports them, and only the
 #: browser-driving helpers import selenium (the dev extra).
-UI_ONLY = {"starlette": {"mlcost.ui.app"}, "uvicorn": {"mlcost.ui.app"}, "selenium": {"mlcost.ui.testing"}}
+UI_ONLY = {
+    "starlette": {"mlcost.ui.app"},
+    "uvicorn": {"mlcost.ui.app"},
+    "selenium": {"mlcost.ui.testing"},
+}
 
 
 def _third_party_imports(path: Path) -> set[str]:

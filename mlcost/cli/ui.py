@@ -24,7 +24,9 @@ def ui(
 ) -> None:
     """A local page where every answer moves with the inputs: train, serve and fit, with
     memory bars, the step split, the roofline and a cost-against-time comparison."""
-    missing = [m for m in ("starlette", "uvicorn", "multipart") if importlib.util.find_spec(m) is None]
+    missing = [
+        m for m in ("starlette", "uvicorn", "multipart") if importlib.util.find_spec(m) is None
+    ]
     if missing:
         raise MlcostError(
             f"ui: needs {', '.join(missing)} (the ui extra); install it with "

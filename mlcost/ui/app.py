@@ -17,7 +17,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import mlcost
-from mlcost.ui import report, views
+from mlcost.ui import render, report, views
 from mlcost.ui.page import MAX_UPLOAD_BYTES, STATIC, page
 from mlcost.ui.state import UiState
 
@@ -89,14 +89,14 @@ def create_app() -> Starlette:
             state, model = resolved(request)
             answer = views.answer(state, model)
         except mlcost.MlcostError as problem:
-            state, answer = UiState(), views.render.error(str(problem))
+            state, answer = UiState(), render.error(str(problem))
         return HTMLResponse(page(state, answer, models, gpus, regions))
 
     async def answer(request: Request) -> Response:
         try:
             state, model = resolved(request)
         except mlcost.MlcostError as problem:
-            return JSONResponse({"html": views.render.error(str(problem)), "error": True})
+            return JSONResponse({"html": render.error(str(problem)), "error": True})
         return JSONResponse({"html": views.answer(state, model), **shared(state)})
 
     def fragment(build: Any) -> Any:
@@ -105,7 +105,7 @@ def create_app() -> Starlette:
                 state, model = resolved(request)
                 return HTMLResponse(build(state, model))
             except mlcost.MlcostError as problem:
-                return HTMLResponse(views.render.error(str(problem)))
+                return HTMLResponse(render.error(str(problem)))
 
         return endpoint
 

@@ -6,6 +6,7 @@ uploaded spec) and returns the API's own objects; :mod:`mlcost.ui.render` draws 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ def training_config(state: UiState) -> mlcost.TrainingConfig:
     extra: dict[str, Any] = {} if finetune is None else {"finetune": finetune}
     return mlcost.TrainingConfig(
         sequence_length=state.seq,
-        precision=state.precision,  # type: ignore[arg-type]  # checked by UiState.check
+        precision=state.precision,  # checked by UiState.check
         **extra,
     )
 
@@ -40,7 +41,7 @@ def layout(state: UiState) -> mlcost.Layout | None:
         pp=state.pp,
         micro_batch_size=state.mbs,
         zero_stage=state.zero,
-        recompute=state.recompute,  # type: ignore[arg-type]
+        recompute=state.recompute,
         global_batch_size=state.gbs or None,
     )
 
@@ -126,7 +127,7 @@ def comparison(state: UiState, model: Any) -> list[Row]:
     return rows
 
 
-def pareto(rows: list[Row]) -> list[Row]:
+def pareto(rows: Sequence[Row]) -> list[Row]:
     """The rows no other row beats on both wall clock and cost (lower is better on each)."""
     priced = [r for r in rows if r.hours is not None and r.usd is not None]
     front = [

@@ -37,7 +37,9 @@ def _select(name: str, options: Any, value: Any, label: str, cls: str = "") -> s
     )
 
 
-def _number(name: str, value: Any, label: str, cls: str = "", step: str = "1", low: str = "0") -> str:
+def _number(
+    name: str, value: Any, label: str, cls: str = "", step: str = "1", low: str = "0"
+) -> str:
     text = f"{value:g}" if isinstance(value, float) else str(value)
     return (
         f'<label class="{cls}">{escape(label)}<input type="number" name="{name}" id="{name}" '
@@ -59,7 +61,7 @@ def _range(name: str, value: int, label: str, low: int, high: int, cls: str = ""
 def form(state: UiState, models: list[str], gpus: list[str], regions: list[str]) -> str:
     tabs = "".join(
         f'<label class="tab"><input type="radio" name="q" value="{q}"'
-        f'{" checked" if q == state.q else ""}> {q}</label>'
+        f"{' checked' if q == state.q else ''}> {q}</label>"
         for q in QUESTIONS
     )
     fields = [
@@ -111,7 +113,9 @@ def form(state: UiState, models: list[str], gpus: list[str], regions: list[str])
     )
 
 
-def page(state: UiState, answer: str, models: list[str], gpus: list[str], regions: list[str]) -> str:
+def page(
+    state: UiState, answer: str, models: list[str], gpus: list[str], regions: list[str]
+) -> str:
     """The whole page, with the answer of ``state`` already in it."""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mlcost</title>
@@ -124,7 +128,8 @@ def page(state: UiState, answer: str, models: list[str], gpus: list[str], region
 <section><div id="answer" aria-live="polite">{answer}</div>
 <details id="compare-box" class="train fit"><summary>Compare GPU types and counts</summary>
 <div id="compare" data-testid="compare"></div></details>
-<details id="explain-box"><summary>explain() every figure</summary><div id="explain"></div></details>
+<details id="explain-box"><summary>explain() every figure</summary>
+<div id="explain"></div></details>
 <div class="share"><h3>Share</h3>
 <a id="link" href="?{escape(state.query())}">link to this answer</a> ·
 <a id="export-json" href="/export?{escape(state.query())}&amp;format=json">JSON</a> ·

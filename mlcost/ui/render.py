@@ -22,6 +22,8 @@ def number(value: float, digits: int = 4) -> str:
         return "n/a"
     if value == 0:
         return "0"
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
     magnitude = math.floor(math.log10(abs(value)))
     decimals = max(0, digits - 1 - magnitude)
     return f"{value:,.{decimals}f}"
@@ -41,7 +43,9 @@ def figure_text(figure: Any, unit: str | None = None) -> str:
     text = quantity(figure.value, unit)
     if figure.band is not None:
         low, high = figure.band
-        text += f' <span class="band">(80% band {quantity(low, unit)} to {quantity(high, unit)})</span>'
+        text += (
+            f' <span class="band">(80% band {quantity(low, unit)} to {quantity(high, unit)})</span>'
+        )
     return text
 
 
@@ -66,8 +70,10 @@ def stacked_bar(
     unit: str,
     test_id: str,
     width: int = 720,
+    limit: str = "capacity",
 ) -> str:
-    """One horizontal bar of ``parts`` (label, value) against ``capacity`` (a red line)."""
+    """One horizontal bar of ``parts`` (label, value) against ``capacity`` (a red line named
+    ``limit``)."""
     parts = [(label, value) for label, value in parts if value > 0]
     total = sum(value for _, value in parts)
     scale = max(total, capacity or 0.0) * 1.05 or 1.0
@@ -89,7 +95,7 @@ def stacked_bar(
         cx = capacity / scale * width
         line = (
             f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="0" y2="36" stroke="#c00" stroke-width="2"/>'
-            f'<text x="{cx - 4:.1f}" y="48" text-anchor="end" class="axis">capacity '
+            f'<text x="{cx - 4:.1f}" y="48" text-anchor="end" class="axis">{escape(limit)} '
             f"{number(capacity)} {unit}</text>"
         )
     return (

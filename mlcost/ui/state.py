@@ -116,7 +116,9 @@ class UiState:
                 )
         for name in ("gpus", "seq", "dp", "tp", "pp", "mbs", "tpsrv", "prompt", "output", "rank"):
             if getattr(self, name) < 1:
-                raise MlcostError(f"{name}: got {getattr(self, name)}, expected a whole number >= 1")
+                raise MlcostError(
+                    f"{name}: got {getattr(self, name)}, expected a whole number >= 1"
+                )
         if not 0 <= self.zero <= 3:
             raise MlcostError(f"zero: got {self.zero}, expected a ZeRO stage 0, 1, 2 or 3")
         if self.tokens <= 0:
@@ -214,7 +216,8 @@ class UiState:
         head = "import mlcost\nfrom mlcost import FineTuning, Layout, TrainingConfig\n\n" + config
         if self.q == "fit":
             return head + (
-                f"fit = mlcost.finetuning_fit({model}, {self.gpu!r}, config)\nprint(fit.to_frame())\n"
+                f"fit = mlcost.finetuning_fit({model}, {self.gpu!r}, config)\n"
+                "print(fit.to_frame())\n"
             )
         layout = ""
         if self.layout == "manual":

@@ -81,7 +81,9 @@ def plan_fragment(plan: mlcost.Plan) -> str:
     ]
     out.append(
         "<h3>Step time split</h3>"
-        + render.stacked_bar(split, float(step["step"].value.to("ms").magnitude), "ms", "step")
+        + render.stacked_bar(
+            split, float(step["step"].value.to("ms").magnitude), "ms", "step", limit="step time"
+        )
     )
     out.append("<h3>Roofline</h3>" + roofline(plan))
     return "".join(out)
@@ -96,11 +98,13 @@ def roofline(plan: Any) -> str:
     peak = float(gpu.peak(fmt).to("FLOP/s").magnitude)
     bandwidth = float(gpu.memory_bandwidth.to("B/s").magnitude)
     ops = []
-    for row in table.itertuples():
-        moved = float(row.bytes_read) + float(row.bytes_written)
-        flops = float(row.forward_flops)
-        if moved > 0 and flops > 0:
-            ops.append((f"{row.name} ({row.kind})", flops / moved, flops * float(row.count)))
+    columns = ("name", "kind", "count", "forward_flops", "bytes_read", "bytes_written")
+    for name, kind, count, flops, read, written in zip(
+        *(table[c].tolist() for c in columns), strict=True
+    ):
+        moved = float(read) + float(written)
+        if moved > 0 and float(flops) > 0:
+            ops.append((f"{name} ({kind})", float(flops) / moved, float(flops) * float(count)))
     return render.roofline(ops, peak, bandwidth, f"{gpu.name}, {fmt}")
 
 
@@ -139,14 +143,15 @@ def serve(state: UiState, model: Any) -> str:
         ("batch", None, "batch", "batch"),
     )
     out.append(
-        render.headline(
-            [(label, render.figure_text(figures[n], u), k) for n, u, label, k in names]
-        )
+        render.headline([(label, render.figure_text(figures[n], u), k) for n, u, label, k in names])
     )
     memory = plan.memory
     kv = float(row["batch"]) * memory["sequence"]
     parts = [("weights", memory["weights"] / 1e9), ("KV cache (batch)", kv / 1e9)]
-    out.append("<h3>Memory per GPU</h3>" + render.stacked_bar(parts, memory["capacity"] / 1e9, "GB", "memory"))
+    out.append(
+        "<h3>Memory per GPU</h3>"
+        + render.stacked_bar(parts, memory["capacity"] / 1e9, "GB", "memory")
+    )
     return "".join(out)
 
 
@@ -159,7 +164,14 @@ def fit(state: UiState, model: Any) -> str:
     text = f"{', '.join(first) or 'nothing'} on one {state.gpu} at {state.seq} tokens"
     out = [verdict(fits, text)]
     rows = [
-        [r.method, f"{int(r[1]):,}", render.number(float(r[2])), "yes" if r.fits else "no", r[4], r[5]]
+        [
+            r.method,
+            f"{int(r[1]):,}",
+            render.number(float(r[2])),
+            "yes" if r.fits else "no",
+            r[4],
+            r[5],
+        ]
         for r in frame.itertuples(index=False)
     ]
     out.append(render.table(list(frame.columns), rows, "fit-table"))

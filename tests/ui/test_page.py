@@ -48,7 +48,9 @@ def check_against_api(page: Page, gpu: str, gpus: int) -> None:
     capacity = float(page.attribute("memory", "data-capacity"))
     assert capacity == pytest.approx(memory.capacity.to("GiB").magnitude, rel=1e-5)
     if plan.fits:
-        usd = float(page.driver.find_element("css selector", "[data-usd]").get_attribute("data-usd"))
+        usd = float(
+            page.driver.find_element("css selector", "[data-usd]").get_attribute("data-usd")
+        )
         assert usd == pytest.approx(plan.cost()["rental cost"].to("USD").magnitude, rel=1e-6)
 
 

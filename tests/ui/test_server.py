@@ -41,9 +41,13 @@ def get(address: str, path: str) -> Any:
 def upload(address: str, name: str, data: bytes, kind: str = "model") -> dict[str, Any]:
     boundary = uuid.uuid4().hex
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
-        "Content-Type: application/octet-stream\r\n\r\n"
-    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     request = urllib.request.Request(
         f"{address}upload?kind={kind}",
         data=body,

@@ -1,3 +1,0 @@
-# SPDX-License-Identifier: MIT
-
-from attr.setters import *  # noqa: F403

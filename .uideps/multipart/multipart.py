@@ -1,1 +1,0 @@
-from python_multipart.multipart import *

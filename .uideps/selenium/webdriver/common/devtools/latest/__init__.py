@@ -1,1 +1,0 @@
-from ..v155 import *

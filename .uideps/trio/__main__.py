@@ -1,3 +1,0 @@
-from trio._repl import main
-
-main(locals())

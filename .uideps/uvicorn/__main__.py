@@ -1,4 +1,0 @@
-import uvicorn
-
-if __name__ == "__main__":
-    uvicorn.main()
