@@ -66,38 +66,37 @@ def create_app() -> Starlette:
     """The app: the page, its answer, comparison, explain and export endpoints, uploads."""
     uploads = Uploads()
     catalog = mlcost.catalog()
-    models = catalog.names("models")
-    gpus = catalog.names("accelerators")
-    regions = catalog.names("grids")
+    choices = {g: catalog.names(g) for g in ("models", "accelerators", "systems", "grids")}
 
     def resolved(request: Request) -> tuple[UiState, Any]:
+        """The state to compute with (an uploaded profile's path as its GPU) and the model."""
         state = UiState.from_query(dict(request.query_params))
         model: Any = str(uploads.path(state.upload)) if state.upload else state.model
         if state.profile:
             state = state.with_(gpu=str(uploads.path(state.profile)))
         return state, model
 
-    def shared(state: UiState) -> dict[str, str]:
-        return {
-            "query": state.query(),
-            "cli": state.command_line(),
-            "python": state.python(),
-        }
+    def shared(request: Request) -> dict[str, str]:
+        """The URL's query, command line and Python snippet (uploads by their usual names)."""
+        state = UiState.from_query(dict(request.query_params))
+        shown = state.with_(gpu="profile.yaml") if state.profile else state
+        return {"query": state.query(), "cli": shown.command_line(), "python": shown.python()}
 
     async def index(request: Request) -> Response:
         try:
             state, model = resolved(request)
             answer = views.answer(state, model)
+            state = UiState.from_query(dict(request.query_params))  # as the user gave it
         except mlcost.MlcostError as problem:
             state, answer = UiState(), render.error(str(problem))
-        return HTMLResponse(page(state, answer, models, gpus, regions))
+        return HTMLResponse(page(state, answer, choices))
 
     async def answer(request: Request) -> Response:
         try:
             state, model = resolved(request)
         except mlcost.MlcostError as problem:
             return JSONResponse({"html": render.error(str(problem)), "error": True})
-        return JSONResponse({"html": views.answer(state, model), **shared(state)})
+        return JSONResponse({"html": views.answer(state, model), **shared(request)})
 
     def fragment(build: Any) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -124,10 +123,8 @@ def create_app() -> Starlette:
             return PlainTextResponse(state.to_yaml(), media_type="application/yaml")
         if kind == "html":
             return HTMLResponse(report.report(state, model))
-        if kind == "cli":
-            return PlainTextResponse(state.command_line())
-        if kind == "python":
-            return PlainTextResponse(state.python())
+        if kind in ("cli", "python"):
+            return PlainTextResponse(shared(request)[kind])
         return Response(state.to_json(), media_type="application/json")
 
     async def upload(request: Request) -> Response:

@@ -51,11 +51,14 @@ def plan(state: UiState, model: Any, gpu: Any = None, gpus: int | None = None) -
     given = layout(state)
     if given is not None and gpus is not None and gpus != state.gpus:
         given = None  # a hand-set layout is for its own GPU count; other counts search
+    # a named system, unless the comparison asks for another GPU type
+    system = state.system if state.system and gpu is None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the compute-optimal note: shown as a figure instead
         return mlcost.Plan(
             model,
-            gpu=gpu or state.gpu,
+            gpu=None if system else gpu or state.gpu,
+            system=system,
             gpus=gpus or (given.gpus if given is not None else state.gpus),
             tokens=state.tokens,
             config=training_config(state),
@@ -69,9 +72,11 @@ def plan(state: UiState, model: Any, gpu: Any = None, gpus: int | None = None) -
 
 def serve_plan(state: UiState, model: Any, gpu: Any = None) -> mlcost.ServePlan:
     """The serving plan of the state."""
+    system = state.system if state.system and gpu is None else None
     return mlcost.ServePlan(
         model,
-        gpu=gpu or state.gpu,
+        gpu=None if system else gpu or state.gpu,
+        system=system,
         tp=state.tpsrv,
         prompt=state.prompt,
         output=state.output,

@@ -58,7 +58,11 @@ def _range(name: str, value: int, label: str, low: int, high: int, cls: str = ""
     )
 
 
-def form(state: UiState, models: list[str], gpus: list[str], regions: list[str]) -> str:
+def form(state: UiState, choices: dict[str, list[str]]) -> str:
+    """The input form; ``choices`` holds the catalog's names by group (models, accelerators,
+    systems, grids)."""
+    models, gpus = choices["models"], choices["accelerators"]
+    systems, regions = choices["systems"], choices["grids"]
     tabs = "".join(
         f'<label class="tab"><input type="radio" name="q" value="{q}"'
         f"{' checked' if q == state.q else ''}> {q}</label>"
@@ -74,6 +78,7 @@ def form(state: UiState, models: list[str], gpus: list[str], regions: list[str])
         '<p id="upload-status" class="muted"></p>',
         "</fieldset><fieldset><legend>Hardware</legend>",
         _select("gpu", gpus, state.gpu, "GPU"),
+        _select("system", ["", *systems], state.system, "or a system (node or cluster)"),
         _range("gpus", state.gpus, "GPUs", 0, 12, "train"),
         '<label>calibrated profile (YAML)<input type="file" id="profile-file" '
         'accept=".yaml,.yml"></label>',
@@ -113,9 +118,7 @@ def form(state: UiState, models: list[str], gpus: list[str], regions: list[str])
     )
 
 
-def page(
-    state: UiState, answer: str, models: list[str], gpus: list[str], regions: list[str]
-) -> str:
+def page(state: UiState, answer: str, choices: dict[str, list[str]]) -> str:
     """The whole page, with the answer of ``state`` already in it."""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mlcost</title>
@@ -124,7 +127,7 @@ def page(
 <link rel="stylesheet" href="/static/style.css"></head>
 <body data-rendered="0"><header><h1>mlcost</h1>
 <span class="muted">what a run costs, before you rent a GPU</span></header>
-<main><aside>{form(state, models, gpus, regions)}</aside>
+<main><aside>{form(state, choices)}</aside>
 <section><div id="answer" aria-live="polite">{answer}</div>
 <details id="compare-box" class="train fit"><summary>Compare GPU types and counts</summary>
 <div id="compare" data-testid="compare"></div></details>

@@ -43,6 +43,7 @@ class UiState:
     model: str = "llama-3-8b"
     upload: str = ""
     gpu: str = "h100-sxm5-80gb"
+    system: str = ""  # a catalog node or cluster; "": the GPU's standard node
     profile: str = ""
     gpus: int = 8
     precision: str = "bf16-mixed"
@@ -153,7 +154,8 @@ class UiState:
         words = ["mlcost", self.q if self.q != "train" else "plan"]
         words.append(self.model_argument(upload_name))
         if self.q == "serve":
-            words += ["--gpu", self.gpu, "--prompt", str(self.prompt), "--output", str(self.output)]
+            words += self._hardware()
+            words += ["--prompt", str(self.prompt), "--output", str(self.output)]
             words += ["--engine", self.engine, "--weights", self.weights]
             if self.tpsrv > 1:
                 words += ["--tp", str(self.tpsrv)]
@@ -167,7 +169,8 @@ class UiState:
             if self.price:
                 words += ["--price", f"{self.price:g}"]
             return shlex.join(words)
-        words += ["--gpu", self.gpu, "--seq", str(self.seq), "--precision", self.precision]
+        words += ["--gpu", self.gpu] if self.q == "fit" else self._hardware()
+        words += ["--seq", str(self.seq), "--precision", self.precision]
         if self.mode != "pretrain":
             words += ["--finetune", self.mode]
             if self.mode != "full":
@@ -186,6 +189,12 @@ class UiState:
             words += ["--price", f"{self.price:g}"]
         return shlex.join(words)
 
+    def _hardware(self) -> list[str]:
+        return ["--system", self.system] if self.system else ["--gpu", self.gpu]
+
+    def _hardware_python(self) -> str:
+        return f"system={self.system!r}" if self.system else f"gpu={self.gpu!r}"
+
     def python(self, upload_name: str = "config.json") -> str:
         """A Python snippet computing the same answer with the public API."""
         model = repr(self.model_argument(upload_name))
@@ -198,8 +207,9 @@ class UiState:
             extra += f", tpot='{self.tpot:g} ms'" if self.tpot else ""
             return (
                 "import mlcost\n\n"
-                f"serve = mlcost.ServePlan({model}, gpu={self.gpu!r}, prompt={self.prompt}, "
-                f"output={self.output}, engine={self.engine!r}, weights={self.weights!r}"
+                f"serve = mlcost.ServePlan({model}, {self._hardware_python()}, "
+                f"prompt={self.prompt}, output={self.output}, engine={self.engine!r}, "
+                f"weights={self.weights!r}"
                 f"{extra}{region}{price})\n"
                 "print(serve.summary())\n"
             )
@@ -230,7 +240,7 @@ class UiState:
             )
         gbs = f", global_batch_size={self.gbs}" if self.gbs and self.layout != "manual" else ""
         return head + (
-            f"plan = mlcost.Plan({model}, gpu={self.gpu!r}, gpus={self.gpus}, "
+            f"plan = mlcost.Plan({model}, {self._hardware_python()}, gpus={self.gpus}, "
             f"tokens={self.tokens:g}, config=config{layout}{gbs}, "
             f"implementation={self.impl!r}{region}{price})\n"
             "print(plan.summary())\n"

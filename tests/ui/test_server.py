@@ -132,3 +132,27 @@ def test_plan_html_report(tmp_path: Path) -> None:
     again = subprocess.run(command, capture_output=True, text=True, env=env)
     assert again.returncode == 2
     assert again.stderr.strip().startswith("error: --html:") and "exists" in again.stderr
+
+
+def test_a_profile_replaces_the_gpu_and_a_system_names_the_node(
+    address: str, tmp_path: Path
+) -> None:
+    # a spec YAML of a GPU is what a calibrated profile is read as (mlcost.accelerator(path))
+    text = (Path(mlcost.__file__).parents[1] / "specs/accelerators/h200-sxm-141gb.yaml").read_text()
+    profile = upload(address, "profile.yaml", text.encode(), kind="profile")
+    assert "error" not in profile, profile
+    answer = get(address, f"/answer?profile={profile['id']}&gpu=a100-sxm4-40gb")
+    assert "--gpu profile.yaml" in answer["cli"] and "profile=" in answer["query"]
+    mine = tmp_path / "profile.yaml"
+    mine.write_text(text)
+    config = mlcost.TrainingConfig(sequence_length=4096)
+    plan = mlcost.Plan("llama-3-8b", gpu=str(mine), gpus=8, tokens=1e10, config=config)
+    shown = float(answer["html"].split('data-usd="')[1].split('"')[0])
+    assert shown == pytest.approx(plan.cost()["rental cost"].to("USD").magnitude, rel=1e-6)
+    answer = get(address, "/answer?system=dgx-h200&gpus=16")
+    plan = mlcost.Plan("llama-3-8b", system="dgx-h200", gpus=16, tokens=1e10, config=config)
+    shown = float(answer["html"].split('data-usd="')[1].split('"')[0])
+    assert shown == pytest.approx(plan.cost()["rental cost"].to("USD").magnitude, rel=1e-6)
+    assert "--system dgx-h200" in answer["cli"]
+    bad = upload(address, "profile.yaml", b"kind: accelerator\nname: x\n", kind="profile")
+    assert "profile.yaml" in bad["error"] and "\n" not in bad["error"]
