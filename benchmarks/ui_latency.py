@@ -14,6 +14,7 @@ Run: ``.venv/bin/python benchmarks/ui_latency.py`` (about 15 s; needs the dev an
 
 from __future__ import annotations
 
+import os
 import statistics
 
 from mlcost.ui.testing import browser, running_ui
@@ -31,6 +32,8 @@ CHANGES: list[tuple[str, str | int]] = [
 
 
 def main() -> None:
+    # Other work on the machine slows every number below: say how busy it was.
+    print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     with running_ui() as address, browser() as page:
         first = page.open(address)
         navigation = page.driver.execute_script(
@@ -58,6 +61,7 @@ def main() -> None:
     print(f"median / target ({CHANGE_TARGET_S * 1000:.0f} ms): {median / CHANGE_TARGET_S:.2f}")
     print(f"first load / target ({LOAD_TARGET_S:.0f} s): {first / LOAD_TARGET_S:.2f}")
     print(f"console errors: {len(errors)}")
+    print("load average (1, 5, 15 min) after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":
