@@ -20,11 +20,14 @@ from pathlib import Path
 from mlcost.io import write_text_atomically
 from mlcost.serving.published import (
     SERVING_FAMILIES,
+    predict_serving_case,
     serving_band_from_rows,
+    serving_cases,
     serving_predictions,
     serving_sources,
 )
 from mlcost.specs import Engine, default_catalog
+from mlcost.units import Q_
 
 
 def summary(label: str, rows: list[dict[str, object]]) -> str:
@@ -38,6 +41,47 @@ def summary(label: str, rows: list[dict[str, object]]) -> str:
             f"{max(every):.1%}; " + "; ".join(parts))  # fmt: skip
 
 
+def split_summary(rows: list[dict[str, object]]) -> str:
+    """Median and worst |error| of the dense and the MoE rows apart, and per quantity."""
+    groups: dict[str, list[float]] = {}
+    for r in rows:
+        error = abs(float(r["error"]))  # type: ignore[arg-type]
+        moe = str(r["family"]).endswith("-moe")
+        groups.setdefault("MoE" if moe else "dense", []).append(error)
+        groups.setdefault(str(r["quantity"]), []).append(error)
+    return "; ".join(
+        f"{name} {statistics.median(errors):.1%} (worst {max(errors):.1%}, {len(errors)} rows)"
+        for name, errors in groups.items()
+    )
+
+
+def step_overhead_fit(engine: str = "vllm") -> tuple[list[tuple[str, float]], float]:
+    """The per-step host cost of ``engine`` refitted from its published rows: per row, the
+    ``step_overhead`` (ms) at which mlcost's prediction equals the published figure (bisection
+    over 0-10 ms), and their median: one value for the engine, never one per row."""
+    profile = default_catalog().engine(engine)
+    per_row = []
+    for case in serving_cases():
+        if case["engine"] != engine:
+            continue
+
+        def error(ms: float, case: dict[str, object] = case) -> float:
+            step = Q_(ms, "ms") if ms > 0 else None
+            changed = {engine: profile.model_copy(update={"step_overhead": step})}
+            return predict_serving_case(case, changed) / float(case["value"]) - 1  # type: ignore[arg-type]
+
+        low, high = 0.0, 10.0
+        rising = error(high) > error(low)
+        for _ in range(40):
+            middle = (low + high) / 2
+            if (error(middle) < 0) == rising:
+                low = middle
+            else:
+                high = middle
+        per_row.append((str(case["id"]), (low + high) / 2))
+    return per_row, statistics.median(ms for _, ms in per_row)
+
+
 def main() -> None:
     rows = serving_predictions()
     width = max(len(str(r["id"])) for r in rows)
@@ -47,6 +91,7 @@ def main() -> None:
               f"{r['error']:>+7.1%}  {r['unit']}")  # fmt: skip
     print()
     print(summary("shipped", rows))
+    print(f"apart: {split_summary(rows)}")
     catalog = default_catalog()
     engines = {name: catalog.engine(name) for name in ("vllm", "tensorrt-llm")}
 
@@ -55,10 +100,14 @@ def main() -> None:
 
     print(summary("each prompt prefilled alone (no batched/chunked prefill)",
                   serving_predictions(without(prefill_tokens=None))))  # fmt: skip
-    print(summary("no per-step overhead (vLLM's 1.4 ms off)",
+    print(summary("no per-step overhead (vLLM's step_overhead off)",
                   serving_predictions(without(step_overhead=None))))  # fmt: skip
     print(summary("one launch per expert (no grouped expert GEMMs)",
                   serving_predictions(without(grouped_expert_gemm=False))))  # fmt: skip
+    per_row, median = step_overhead_fit("vllm")
+    print("vLLM step overhead refitted (the per-step time at which each of its rows is met; "
+          f"the profile carries the median): {median:.2f} ms from "
+          + ", ".join(f"{row} {ms:.2f} ms" for row, ms in per_row))  # fmt: skip
     band = serving_band_from_rows(rows)
     print(f"band (80%): measured / predicted time in [{band['low']:.3f}, {band['high']:.3f}] over "
           f"{band['rows']} rows; leave one family out, "

@@ -8,9 +8,13 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
   both at the shape one GPU runs (:func:`shard_shapes`: a tensor- and context-parallel rank's
   share of the GEMM), and where a measured profile has it, the slowdown of a linear layer whose
   features are not 16-byte aligned (:meth:`mlcost.roofline.Ceilings.gemm_alignment_efficiency`);
-  other operators ``F / (vector peak · eta_v)``; memory ``B / (bandwidth · eta_m)``;
-* ``roofline``: ``max(compute, memory)``, ``no-overlap``: their sum; plus one launch gap per kernel
-  (forward, backward, recomputed forward);
+  other operators ``F / (vector peak · eta_v)``; memory ``B / (bandwidth · eta_m)``, the reads
+  beyond twice the writes at the read-stream rate where one was measured
+  (:func:`memory_seconds`), plus, per launch of a GEMM, norm or attention core, the measured
+  latency of its kernel class (:meth:`mlcost.roofline.Ceilings.latency_of`);
+* ``roofline``: ``max(compute, memory)`` (or the measured smooth corner,
+  :meth:`mlcost.roofline.Ceilings.combine`), ``no-overlap``: their sum; plus one launch gap per
+  kernel (forward, backward, recomputed forward);
 * a fused attention kernel the implementation calls and that was measured on this GPU
   (:func:`mlcost.implementation.attention_kernel_seconds`) replaces the attention core's rows: the
   scores row carries the kernel's time, the softmax, dropout and score x V rows none;
@@ -73,6 +77,7 @@ class Execution(Record, frozen=True, dict=True):
     mode: Mode = "roofline"
     shard: tuple[int, int] = (1, 1)  # (t, c): the GEMM shapes of one rank (:func:`shard_shapes`)
     fused: frozenset[str] = frozenset()  # fuse groups run as one GEMM (:func:`fused_groups`)
+    grouped_experts: bool = False  # the table's MoE experts run as one grouped GEMM (serving)
 
     def of(self, op: Operator) -> Ceilings:
         """The ceilings of the format ``op`` computes in (the table's own by default)."""
@@ -106,8 +111,9 @@ class Execution(Record, frozen=True, dict=True):
     @cached_property
     def groups_experts(self) -> bool:
         """Whether the implementation runs an MoE layer's local experts as one grouped GEMM
-        (``grouped_expert_gemm``, :func:`_grouped`)."""
-        return self.spec is not None and self.spec.grouped_expert_gemm
+        (``grouped_expert_gemm``) or the table says its engine does (a serving forward under an
+        engine with ``grouped_expert_gemm``), :func:`_grouped`."""
+        return self.grouped_experts or (self.spec is not None and self.spec.grouped_expert_gemm)
 
     @cached_property
     def folds(self) -> bool:
@@ -359,12 +365,18 @@ def _grouped(op: Operator, ex: Execution) -> bool:
     return ex.groups_experts and bool(np.any(op.gemm_group))
 
 
-def fused_groups(ops: Sequence[Operator], software: Software | None, fused_qkv: bool) -> frozenset:
+def fused_groups(
+    ops: Sequence[Operator],
+    software: Software | None,
+    fused_qkv: bool,
+    fused_projections: bool = False,
+) -> frozenset:
     """The fuse groups (:attr:`Operator.fuse_group`) that run as one GEMM: every group under an
     implementation whose code fuses its projections (``fused_projections``: Megatron-Core's
-    ``linear_qkv`` and ``linear_fc1``), else the Q, K, V projections of a model whose own code
-    fuses them (``fused_qkv``: GPT-2's ``c_attn``)."""
-    if software is not None and software.spec.fused_projections:
+    ``linear_qkv`` and ``linear_fc1``) or a table that says its engine does (a serving forward:
+    vLLM's ``QKVParallelLinear`` and ``MergedColumnParallelLinear``), else the Q, K, V
+    projections of a model whose own code fuses them (``fused_qkv``: GPT-2's ``c_attn``)."""
+    if fused_projections or (software is not None and software.spec.fused_projections):
         return frozenset(op.fuse_group for op in ops if op.fuse_group)
     return frozenset({"qkv"}) if fused_qkv else frozenset()
 
@@ -564,10 +576,14 @@ def operator_time(
     elif op.is_matmul:
         grouped = _grouped(op, ex)
         compute = _gemm_compute(op, ceilings, grouped, ex.shard) if gemm is None else gemm
-        memory = op.bytes_moved / bandwidth
         if grouped:  # one launch (and one dispatch) for the group's GEMMs
             host_ops = host_ops / op.gemm_group
         host_ops = host_ops / kernels_shared  # a fused GEMM's launches shared by its rows
+        # The attention core's fixed cost once, on its scores row (one fused kernel).
+        latency = (
+            ceilings.latency_of(kind) if kind != OperatorKind.ATTENTION or _is_scores(op) else 0.0
+        )
+        memory = memory_seconds(op, ceilings) + latency * host_ops
     elif ex.folds and kind == OperatorKind.ELEMENTWISE and op.name.endswith("residual add"):
         # Residual adds, folded into the bias-dropout-add (or GEMM epilogue) kernel before them
         # (never a GEMM: residual adds are element-wise).
@@ -576,9 +592,11 @@ def operator_time(
         spec, forward = ex.spec, op.forward_flops
         efficiency = ceilings.vector_efficiency_of(kind, forward)
         compute = op.total_flops / (ceilings.vector_flops * efficiency)
+        triad = None
         if ceilings.kind_memory_efficiency:  # measured per kind in a profiled run
             bandwidth = ceilings.bandwidth_bytes * ceilings.memory_efficiency_of(kind)
-        memory = op.bytes_moved / bandwidth
+            triad = bandwidth
+        memory = memory_seconds(op, ceilings, triad) + ceilings.latency_of(kind) * host_ops
         if kind == OperatorKind.OPTIMIZER and spec is not None:
             memory = memory * spec.optimizer_passes
             host_ops = host_ops + spec.optimizer_ops_per_tensor * tensors
@@ -588,7 +606,7 @@ def operator_time(
             passes = loss.forward_bytes * (1 + recompute)
             memory = logits * (passes + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
-    body = np.maximum(compute, memory) if ex.roofline else compute + memory
+    body = ceilings.combine(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch
     host = host_ops * ex.dispatch
     total = np.maximum(body + gaps, host)  # the GPU waits for a host that falls behind
@@ -605,6 +623,20 @@ def operator_time(
     )
 
 
+def memory_seconds(op: Operator, ceilings: Ceilings, triad: float | None = None) -> Real:
+    """Seconds of one execution's memory traffic: the forward's reads and writes by
+    :meth:`Ceilings.stream_seconds` (a pure read stream faster than a triad), recomputed forwards
+    alike, the backward's traffic at the triad rate (``triad``: a per-kind measured rate in
+    place of the ceilings'). Equal to ``bytes_moved / (bandwidth · eta_m)`` where no read stream
+    was measured."""
+    base, stream = ceilings.stream_rates
+    rate = base if triad is None else triad
+    if stream <= rate:  # no faster read stream: every byte at the one rate
+        return op.bytes_moved / rate
+    forward = ceilings.stream_seconds(op.bytes_read, op.bytes_written, triad)
+    return forward * (1 + op.recompute_fraction) + op.backward_bytes / rate
+
+
 def _is_scores(op: Operator) -> bool:
     """Whether ``op`` is an attention core's scores matmul (``QK^T``), the row a measured fused
     attention kernel's time is put on."""
@@ -618,6 +650,7 @@ __all__ = [
     "fused_groups",
     "gemm_compute",
     "gemm_compute_by_shard",
+    "memory_seconds",
     "operator_rows",
     "operator_time",
     "parameter_tensors",

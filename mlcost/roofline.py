@@ -99,6 +99,12 @@ class Ceilings:
     * ``unaligned_gemm`` (1, 1, 1): the throughput of a GEMM whose feature dimension is not a
       multiple of 16 bytes, relative to an aligned one, per pass (forward ``nn``, input gradient
       ``nt``, weight gradient ``tn``); no penalty unless measured (``Measured.gemm_unaligned``).
+    * ``read_bandwidth`` None: a pure read stream at the triad's rate unless measured
+      (``Measured.memory_read_bandwidth``; :meth:`stream_seconds` says which bytes it carries).
+    * ``kernel_latency`` none: per kernel class, seconds a memory-bound kernel takes beyond its
+      bytes (``Measured.kernel_latency``; :meth:`latency_of`).
+    * ``corner`` infinite: the sharp roofline ``max(compute, memory)`` unless a smoother corner
+      was measured (``Measured.roofline_corner``; :meth:`combine`).
     """
 
     name: str
@@ -125,6 +131,9 @@ class Ceilings:
     wave_reference: float = 1.0
     k_overhead: float = 0.0
     k_reference: float = math.inf
+    read_bandwidth: pint.Quantity | None = None
+    kernel_latency: tuple[tuple[str, float], ...] = ()
+    corner: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
     # ----- magnitudes in SI, converted once ---------------------------------------------------
@@ -152,6 +161,65 @@ class Ceilings:
     def _kind_memory_efficiencies(self) -> dict[str, float]:
         """``kind_memory_efficiency`` as a mapping (built once)."""
         return dict(self.kind_memory_efficiency)
+
+    @cached_property
+    def stream_rates(self) -> tuple[float, float]:
+        """(triad, read) stream rates in byte/s: ``bandwidth · eta_m`` (a STREAM triad's two
+        reads and one write) and :attr:`read_bandwidth` (never below the triad's; the triad's
+        where it was not measured)."""
+        triad = self.bandwidth_bytes * self.memory_efficiency
+        if self.read_bandwidth is None:
+            return triad, triad
+        return triad, max(float(in_unit(self.read_bandwidth, "byte/s")), triad)
+
+    def stream_seconds(self, read: Real, written: Real, triad: float | None = None) -> Real:
+        """Seconds to read ``read`` and write ``written`` bytes, the one rule for which bytes
+        stream at the read rate: each written byte goes with two read bytes as in a STREAM
+        triad (``a = b + s·c``: two reads, one write) at the triad rate ``T``; the reads beyond
+        twice the writes form a pure read stream at the read rate ``R`` (:attr:`stream_rates`)::
+
+            t = (W + min(Rd, 2W)) / T + max(Rd - 2W, 0) / R
+
+        A GEMV at one token (its output ``1/k`` of its bytes) and decode attention over a KV
+        cache are almost all read stream; a copy, a norm, an element-wise add (at most two reads
+        per write) stay on the triad. ``triad`` replaces the triad rate (a per-kind measured
+        efficiency); the read rate is never below it."""
+        base, stream = self.stream_rates
+        rate = base if triad is None else triad
+        stream = max(stream, rate)
+        if stream == rate:  # no faster read stream: every byte at the one rate
+            return plain(np.add(read, written) / rate)
+        r = np.asarray(read, dtype=np.float64)
+        w = np.asarray(written, dtype=np.float64)
+        paired = np.minimum(r, 2 * w)
+        return plain((w + paired) / rate + (r - paired) / stream)
+
+    def combine(self, compute: Real, memory: Real) -> Real:
+        """A kernel's time from its compute and memory times: ``max(t_c, t_m)`` on the sharp
+        roofline, else ``(t_c^p + t_m^p)^(1/p)`` with ``p`` = :attr:`corner`, which tends to the
+        max far from the ridge point and is ``2^(1/p)`` times it where the two are equal (a
+        skinny GEMM of a few hundred tokens overlaps its loads and its math only in part: on an
+        H200 they ran 1.1-1.6x the max of the two, benchmarks/fit_read_stream.py)."""
+        p = self.corner
+        if p == math.inf:
+            return np.maximum(compute, memory)
+        c = np.asarray(compute, dtype=np.float64)
+        m = np.asarray(memory, dtype=np.float64)
+        high = np.maximum(c, m)
+        safe = np.where(high > 0, high, 1.0)  # scaled by the larger: no overflow, 0 stays 0
+        return plain(high * ((c / safe) ** p + (m / safe) ** p) ** (1 / p))
+
+    @cached_property
+    def _latencies(self) -> dict[str, float]:
+        """``kernel_latency`` as a mapping (built once)."""
+        return dict(self.kernel_latency)
+
+    def latency_of(self, kind: str) -> float:
+        """Seconds a memory-bound kernel of ``kind`` (``matmul``, ``norm``, ``attention``)
+        takes beyond its bytes at the stream rate (its ramp, tail and any reduction kernel:
+        ``t = a + V / b``, the small-kernel fit of RRZE-HPC gpu-benches ``gpu-small-kernels``);
+        0 where not measured."""
+        return self._latencies.get(kind, 0.0)
 
     def memory_efficiency_of(self, kind: str) -> float:
         """Share of the datasheet bandwidth a memory-bound operator of ``kind`` reaches: the
@@ -469,6 +537,20 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
         share = (measured.memory_bandwidth / gpu.memory_bandwidth).to("").magnitude
         fields["memory_efficiency"] = float(share)
         parts.append(f"memory {format_quantity(measured.memory_bandwidth.to('GB/s'))}")
+    if measured.memory_read_bandwidth is not None:
+        fields["read_bandwidth"] = measured.memory_read_bandwidth
+        parts.append(f"read stream {format_quantity(measured.memory_read_bandwidth.to('GB/s'))}")
+    if measured.kernel_latency:
+        fields["kernel_latency"] = tuple(
+            sorted(
+                (kind, float(in_unit(value, "s")))
+                for kind, value in measured.kernel_latency.items()
+            )
+        )
+        parts.append("kernel latencies per class")
+    if measured.roofline_corner is not None:
+        fields["corner"] = float(measured.roofline_corner)
+        parts.append(f"roofline corner p = {measured.roofline_corner:g}")
     if measured.launch_overhead is not None:
         fields["launch_overhead"] = measured.launch_overhead
     if measured.vector_efficiency is not None:
@@ -484,7 +566,7 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
         )
     cited = {
         text
-        for key in ("gemm_efficiency", "memory_bandwidth")
+        for key in ("gemm_efficiency", "memory_bandwidth", "memory_read_bandwidth")
         if (text := gpu.source_of(f"measured.{key}"))
     }
     citation = "; ".join(sorted(cited)) or gpu.source_of("measured") or "mlcost calibrate"

@@ -334,10 +334,19 @@ def operator_times_by_shard(
     if not shards:
         return []
     by_format = ceilings if isinstance(ceilings, dict) else {"": ceilings}
-    fused = fused_groups(table.operators, software, bool(table.metadata.get("fused_qkv")))
+    fused = fused_groups(
+        table.operators,
+        software,
+        bool(table.metadata.get("fused_qkv")),
+        bool(table.metadata.get("fused_projections")),
+    )
     names = accelerators or (by_format[""].name,)
+    grouped = bool(table.metadata.get("grouped_experts"))
     executions = [
-        Execution(by_format, software, names, mode, shard=shard, fused=fused) for shard in shards
+        Execution(
+            by_format, software, names, mode, shard=shard, fused=fused, grouped_experts=grouped
+        )
+        for shard in shards
     ]
     # The kernels depend on t only: each degree's, all looked up together.
     degrees = list(dict.fromkeys(ex.shard[0] for ex in executions))

@@ -37,6 +37,7 @@ import numpy as np
 
 from mlcost.arrays import Real, plain
 from mlcost.comms.placement import collective_seconds, placement
+from mlcost.records import replace
 from mlcost.roofline import Ceilings
 from mlcost.serving.formats import compute_format
 from mlcost.specs import Accelerator, Engine
@@ -109,6 +110,10 @@ def forward_seconds(
     (:class:`mlcost.specs.Engine`; the engine's own work per step, ``step_overhead``, is added
     once per engine step by its caller, not per forward)."""
     kernels, host_ops = engine_counts(engine, table, layers)
+    # The engine's grouped MoE kernel: one launch (and one kernel latency) per layer's experts.
+    table = replace(
+        table, metadata={**table.metadata, "grouped_experts": engine.grouped_expert_gemm}
+    )
     gpu = np.asarray(forward_time(table, ceilings).seconds) + kernels * engine.kernel_seconds(graph)
     host = 0.0 if graph else host_ops * engine.dispatch_seconds
     return plain(np.maximum(gpu, host))

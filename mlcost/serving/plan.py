@@ -134,6 +134,7 @@ class ServePlan(Result):
     gpu: str | Path | Accelerator | None = None
     system: str | Path | Node | None = None
     tp: int = 1
+    pp: int = 1
     prompt: int | Sequence[int] = 1024
     output: int | Sequence[int] = 256
     batch: int | None = None
@@ -218,11 +219,36 @@ class ServePlan(Result):
         t = check_tensor_parallel(model, self.tp)
         per_node = self.resolved_system.gpus_per_node
         total = per_node * int(self.resolved_system.nodes)
+        stages = self.pp
+        if (
+            isinstance(stages, bool)
+            or not isinstance(stages, (int, np.integer))
+            or not (1 <= stages <= model.num_layers)
+        ):
+            raise MlcostError(
+                f"pp: got {stages!r}, expected a whole number of pipeline stages from 1 to "
+                f"{model.num_layers} ({model.name}'s layers), e.g. 2 or 4"
+            )
+        if stages > 1 and (self.draft is not None or self.disaggregated):
+            raise MlcostError(
+                f"pp: got {stages}; pipeline-parallel serving is modelled for aggregated serving "
+                "without a draft model; use pp=1 with draft or disaggregated"
+            )
+        if stages > 1 and not self.resolved_engine.continuous_batching:
+            raise MlcostError(
+                f"pp: got {stages}, but engine {self.resolved_engine.name} serves a static batch; "
+                "pipeline stages need continuous batching (e.g. --engine vllm)"
+            )
         if t > total:
             raise MlcostError(
                 f"tp: got {t}, but {self.resolved_system.name} has {total} GPUs "
                 f"({per_node} per node); choose --tp <= {per_node} within a node, or a --system "
                 "of several nodes (e.g. dgx-h100-superpod-su) to span nodes"
+            )
+        if stages > 1 and t * stages > total:
+            raise MlcostError(
+                f"pp: got tp {t} x pp {stages} = {t * stages} GPUs, but "
+                f"{self.resolved_system.name} has {total}; choose fewer stages or a larger --system"
             )
         prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
         if prompt.size != output.size and 1 not in (prompt.size, output.size):
@@ -298,6 +324,20 @@ class ServePlan(Result):
         return serving_ceilings(self.accelerator, self.weights)
 
     def _weight_bytes(self, model: TransformerSpec) -> float:
+        """Weight bytes on one GPU: a tensor-parallel rank's share, and with ``pp`` pipeline
+        stages the largest stage's: ``ceil(L / pp)`` layers plus everything outside the layers
+        (embedding, head, final norm; an upper bound, since the first stage holds the embedding
+        and the last the head). A layer's bytes are ``(W(L) - W(1)) / (L - 1)``, the weights of
+        the model with all its layers less those of the model with one."""
+        whole = self._rank_weight_bytes(model)
+        if self.pp == 1 or model.num_layers == 1:
+            return whole
+        one = self._rank_weight_bytes(model.model_copy(update={"num_layers": 1}))
+        layer = (whole - one) / (model.num_layers - 1)
+        outside = whole - model.num_layers * layer
+        return outside + math.ceil(model.num_layers / self.pp) * layer
+
+    def _rank_weight_bytes(self, model: TransformerSpec) -> float:
         table = decode_operators(model, 1, 1, **self._options)
         held = weight_bytes(
             table, model.parameter_count, self.weights, tensor_parallel=self.tp,
@@ -305,11 +345,17 @@ class ServePlan(Result):
         )  # fmt: skip
         return float(in_unit(held, "byte"))
 
+    @property
+    def _stage_layers(self) -> float:
+        """Share of the model's layers the largest pipeline stage holds, ``ceil(L/pp) / L``."""
+        layers = self.transformer.num_layers
+        return math.ceil(layers / self.pp) / layers
+
     def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
         held = kv_cache_bytes(
             model, tokens, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
         )
-        return float(in_unit(held, "byte"))
+        return float(in_unit(held, "byte")) * self._stage_layers  # the largest stage's layers
 
     @cached_property
     def memory(self) -> dict[str, float]:
@@ -345,7 +391,8 @@ class ServePlan(Result):
                 f"does not fit: {self.transformer.name} needs {m['weights'] / 1e9:.1f} GB of "
                 f"weights and {m['sequence'] / 1e9:.2f} GB of KV cache per sequence on each "
                 f"{self.accelerator.name} ({m['budget'] / 1e9:.1f} GB usable); use --tp "
-                f"{self.tp * 2}, --weights fp8 or int4, or a GPU with more memory"
+                f"{self.tp * 2} (or pp={self.pp * 2}), --weights fp8 or int4, or a GPU with more "
+                "memory"
             )
         if self.batch is not None and self.batch > self.memory["max_batch"]:
             raise MlcostError(
@@ -444,6 +491,8 @@ class ServePlan(Result):
                 * (alone / (b * tokens) + p / o * per_prompt_token),
                 "prompt": p, "output": o, "context": context, "kv_transfer": transfer,
             }  # fmt: skip
+        if self.pp > 1:
+            return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
         iteration = np.asarray(iteration, dtype=np.float64)
         return {
@@ -454,6 +503,64 @@ class ServePlan(Result):
             "output_rate": b * tokens / iteration,
             "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
             "gpu_s_per_output_token": self.tp * iteration / (b * tokens),
+            "context": context,
+        }  # fmt: skip
+
+    def stage_hop_seconds(self, tokens: Any) -> Any:
+        """Seconds to pass ``tokens`` activations (``tokens · h`` 16-bit values per rank) from
+        one pipeline stage to the next, point to point (``alpha + S / beta``, Hockney 1994;
+        :mod:`mlcost.comms`) between GPUs ``tp`` apart on the system's links."""
+        system = self.resolved_system
+        size = np.asarray(tokens, dtype=np.float64) * self.transformer.hidden_size * 2.0
+        where = placement(system, 2, stride=self.tp)
+        return collective_seconds(system, "point-to-point", size, where)
+
+    def _pipeline_timing(
+        self, b: Any, p: float, o: float, context: float, prefill: Any, per_prompt_token: Any
+    ) -> dict[str, Any]:
+        """Continuous batching over ``pp`` pipeline stages with micro-batched decode (vLLM's
+        and TensorRT-LLM's pipeline parallelism: ``pp`` micro-batches of ``m = b / pp``
+        sequences in flight, one per stage). Each stage holds ``L / pp`` layers, so a
+        micro-batch's pass through all stages takes the whole model's forward at ``m``, and each
+        stage's share is ``1/pp`` of it: in one round every micro-batch passes every stage once,
+
+            round = t_decode(m) + m · P / O · t_prefill per token + pp · hop(m)
+
+        (its decode step, the prefill tokens of the ``m · P / O`` prompts that replace its
+        finished sequences, and ``pp`` stage-to-stage transfers, the last stage's back to the
+        first), and ``b`` tokens come out per round: TPOT is the round, throughput ``b /
+        round``. Every stage reads its weights once per micro-batch, ``pp`` times a round: at
+        small batches the pipeline's TPOT is that of one GPU holding the whole model, its gain
+        is memory (Narayanan et al. 2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The
+        first token waits for its prompt's prefill through every stage, ``pp - 1`` transfers,
+        and the prefill queue of its micro-batch."""
+        model, engine = self.transformer, self.resolved_engine
+        m = np.asarray(b, dtype=np.float64) / self.pp
+        decode = forward_seconds(
+            decode_operators(model, m, context, **self._options), self._ceilings, engine,
+            layers=model.num_layers, graph=engine.decode_graphs,
+        )  # fmt: skip
+        step = (
+            np.asarray(decode)
+            + tensor_parallel_seconds(self.resolved_system, self.tp, model.hidden_size,
+                                      model.num_layers, m)
+            + engine.step_seconds
+        )  # fmt: skip
+        hops = self.pp * np.asarray(self.stage_hop_seconds(m))
+        round_ = (
+            np.asarray(
+                batching_iteration_seconds(step, per_prompt_token, m, p, o), dtype=np.float64
+            )
+            + hops
+        )
+        first = prefill + (self.pp - 1) * np.asarray(self.stage_hop_seconds(p))
+        return {
+            "prefill": first, "per_prompt_token": per_prompt_token, "step": step + hops,
+            "tokens_per_step": np.ones_like(m), "iteration": round_, "tpot": round_,
+            "ttft": time_to_first_token(first, step + hops, round_, m, o),
+            "prefill_share": prefill_share(first, round_, m, o),
+            "output_rate": b / round_, "request_rate": b / round_ / o, "prompt": p,
+            "output": o, "gpu_s_per_output_token": self.tp * self.pp * round_ / b,
             "context": context,
         }  # fmt: skip
 
@@ -542,14 +649,14 @@ class ServePlan(Result):
             None if self.rate is None else float(magnitude_in(self.rate, "1/s", "rate", bare=True))
         )
         v["replicas"] = self.replicas(rate, v["request_rate"], v["prompt"] * v["per_prompt_token"])
-        v["gpus"] = v["replicas"] * self.tp
+        v["gpus"] = v["replicas"] * self.tp * self.pp
         # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
         input_share = (
             batch * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
         )
         decode_part = v["iteration"] - (0.0 if self.disaggregated else input_share)
         v["input_gpu_s"] = self.tp * v["per_prompt_token"]
-        v["output_gpu_s"] = self.tp * decode_part / (batch * v["tokens_per_step"])
+        v["output_gpu_s"] = self.tp * self.pp * decode_part / (batch * v["tokens_per_step"])
         measured = self.accelerator.measured
         based_on = measured.based_on if measured is not None else None
         names = (self.accelerator.name, *([based_on] if based_on else []))
@@ -621,6 +728,7 @@ class ServePlan(Result):
         return (
             f"{self.transformer.name} on {self.accelerator.name}"
             + (f" x{self.tp} (tensor parallel)" if self.tp > 1 else "")
+            + (f" x{self.pp} (pipeline stages)" if self.pp > 1 else "")
             + f", weights {self.weights}, KV cache {self.kv_format}, prompt "
             f"{np.mean(self._prompt):.0f} / output {np.mean(self._output):.0f} tokens{spec}"
         )
@@ -744,6 +852,7 @@ class ServePlan(Result):
         data.update(
             {
                 "model": self.transformer.name, "gpu": self.accelerator.name, "tp": self.tp,
+                "pp": self.pp,
                 "weights": self.weights, "kv_format": self.kv_format, "fits": self.fits,
                 "region": self.grid.name,
             }

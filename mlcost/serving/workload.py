@@ -281,6 +281,10 @@ def forward_operators(
             "weights": weights,
             "kv_format": kv_format,
             "tensor_parallel": tensor_parallel,
+            # Serving engines run Q, K, V as one GEMM and gate and up as another (vLLM's
+            # QKVParallelLinear and MergedColumnParallelLinear, TensorRT-LLM's fused QKV and
+            # gated MLP, scripts/measure_serving.py alike): one launch each.
+            "fused_projections": True,
         },
     )
 

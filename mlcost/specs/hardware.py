@@ -136,6 +136,19 @@ class Measured(_Part):
     #: by GEMM FLOPs (``efficiency`` holds the ratio; interpolated in log FLOPs, flat beyond).
     gemm_sustained: dict[str, tuple[GemmPoint, ...]] = Field(default_factory=dict)
     memory_bandwidth: ByteRate | None = None
+    #: A pure read stream's bandwidth (a kernel that reads and writes almost nothing: a GEMV's
+    #: weights, decode attention's KV cache); HBM reads faster than a STREAM triad's two reads
+    #: and one write (:meth:`mlcost.roofline.Ceilings.stream_seconds`). None: the triad's.
+    memory_read_bandwidth: ByteRate | None = None
+    #: Per kernel class (``matmul``, ``norm``, ``attention``): the time a kernel of that class
+    #: takes beyond its bytes at the stream bandwidth and beyond a plain element-wise kernel's
+    #: launch (the ramp, the tail, a split-K reduction: a GEMV costs microseconds more than its
+    #: bytes). Added once per launch to a memory-bound operator's time.
+    kernel_latency: dict[str, Duration] = Field(default_factory=dict)
+    #: The exponent ``p`` of a kernel's time ``(t_compute^p + t_memory^p)^(1/p)`` near the
+    #: ridge point, where a kernel neither streams at full bandwidth nor computes at full rate
+    #: (:meth:`mlcost.roofline.Ceilings.combine`); None: the sharp roofline, ``max``.
+    roofline_corner: float | None = Field(default=None, gt=1.0)
     launch_overhead: Duration | None = None
     vector_efficiency: float | None = Field(default=None, gt=0, le=1.0)
     kind_efficiency: dict[str, float] = Field(default_factory=dict)

@@ -158,6 +158,11 @@ def test_seventy_billion_does_not_fit_one_gpu_and_says_so() -> None:
         ({"draft": "gpt2"}, "acceptance"),
         ({"draft": "gpt2", "acceptance": 2.0}, "acceptance"),
         ({"block_size": 0}, "block_size"),
+        ({"pp": 0}, "pp: got 0"),
+        ({"pp": 33}, "pp: got 33"),
+        ({"pp": 2, "disaggregated": True}, "pp: got 2"),
+        ({"pp": 2, "engine": "hf-generate"}, "pp: got 2"),
+        ({"pp": 4, "tp": 4}, "pp: got tp 4 x pp 4"),
     ],
 )
 def test_bad_input_is_one_line(options: dict[str, object], message: str) -> None:
@@ -274,3 +279,50 @@ def test_disaggregated_prefill_and_decode() -> None:
     with pytest.raises(MlcostError, match="disaggregated"):
         mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", engine="hf-generate",
                          disaggregated=True)  # fmt: skip
+
+
+def test_pipeline_parallel_serving_hand_derivation() -> None:
+    """Llama-3-8B BF16 on a DGX H100 in two pipeline stages (tp 1, pp 2), batch 16, prompts of
+    1024 and outputs of 256 tokens, vLLM.
+
+    Memory of the largest stage, by hand from Hugging Face's parameter count (8,030,261,248):
+    the embedding and the LM head are 128,256 x 4,096 = 525,336,576 parameters each, the final
+    norm 4,096, so a layer holds (8,030,261,248 - 2 x 525,336,576 - 4,096) / 32 = 218,112,000;
+    a stage holds 16 layers and (an upper bound) the embedding, head and norm: 2 bytes x
+    (16 x 218,112,000 + 2 x 525,336,576 + 4,096) = 9,080,938,496 bytes. Its KV cache per
+    sequence: 16 layers x 2 x 8 x 128 x 2 bytes x 1280 tokens = 83,886,080 bytes.
+
+    Time: two micro-batches of m = 8 in flight, so a round is the whole model's decode step at
+    8 sequences with the engine's step cost, the prefill of the m x 1024 / 256 = 32 prompt
+    tokens replacing its finished sequences, and two stage-to-stage transfers of 8 x 4096 x 2
+    bytes; its 16 tokens come out per round: TPOT = round, throughput = 16 / round, 2 GPUs."""
+    from mlcost.serving.latency import forward_seconds, serving_ceilings
+    from mlcost.serving.workload import decode_operators
+
+    plan = mlcost.ServePlan(
+        "llama-3-8b", system="dgx-h100", pp=2, batch=16, prompt=1024, output=256
+    )
+    layer = (8_030_261_248 - 2 * 525_336_576 - 4096) / 32
+    assert layer == 218_112_000
+    assert plan.memory["weights"] == pytest.approx(2 * (16 * layer + 2 * 525_336_576 + 4096))
+    assert plan.memory["sequence"] == pytest.approx(16 * 2 * 8 * 128 * 2 * 1280)
+
+    engine = plan.resolved_engine
+    model = plan.transformer
+    decode = forward_seconds(
+        decode_operators(model, 8, plan.timing(16)["context"], weights="bf16"),
+        serving_ceilings(plan.accelerator),
+        engine,
+        layers=32,
+        graph=True,
+    )
+    per_token = float(plan.timing(16)["per_prompt_token"])
+    hop = float(plan.stage_hop_seconds(8))
+    expected = float(decode) + engine.step_seconds + 8 * 1024 / 256 * per_token + 2 * hop
+    row = plan.row()
+    assert row["tpot_ms"] == pytest.approx(expected * 1e3, rel=1e-9)
+    assert row["output_tokens_per_s"] == pytest.approx(16 / expected, rel=1e-9)
+    assert row["gpus"] == 2
+    # The transfer: alpha + S / beta over NVLink, S = 8 x 4096 x 2 bytes, under a microsecond
+    # of bandwidth time at hundreds of GB/s: far below the decode step.
+    assert 0 < hop < 1e-4 < float(decode)
