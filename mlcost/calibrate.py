@@ -6,10 +6,16 @@ measurements before and after.
   GEMM's FLOPs; made non-decreasing in size by isotonic regression (pool-adjacent-violators,
   Barlow et al. 1972), so small GEMMs are never predicted faster per FLOP than large ones.
 * Achievable memory bandwidth: the median over the STREAM kernels at the largest size measured
-  (past the caches).
+  (past the caches). Results where another memory-bound measurement moved its bytes faster than
+  STREAM are physically inconsistent (a disturbed STREAM run) and refused
+  (:func:`check_consistency`), not fitted.
 * Launch overhead: the median time of a one-element kernel.
 * Collectives: least-squares alpha-beta fit ``t = alpha + bytes / bandwidth`` per collective
   (Hockney 1994), with its R^2.
+
+Every measurement is fitted by its fastest repetition (:func:`mlcost.bench.store.measured_seconds`:
+other work on a shared machine only slows a repetition down), or by its median for results
+that predate it.
 
 The profile is an :class:`mlcost.specs.Accelerator` (the catalog's schema) whose ``measured``
 block holds the fits, what they came from and their quality, so every calculation accepts it in
@@ -27,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
-from mlcost.bench.store import read_metadata, read_results_csv, results_path
+from mlcost.bench.store import measured_seconds, read_metadata, read_results_csv, results_path
 from mlcost.errors import MlcostError
 from mlcost.roofline import alignment_elements, layout_unaligned
 from mlcost.specs import Accelerator, spec_from_dict
@@ -71,7 +77,8 @@ def _ok(results: pd.DataFrame, family: str) -> pd.DataFrame:
         & (results["status"] == "ok")
         & (_spread(results) <= NOISE_LIMIT)
     ]
-    return rows.astype({"median_s": float, "flops": float, "bytes": float})
+    rows = rows.astype({"median_s": float, "flops": float, "bytes": float})
+    return rows.assign(seconds=measured_seconds(rows))
 
 
 def measured_device(metadata: dict[str, Any]) -> str:
@@ -134,7 +141,8 @@ def fit_gemm_curves(
         sizes, efficiency = flops[order], achieved[order] / peak
         unique, inverse = np.unique(sizes, return_inverse=True)
         means = np.array([efficiency[inverse == i].mean() for i in range(len(unique))])
-        fitted = isotonic_increasing(means)
+        # never above the peak (the datasheet's, or with no datasheet the best measured)
+        fitted = np.minimum(isotonic_increasing(means), EFFICIENCY_BOUNDS[1])
         key = str(fmt) if layout == "nn" else f"{fmt}/{layout}"
         curves[key] = [
             {"flops": float(f), "efficiency": float(e)} for f, e in zip(unique, fitted, strict=True)
@@ -150,7 +158,7 @@ def _gemm_rows(results: pd.DataFrame) -> pd.DataFrame:
     layouts = params.map(lambda p: p.get("layout", "nn"))
     return gemms.assign(
         layout=layouts,
-        achieved=gemms["flops"] / gemms["median_s"],
+        achieved=gemms["flops"] / gemms["seconds"],
         unaligned=[
             layout_unaligned(p["m"], p["n"], p["k"], layout, alignment_elements(str(fmt)))
             for p, layout, fmt in zip(params, layouts, gemms["format"], strict=True)
@@ -203,14 +211,14 @@ def fit_attention_curves(
         rows = rows[backend == "default"]
     curves = {}
     for fmt, group in rows.groupby("format"):
-        achieved = (group["flops"] / group["median_s"]).to_numpy()
+        achieved = (group["flops"] / group["seconds"]).to_numpy()
         per_row = group["flops"].to_numpy() / 6
         peak = peaks.get(str(fmt), 0.0) or float(achieved.max())
         unique, inverse = np.unique(per_row, return_inverse=True)
         means = np.array([(achieved / peak)[inverse == i].mean() for i in range(len(unique))])
         fitted = isotonic_increasing(means)
         curves[str(fmt)] = [
-            {"flops": float(f), "efficiency": float(min(e, 2.0))}
+            {"flops": float(f), "efficiency": float(min(e, EFFICIENCY_BOUNDS[1]))}
             for f, e in zip(unique, fitted, strict=True)
         ]
     return curves
@@ -223,7 +231,67 @@ def fit_bandwidth(results: pd.DataFrame) -> float | None:
         return None
     sizes = rows["params"].map(lambda p: json.loads(p)["elements"])
     largest = rows[sizes == sizes.max()]
-    return float(np.median(largest["bytes"] / largest["median_s"]))
+    return float(np.median(largest["bytes"] / largest["seconds"]))
+
+
+#: Bounds of every fitted efficiency: a share of the ceiling it is relative to (the datasheet
+#: peak or bandwidth, or with no datasheet the best measured), never above it; below 1% the
+#: measured time is not the work's (a stall).
+EFFICIENCY_BOUNDS = (0.01, 1.0)
+#: How much faster than STREAM another memory-bound measurement may move its counted bytes
+#: before the two are taken as inconsistent. Physically none is faster: AdamW's 28 bytes per
+#: parameter (read parameter, gradient and two moments, write three) and the kernels' five
+#: tensor passes are the least each must move, and STREAM is the achievable bandwidth
+#: (McCalpin 1995). The margin of 1.25 covers the timing noise of two measurements on a quiet
+#: machine; on this repository's 2-core CPU the fastest of them moved 0.37 to 0.47 of STREAM's
+#: bytes per second (three quiet runs, issue 62), while a STREAM run disturbed by other work
+#: measured about a twentieth of its bandwidth.
+STREAM_MARGIN = 1.25
+#: Bounds of the fitted launch overhead (seconds per kernel): CUDA's launch latency is a few
+#: microseconds (NVIDIA, CUDA C++ Best Practices Guide, "Asynchronous and Overlapping
+#: Transfers"), a CPU operator's dispatch a few microseconds too; above a millisecond per
+#: kernel the time is not a launch.
+LAUNCH_BOUNDS = (1e-7, 1e-3)
+
+
+def check_consistency(results: pd.DataFrame) -> list[str]:
+    """Problems that make the results physically inconsistent, so that no profile may be fitted
+    from them: the STREAM bandwidth (median over its kernels) below what another memory-bound
+    measurement (the kernels, the AdamW step) moved at its largest size, beyond
+    :data:`STREAM_MARGIN`; STREAM is taken at the same size (the same caches) where it was
+    measured there, else at its largest. Each problem is one line naming the measurements,
+    the values, and what to do."""
+    stream = _ok(results, "memory")
+    if stream.empty:
+        return []
+    stream_sizes = stream["params"].map(lambda p: json.loads(p)["elements"])
+    problems = []
+    for family in ("kernel", "optimizer"):
+        rows = _ok(results, family)
+        if rows.empty:
+            continue
+        params = rows["params"].map(json.loads)
+        sizes = params.map(lambda p: p.get("elements", p.get("parameters", 0)))
+        size = int(sizes.max())
+        largest = rows[sizes == size]
+        rates = largest["bytes"] / largest["seconds"]
+        name = f"{family} {largest['name'].iloc[int(np.argmax(rates.to_numpy()))]}"
+        # STREAM at the same size (the same caches), else at its largest
+        same = stream[stream_sizes == size] if (stream_sizes == size).any() else None
+        reference = same if same is not None else stream[stream_sizes == stream_sizes.max()]
+        bandwidth = float(np.median(reference["bytes"] / reference["seconds"]))
+        if bandwidth * STREAM_MARGIN < float(rates.max()):
+            problems.append((float(rates.max()), name, bandwidth, size))
+    if not problems:
+        return []
+    fastest, name, bandwidth, size = max(problems)
+    return [
+        f"memory: the STREAM bandwidth {bandwidth / 1e9:.3g} GB/s is below what the {name} "
+        f"measurement moved ({fastest / 1e9:.3g} GB/s, {size} elements); no kernel moves "
+        "memory faster than "
+        "STREAM, so the STREAM measurement was disturbed by other work on the machine; measure "
+        "again into a new folder ('mlcost bench --out NEW'), on a quieter machine if you can"
+    ]
 
 
 def fit_vector_efficiency(results: pd.DataFrame, vector_peak: float) -> float | None:
@@ -234,7 +302,7 @@ def fit_vector_efficiency(results: pd.DataFrame, vector_peak: float) -> float | 
         return None
     sizes = rows["params"].map(lambda p: json.loads(p)["elements"])
     largest = rows[sizes == sizes.max()]
-    achieved = float(np.median(largest["flops"] / largest["median_s"]))
+    achieved = float(np.median(largest["flops"] / largest["seconds"]))
     return min(achieved / vector_peak, 1.0)
 
 
@@ -253,7 +321,7 @@ def fit_kind_efficiency(results: pd.DataFrame, vector_peak: float) -> dict[str, 
         kinds = params.map(lambda p: p.get("kind", "optimizer"))
         largest = rows[sizes == sizes.max()]
         for kind, group in largest.groupby(kinds[sizes == sizes.max()]):
-            achieved = float(np.median(group["flops"] / group["median_s"]))
+            achieved = float(np.median(group["flops"] / group["seconds"]))
             efficiencies[str(kind)] = min(achieved / vector_peak, 1.0)
     return efficiencies
 
@@ -264,7 +332,7 @@ def fit_optimizer_curve(results: pd.DataFrame, vector_peak: float) -> list[dict[
     if rows.empty or vector_peak <= 0:
         return []
     flops = rows["flops"].to_numpy()
-    efficiency = (rows["flops"] / rows["median_s"]).to_numpy() / vector_peak
+    efficiency = (rows["flops"] / rows["seconds"]).to_numpy() / vector_peak
     order = np.argsort(flops)
     fitted = isotonic_increasing(efficiency[order])
     return [
@@ -274,8 +342,11 @@ def fit_optimizer_curve(results: pd.DataFrame, vector_peak: float) -> list[dict[
 
 
 def fit_launch(results: pd.DataFrame) -> float | None:
+    """The launch overhead: the one-element kernel's time, within :data:`LAUNCH_BOUNDS`."""
     rows = _ok(results, "launch")
-    return float(rows["median_s"].median()) if not rows.empty else None
+    if rows.empty:
+        return None
+    return float(np.clip(rows["seconds"].median(), *LAUNCH_BOUNDS))
 
 
 def fit_alpha_beta(sizes: np.ndarray, times: np.ndarray) -> tuple[float, float, float]:
@@ -293,7 +364,7 @@ def fit_collectives(results: pd.DataFrame) -> list[dict[str, Any]]:
     fits = []
     for name, group in rows.groupby("name"):
         alpha, bandwidth, r2 = fit_alpha_beta(
-            group["bytes"].to_numpy(), group["median_s"].to_numpy()
+            group["bytes"].to_numpy(), group["seconds"].to_numpy()
         )
         fits.append(
             {
@@ -344,14 +415,19 @@ def calibrate(
     curves = fit_gemm_curves(results, peaks)
     if not curves:
         raise MlcostError(f"results: no successful GEMM measurements in {csv}")
+    problems = check_consistency(results)
+    if problems:
+        raise MlcostError(f"results {csv}: {problems[0]}")
     bandwidth = fit_bandwidth(results)
+    if bandwidth is not None and base is not None:  # never above the datasheet's
+        bandwidth = min(bandwidth, base.memory_bandwidth.to("B/s").magnitude)
     attention_peaks = dict(peaks)
     launch = fit_launch(results)
     collectives = fit_collectives(results)
     measured_peaks = {}
     gemms = _ok(results, "gemm")
     for format_key, rows in gemms.groupby("format"):
-        measured_peaks[str(format_key)] = float((rows["flops"] / rows["median_s"]).max())
+        measured_peaks[str(format_key)] = float((rows["flops"] / rows["seconds"]).max())
     vector_peak = (
         base.peak("fp32", engine="vector").to("flop/s").magnitude
         if base is not None and "fp32" in base.formats

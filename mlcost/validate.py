@@ -6,7 +6,8 @@ plus one launch); the launch benchmark is the launch overhead; the end-to-end st
 GPT is :func:`mlcost.timing.step_time` of its spec. *Before* uses the datasheet ceilings with
 the default efficiencies (for a CPU without a datasheet: the profile's peaks with the default,
 uncalibrated efficiencies and no size curve); *after* uses the calibrated profile. The error is
-``predicted / measured - 1``.
+``predicted / measured - 1``; measured is what the fit used too, the fastest repetition
+(:func:`mlcost.bench.store.measured_seconds`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mlcost.bench.store import read_results_csv
+from mlcost.bench.store import measured_seconds, read_results_csv
 from mlcost.layout import Layout
 from mlcost.roofline import Ceilings, layout_unaligned
 from mlcost.specs import Accelerator, TransformerSpec
@@ -118,9 +119,10 @@ def validate(
     import pandas as pd
 
     results = read_results_csv(results_directory)
+    results = results.assign(seconds=measured_seconds(results))
     rows = []
     for _, row in results[results["status"] == "ok"].iterrows():
-        measured = float(row["median_s"])
+        measured = float(row["seconds"])
         first = predict(row, before, calibrated=False)
         if first is None:
             continue

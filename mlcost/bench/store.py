@@ -10,7 +10,7 @@ import json
 import platform
 import re
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,12 @@ COLUMNS = (
     "flops",
     "bytes",
     "detail",
+    "best_s",
+    "attempts",
 )
+#: Columns a results.csv written before they existed lacks (read as missing: its rows are
+#: fitted from their median, :func:`measured_seconds`).
+LATER_COLUMNS = ("best_s", "attempts")
 STATUSES = ("ok", "oom", "unsupported", "error", "skipped")
 
 
@@ -110,9 +115,13 @@ def record(
         "mean_s": None,
         "stdev_s": None,
         "repeats": 0,
+        "best_s": None,
+        "attempts": 0,
     }
     if timing is not None:
         row.update(
+            best_s=timing.best,
+            attempts=timing.attempts,
             median_s=timing.median,
             p10_s=timing.p10,
             p90_s=timing.p90,
@@ -123,7 +132,16 @@ def record(
     return row
 
 
-_TIMES = ("median_s", "p10_s", "p90_s", "mean_s", "stdev_s")
+_TIMES = ("median_s", "p10_s", "p90_s", "mean_s", "stdev_s", "best_s")
+
+
+def measured_seconds(results: pd.DataFrame) -> pd.Series:
+    """The seconds a measurement is judged and fitted by: its fastest repetition (``best_s``,
+    :attr:`mlcost.bench.timer.Timing.best`: other work on a shared machine only ever slows a
+    repetition down), or its median where the results predate ``best_s``."""
+    best = results["best_s"].astype(float) if "best_s" in results else None
+    median = results["median_s"].astype(float)
+    return median if best is None else best.where(best.notna() & (best > 0), median)
 
 
 def results_path(location: str | Path) -> Path:
@@ -160,6 +178,9 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
         raise MlcostError(
             f"results: {csv} is not a results.csv of 'mlcost bench' ({first})"
         ) from None
+    for column in LATER_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = float("nan") if column.endswith("_s") else 0
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise MlcostError(
@@ -170,7 +191,7 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
     bad_status = sorted(set(frame["status"].astype(str)) - set(STATUSES))
     if bad_status:
         problems.append(f"status {bad_status[0]!r} (expected one of {', '.join(STATUSES)})")
-    for column in (*_TIMES, "flops", "bytes", "repeats"):
+    for column in (*_TIMES, "flops", "bytes", "repeats", "attempts"):
         values = pd.to_numeric(frame[column], errors="coerce")
         if (values.isna() & frame[column].notna()).any():
             row = int((values.isna() & frame[column].notna()).to_numpy().nonzero()[0][0])
@@ -251,12 +272,39 @@ class ResultStore:
         )
         write_text_atomically(self.results, frame.to_csv(index=False))
 
+    def replace(
+        self,
+        row: dict[str, Any],
+        choose: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]],
+    ) -> None:
+        """Put ``choose(stored, row)`` in place of the stored row with ``row``'s key (or append
+        ``row`` when there is none), rewriting the CSV atomically."""
+        import pandas as pd
+
+        frame = self.load()
+        keys = [key_of(stored) for _, stored in frame.iterrows()]
+        if key_of(row) not in keys:
+            self.append([row])
+            return
+        index = keys.index(key_of(row))
+        stored = {c: _plain(frame.iloc[index][c]) for c in COLUMNS}
+        chosen = choose(stored, row)
+        frame.iloc[index] = pd.Series({c: chosen.get(c) for c in COLUMNS})
+        write_text_atomically(self.results, frame.to_csv(index=False))
+
     def write_metadata(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         data = environment()
         if extra:
             data.update(extra)
         write_text_atomically(self.metadata, json.dumps(data, indent=2, default=str))
         return data
+
+
+def _plain(value: Any) -> Any:
+    """A CSV cell as Python: ``None`` for a missing number, else the value itself."""
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    return value.item() if hasattr(value, "item") else value
 
 
 def environment() -> dict[str, Any]:

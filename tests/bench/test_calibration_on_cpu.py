@@ -18,7 +18,8 @@ torch = pytest.importorskip("torch")
 
 from mlcost.bench.model import GPT, GPTConfig, spec_of  # noqa: E402
 from mlcost.bench.runner import run  # noqa: E402
-from mlcost.calibrate import calibrate, isotonic_increasing  # noqa: E402
+from mlcost.bench.store import read_results_csv  # noqa: E402
+from mlcost.calibrate import calibrate, check_consistency, isotonic_increasing  # noqa: E402
 from mlcost.layout import Layout  # noqa: E402
 from mlcost.specs import Accelerator, load_spec_text  # noqa: E402
 from mlcost.timing import step_time  # noqa: E402
@@ -28,8 +29,15 @@ from mlcost.workload import TrainingConfig  # noqa: E402
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("bench")
-    run(directory, device="cpu", preset="quick", progress=False)
+    """The quick suite, measured again (up to three times) while calibration would refuse it
+    as disturbed by other work (:func:`mlcost.calibrate.check_consistency`: the test suite
+    itself loads the machine)."""
+    for _ in range(3):
+        directory = tmp_path_factory.mktemp("bench")
+        # one pass: what is asserted here does not depend on the timings' noise
+        run(directory, device="cpu", preset="quick", progress=False, passes=1)
+        if not check_consistency(read_results_csv(directory)):
+            break
     return directory
 
 

@@ -98,6 +98,36 @@ def test_every_command_takes_the_trace_profile(
     assert shown == NAME
 
 
+def test_energy_takes_the_trace_profile(profile: Path) -> None:
+    """``mlcost energy --gpu PROFILE`` counts the profile's power: the TDP of the GPU the run
+    was measured on (the H200 SXM's 700 W, NVIDIA's H200 datasheet)."""
+    shown = invoke_json(
+        "energy", "--gpu-hours", "100", "--gpu", str(profile), "--intensity", "400 gCO2e/kWh"
+    )
+    assert shown["power_per_gpu"] == {"value": 700, "unit": "W"}
+    # 100 GPU-hours x 700 W = 70 kWh
+    assert shown["energy"]["value"] * {"MWh": 1000, "kWh": 1}[shown["energy"]["unit"]] == (
+        pytest.approx(70)
+    )
+
+
+def test_sweep_and_search_take_the_trace_profile(profile: Path) -> None:
+    """``Plan.sweep(gpu=[PROFILE, ...])`` and the parallel search take the profile file where
+    they take a catalog GPU; the sweep's row is the plan of that profile (not the datasheet's
+    it was based on)."""
+    from mlcost.parallel.search import search
+
+    mine = Plan("gpt2", gpu=str(profile), gpus=1, tokens=1e9)
+    datasheet = Plan("gpt2", gpu="h200-sxm-141gb", gpus=1, tokens=1e9)
+    frame = mine.sweep(gpu=[str(profile), "h200-sxm-141gb"])
+    swept = frame["step_s"].tolist()
+    expected = [mine.step_time().total, datasheet.step_time().total]
+    assert swept == pytest.approx([q.to("s").magnitude for q in expected], rel=1e-6)
+    assert swept[0] != swept[1]
+    ranked = search("gpt2", str(profile), 8, gpus=1, top=1).to_frame()
+    assert len(ranked) == 1 and ranked.iloc[0]["step_s"] > 0
+
+
 def test_plan_takes_the_trace_profile_and_explains_it(profile: Path) -> None:
     plan = Plan("gpt2", gpu=str(profile), gpus=1, tokens=1e9)
     compute = next(f for f in plan.figures() if f.name == "compute time per step")
@@ -109,6 +139,8 @@ def test_plan_takes_the_trace_profile_and_explains_it(profile: Path) -> None:
     [
         (("--trace", "missing.json"), "is not a file"),
         (("--trace", "BAD"), "not readable JSON"),
+        (("--trace", "NO_EVENTS"), "no 'traceEvents' list"),
+        (("--trace", "NO_STEPS"), "no ProfilerStep#N annotation"),
         (("--trace", str(TRACE)), "--model: missing"),
         (("--trace", str(TRACE), "--model", "llama-3-8b", *RUN), "describe the run"),
     ],
@@ -116,11 +148,34 @@ def test_plan_takes_the_trace_profile_and_explains_it(profile: Path) -> None:
 def test_bad_traces_exit_2_with_one_line(
     cli: Cli, tmp_path: Path, model: Path, extra: tuple[str, ...], message: str
 ) -> None:
-    bad = tmp_path / "bad.json"
-    bad.write_text("{ not json")
-    args = tuple(str(bad) if a == "BAD" else a for a in extra)
+    files = {"BAD": "{ not json", "NO_EVENTS": '{"schemaVersion": 1}'}
+    # a trace of one operator and no ProfilerStep#N around it
+    files["NO_STEPS"] = json.dumps(
+        {"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 0, "dur": 5}]}
+    )
+    for label, text in files.items():
+        (tmp_path / f"{label}.json").write_text(text)
+    args = tuple(str(tmp_path / f"{a}.json") if a in files else a for a in extra)
     if "--model" not in args and message != "--model: missing":
         args += ("--model", str(model), *RUN)
     done = cli("calibrate", *args, "--out", str(tmp_path / "p.yaml"))
+    assert done.exit_code == 2, done.stdout
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "p.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("trace", "message"),
+    [("missing.json", "is not a file"), ("BAD", "not readable JSON")],
+)
+def test_validate_refuses_a_bad_trace_with_one_line(
+    cli: Cli, tmp_path: Path, model: Path, profile: Path, trace: str, message: str
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    path = str(bad) if trace == "BAD" else trace
+    done = cli(
+        "validate", "--trace", path, "--model", str(model), *RUN[:-2], "--profile", str(profile)
+    )
     assert done.exit_code == 2, done.stdout
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
