@@ -80,6 +80,9 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute,
                    "Activation checkpoint placement and training-checkpoint intervals."),
     "comm": ("mlcost.cli.parallel", "comm_app", True,
              "Collective times on a system (alpha-beta model), reported like nccl-tests."),
+    "ui": ("mlcost.cli.ui", "ui", False,
+           "A local page where every answer moves with the inputs: train, serve and fit, with "
+           "memory bars, the step split, the roofline and a cost-against-time comparison."),
 }  # fmt: skip
 
 

@@ -31,7 +31,7 @@ from mlcost.cli.output import (
     save_png,
     stdout_console,
 )
-from mlcost.io import make_output_folder
+from mlcost.io import check_output, make_output_folder, write_output
 from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.specs import default_catalog
@@ -110,6 +110,10 @@ def plan(
         Path | None,
         typer.Option("--plot", help="Folder to write roofline.png and memory.png into."),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write a static HTML report (opens without a server)."),
+    ] = None,
     force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -120,6 +124,8 @@ def plan(
         if plots.is_dir():
             for name in PLOT_FILES:
                 check_destination(plots / name, "--plot", force=force)
+    if html is not None:  # refused before any work, under the one output rule (mlcost.io)
+        check_output(html, option="--html", suffixes=(".html", ".htm"), force=force)
     catalog = default_catalog()
     price_value = price_option(price)  # a number, or a catalog price name or alias
     # --global-batch alone sets the batch the layout search works for; any other layout option
@@ -153,6 +159,13 @@ def plan(
     )
     the_plan.require_fit()
     written = _plots(the_plan, plots, force=force) if plots is not None else []
+    if html is not None:
+        from mlcost.ui.report import plan_report  # the standard library only: no ui extra
+
+        write_output(
+            html, plan_report(the_plan), option="--html", suffixes=(".html", ".htm"), force=force
+        )
+        written.append(str(html))
     note = the_plan.report_mode_note()  # said, never silent (issue 65)
     if as_json:
         data = the_plan.to_json()
