@@ -45,6 +45,7 @@ class Assumptions(Model):
     stored_bytes_per_token: Bytes = Q_(4, "byte")
     prefetch_factor: int = Field(default=2, ge=0)
     far_from_optimal_factor: float = Field(default=3.0, gt=1.0)
+    report_mode_factor: float = Field(default=3.0, gt=1.0)
     global_batch_tokens: int = Field(default=4 * 2**20, gt=0)
     global_batch_images: int = Field(default=256, gt=0)
     layout_tie_tolerance: float | None = Field(default=None, ge=0.0, lt=1.0)
@@ -151,6 +152,13 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "Warn when N differs from the compute-optimal N at the same FLOPs by more than this factor "
         "(Hoffmann et al. 2022, figure 3: the loss isoFLOP curves are flat within about a factor "
         "of 2-3 of the optimum)"
+    ),
+    "report_mode_factor": (
+        "Report mode warns when the published GPU-hours and the plan's own prediction of the same "
+        "run differ by more than this factor: published totals include what a plan does not "
+        "model (restarts, evaluation, ablations; Llama 3 405B had 466 interruptions in 54 days, "
+        "Dubey et al. 2024, section 3.3.4), but not a factor of 3: beyond it a typo in the "
+        "GPU-hours, tokens or GPUs is likelier (issue 65)"
     ),
     "global_batch_tokens": (
         "Touvron et al. 2023, 'Llama 2: Open Foundation and Fine-Tuned Chat Models', section 2.2: "

@@ -33,7 +33,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
-from mlcost.bench.store import measured_seconds, read_metadata, read_results_csv, results_path
+from mlcost.bench.store import (
+    measured_seconds,
+    read_metadata,
+    read_results_csv,
+    results_path,
+    successful_rows,
+)
 from mlcost.errors import MlcostError
 from mlcost.roofline import alignment_elements, layout_unaligned
 from mlcost.specs import Accelerator, spec_from_dict
@@ -87,16 +93,45 @@ def measured_device(metadata: dict[str, Any]) -> str:
     return str(metadata.get("gpu") or metadata.get("device") or "cpu")
 
 
+def check_base(metadata: dict[str, Any], base: Accelerator, *, stand_in: bool = False) -> None:
+    """Refuse a ``base`` GPU that is not the device the results were measured on, where the
+    results say which it was (the bench's ``gpu``, or the CPU): a profile of one device under
+    another's name would price every run on the wrong hardware, unless the caller asks for a
+    ``stand_in`` (this device measured in the place of ``base``, as tests and dry runs do;
+    ``mlcost calibrate --stand-in``). Results that name no GPU (``device: cuda`` only) are
+    warned about by :func:`calibration_warnings` instead."""
+    if stand_in:
+        return
+    device = measured_device(metadata)
+    measured_on = "cpu" if device.startswith("cpu") else device
+    # the model in the catalog name ("h100" of h100-sxm5-80gb), not the vendor or memory words
+    model = base.name.split("-")[0].lower()
+    if measured_on == "cpu" and base.vendor.lower() not in ("measured", "cpu"):
+        raise MlcostError(
+            f"--base: got {base.name}, but the results were measured on the CPU; expected the "
+            "device they ran on (the profile would describe this CPU under that GPU's name); "
+            "leave --base out for a CPU profile, run 'mlcost bench --device cuda' on the GPU, "
+            "or give --stand-in to calibrate this device in its place on purpose"
+        )
+    if metadata.get("gpu") and model not in measured_on.lower().replace(" ", ""):
+        raise MlcostError(
+            f"--base: got {base.name}, but the results were measured on {measured_on!r}; "
+            "expected the catalog GPU they ran on; give that one as --base (or --stand-in to "
+            "calibrate this device in its place on purpose)"
+        )
+
+
 def calibration_warnings(
-    results_directory: str | Path, base: Accelerator | None = None
+    results_directory: str | Path, base: Accelerator | None = None, *, stand_in: bool = False
 ) -> list[str]:
     """What a user should know before trusting a profile fitted from these results: noisy
     measurements (p90/p10 above :data:`NOISY`; above :data:`NOISE_LIMIT` they are not fitted),
-    and a ``base`` GPU that is not the device the results were measured on."""
+    and results that do not name the GPU a ``base`` is meant to be (a ``base`` that is not the
+    device they name is refused: :func:`check_base`)."""
     results = read_results_csv(results_directory)
     metadata = read_metadata(results_directory)
     warnings = []
-    ok = results[results["status"] == "ok"]
+    ok = successful_rows(results, results_directory)
     spread = _spread(ok)
     noisy = spread[spread > NOISY]
     if len(noisy):
@@ -108,19 +143,16 @@ def calibration_warnings(
             f"{dropped} above {NOISE_LIMIT:g}x are left out of the fit; rerun on an idle machine"
         )
     if base is not None:
-        device = measured_device(metadata)
-        measured_on = "cpu" if device.startswith("cpu") else device
-        # the model in the catalog name ("h100" of h100-sxm5-80gb), not the vendor or memory words
-        model = base.name.split("-")[0].lower()
-        if measured_on == "cpu" and base.vendor.lower() not in ("measured", "cpu"):
+        check_base(metadata, base, stand_in=stand_in)
+        if stand_in:
             warnings.append(
-                f"--base: the results were measured on the CPU, not on {base.name}; the profile "
-                "will describe this CPU under that GPU's name"
+                f"--stand-in: the profile describes {measured_device(metadata)!r} under "
+                f"{base.name}'s name and node"
             )
-        elif measured_on != "cpu" and model not in measured_on.lower().replace(" ", ""):
+        elif not metadata.get("gpu") and measured_device(metadata) != "cpu":
             warnings.append(
-                f"--base: the results were measured on {measured_on!r}, which does not look like "
-                f"{base.name}"
+                f"--base: the results do not name the GPU they were measured on (device "
+                f"{measured_device(metadata)!r}); make sure it is {base.name}"
             )
     return warnings
 
@@ -401,12 +433,21 @@ def host_profile_fields() -> dict[str, Any]:
 
 
 def calibrate(
-    results_directory: str | Path, *, base: Accelerator | None = None, name: str | None = None
+    results_directory: str | Path,
+    *,
+    base: Accelerator | None = None,
+    name: str | None = None,
+    stand_in: bool = False,
 ) -> Accelerator:
-    """A measured profile from the results in ``results_directory`` (see the module docstring)."""
+    """A measured profile from the results in ``results_directory`` (see the module docstring);
+    a ``base`` other than the device measured is refused unless ``stand_in``
+    (:func:`check_base`)."""
     csv = results_path(results_directory)
     results = read_results_csv(csv)
+    successful_rows(results, csv)
     metadata = read_metadata(csv)
+    if base is not None:
+        check_base(metadata, base, stand_in=stand_in)
     directory = csv.parent
     peaks = {}
     if base is not None:

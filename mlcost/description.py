@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+from mlcost.errors import MlcostError
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result, json_value
 from mlcost.specs import (
@@ -338,6 +339,10 @@ def describe(spec: Spec | str, catalog: Catalog | None = None) -> SpecDescriptio
     if isinstance(spec, str):
         catalog = catalog if catalog is not None else default_catalog()
         spec = catalog.get(spec)
+    if not isinstance(spec, Spec):
+        raise MlcostError(
+            f"spec: got {type(spec).__name__} {spec!r:.40}, expected a spec or a catalog name"
+        )
     return SpecDescription(spec, tuple(_field_rows(spec) + _derived_rows(spec, catalog)))
 
 

@@ -35,13 +35,15 @@ import contextlib
 import math
 from typing import Any
 
+import numpy as np
 import pint
 
 from mlcost.arrays import Real
 from mlcost.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from mlcost.checks import finite, quantity
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.records import Record
-from mlcost.units import Q_, in_unit, magnitude_in, positive_magnitude
+from mlcost.units import Q_, magnitude_in, positive_magnitude
 
 #: Joules in a kilowatt-hour (1000 W x 3600 s) and grams in a tonne, as the unit registry
 #: defines ``kWh`` and ``tCO2e``: the two constants of the magnitude forms below.
@@ -71,6 +73,13 @@ def embodied_tonnes(gpu_hours: Real, per_device_t: Real, lifetime_hours: Real) -
     return per_device_t * (gpu_hours / lifetime_hours)
 
 
+def _share(value: Real, field: str) -> None:
+    """A share in [0, 1] (every element), else one line naming ``field``."""
+    finite(value, field)
+    if np.any(np.asarray(value, dtype=np.float64) > 1.0):
+        raise MlcostError(f"{field}: got {value!r}, expected a share in [0, 1]")
+
+
 def accelerator_power(
     utilization: Real, tdp: pint.Quantity, *, idle_fraction: float | None = None
 ) -> pint.Quantity:
@@ -78,7 +87,10 @@ def accelerator_power(
     ``Assumptions.gpu_idle_fraction``): a linear model between idle and TDP."""
     if idle_fraction is None:
         idle_fraction = DEFAULT_ASSUMPTIONS.gpu_idle_fraction
-    return Q_(accelerator_watts(utilization, in_unit(tdp, "W"), idle_fraction), "W")
+    _share(utilization, "utilization")
+    _share(idle_fraction, "idle_fraction")
+    return Q_(accelerator_watts(utilization, quantity(tdp, "W", "tdp", strict=True), idle_fraction),
+              "W")  # fmt: skip
 
 
 def cluster_power(
@@ -89,21 +101,24 @@ def cluster_power(
     host_power: pint.Quantity | None = None,
 ) -> pint.Quantity:
     """IT power ``N_gpu·P_gpu + N_host·P_host``."""
-    total = gpus * gpu_power
+    watts = finite(gpus, "gpus") * quantity(gpu_power, "W", "gpu_power")
     if host_power is not None:
-        total = total + hosts * host_power
-    return total.to("kW")
+        watts = watts + finite(hosts, "hosts") * quantity(host_power, "W", "host_power")
+    return Q_(watts, "W").to("kW")
 
 
 def energy(power: pint.Quantity, duration: pint.Quantity, *, pue: Real = 1.0) -> pint.Quantity:
-    """Facility energy ``P · t · PUE`` in kWh (:func:`energy_kwh`)."""
-    return Q_(energy_kwh(in_unit(power, "W"), in_unit(duration, "s"), pue), "kWh")
+    """Facility energy ``P · t · PUE`` in kWh (:func:`energy_kwh`); power and duration finite
+    and >= 0, PUE >= 1."""
+    watts, seconds = quantity(power, "W", "power"), quantity(duration, "s", "duration")
+    return Q_(energy_kwh(watts, seconds, finite(pue, "pue", minimum=1.0)), "kWh")
 
 
 def operational_carbon(energy_used: pint.Quantity, intensity: pint.Quantity) -> pint.Quantity:
     """``E · I`` in tCO2e (intensity in gCO2e/kWh, e.g. from a catalog grid region)."""
-    return Q_(operational_tonnes(in_unit(energy_used, "kWh"), in_unit(intensity, "gCO2e/kWh")),
-              "tCO2e")  # fmt: skip
+    kwh = quantity(energy_used, "kWh", "energy_used")
+    grams = quantity(intensity, "gCO2e/kWh", "intensity")
+    return Q_(operational_tonnes(kwh, grams), "tCO2e")
 
 
 def embodied_carbon(
@@ -112,10 +127,11 @@ def embodied_carbon(
     """Embodied emissions charged to a run: ``per_device · GPU-hours / lifetime``."""
     return Q_(
         embodied_tonnes(
-            in_unit(gpu_hours, "hour"), in_unit(per_device, "tCO2e"), in_unit(lifetime, "hour")
+            quantity(gpu_hours, "hour", "gpu_hours"), quantity(per_device, "tCO2e", "per_device"),
+            quantity(lifetime, "hour", "lifetime", strict=True),
         ),
         "tCO2e",
-    )
+    )  # fmt: skip
 
 
 #: The accounting conventions, with what each counts per GPU-hour.

@@ -75,7 +75,24 @@ class UnknownNameError(MlcostError, KeyError):
         return str(self.args[0])
 
 
-class DefaultNameNote(UserWarning):
+class Note(UserWarning):
+    """Something a user should know about an answer that is still given (a stated rule, issue
+    65): the command line prints each as one ``note:`` line on stderr; Python shows it as a
+    warning."""
+
+
+class UnsourcedSpecNote(Note):
+    """A spec file given by the user has numbers without a source. Rule: ``mlcost specs
+    validate`` refuses it (exit 2); every other command uses it and says which numbers lack a
+    source (the catalog itself refuses an unsourced number)."""
+
+
+class ForeignGpuNote(Note):
+    """A GPU given in place of a node's own that the node neither ships with nor takes
+    (``compatible_accelerators``). Rule: used as a what-if, and said."""
+
+
+class DefaultNameNote(Note):
     """A short name shared by several catalog entries resolved to the one marked its default
     (``default_for``): the message names the entry chosen and the others. The command line prints
     it as one ``note:`` line on stderr; Python shows it once per name (a warning)."""

@@ -54,6 +54,14 @@ GPT2_MODULES = ("c_attn", "c_proj", "c_fc")
 #: the router ``gate``, the routed experts' fused ``gate_up_proj`` and ``down_proj`` (3-D
 #: parameters, targeted through ``target_parameters``), the shared experts' projections.
 MOE_MODULES = ("gate", "gate_up_proj", "shared_expert_gate")
+#: Multi-head latent attention's linears as Hugging Face's DeepSeek-V2/V3 modelling code names
+#: them (``DeepseekV3Attention``): the query's ``q_proj`` (full rank) or ``q_a_proj`` /
+#: ``q_b_proj`` (down, up), the KV down projection ``kv_a_proj_with_mqa``, its up projection
+#: ``kv_b_proj``, and ``o_proj``. peft names no default for these models; mlcost's default is
+#: the query's last projection and ``kv_b_proj`` (the analogues of ``q_proj, v_proj``).
+#: An MoE layer's routers: narrower (``h -> E``, ``h -> 1``) than a typical rank.
+ROUTER_MODULES = ("gate", "shared_expert_gate")
+LATENT_MODULES = ("q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj")
 
 
 class FineTuning(Model):
@@ -87,7 +95,7 @@ class FineTuning(Model):
                 "frozen: LoRA and QLoRA freeze the whole base model already; frozen parts are for "
                 "method 'full'"
             )
-        known = (*LLAMA_MODULES, *GPT2_MODULES, *MOE_MODULES, ALL_LINEAR)
+        known = (*LLAMA_MODULES, *GPT2_MODULES, *MOE_MODULES, *LATENT_MODULES, ALL_LINEAR)
         for name in self.target_modules:
             if name not in known:
                 raise ValueError(
@@ -124,7 +132,7 @@ class FineTuning(Model):
     def describe(self) -> str:
         """A short text: ``LoRA r=16 on q_proj,v_proj`` or ``full (frozen: embeddings)``."""
         if self.adapters:
-            targets = ",".join(self.target_modules) or "peft's default (q_proj,v_proj; c_attn)"
+            targets = ",".join(self.target_modules) or "the default targets"
             name = "QLoRA (NF4)" if self.quantized else "LoRA"
             return f"{name} r={self.rank} alpha={self.alpha:g} on {targets}"
         parts = [*self.frozen] + (
@@ -213,6 +221,14 @@ def layer_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
     q, kv = model.num_attention_heads * d, model.kv_heads * d
     qkv = ("q projection", "k projection", "v projection")
     down = ("mlp down projection",)
+    mlp: tuple[LinearModule, ...] = (
+        *((LinearModule("gate_proj", h, f, model.mlp_bias, ("mlp gate projection",)),)
+          if model.gated_mlp else ()),
+        LinearModule("up_proj", h, f, model.mlp_bias, ("mlp up projection",)),
+        LinearModule("down_proj", f, h, model.mlp_bias, down),
+    )  # fmt: skip
+    if model.latent_attention is not None:
+        return (*latent_attention_linears(model), *mlp)
     if model.fused_qkv:
         return (
             LinearModule("c_attn", h, q + 2 * kv, model.qkv_bias, qkv),
@@ -226,13 +242,40 @@ def layer_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
         LinearModule("v_proj", h, kv, model.qkv_bias, qkv[2:]),
         LinearModule("o_proj", q, h, model.attn_out_bias, ("output projection",)),
     )
-    gate = (LinearModule("gate_proj", h, f, model.mlp_bias, ("mlp gate projection",)),)
+    return (*attention, *mlp)
+
+
+def latent_attention_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
+    """Multi-head latent attention's linears (:data:`LATENT_MODULES`), with the widths of
+    :meth:`mlcost.specs.models.LatentAttention.parameters` and the GEMM rows of
+    :func:`mlcost.workload.layer.latent_attention_projection_ops`."""
+    mla = model.latent_attention
+    if mla is None:
+        return ()
+    h, n, bias = model.hidden_size, model.num_attention_heads, model.qkv_bias
+    query_width = n * mla.qk_head_dim
+    if mla.q_lora_rank is None:
+        query: tuple[LinearModule, ...] = (
+            LinearModule("q_proj", h, query_width, False, ("q projection",)),
+        )
+    else:
+        r_q = mla.q_lora_rank
+        query = (
+            LinearModule("q_a_proj", h, r_q, bias, ("q down projection",)),
+            LinearModule("q_b_proj", r_q, query_width, False, ("q up projection",)),
+        )
+    r_kv = mla.kv_lora_rank
     return (
-        *attention,
-        *(gate if model.gated_mlp else ()),
-        LinearModule("up_proj", h, f, model.mlp_bias, ("mlp up projection",)),
-        LinearModule("down_proj", f, h, model.mlp_bias, down),
-    )
+        *query,
+        LinearModule(
+            "kv_a_proj_with_mqa", h, r_kv + mla.qk_rope_head_dim, bias, ("kv down projection",)
+        ),
+        LinearModule(
+            "kv_b_proj", r_kv, n * (mla.qk_nope_head_dim + mla.v_head_dim), False,
+            ("kv up projection",),
+        ),
+        LinearModule("o_proj", n * mla.v_head_dim, h, model.attn_out_bias, ("output projection",)),
+    )  # fmt: skip
 
 
 def expert_block_linears(model: TransformerSpec) -> tuple[LinearModule, ...]:
@@ -280,8 +323,17 @@ def _chosen(
     return tuple(m for m in linears if m.name in names or m.name.rsplit(".", 1)[-1] in names)
 
 
+def default_targets(model: TransformerSpec) -> tuple[str, ...]:
+    """The target modules when none are given: peft's default for the family (module
+    docstring), and for latent attention mlcost's (:data:`LATENT_MODULES`)."""
+    mla = model.latent_attention
+    if mla is not None:
+        return ("q_proj" if mla.q_lora_rank is None else "q_b_proj", "kv_b_proj")
+    return ("c_attn",) if model.fused_qkv else ("q_proj", "v_proj")
+
+
 def _target_names(model: TransformerSpec, tuning: FineTuning) -> tuple[str, ...]:
-    names = tuning.target_modules or (("c_attn",) if model.fused_qkv else ("q_proj", "v_proj"))
+    names = tuning.target_modules or default_targets(model)
     if ALL_LINEAR in names:
         return names
     everything = layer_linears(model) + expert_block_linears(model)
@@ -387,6 +439,40 @@ def trainable_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
     return adapter_parameters(model, tuning) + base_trained
 
 
+def check_finetuning(model: TransformerSpec, tuning: FineTuning) -> None:
+    """Refuse (one line naming the field) a fine-tuning ``model`` cannot run: target modules it
+    does not have (:func:`targeted_linears`, MoE and latent attention included), a LoRA rank
+    above a targeted linear's ``min(d_in, d_out)`` (the rank of its weight: a larger adapter
+    adds parameters, not expressiveness), more frozen layers than the model has, or nothing
+    left to train (a fully frozen model). The routers (:data:`ROUTER_MODULES`, ``h -> E`` and
+    ``h -> 1``) are narrower than most ranks and are adapted at any rank, as peft does."""
+    if tuning.is_default:
+        return
+    if tuning.adapters:
+        for linear in targeted_linears(model, tuning) + targeted_expert_linears(model, tuning):
+            if linear.name in ROUTER_MODULES:
+                continue
+            widest = min(linear.d_in, linear.d_out)
+            rank = tuning.rank * linear.rank_multiple
+            if rank > widest:
+                raise MlcostError(
+                    f"rank: got {tuning.rank}, expected at most {widest // linear.rank_multiple}"
+                    f" for {model.name}'s {linear.name} ({linear.d_in} -> {linear.d_out}: a "
+                    "LoRA rank above min(d_in, d_out) adds parameters, not rank); use a smaller "
+                    "--lora-rank (e.g. 8 to 64)"
+                )
+    if tuning.frozen_layers > model.num_layers:
+        raise MlcostError(
+            f"frozen_layers: got {tuning.frozen_layers}, expected at most {model.num_layers}, "
+            f"the layers of {model.name}"
+        )
+    if trainable_parameters(model, tuning) <= 0:
+        raise MlcostError(
+            f"frozen: {tuning.describe()} freezes every parameter of {model.name}; expected "
+            "something left to train; freeze fewer parts or layers, or use LoRA"
+        )
+
+
 def quantized_parameters(model: TransformerSpec, tuning: FineTuning) -> int:
     """Frozen weights stored block-wise quantized under QLoRA: the weights (not the biases) of
     every linear of the layers; 0 otherwise."""
@@ -413,10 +499,13 @@ __all__ = [
     "FineTuning",
     "LinearModule",
     "adapter_parameters",
+    "check_finetuning",
+    "default_targets",
     "dequantized_weight_bytes",
     "expert_block_linears",
     "frozen_parameters",
     "frozen_parts",
+    "latent_attention_linears",
     "layer_linears",
     "quantized_bits_per_parameter",
     "quantized_parameters",

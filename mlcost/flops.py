@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import pint
 
 from mlcost.arrays import Real
+from mlcost.checks import argument
 from mlcost.layout import Layout
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result
@@ -215,6 +216,6 @@ def training_flops(
     """The FLOPs summary of one training step of ``model`` under ``config`` and ``layout``
     (micro-batch, micro-batches, recomputation)."""
     spec = as_model(model)
-    config = config or TrainingConfig()
-    layout = layout or Layout()
+    config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
+    layout = Layout() if layout is None else argument(layout, Layout, "layout")
     return FlopsSummary(operators(spec, config, layout), spec, config, layout)

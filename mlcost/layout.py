@@ -206,9 +206,19 @@ class Layout(Model):
         return tuple(sum(chunks[stage :: self.pp]) for stage in range(self.pp))
 
     # ----- checks and text ------------------------------------------------------------
-    def check_model(self, layers: int, heads: int, sequence: int | None = None) -> None:
+    def check_model(
+        self, layers: int, heads: int, sequence: int | None = None, *, experts: int | None = None
+    ) -> None:
         """Raise :class:`MlcostError` where a model of ``layers`` layers and ``heads`` attention
-        heads (and a ``sequence`` of tokens) cannot be split this way."""
+        heads (and a ``sequence`` of tokens, ``experts`` routed experts per MoE layer: 0 for a
+        dense model, None where not known) cannot be split this way."""
+        if experts is not None and self.ep > 1 and (experts == 0 or experts % self.ep):
+            expected = (
+                "1: the model is dense (no experts to split); leave --ep out"
+                if experts == 0
+                else f"a divisor of the {experts} experts per MoE layer"
+            )
+            raise MlcostError(f"ep: got {self.ep}, expected {expected}")
         self.chunk_layers(layers)
         if heads % self.tp:
             raise MlcostError(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 import textwrap
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
 
 from mlcost.records import Record
 from mlcost.units import quantity_to_json, unit_text
+
+#: A NaN or infinity as Python formats it (``nan``, ``-inf``), standing alone in a text.
+_NOT_A_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:nan|inf)(?!\w)", re.IGNORECASE)
 
 
 class Figure(Record, frozen=True):
@@ -55,13 +59,18 @@ class Figure(Record, frozen=True):
         low, high = (value_text(v) for v in self.band)
         return f"{value_text(self.value)} ({self.band_note.split(':')[0]} {low} to {high})"
 
+    def numbers(self) -> str:
+        """The numbers substituted into the formula as shown: a number that is not known (NaN,
+        an infinity formatted into the text) reads ``unknown``, never ``nan`` (issue 65)."""
+        return _NOT_A_NUMBER.sub("unknown", self.substituted)
+
     def to_json(self) -> dict[str, Any]:
         data = {
             "name": self.name,
             "key": self.key,
             "value": json_value(self.value),
             "formula": self.formula,
-            "substituted": self.substituted,
+            "substituted": self.numbers(),
             "source": self.source,
         }
         if self.band is not None:
@@ -245,7 +254,7 @@ class Result:
             if figure.formula:
                 lines.append(f"    formula: {figure.formula}")
             if figure.substituted:
-                lines.append(f"    numbers: {figure.substituted}")
+                lines.append(f"    numbers: {figure.numbers()}")
             if figure.source:
                 lines.append(f"    source:  {figure.source}")
         return "\n".join(lines)

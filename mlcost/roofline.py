@@ -29,18 +29,23 @@ import numpy.typing as npt
 import pint
 
 from mlcost.arrays import Array, Real, divide, plain
+from mlcost.checks import counts, finite, quantity
 from mlcost.errors import MlcostError
 from mlcost.specs import Accelerator
 from mlcost.units import Q_, format_quantity, in_unit
 
 
 def arithmetic_intensity(flops: pint.Quantity, bytes_moved: pint.Quantity) -> pint.Quantity:
-    """``FLOPs / bytes moved`` in FLOP/byte."""
-    return (flops / bytes_moved).to("flop/byte")
+    """``FLOPs / bytes moved`` in FLOP/byte (FLOPs >= 0, bytes > 0, finite)."""
+    work = quantity(flops, "flop", "flops")
+    moved = quantity(bytes_moved, "byte", "bytes_moved", strict=True)
+    return Q_(work / moved, "flop/byte")
 
 
 def gemm_intensity(m: Real, n: Real, k: Real, bytes_per_element: float = 2.0) -> pint.Quantity:
     """``2·M·N·K / (e·(M·K + K·N + M·N))`` FLOP/byte: operands read once, result written once."""
+    for value, name in ((m, "m"), (n, "n"), (k, "k"), (bytes_per_element, "bytes_per_element")):
+        finite(value, name, strict=True)
     return Q_(2 * m * n * k / (bytes_per_element * (m * k + k * n + m * n)), "flop/byte")
 
 
@@ -48,6 +53,9 @@ def elementwise_intensity(
     flops_per_element: float, bytes_per_element: float = 2.0, inputs: int = 1
 ) -> pint.Quantity:
     """``f / ((inputs + 1)·e)`` FLOP/byte for an element-wise operator."""
+    finite(flops_per_element, "flops_per_element")
+    finite(bytes_per_element, "bytes_per_element", strict=True)
+    counts(inputs, "inputs")
     return Q_(flops_per_element / ((inputs + 1) * bytes_per_element), "flop/byte")
 
 
@@ -59,9 +67,18 @@ def attainable_throughput(
     compute_efficiency: float = 1.0,
     memory_efficiency: float = 1.0,
 ) -> pint.Quantity:
-    """``min(peak · eta_c, I · bandwidth · eta_m)`` in FLOP/s (vectorized over ``intensity``)."""
-    compute = (peak * compute_efficiency).to("flop/s").magnitude
-    memory = (intensity * bandwidth * memory_efficiency).to("flop/s").magnitude
+    """``min(peak · eta_c, I · bandwidth · eta_m)`` in FLOP/s (vectorized over ``intensity``);
+    intensity >= 0, peak and bandwidth > 0, efficiencies in (0, 1]."""
+    for share, name in ((compute_efficiency, "compute_efficiency"),
+                        (memory_efficiency, "memory_efficiency")):  # fmt: skip
+        if not 0 < float(share) <= 1:
+            raise MlcostError(f"{name}: got {share!r}, expected a share in (0, 1]")
+    compute = quantity(peak, "flop/s", "peak", strict=True) * compute_efficiency
+    memory = (
+        quantity(intensity, "flop/byte", "intensity")
+        * quantity(bandwidth, "byte/s", "bandwidth", strict=True)
+        * memory_efficiency
+    )
     return Q_(np.minimum(compute, memory), "flop/s").to("TFLOP/s")
 
 
@@ -69,13 +86,15 @@ def warp_quantization_efficiency(size: Real, granule: int = 32) -> Real:
     """Share of lanes doing useful work when ``size`` items run in granules of ``granule``
     (warps of 32 threads): ``size / (granule · ceil(size / granule))``. Batch 32 fills one warp
     (100%); batch 33 needs two (33/64 = 51.6%, the chapter's "52%"); 65 needs three (67.7%)."""
-    size = np.asarray(size, dtype=np.float64)
+    size = np.asarray(finite(size, "size", strict=True), dtype=np.float64)
+    counts(granule, "granule")
     return plain(size / (granule * np.ceil(size / granule)))
 
 
 def wave_quantization_efficiency(tiles: Real, units: int) -> Real:
     """Share of the SMs busy across the waves of a kernel: ``tiles / (units · ceil(tiles/units))``
     (a GEMM's output tiles run in waves of one tile per SM)."""
+    counts(units, "units")
     tiles = np.maximum(np.asarray(tiles, dtype=np.float64), 1.0)
     return plain(tiles / (units * np.ceil(tiles / units)))
 

@@ -17,6 +17,7 @@ intra-node link joins its GPUs through each GPU's own host interface (PCIe).
 from __future__ import annotations
 
 import math
+import warnings
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 import pint
 
 from mlcost.assumptions import ASSUMPTION_SOURCES, DEFAULT_ASSUMPTIONS, Assumptions
-from mlcost.errors import MlcostError
+from mlcost.errors import ForeignGpuNote, MlcostError
 from mlcost.records import Record, field, replace
 from mlcost.roofline import Ceilings
 from mlcost.specs import Accelerator, Catalog, Cluster, Link, Node, Spec, Storage, default_catalog
@@ -339,6 +340,8 @@ def system(
                 else catalog.resolve(accelerator, ("accelerator",))
             )
         )
+        if isinstance(gpu, Accelerator):
+            _note_a_foreign_gpu(spec, gpu, catalog)
         efficiencies = (intra_efficiency, inter_efficiency)
         settled = assumptions or DEFAULT_ASSUMPTIONS
         # Built once per catalog and settings: the node's links and powers converted once.
@@ -352,6 +355,27 @@ def system(
     if gpus is not None:
         return resolved.for_gpus(gpus)
     return resolved
+
+
+def _note_a_foreign_gpu(spec: Spec, gpu: Accelerator, catalog: Catalog) -> None:
+    """The stated rule for a GPU put in a node that is not sold with it or does not take it
+    (``compatible_accelerators``; a calibrated profile counts as the GPU it was measured as):
+    used (a what-if), with a :class:`mlcost.errors.ForeignGpuNote` the user sees, since the
+    node's links, host power and prices stay the node's."""
+    node = catalog.node(spec.node) if isinstance(spec, Cluster) else spec
+    if not isinstance(node, Node):
+        return
+    names = {gpu.name} | (
+        {gpu.measured.based_on} if gpu.measured and gpu.measured.based_on else set()
+    )
+    takes = {node.accelerator, *node.compatible_accelerators}
+    if not names & takes:
+        warnings.warn(
+            f"{gpu.name} in {spec.name}, which takes {', '.join(sorted(takes))}: the node's "
+            "links, host power and storage are kept as they are (a what-if)",
+            ForeignGpuNote,
+            stacklevel=3,
+        )
 
 
 def _from_spec(

@@ -27,6 +27,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
@@ -450,6 +451,7 @@ def step_times(
 ) -> list[StepTime]:
     """:func:`step_time` at each of ``shards`` (``(t, c)`` pairs), the operator table built
     once: it does not depend on how the ranks split the GEMMs, only their times do."""
+    config = argument(config, TrainingConfig, "config")
     table = operators(
         as_model(model),
         config,

@@ -29,9 +29,9 @@ Its work is split into the operator table's kinds (:class:`mlcost.workload.Opera
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mlcost.errors import MlcostError
+from mlcost.io import read_input_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -162,19 +163,42 @@ class Trace:
         return pd.DataFrame([piece.__dict__ for piece in self.work])
 
 
+#: The largest trace file read (4 GiB) and the largest JSON text a compressed one may unpack to
+#: (16 GiB): a profiled step of a large model writes a few hundred MB of JSON (torch.profiler
+#: with shapes and stacks), so these bound a stream or a gzip bomb, not a real trace.
+MAX_TRACE_BYTES = 4 * 2**30
+MAX_TRACE_TEXT_BYTES = 16 * 2**30
+
+
+def _gunzip(raw: bytes, name: str) -> bytes:
+    """``raw`` decompressed (gzip), refused past :data:`MAX_TRACE_TEXT_BYTES`."""
+    unpacked = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS).decompress(
+        raw, MAX_TRACE_TEXT_BYTES + 1
+    )
+    if len(unpacked) > MAX_TRACE_TEXT_BYTES:
+        raise MlcostError(
+            f"trace: {name} unpacks to more than {MAX_TRACE_TEXT_BYTES // 2**30} GiB; expected a "
+            "profiler trace of a few steps"
+        )
+    return unpacked
+
+
 def load_trace_json(path: str | Path) -> dict[str, Any]:
-    """The JSON object of a Chrome trace file (gzip detected by its magic bytes)."""
+    """The JSON object of a Chrome trace file (gzip detected by its magic bytes), bounded:
+    the file at most :data:`MAX_TRACE_BYTES` and a regular file (a FIFO or device is refused,
+    :func:`mlcost.io.read_input_bytes`), its decompressed text at most
+    :data:`MAX_TRACE_TEXT_BYTES` (a gzip bomb is refused, not unpacked)."""
     file = Path(path)
     if not file.is_file():
         raise MlcostError(
             f"trace: {str(file)!r} is not a file; expected a PyTorch profiler trace "
             "(export_chrome_trace, .json or .json.gz)"
         )
-    raw = file.read_bytes()
+    raw = read_input_bytes(file, limit=MAX_TRACE_BYTES, what="a PyTorch profiler trace")
     try:
-        text = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        text = _gunzip(raw, file.name) if raw[:2] == b"\x1f\x8b" else raw
         data = json.loads(text)
-    except (OSError, EOFError, ValueError) as error:
+    except (OSError, EOFError, ValueError, zlib.error) as error:
         raise MlcostError(
             f"trace: {file.name} is not readable JSON ({str(error).splitlines()[0][:80]}); "
             "expected the file torch.profiler's export_chrome_trace writes"

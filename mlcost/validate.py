@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mlcost.bench.store import measured_seconds, read_results_csv
+from mlcost.bench.store import measured_seconds, read_results_csv, successful_rows
 from mlcost.layout import Layout
 from mlcost.roofline import Ceilings, layout_unaligned
 from mlcost.specs import Accelerator, TransformerSpec
@@ -119,6 +119,7 @@ def validate(
     import pandas as pd
 
     results = read_results_csv(results_directory)
+    successful_rows(results, results_directory)
     results = results.assign(seconds=measured_seconds(results))
     rows = []
     for _, row in results[results["status"] == "ok"].iterrows():

@@ -42,7 +42,7 @@ VIEWS: dict[str, frozenset[str]] = {
 #: (the package's ``__init__``: the facade the CLI imports). Every module must be in one layer.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("errors and array types", ("mlcost.errors", "mlcost.arrays")),
-    ("units", ("mlcost.units", "mlcost.io", "mlcost.records")),
+    ("units", ("mlcost.units", "mlcost.io", "mlcost.records", "mlcost.checks")),
     # plot is a leaf (it imports units only, below); the results reach it inside their plot().
     ("result vocabulary and figures", ("mlcost.results", "mlcost.blocks", "mlcost.plot")),
     ("specs", ("mlcost.specs",)),
@@ -93,6 +93,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("plan", ("mlcost.plan",)),
     ("serving", ("mlcost.serving",)),
     ("package facade", ("mlcost",)),
+    # The local page: above the facade (it uses the public API only), below the CLI (``mlcost
+    # ui`` and ``plan --html`` start it).
+    ("ui", ("mlcost.ui",)),
     ("cli", ("mlcost.cli",)),
 )
 
@@ -346,3 +349,39 @@ def test_the_checker_sees_every_kind_of_import_and_every_cycle() -> None:
         "+ function-local": [["mlcost.c", "mlcost.d"]],
         "+ TYPE_CHECKING": [["mlcost.a", "mlcost.b", "mlcost.c", "mlcost.d"]],
     }
+
+
+#: The ``ui`` extra's packages (pyproject.toml): only mlcost.ui.app imports them, and only the
+#: browser-driving helpers import selenium (the dev extra).
+UI_ONLY = {
+    "starlette": {"mlcost.ui.app"},
+    "uvicorn": {"mlcost.ui.app"},
+    "selenium": {"mlcost.ui.testing"},
+}
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_only_the_ui_app_imports_the_ui_extra() -> None:
+    # The core (and the CLI, ``plan --html`` included) never imports the ui extra: a plain
+    # ``pip install mlcost`` runs every command but ``mlcost ui``.
+    names = module_names(PACKAGE)
+    wrong = [
+        f"{module} imports {package}"
+        for path, module in names.items()
+        for package in _third_party_imports(path) & set(UI_ONLY)
+        if module not in UI_ONLY[package]
+    ]
+    assert not wrong, "\n".join(wrong)
+    # and the app itself is imported by nothing in the package but the ``ui`` command, lazily
+    importers = {a.source for a in ARROWS if a.target == "mlcost.ui.app"}
+    assert importers <= {"mlcost.cli.ui"}, importers
+    assert all(a.kind == "local" for a in ARROWS if a.target == "mlcost.ui.app")

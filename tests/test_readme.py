@@ -41,6 +41,8 @@ LINKED_FROM_README = (
     "calibration.md",
     "benchmarks.md",
     "validation.md",
+    "validation-table.md",
+    "ui.md",
 )
 README_LIMIT = 12_000  # characters: a page a newcomer reads in minutes
 SET_UP_COMMANDS = ("bash scripts/demo.sh", "bash scripts/test.sh")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mlcost.errors import MlcostError, UnknownNameError
-from mlcost.io import read_input_text, write_text_atomically
+from mlcost.io import make_output_folder, read_input_text, write_text_atomically
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -200,10 +200,16 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
             )
         frame[column] = values
     ok = frame["status"] == "ok"
-    timed = frame.loc[ok, "median_s"]
-    if (~(timed > 0)).any():
-        row = int(timed.index[~(timed > 0)][0])
-        problems.append(f"row {row + 2} median_s {frame['median_s'].iloc[row]!r} (expected > 0)")
+    for column in ("median_s", "p10_s", "p90_s"):
+        timed = frame.loc[ok, column]
+        bad = ~((timed > 0) & (timed < float("inf")))
+        if bad.any():
+            row = int(timed.index[bad][0])
+            problems.append(
+                f"row {row + 2} {column} {float(frame[column].iloc[row])!r} (expected a finite "
+                "time > 0 on a row with status ok)"
+            )
+            break
     for row, params in enumerate(frame["params"]):
         try:
             if not isinstance(json.loads(str(params)), dict):
@@ -214,6 +220,20 @@ def read_results_csv(location: str | Path) -> pd.DataFrame:
     if problems:
         raise MlcostError(f"results: {csv}: {problems[0]}; expected rows written by 'mlcost bench'")
     return frame
+
+
+def successful_rows(frame: pd.DataFrame, location: str | Path) -> pd.DataFrame:
+    """The rows of ``frame`` with status ``ok``; refused (one line) when there are none, which
+    nothing can be fitted from or compared with."""
+    ok = frame[frame["status"] == "ok"]
+    if ok.empty:
+        statuses = ", ".join(f"{k} {v}" for k, v in frame["status"].value_counts().items())
+        raise MlcostError(
+            f"results: {location} has no successful measurement ({statuses or 'no rows'}); "
+            "expected at least one row with status ok; rerun 'mlcost bench' (see its 'detail' "
+            "column for why the rows failed)"
+        )
+    return ok
 
 
 def read_metadata(location: str | Path) -> dict[str, Any]:
@@ -246,7 +266,7 @@ class ResultStore:
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        make_output_folder(self.directory, option="--out")
         self.results = self.directory / "results.csv"
         self.metadata = self.directory / "metadata.json"
 

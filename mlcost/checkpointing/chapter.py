@@ -12,6 +12,8 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real
+from mlcost.checks import counts
+from mlcost.errors import MlcostError
 from mlcost.units import Q_
 
 if TYPE_CHECKING:
@@ -25,20 +27,33 @@ def chapter_checkpoint_memory(
 
     Source: the textbook chapter, table "Checkpointing Memory-Compute Tradeoffs" (seed catalog
     T-14, F-55). Assumes every layer stores ``A`` (a quantity or a number) and a checkpoint costs
-    a whole layer's ``A``; ``L/k`` is the segment rematerialized during backward.
+    a whole layer's ``A``; ``L/k`` is the segment rematerialized during backward. ``L`` and ``k``
+    are whole counts >= 1 with ``k <= L``.
     """
+    _layers_and_checkpoints(layers, checkpoints)
     return checkpoints * activation + (layers / checkpoints) * activation
 
 
 def chapter_recompute_forwards(layers: Real, checkpoints: Real) -> Real:
     """Layer forwards recomputed with ``k`` checkpoints: ``L - k`` (chapter T-14): every layer but
     the checkpointed ones is run forward twice."""
+    _layers_and_checkpoints(layers, checkpoints)
     return layers - checkpoints
+
+
+def _layers_and_checkpoints(layers: Real, checkpoints: Real) -> None:
+    counts(layers, "layers")
+    counts(checkpoints, "checkpoints")
+    if np.any(np.asarray(checkpoints) > np.asarray(layers)):
+        raise MlcostError(
+            f"checkpoints: got {checkpoints!r}, expected at most the {layers!r} layers"
+        )
 
 
 def chapter_optimal_checkpoints(layers: Real) -> Real:
     """``k = sqrt(L)``: where ``d/dk (k·A + L·A/k) = A - L·A/k^2 = 0`` (chapter, L3037). Rounded
     to the nearest whole checkpoint (the chapter's "sqrt(48) approximately equals 7")."""
+    counts(layers, "layers")
     return np.rint(np.sqrt(layers)).astype(int)
 
 

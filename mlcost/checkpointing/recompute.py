@@ -198,7 +198,9 @@ def transformer_layer_chain(
         raise MlcostError(f"model: {spec.name!r} is a {spec.KIND}, expected a transformer")
     layout = (layout or Layout()).model_copy(update={"recompute": "none", "recompute_every": None})
     sequence = config.sequence_length if sequence_length is None else sequence_length
-    layout.check_model(spec.num_layers, spec.num_attention_heads, sequence)
+    layout.check_model(
+        spec.num_layers, spec.num_attention_heads, sequence, experts=spec.routed_experts
+    )
     table = transformer_operators(
         spec,
         config,

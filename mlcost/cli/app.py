@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from mlcost.errors import DefaultNameNote, DeprecatedOptionWarning, MlcostError, RunDoesNotFitError
+from mlcost.errors import DeprecatedOptionWarning, MlcostError, Note, RunDoesNotFitError
 
 #: Every command and command group, in the order ``mlcost --help`` lists them, with the module
 #: and attribute that define it and the summary the listing shows (the first paragraph of the
@@ -81,6 +81,9 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute,
                    "Activation checkpoint placement and training-checkpoint intervals."),
     "comm": ("mlcost.cli.parallel", "comm_app", True,
              "Collective times on a system (alpha-beta model), reported like nccl-tests."),
+    "ui": ("mlcost.cli.ui", "ui", False,
+           "A local page where every answer moves with the inputs: train, serve and fit, with "
+           "memory bars, the step split, the roofline and a cost-against-time comparison."),
 }  # fmt: skip
 
 
@@ -221,33 +224,39 @@ def envelope(data: Any) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "command": command_path(sys.argv[1:]), **body}
 
 
-def _show_notes() -> None:
-    """Print each :class:`DefaultNameNote` (a short name resolved to its default) once per
-    command, as one ``note:`` line on stderr (stdout stays the answer, JSON included); other
-    warnings as Python shows them. Called inside ``warnings.catch_warnings()``, which restores
-    both on the way out."""
-    shown, seen = warnings.showwarning, set()
+def _collect_notes(lines: list[str]) -> None:
+    """Collect each :class:`mlcost.errors.Note` (a short name resolved to its default, a user
+    spec without sources) once per command as one ``note:`` line, other warnings as one
+    ``warning:`` line each, into ``lines``; numpy's arithmetic RuntimeWarnings are dropped (a
+    NaN or infinity is shown as ``unknown`` or refused where it matters). :func:`main` prints
+    them on stderr after an answer (stdout stays the answer, JSON included), and not after an
+    error, whose one line is then all of stderr. Called inside ``warnings.catch_warnings()``,
+    which restores both on the way out."""
 
     def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
-        kind = {DefaultNameNote: "note", DeprecatedOptionWarning: "warning"}.get(category)
-        if kind is None:
-            shown(message, category, *args, **kwargs)
-        elif str(message) not in seen:
-            seen.add(str(message))
-            typer.echo(textwrap.fill(f"{kind}: {message}", NOTE_WIDTH, subsequent_indent="  "),
-                       err=True)  # fmt: skip
+        label = "note" if issubclass(category, Note) else "warning"
+        line = f"{label}: {' '.join(str(message).split())}"
+        if not issubclass(category, RuntimeWarning) and line not in lines:
+            lines.append(line)
 
     warnings.showwarning = show
-    warnings.simplefilter("always", DefaultNameNote)
+    warnings.simplefilter("always", Note)
     warnings.simplefilter("always", DeprecatedOptionWarning)
 
 
 def main() -> None:
     """Console entry point: every user error becomes one line (stderr, or a JSON object on
     stdout with ``--json``) and exit status 2; never a traceback."""
+    notes: list[str] = []
     with warnings.catch_warnings():
-        _show_notes()
-        _main()
+        _collect_notes(notes)
+        try:
+            _main()
+        except SystemExit as done:
+            if done.code in (0, 1, None):  # an answer, "does not fit" included
+                for line in notes:
+                    typer.echo(textwrap.fill(line, NOTE_WIDTH, subsequent_indent="  "), err=True)
+            raise
 
 
 def _main() -> None:

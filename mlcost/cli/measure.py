@@ -12,6 +12,7 @@ from rich.table import Table
 from mlcost.cli.options import (
     STEP_LAYOUT,
     TRAINING,
+    ForceOption,
     JsonOption,
     renamed,
     resolve_accelerator,
@@ -20,7 +21,7 @@ from mlcost.cli.options import (
 )
 from mlcost.cli.output import check_destination, print_json, save_png, stdout_console
 from mlcost.errors import MlcostError
-from mlcost.io import write_text_atomically
+from mlcost.io import YAML, check_output, write_output
 from mlcost.layout import Layout
 from mlcost.serving.published import validate_published_serving
 from mlcost.specs import Accelerator, ModelSpec
@@ -67,6 +68,7 @@ def bench(
 
     out = renamed(out_dir, old_out, "--out", "--out-dir") or Path("bench-results")
     preset = "full" if full else "quick"
+    check_output(out, option="--out", folder=True)
     check_request(device, preset, only, formats)
     if importlib.util.find_spec("torch") is None:
         raise MlcostError(
@@ -149,6 +151,14 @@ def calibrate(
     ),
     name: Annotated[str | None, typer.Option(help="Name of the profile.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    stand_in: Annotated[
+        bool,
+        typer.Option(
+            "--stand-in",
+            help="Calibrate this device in the place of --base on purpose (tests, dry runs); "
+            "without it a --base other than the device measured is refused.",
+        ),
+    ] = False,
     trace: TraceOption = None,
     model: TraceModelOption = None,
     implementation: ImplementationOption = None,
@@ -168,14 +178,14 @@ def calibrate(
     from mlcost.calibrate import calibrate as fit
     from mlcost.calibrate import calibration_warnings
 
-    if out.exists() and not force:
-        raise MlcostError(f"--out: {out} exists; give another --out, or --force to replace it")
+    inputs = _inputs(results, trace)
+    check_output(out, option="--out", suffixes=YAML, force=force, inputs=inputs)
     if plot_path is not None:
-        check_destination(plot_path, "--plot")
+        check_destination(plot_path, "--plot", force=force, inputs=inputs)
     if trace is not None:
         _calibrate_trace(
             trace, model, base, config or TrainingConfig(), layout or Layout(),
-            implementation, step_time, name, out, plot_path, as_json,
+            implementation, step_time, name, out, plot_path, as_json, force=force,
         )  # fmt: skip
         return
     if results is None:
@@ -183,10 +193,10 @@ def calibrate(
             "results: give a 'mlcost bench' results folder, or --trace with a profiler trace"
         )
     accelerator = resolve_accelerator(base) if base else None
-    for warning in calibration_warnings(results, accelerator):
+    for warning in calibration_warnings(results, accelerator, stand_in=stand_in):
         typer.echo(f"warning: {warning}", err=True)
-    profile = fit(results, base=accelerator, name=name)
-    write_text_atomically(out, profile.to_yaml())
+    profile = fit(results, base=accelerator, name=name, stand_in=stand_in)
+    write_output(out, profile.to_yaml(), option="--out", suffixes=YAML, force=force, inputs=inputs)
     measured = profile.measured
     console = stdout_console()
     console.print(f"wrote {out} ({profile.name})")
@@ -207,6 +217,8 @@ def _calibrate_trace(
     out: Path,
     plot_path: Path | None,
     as_json: bool,
+    *,
+    force: bool = False,
 ) -> None:
     """``mlcost calibrate --trace``: fit, write the profile, show before and after."""
     from mlcost.trace_fit import calibrate_from_trace
@@ -216,9 +228,12 @@ def _calibrate_trace(
         trace, spec, config, layout, base=accelerator, implementation=implementation,
         step_seconds=None if step_time is None else step_time / 1e3, name=name,
     )  # fmt: skip
-    write_text_atomically(out, fitted.profile.to_yaml())
+    write_output(
+        out, fitted.profile.to_yaml(), option="--out", suffixes=YAML, force=force,
+        inputs=(trace,),
+    )  # fmt: skip
     if plot_path is not None:
-        _save_comparison(fitted.after, plot_path, before=fitted.before)
+        _save_comparison(fitted.after, plot_path, before=fitted.before, force=force)
     if as_json:
         print_json({"out": str(out), **fitted.to_json()})
         return
@@ -230,7 +245,17 @@ def _calibrate_trace(
     typer.echo(f"wrote {out} ({fitted.profile.name})")
 
 
-def _save_comparison(comparison: Any, path: Path, before: Any = None) -> None:
+def _inputs(results: Path | None, trace: Path | None) -> tuple[Path, ...]:
+    """The files a calibration reads (never one of its outputs)."""
+    found = [trace] if trace is not None else []
+    if results is not None:
+        found += [results, results / "results.csv", results / "metadata.json"]
+    return tuple(found)
+
+
+def _save_comparison(
+    comparison: Any, path: Path, before: Any = None, *, force: bool = False
+) -> None:
     """The stacked measured-vs-predicted figure (with ``before`` beside it) as PNG."""
     import matplotlib
 
@@ -242,7 +267,7 @@ def _save_comparison(comparison: Any, path: Path, before: Any = None) -> None:
     for ax, panel in zip(axes[0], panels, strict=True):
         panel.plot(ax=ax)
     figure.tight_layout()
-    save_png(figure, path)
+    save_png(figure, path, force=force)
 
 
 @with_options(TRAINING, STEP_LAYOUT)
@@ -264,6 +289,7 @@ def validate(
     plot_path: Annotated[
         Path | None, typer.Option("--plot", help="Predicted vs measured figure (PNG).")
     ] = None,
+    force: ForceOption = False,
     as_json: JsonOption = False,
     trace: TraceOption = None,
     model: TraceModelOption = None,
@@ -276,7 +302,7 @@ def validate(
     with --published, against published training runs and hardware measurements; or, with
     --trace, a profiled run against the prediction on --profile (or --base)."""
     if plot_path is not None:
-        check_destination(plot_path, "--plot")
+        check_destination(plot_path, "--plot", force=force, inputs=_inputs(results, trace))
     if trace is not None:
         from mlcost.trace_fit import compare_trace
 
@@ -287,14 +313,14 @@ def validate(
             step_seconds=None if step_time is None else step_time / 1e3,
         )  # fmt: skip
         if plot_path is not None:
-            _save_comparison(comparison, plot_path)
+            _save_comparison(comparison, plot_path, force=force)
         if as_json:
             print_json(comparison.to_json())
         else:
             typer.echo(comparison.text())
         return
     if published:
-        _validate_published(plot_path, as_json)
+        _validate_published(plot_path, as_json, force=force)
         return
     if results is None:
         raise MlcostError(
@@ -313,7 +339,7 @@ def validate(
         import matplotlib
 
         matplotlib.use("Agg")
-        save_png(figure_of(report), plot_path)
+        save_png(figure_of(report), plot_path, force=force)
     if as_json:
         print_json(
             {
@@ -331,14 +357,14 @@ def validate(
     stdout_console().print(table)
 
 
-def _validate_published(plot_path: Path | None, as_json: bool) -> None:
+def _validate_published(plot_path: Path | None, as_json: bool, *, force: bool = False) -> None:
     """``mlcost validate --published``: every row, its error, and the median per family."""
     result = validate_published_serving()  # training, hardware, energy and serving rows
     if plot_path is not None:
         import matplotlib
 
         matplotlib.use("Agg")
-        save_png(result.plot(), plot_path)
+        save_png(result.plot(), plot_path, force=force)
     if as_json:
         print_json(result.to_json())
         return
@@ -357,4 +383,4 @@ def _validate_published(plot_path: Path | None, as_json: bool) -> None:
     console = stdout_console()
     console.print(table)
     for figure in result.figures():
-        console.print(f"{figure.name}: {figure.text()} ({figure.substituted})", highlight=False)
+        console.print(f"{figure.name}: {figure.text()} ({figure.numbers()})", highlight=False)

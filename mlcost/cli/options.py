@@ -33,6 +33,10 @@ T = TypeVar("T")
 DEFAULT_MODEL = "llama-2-7b"
 DEFAULT_GPU = "h100-sxm5-80gb"
 
+ForceOption = Annotated[
+    bool,
+    typer.Option("--force", help="Replace output files that exist (an input is never replaced)."),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 ExplainOption = Annotated[
     bool,
@@ -110,6 +114,20 @@ def quantity_option(text: str, unit: str, option: str) -> pint.Quantity:
     if not (magnitude > 0 and magnitude != float("inf")):
         raise MlcostError(f"{option}: got {text!r}, expected a finite quantity in {unit} > 0")
     return quantity
+
+
+def price_option(text: str | None) -> Any:
+    """``--price``: a number or quantity (``2.5``, ``.5``, ``'3 USD/hour'``; negative, zero and
+    non-finite refused by :func:`quantity_option`), else a catalog price name or alias."""
+    if text is None:
+        return None
+    head = text.strip()[:2]
+    if head[:1].isdigit() or head[:1] in "+-" or (head[:1] == "." and head[1:2].isdigit()):
+        return quantity_option(text, "USD/hour", "--price")
+    lowered = text.strip().lower()
+    if lowered in ("inf", "+inf", "infinity", "nan"):
+        return quantity_option(text, "USD/hour", "--price")
+    return text
 
 
 # ----- the one resolver -------------------------------------------------------------------------

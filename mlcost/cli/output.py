@@ -1,11 +1,11 @@
 """What every command prints: the console, JSON (quantities as ``{"value", "unit"}``, no NaN or
-infinity), result tables, and figures written as PNG atomically."""
+infinity), result tables, and figures written as new PNG files (the output rule of
+:mod:`mlcost.io`)."""
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,8 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mlcost.errors import MlcostError
-from mlcost.io import TEMPORARY_NAME_EXTRA_BYTES, write_bytes_atomically
+from mlcost.io import check_output, write_output
 from mlcost.results import Result, json_value
 
 
@@ -72,62 +71,33 @@ def print_explained(result: Result) -> None:
     stdout_console().print(result.explain(), highlight=False, markup=False)
 
 
-def save_png(figure: Any, path: Path) -> None:
-    """A matplotlib figure written as PNG, atomically."""
+def save_png(figure: Any, path: Path, *, force: bool = False, option: str = "--plot") -> None:
+    """A matplotlib figure written as a new PNG file under the output rule
+    (:func:`mlcost.io.write_output`: never over an existing file without ``--force``)."""
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
-    write_bytes_atomically(path, buffer.getvalue())
+    write_output(path, buffer.getvalue(), option=option, suffixes=PNG, force=force)
 
 
-def check_destination(path: Path, option: str, *, folder: bool = False) -> None:
-    """Refuse, before any work, a ``path`` an ``option`` (``--plot``) cannot be written to: a
-    name longer than the file system allows (for a file, with the temporary name of its atomic
-    write), a file whose folder does not exist or is a file, a file path that is a folder, or,
-    with ``folder``, a folder path that is a file or lies under one. One line naming the option
-    and the path, so a long computation never ends in a write that was bound to fail."""
-    expected = "a folder (created if missing)" if folder else "a file path in an existing folder"
-    target = path.expanduser()
-    chain = (target, *target.parents)
-    existing = next((p for p in chain if _exists(p)), Path("."))
-    limit = _name_limit(existing if existing.is_dir() else existing.parent)
-    shown = str(path) if len(str(path)) <= 60 else f"{str(path)[:57]}..."
-    longest = max(len(os.fsencode(p.name)) for p in chain)
-    if longest > limit:
-        raise MlcostError(
-            f"{option}: {shown}: a name of {longest} bytes; expected at most {limit} bytes per "
-            "name on this file system; choose a shorter name"
-        )
-    name = len(os.fsencode(target.name))
-    if not folder and name > limit - TEMPORARY_NAME_EXTRA_BYTES:
-        raise MlcostError(
-            f"{option}: {shown}: a file name of {name} bytes; expected at most "
-            f"{limit - TEMPORARY_NAME_EXTRA_BYTES} (this file system's {limit}, less the temporary "
-            "name of the atomic write); choose a shorter name"
-        )
-    if folder:
-        if not existing.is_dir():
-            raise MlcostError(f"{option}: {existing} is a file; expected {expected}")
-        return
-    if target.is_dir():
-        raise MlcostError(f"{option}: {path} is a folder; expected {expected}")
-    parent = target.parent
-    if not parent.is_dir():
-        what = "is a file" if parent.exists() else "does not exist"
-        raise MlcostError(f"{option}: {parent} {what}; expected {expected}")
+#: The extension of a figure: what :func:`save_png` writes.
+PNG = (".png",)
 
 
-def _exists(path: Path) -> bool:
-    """Whether ``path`` exists (False where it cannot even be looked up: a name too long)."""
-    try:
-        return path.exists()
-    except OSError:
-        return False
-
-
-def _name_limit(folder: Path) -> int:
-    """The longest file name ``folder``'s file system allows, in bytes (255 where it does not
-    say)."""
-    try:
-        return int(os.pathconf(folder, "PC_NAME_MAX"))
-    except (OSError, ValueError):
-        return 255
+def check_destination(
+    path: Path,
+    option: str,
+    *,
+    folder: bool = False,
+    suffixes: tuple[str, ...] = PNG,
+    force: bool = False,
+    inputs: tuple[str | Path, ...] = (),
+) -> None:
+    """Refuse, before any work, a ``path`` an ``option`` (``--plot``) cannot be written to under
+    the output rule (:func:`mlcost.io.check_output`): a name too long, a missing folder, a
+    folder path that is a file, an extension other than ``suffixes``, an existing file without
+    ``force``, an input. One line naming the option and the path, so a long computation never
+    ends in a write that was bound to fail."""
+    check_output(
+        path, option=option, folder=folder, suffixes=() if folder else suffixes, force=force,
+        inputs=inputs,
+    )  # fmt: skip

@@ -15,8 +15,10 @@ from mlcost.cli.options import (
     TRAINING,
     AllOption,
     ExplainOption,
+    ForceOption,
     ImplementationOption,
     JsonOption,
+    price_option,
     quantity_option,
     renamed,
     resolve_accelerator,
@@ -30,6 +32,7 @@ from mlcost.cli.output import (
     save_png,
     stdout_console,
 )
+from mlcost.io import check_output, make_output_folder, write_output
 from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.plan.inputs import PlanInputs
@@ -120,17 +123,26 @@ def plan(
     old_plot: Annotated[
         Path | None, typer.Option("--plot", hidden=True, help="Deprecated: --plot-dir.")
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write a static HTML report (opens without a server)."),
+    ] = None,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Plan a run: its layout (given with --tp/--pp/..., or the fastest that fits), memory, step
     time, time to train, energy, dollars and CO2, with sources."""
     plots = renamed(plot_dir, old_plot, "--plot", "--plot-dir")
     if plots is not None:
-        check_destination(plots, "--plot-dir" if old_plot is None else "--plot", folder=True)
+        option = "--plot-dir" if old_plot is None else "--plot"
+        check_destination(plots, option, folder=True)
+        if plots.is_dir():
+            for name in PLOT_FILES:
+                check_destination(plots / name, option, force=force)
+    if html is not None:  # refused before any work, under the one output rule (mlcost.io)
+        check_output(html, option="--html", suffixes=(".html", ".htm"), force=force)
     catalog = default_catalog()
-    price_value: Any = price  # a catalog price name or alias, resolved by the plan
-    if price is not None and price.strip()[:1].isdigit():
-        price_value = quantity_option(price, "USD/hour", "--price")
+    price_value = price_option(price)  # a number, or a catalog price name or alias
     # --global-batch alone sets the batch the layout search works for; any other layout option
     # gives the layout itself.
     batch_only = layout is not None and layout.model_fields_set == {"global_batch_size"}
@@ -161,31 +173,46 @@ def plan(
         implementation=implementation,
     )
     the_plan.require_fit()
-    written = _plots(the_plan, plots) if plots is not None else []
+    written = _plots(the_plan, plots, force=force) if plots is not None else []
+    if html is not None:
+        from mlcost.ui.report import plan_report  # the standard library only: no ui extra
+
+        write_output(
+            html, plan_report(the_plan), option="--html", suffixes=(".html", ".htm"), force=force
+        )
+        written.append(str(html))
+    note = the_plan.report_mode_note()  # said, never silent (issue 65)
     if as_json:
         data = the_plan.to_json()
         data["plots"] = written
+        data["warnings"] = [note] if note else []
         print_json(data)
         return
     print_answer(the_plan, explain=explain, every=every)
     for path in written:
         stdout_console().print(f"wrote {path}")
+    if note:
+        typer.echo(f"warning: {note}", err=True)
 
 
-def _plots(the_plan: Plan, folder: Path) -> list[str]:
+#: The files ``mlcost plan --plot-dir FOLDER`` writes into FOLDER.
+PLOT_FILES = ("roofline.png", "memory.png")
+
+
+def _plots(the_plan: Plan, folder: Path, *, force: bool = False) -> list[str]:
     """The roofline of the model's operators on the plan's GPU, and the memory per GPU."""
     import matplotlib
 
     matplotlib.use("Agg")
     from mlcost import plot
 
-    folder.mkdir(parents=True, exist_ok=True)
+    make_output_folder(folder, option="--plot-dir")
     r = the_plan.run
     single = step_time(r.model, r.config, r.system.accelerator, r.layout, implementation=r.software)
     roofline = plot.roofline(the_plan.accelerator, single, format=r.config.policy.compute_format)
-    save_png(roofline, folder / "roofline.png")
-    save_png(plot.memory(the_plan.memory()), folder / "memory.png")
-    return [str(folder / "roofline.png"), str(folder / "memory.png")]
+    save_png(roofline, folder / PLOT_FILES[0], force=force)
+    save_png(plot.memory(the_plan.memory()), folder / PLOT_FILES[1], force=force)
+    return [str(folder / name) for name in PLOT_FILES]
 
 
 def energy(
@@ -226,9 +253,10 @@ def energy(
 ) -> None:
     """Report mode: energy and CO2e of published GPU-hours under a report's convention
     (E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity [+ embodied])."""
-    from mlcost.energy import report_energy
+    from mlcost.energy import check_accounting, report_energy
     from mlcost.errors import MlcostError
 
+    check_accounting(accounting)  # first: an unknown name is its own error, not --power-per-gpu's
     accelerator = resolve_accelerator(gpu)
     if power_per_gpu is not None:
         power: Any = quantity_option(power_per_gpu, "W", "--power-per-gpu")

@@ -13,8 +13,10 @@ from mlcost.cli.options import (
     DEFAULT_GPU,
     AllOption,
     ExplainOption,
+    ForceOption,
     JsonOption,
     ModelArgument,
+    price_option,
     quantity_option,
     renamed,
 )
@@ -130,24 +132,23 @@ def serve(
     ] = None,
     explain: ExplainOption = False,
     every: AllOption = False,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Serving cost of MODEL: KV cache, TTFT, TPOT, throughput, GPUs, $ and CO2e per 1M tokens;
     with --ttft/--tpot and no --gpu/--system, the cheapest configuration meeting them."""
     output = renamed(output_tokens, old_output, "--output", "--output-tokens") or "256"
     batch = renamed(concurrency, old_batch, "--batch", "--concurrency")
-    price_value: Any = price
-    if price is not None and price.strip()[:1].isdigit():
-        price_value = quantity_option(price, "USD/hour", "--price")
+    price_value = price_option(price)  # a number, or a catalog price name or alias
     rate_value = None if rate is None else quantity_option(rate, "1/s", "--rate")
     ttft_value = None if ttft is None else _latency(ttft, "--ttft")
     tpot_value = None if tpot is None else _latency(tpot, "--tpot")
     if plot is not None:
-        check_destination(plot, "--plot")
+        check_destination(plot, "--plot", force=force)
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
         layouts = (False, True) if disaggregated else (False,)
         _search(model, (ttft_value, tpot_value), rate_value, prompt, output, engine, layouts,
-                plot, as_json, (explain, every))  # fmt: skip
+                plot, as_json, (explain, every), force=force)  # fmt: skip
         return
     if plot is not None:
         raise MlcostError(
@@ -191,6 +192,8 @@ def _search(
     plot: Path | None,
     as_json: bool,
     shown: tuple[bool, bool],
+    *,
+    force: bool = False,
 ) -> None:
     """``mlcost serve MODEL --ttft T --tpot T``: the cheapest configuration, its runner-up and
     the Pareto front (:func:`mlcost.serving.slo.search_slo`); with ``--disaggregated``,
@@ -212,7 +215,7 @@ def _search(
         import matplotlib
 
         matplotlib.use("Agg")
-        save_png(result.plot(), plot)
+        save_png(result.plot(), plot, force=force)
     if as_json:
         front = [c.__dict__ for c in result.pareto()]
         print_json({**result.to_json(), "pareto": front})

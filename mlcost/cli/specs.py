@@ -13,6 +13,7 @@ from rich.text import Text
 from mlcost.cli.options import (
     DEFAULT_GPU,
     DEFAULT_MODEL,
+    ForceOption,
     JsonOption,
     renamed,
     resolve_accelerator,
@@ -21,7 +22,8 @@ from mlcost.cli.options import (
 )
 from mlcost.cli.output import print_json, stdout_console
 from mlcost.description import Row, SpecDescription, describe, spec_value_text
-from mlcost.io import write_text_atomically
+from mlcost.errors import MlcostError
+from mlcost.io import YAML, check_output, write_output
 from mlcost.specs import GROUPS, Spec, default_catalog, from_hf_config, load_spec
 
 specs_app = typer.Typer(help="List, show, validate and import specs.", no_args_is_help=True)
@@ -112,17 +114,19 @@ def specs_validate(
     paths: Annotated[list[Path], typer.Argument(help="Spec YAML files to check.")],
 ) -> None:
     """Check spec files: schema, units, signs, and that every number has a source."""
-    failed = False
+    failed = []
     for path in paths:
         spec = load_spec(path)
         missing = spec.unsourced_paths()
         if missing:
-            failed = True
-            typer.echo(f"{path}: numbers without a source: {', '.join(missing)}", err=True)
+            failed.append(f"{path}: numbers without a source: {', '.join(missing)}")
         else:
             typer.echo(f"{path}: ok ({spec.KIND} {spec.name})")
-    if failed:
-        raise typer.Exit(1)
+    if failed:  # a user error like any other: one line, exit status 2
+        raise MlcostError(
+            f"{len(failed)} of {len(paths)} spec(s) fail: {'; '.join(failed)}; expected a "
+            "source for every number (a 'sources' entry per field)"
+        )
 
 
 @specs_app.command("import-hf")
@@ -133,15 +137,19 @@ def specs_import_hf(
     old_output: Annotated[
         Path | None, typer.Option("--output", hidden=True, help="Deprecated: --out.")
     ] = None,
+    force: ForceOption = False,
 ) -> None:
     """Turn a Hugging Face config.json into an mlcost transformer spec (YAML)."""
+    option = "--out" if old_output is None else "--output"
     output = renamed(out, old_output, "--output", "--out")
+    if output is not None:
+        check_output(output, option=option, suffixes=YAML, force=force, inputs=(config,))
     spec = from_hf_config(config, name=name)
     text = spec.to_yaml()
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_text_atomically(output, text)
+        write_output(output, text, option=option, suffixes=YAML, force=force, inputs=(config,))
         typer.echo(f"wrote {output} ({spec.parameter_count:,} parameters)")
 
 

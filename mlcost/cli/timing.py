@@ -13,6 +13,7 @@ from mlcost.cli.options import (
     DEFAULT_GPU,
     STEP_LAYOUT,
     TRAINING,
+    ForceOption,
     GpuOption,
     ImplementationOption,
     JsonOption,
@@ -96,11 +97,12 @@ def roofline(
         typer.Option("--gpu", help="Accelerator(s): names, spec YAML or calibrated profiles."),
     ] = None,
     out: Annotated[Path | None, typer.Option("--plot", help="Write the figure (PNG) here.")] = None,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Ridge points of GPUs, and where a model's operators sit on the roofline."""
     if out is not None:
-        check_destination(out, "--plot")
+        check_destination(out, "--plot", force=force)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -135,7 +137,7 @@ def roofline(
                 }
             )
     if out is not None:
-        save_png(plot.roofline(gpus, predicted, format=fmt), out)
+        save_png(plot.roofline(gpus, predicted, format=fmt), out, force=force)
     if as_json:
         print_json({"gpus": rows, "operators": placed, "figure": str(out) if out else None})
         return

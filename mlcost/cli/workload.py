@@ -11,6 +11,7 @@ from rich.table import Table
 from mlcost.cli.options import (
     STEP_LAYOUT,
     TRAINING,
+    ForceOption,
     JsonOption,
     ModelArgument,
     resolve_model,
@@ -18,7 +19,7 @@ from mlcost.cli.options import (
 )
 from mlcost.cli.output import print_json, stdout_console
 from mlcost.flops import training_flops
-from mlcost.io import write_text_atomically
+from mlcost.io import check_output, write_output
 from mlcost.layout import Layout
 from mlcost.units import quantity_to_json
 from mlcost.workload import TrainingConfig, operators
@@ -67,12 +68,18 @@ def ops(
     config: TrainingConfig,
     layout: Layout,
     csv: Annotated[Path | None, typer.Option("--csv", help="Write the table as CSV here.")] = None,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """The operator table of one training step (per-execution figures; see 'count')."""
+    if csv is not None:
+        check_output(csv, option="--csv", suffixes=(".csv",), force=force, inputs=(model,))
     table_of_ops = operators(resolve_model(model), config, layout)
     if csv is not None:
-        write_text_atomically(csv, table_of_ops.to_frame().to_csv(index=False))
+        write_output(
+            csv, table_of_ops.to_frame().to_csv(index=False), option="--csv", suffixes=(".csv",),
+            force=force, inputs=(model,),
+        )  # fmt: skip
         typer.echo(f"wrote {csv} ({len(table_of_ops)} operators)")
         return
     if as_json:

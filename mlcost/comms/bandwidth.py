@@ -12,8 +12,10 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import quantity
 from mlcost.comms.collectives import COLLECTIVES, check_ranks
 from mlcost.errors import MlcostError
+from mlcost.units import Q_
 
 
 def bus_bandwidth_factor(collective: str, ranks: Real) -> Real:
@@ -35,8 +37,9 @@ def bus_bandwidth_factor(collective: str, ranks: Real) -> Real:
 
 
 def algorithm_bandwidth(size: pint.Quantity, time: pint.Quantity) -> pint.Quantity:
-    """``algbw = S / t`` (nccl-tests PERFORMANCE.md), in GB/s."""
-    return (size / time).to("GB/s")
+    """``algbw = S / t`` (nccl-tests PERFORMANCE.md), in GB/s (size >= 0, time > 0)."""
+    moved = quantity(size, "byte", "size")
+    return Q_(moved / quantity(time, "s", "time", strict=True), "B/s").to("GB/s")
 
 
 def bus_bandwidth(

@@ -43,6 +43,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import finite
 from mlcost.errors import MlcostError
 from mlcost.units import Q_, magnitude_in
 
@@ -120,18 +121,29 @@ def point_to_point_seconds(size: Real, beta: Real, alpha: Real) -> Real:
 
 # ----- public formulas: quantities in, quantities out ------------------------------------------
 def _si(size: Any, bandwidth: Any, latency: Any) -> tuple[Real, Real, Real]:
-    """Size in bytes, bandwidth in bytes/s, latency in seconds (the one unit guard)."""
+    """Size in bytes, bandwidth in bytes/s, latency in seconds (the one unit guard), every
+    element finite, the size and latency >= 0 and the bandwidth > 0 (:mod:`mlcost.checks`)."""
     return (
-        magnitude_in(size, "byte", "size"),
-        magnitude_in(bandwidth, "byte/s", "bandwidth"),
-        magnitude_in(latency, "s", "latency"),
+        finite(magnitude_in(size, "byte", "size"), "size", unit="B"),
+        finite(
+            magnitude_in(bandwidth, "byte/s", "bandwidth"), "bandwidth", strict=True, unit="B/s"
+        ),
+        finite(magnitude_in(latency, "s", "latency"), "latency", unit="s"),
     )
 
 
 def check_ranks(n: Real, what: str = "ranks") -> Real:
     """``n`` unchanged when every value is a count >= 1; else :class:`MlcostError`."""
-    array = np.asarray(n)
-    if array.size == 0 or not np.all(np.isfinite(array.astype(np.float64))) or np.any(array < 1):
+    try:
+        array = np.asarray(n, dtype=np.float64)
+    except (TypeError, ValueError):
+        array = np.asarray([np.nan])
+    if (
+        array.size == 0
+        or not np.all(np.isfinite(array))
+        or np.any(array < 1)
+        or np.any(array != np.round(array))
+    ):
         raise MlcostError(f"{what}: got {n!r}, expected a whole number of ranks >= 1")
     return n
 

@@ -22,6 +22,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Flags, Real, plain
+from mlcost.checks import finite
 from mlcost.comms.bandwidth import algorithm_bandwidth, bus_bandwidth, bus_bandwidth_factor
 from mlcost.comms.collectives import (
     BENCH_NAMES,
@@ -415,9 +416,8 @@ def collective_time(
             f"{resolved.nodes} x {resolved.gpus_per_node}; raise --nodes"
         )
     where = placement(resolved, n, stride)
-    seconds = collective_seconds(
-        resolved, collective, magnitude_in(size, "byte", "size"), where, algorithm, fit_world_size
-    )
+    size_bytes = finite(magnitude_in(size, "byte", "size"), "size", unit="B")
+    seconds = collective_seconds(resolved, collective, size_bytes, where, algorithm, fit_world_size)
     if strict and not np.all(np.isfinite(np.asarray(seconds))):
         raise MlcostError(
             f"algorithm: {algorithm!r} cannot run on {n} GPUs of {resolved.name} (in-network "
@@ -427,7 +427,7 @@ def collective_time(
     return CollectiveTime(
         collective=str(collective_name(collective)),
         algorithm=algorithm,
-        size=Q_(magnitude_in(size, "byte", "size"), "byte"),
+        size=Q_(size_bytes, "byte"),
         ranks=n,
         nodes=int(nodes_used) if np.ndim(nodes_used) == 0 else nodes_used,
         time=Q_(seconds, "s").to("ms"),

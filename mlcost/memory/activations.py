@@ -26,6 +26,7 @@ from typing import Literal
 import pint
 
 from mlcost.arrays import Real
+from mlcost.checks import counts
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.records import Record
@@ -54,7 +55,15 @@ def megatron_activation_bytes_per_layer(
     recompute: str = "none",
     flash: bool = False,
 ) -> pint.Quantity:
-    """Korthikanti et al. 2022, Table 2 (16-bit activations, 1-byte dropout masks)."""
+    """Korthikanti et al. 2022, Table 2 (16-bit activations, 1-byte dropout masks); every
+    count a whole number >= 1, ``recompute`` one of none, selective, full."""
+    for value, name in ((sequence, "sequence"), (batch, "batch"), (hidden, "hidden"),
+                        (heads, "heads"), (tensor_parallel, "tensor_parallel")):  # fmt: skip
+        counts(value, name)
+    if recompute not in ("none", "selective", "full"):
+        raise MlcostError(
+            f"recompute: got {recompute!r}, expected none, selective or full (Table 2's rows)"
+        )
     s, b, h, a, t = sequence, batch, hidden, heads, tensor_parallel
     if recompute == "full":
         return Q_(2 * s * b * h, "byte")

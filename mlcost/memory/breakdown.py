@@ -33,6 +33,7 @@ import pint
 from pydantic import Field
 
 from mlcost.arrays import Array, Real, plain
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes
 from mlcost.implementation import SoftwareLike
@@ -589,7 +590,7 @@ def _model_parts(
 ) -> tuple[ActivationParts, int, tuple[int, ...]]:
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
-        layout.check_model(spec.num_layers, spec.num_attention_heads)
+        layout.check_model(spec.num_layers, spec.num_attention_heads, experts=spec.routed_experts)
         per_gpu = sequence if isinstance(sequence, int | np.ndarray) else np.asarray(sequence)
         if np.any(per_gpu % layout.cp):
             raise MlcostError(
@@ -642,8 +643,8 @@ def memory_breakdown(
     """
     spec = as_model(model)
     accelerator = None if gpu is None else as_accelerator(gpu)
-    config = config or TrainingConfig()
-    layout = layout or Layout()
+    config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
+    layout = Layout() if layout is None else argument(layout, Layout, "layout")
     overheads = overheads or overheads_of(accelerator)
     batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
     sequence = config.sequence_length if sequence_length is None else sequence_length

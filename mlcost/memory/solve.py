@@ -105,7 +105,12 @@ def min_gpus(
     spec = _transformer(model, "min_gpus")
     accelerator = as_accelerator(gpu)
     layout = layout or Layout(zero_stage=3)
-    layout.check_model(spec.num_layers, spec.num_attention_heads, config.sequence_length)
+    layout.check_model(
+        spec.num_layers,
+        spec.num_attention_heads,
+        config.sequence_length,
+        experts=spec.routed_experts,
+    )
     overheads = overheads or DEFAULT_OVERHEADS
     parts = activation_parts(
         spec,

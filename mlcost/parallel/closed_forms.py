@@ -10,6 +10,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import counts, finite
 from mlcost.errors import MlcostError
 from mlcost.records import Record
 from mlcost.results import Figure, Result
@@ -43,9 +44,10 @@ def gradient_all_reduce_bytes(gradient_bytes: Real, ranks: Real | None = None) -
     """Bytes each GPU sends in a ring all-reduce of ``gradient_bytes``: ``2(n-1)/n x`` the data
     (Patarasuk and Yuan 2009; the chapter's footnote), or the chapter's ``2x`` without ``ranks``.
     Plain numbers; the one home of the "2 x gradient bytes" rule."""
+    finite(gradient_bytes, "gradient_bytes")
     if ranks is None:
         return 2.0 * gradient_bytes
-    n = np.asarray(ranks, dtype=np.float64)
+    n = np.asarray(counts(ranks, "ranks"), dtype=np.float64)
     return gradient_bytes * 2 * (n - 1) / n
 
 
@@ -113,8 +115,8 @@ def communication_tax_speedup(gpus: Real, communication_fraction: Real) -> Real:
 def implied_communication_fraction(speedup: Real, gpus: Real) -> Real:
     """The ``r`` that makes the chapter's curve pass through a (model-derived) speedup:
     ``r = (N/S - 1) / (N - 1)`` (its inverse; undefined at N = 1, returned as 0)."""
-    n = np.asarray(gpus, dtype=np.float64)
-    s = np.asarray(speedup, dtype=np.float64)
+    n = np.asarray(counts(gpus, "gpus"), dtype=np.float64)
+    s = np.asarray(finite(speedup, "speedup", strict=True), dtype=np.float64)
     safe = np.where(n > 1, n - 1, 1.0)
     return plain(np.where(n > 1, (n / s - 1) / safe, 0.0))
 

@@ -127,7 +127,12 @@ def scaling_curve(
     resolved = system(target).for_gpus(int(counts.max()))
     layers = spec.num_layers if isinstance(spec, TransformerSpec) else 1
     if isinstance(spec, TransformerSpec):
-        layout.check_model(spec.num_layers, spec.num_attention_heads, config.sequence_length)
+        layout.check_model(
+            spec.num_layers,
+            spec.num_attention_heads,
+            config.sequence_length,
+            experts=spec.routed_experts,
+        )
     dp = counts // base
     all_counts = np.concatenate([[base], counts])
     all_dp = np.concatenate([[1], dp])

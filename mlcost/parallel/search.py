@@ -38,6 +38,7 @@ import pint
 
 from mlcost.arrays import distinct
 from mlcost.blocks import row_blocks, rows_of
+from mlcost.checks import argument, counts
 from mlcost.errors import MlcostError
 from mlcost.finetune import dequantized_weight_bytes
 from mlcost.implementation import Software, SoftwareLike
@@ -111,6 +112,29 @@ class SearchSpace(Record, frozen=True):
     virtual_stages: Sequence[int] = (1, 2)
     tp_overlap: Sequence[bool] = (False, True)
     expert_parallel: Sequence[int] | None = None
+
+    def checked(self) -> SearchSpace:
+        """This space, when every option list is non-empty and holds values a layout can take
+        (issue 65: a 0 degree reached a division); else one line naming the option. What
+        :func:`search` runs first."""
+        for field in ("tensor_parallel", "pipeline_parallel", "context_parallel",
+                      "micro_batch_sizes", "virtual_stages", "expert_parallel"):  # fmt: skip
+            values = getattr(self, field)
+            if values is not None:
+                counts(tuple(values), field)
+        for field, allowed in (
+            ("zero_stages", (0, 1, 2, 3)),
+            ("recompute", RECOMPUTE_CODES),
+            ("sequence_parallel", (False, True)),
+            ("tp_overlap", (False, True)),
+        ):
+            values = tuple(getattr(self, field))
+            if not values or any(v not in allowed for v in values):
+                raise MlcostError(
+                    f"{field}: got {values!r}, expected a non-empty selection of "
+                    f"{', '.join(map(str, allowed))}"
+                )
+        return self
 
 
 def candidate_degrees(
@@ -726,12 +750,12 @@ def search(
     ``rank_by``: ``"time"`` (step time) or ``"cost"`` (GPU-seconds per token; with
     ``use_all_gpus=False`` a smaller run can be cheaper). ``space`` narrows or widens the options.
     """
-    space = space or SearchSpace()
+    space = SearchSpace() if space is None else argument(space, SearchSpace, "space").checked()
     spec = _checked(as_model(model), global_batch_size, rank_by, space)
     software = implementation_of(implementation)
     if not software.spec.tp_comm_overlap:
         space = replace(space, tp_overlap=(False,))
-    config = config or TrainingConfig()
+    config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
     resolved = system(target, nodes=nodes)
     if gpus is None:
         gpus = resolved.gpus

@@ -35,6 +35,7 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Array, Real, only
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.implementation import Software, SoftwareLike
 from mlcost.implementation import implementation as implementation_of
@@ -362,7 +363,12 @@ def check_layout(
             "GEMMs; use an implementation that does (megatron-core) or tp_overlap=False"
         )
     if isinstance(model, TransformerSpec):
-        layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
+        layout.check_model(
+            model.num_layers,
+            model.num_attention_heads,
+            config.sequence_length,
+            experts=model.routed_experts,
+        )
     elif layout.model_parallel > 1:
         raise MlcostError(
             f"layout: {model.name!r} is a {model.KIND}; only data parallelism is modeled for it"
@@ -396,6 +402,8 @@ def multi_gpu_step_time(
     :data:`mlcost.implementation.DEFAULT_IMPLEMENTATION`). See the module docstring.
     ``options`` says how communication overlaps compute (:class:`CommOptions`)."""
     spec = as_model(model)
+    config = argument(config, TrainingConfig, "config")
+    layout = argument(layout, Layout, "layout")
     software = implementation_of(implementation)
     resolved = (
         system(target, nodes=nodes) if nodes is not None else system(target).for_gpus(layout.gpus)

@@ -35,7 +35,9 @@ import pint
 from mlcost import scaling
 from mlcost.arrays import only
 from mlcost.checkpointing.failures import GoodputPlan, GoodputSchedule
+from mlcost.checks import argument
 from mlcost.errors import RunDoesNotFitError
+from mlcost.layout import Layout
 from mlcost.memory import MemoryBreakdown, memory_breakdown
 from mlcost.parallel.step import MultiGpuStep, multi_gpu_step_time
 from mlcost.plan.chain import (
@@ -46,7 +48,12 @@ from mlcost.plan.chain import (
     evaluate_time,
     goodput_of,
 )
-from mlcost.plan.figures import fit_verdict, plan_figures
+from mlcost.plan.figures import (
+    PREDICTED_GPU_HOURS,
+    fit_verdict,
+    plan_figures,
+    report_mode_disagreement,
+)
 from mlcost.plan.inputs import PlanInputs
 from mlcost.plan.resolve import Run, resolve
 from mlcost.plan.sweep import NUMERIC_AXES, STRUCTURAL_AXES, sweep
@@ -55,6 +62,7 @@ from mlcost.results import Figure, Figures, Result
 from mlcost.specs import Accelerator
 from mlcost.systems import System
 from mlcost.units import Q_, in_unit, magnitude_in
+from mlcost.workload import TrainingConfig
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,6 +73,11 @@ if TYPE_CHECKING:
 
 class ComputeOptimalWarning(UserWarning):
     """A plan's model size is far from compute-optimal for its FLOPs (Hoffmann et al. 2022)."""
+
+
+class ReportModeWarning(UserWarning):
+    """Report mode: the published GPU-hours are far from the plan's own prediction of the same
+    run (:meth:`Plan.report_mode_note`); the figures still use the published ones."""
 
 
 class DoesNotFitError(RunDoesNotFitError):
@@ -152,6 +165,11 @@ class Plan(PlanInputs, Result):
     run: Run = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        # The records a plan is given, checked once here (a dict of fields is accepted).
+        if self.config is not None:
+            object.__setattr__(self, "config", argument(self.config, TrainingConfig, "config"))
+        if self.layout is not None:
+            object.__setattr__(self, "layout", argument(self.layout, Layout, "layout"))
         object.__setattr__(self, "run", resolve(self))
 
     # ----- the chain: two cached stages ------------------------------------------------------
@@ -282,6 +300,7 @@ class Plan(PlanInputs, Result):
         """Time to train: steps, wall clock, GPU-hours, MFU, goodput and N / N_opt."""
         self.require_fit()
         self._warn_if_far_from_optimal()
+        self._warn_if_report_disagrees()
         names = (
             "tokens",
             "steps",
@@ -289,6 +308,7 @@ class Plan(PlanInputs, Result):
             "goodput",
             "wall clock",
             "GPU-hours",
+            PREDICTED_GPU_HOURS,
             "MFU",
             "N / N_opt",
         )
@@ -352,6 +372,18 @@ class Plan(PlanInputs, Result):
             }
         )
         return data
+
+    def report_mode_note(self) -> str | None:
+        """In report mode, one line when the published GPU-hours and this plan's prediction of
+        the same run are more than ``Assumptions.report_mode_factor`` apart; else None."""
+        if self.run.gpu_hours is None or not self.fits:
+            return None
+        return report_mode_disagreement(self.run, self._values())
+
+    def _warn_if_report_disagrees(self) -> None:
+        note = self.report_mode_note()
+        if note is not None:
+            warnings.warn(note, ReportModeWarning, stacklevel=3)
 
     def _warn_if_far_from_optimal(self) -> None:
         if self.run.config.finetune.adapters:  # Hoffmann et al.'s law is about pre-training
@@ -437,5 +469,6 @@ __all__ = [
     "DoesNotFitError",
     "Plan",
     "PlanStep",
+    "ReportModeWarning",
     "Suggestion",
 ]

@@ -116,6 +116,9 @@ class TimeArrays(Record, frozen=True):
     wall_s: Array
     wall_days: Array
     gpu_hours: Array
+    #: The GPU-hours this plan predicts, also in report mode (where ``gpu_hours`` is the
+    #: published figure): what a published figure is compared with.
+    predicted_gpu_hours: Array
     mfu: Array
     model_flops: Array  # the whole run
     n_over_n_opt: Array
@@ -434,6 +437,7 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
     ones = np.ones(x.gpus.shape)
     goodput = ones if schedule is None else schedule.goodput  # 1 without a checkpoint target
     time = training_time(x.tokens, tokens_per_step, step_s, x.gpus, goodput)
+    predicted_gpu_hours = np.asarray(time.gpu_hours)
     if run.gpu_hours is not None:  # report mode: the published GPU-hours set the wall clock
         hours = run.gpu_hours * ones
         time = replace(time, wall_seconds=hours * 3600.0 / x.gpus, gpu_hours=hours)
@@ -457,6 +461,7 @@ def evaluate_time(run: Run, x: Numbers) -> TimeArrays:
         wall_s=np.asarray(time.wall_seconds),
         wall_days=np.asarray(time.wall_seconds) / 86400.0,
         gpu_hours=np.asarray(time.gpu_hours),
+        predicted_gpu_hours=predicted_gpu_hours,
         mfu=np.asarray(model_flops_utilization(step.model_flops_step, step_s, x.gpus, run.peak)),
         model_flops=step.model_flops_step * time.steps,
         n_over_n_opt=distance_from_optimal(run.parameters, x.tokens) * ones,

@@ -130,6 +130,47 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
     ]
 
 
+#: The name of the report-mode figure that compares the published GPU-hours with the plan's.
+PREDICTED_GPU_HOURS = "predicted GPU-hours"
+
+
+def report_mode_disagreement(run: Run, v: Values) -> str | None:
+    """In report mode, one line when the published GPU-hours and the plan's own prediction of
+    the same run differ by more than ``Assumptions.report_mode_factor``; else None."""
+    if run.gpu_hours is None:
+        return None
+    published, predicted = v["gpu_hours"], v["predicted_gpu_hours"]
+    factor = run.assumptions.report_mode_factor
+    if not predicted > 0 or 1 / factor <= published / predicted <= factor:
+        return None
+
+    def hours(x: float) -> str:
+        return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+    return (
+        f"gpu_hours: got {hours(published)} GPU-hours, but this plan predicts {hours(predicted)} "
+        f"for the same run ({published / predicted:.3g}x); the figures use the published "
+        "GPU-hours as given: check --gpu-hours, --tokens, --gpus and the model"
+    )
+
+
+def report_mode_figure(run: Run, v: Values) -> Figure:
+    """The plan's own GPU-hours beside a published figure (report mode), with their ratio and,
+    beyond ``Assumptions.report_mode_factor``, the warning (issue 65: never silently)."""
+    published, predicted = v["gpu_hours"], v["predicted_gpu_hours"]
+    ratio = published / predicted if predicted > 0 else float("nan")
+    far = report_mode_disagreement(run, v)
+    return Figure(
+        PREDICTED_GPU_HOURS,
+        Q_(predicted, "hour"),
+        "GPUs · steps · step time / goodput (this plan, for comparison)",
+        f"published / predicted = {published:.6g} h / {predicted:.6g} h = {ratio:.3g}"
+        + (f"; WARNING: {far}" if far else ""),
+        "mlcost's prediction of the same run; report_mode_factor: "
+        + ASSUMPTION_SOURCES["report_mode_factor"],
+    )
+
+
 def time_figures(run: Run, v: Values, failures: GoodputSchedule | None) -> list[Figure]:
     """Steps, goodput, wall clock, GPU-hours, MFU, and the distance from compute-optimal."""
     lay = run.layout
@@ -150,6 +191,7 @@ def time_figures(run: Run, v: Values, failures: GoodputSchedule | None) -> list[
                 "given (gpu_hours=)",
             ),
             Figure("GPU-hours", Q_(v["gpu_hours"], "hour"), "published", "-", "given (gpu_hours=)"),
+            report_mode_figure(run, v),
         ]
         return [steps, *given, optimality_figure(run, v)]
     return [

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pint
 
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.finetune import METHODS, FineTuning, trainable_parameters
 from mlcost.layout import Layout
@@ -234,8 +235,8 @@ def finetuning_fit(
     >>> fit.to_frame()  # doctest: +SKIP
     """
     spec, accelerator = as_model(model), as_accelerator(gpu)
-    config = config or TrainingConfig()
-    layout = layout or Layout()
+    config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
+    layout = Layout() if layout is None else argument(layout, Layout, "layout")
     rows = []
     for method in methods:
         tuning = _method_tuning(method, config.finetune)

@@ -12,6 +12,7 @@ import numpy as np
 import pint
 
 from mlcost.assumptions import Assumptions
+from mlcost.checks import counts
 from mlcost.errors import MlcostError, UnknownNameError
 from mlcost.implementation import Software
 from mlcost.implementation import implementation as implementation_of
@@ -188,12 +189,27 @@ def _given_layout(layout: Layout, gpus: int) -> Layout:
     )
 
 
-def _batched(layout: Layout, batch: int) -> tuple[Layout, str]:
-    """A given layout without a global batch or accumulation steps ``batch`` sequences (rounded
-    up to a whole number of micro-batches per replica); with one, as given."""
+def _batched(layout: Layout, batch: int, plan: PlanInputs) -> tuple[Layout, str]:
+    """A given layout without a global batch or accumulation steps ``batch`` sequences; with
+    one, as given. A default batch is rounded up to a whole number of micro-batches per
+    replica (and the layout's source says so); a batch the plan was given must divide, and
+    must agree with the layout's own: it is never changed silently (issue 65)."""
+    asked = plan.global_batch_size
     if layout.global_batch_size is not None or layout.gradient_accumulation is not None:
+        if asked is not None and asked != layout.global_batch:
+            raise MlcostError(
+                f"global_batch_size: got {asked}, but the layout runs {layout.global_batch} "
+                f"sequences per step ({layout.describe()}); give one of the two"
+            )
         return layout, "given"
     per_step = layout.dp * layout.micro_batch_size
+    if asked is not None and asked % per_step:
+        low = max(per_step, asked // per_step * per_step)
+        raise MlcostError(
+            f"global_batch_size: got {asked}, expected a multiple of dp x micro_batch_size = "
+            f"{layout.dp} x {layout.micro_batch_size} = {per_step} (whole micro-batches per "
+            f"replica); give {low} or {low + per_step}, or another micro-batch size"
+        )
     total = max(1, math.ceil(batch / per_step)) * per_step
     return (
         layout.model_copy(update={"global_batch_size": total}),
@@ -310,11 +326,18 @@ def resolve(plan: PlanInputs) -> Run:
     gpus = _gpus(plan, base)
     resolved = base.for_gpus(gpus)
     software = implementation_of(plan.implementation, catalog)
+    if plan.global_batch_size is not None:  # 0 is refused, never read as "the default"
+        counts(plan.global_batch_size, "global_batch_size")
     batch = plan.global_batch_size or default_global_batch(model, config, gpus, assumptions)
     if plan.layout is not None:
-        layout, layout_source = _batched(_given_layout(plan.layout, gpus), batch)
+        layout, layout_source = _batched(_given_layout(plan.layout, gpus), batch, plan)
         if isinstance(model, TransformerSpec):
-            layout.check_model(model.num_layers, model.num_attention_heads, config.sequence_length)
+            layout.check_model(
+                model.num_layers,
+                model.num_attention_heads,
+                config.sequence_length,
+                experts=model.routed_experts,
+            )
         found = None
     else:
         layout, layout_source, found = choose_layout(

@@ -34,18 +34,29 @@ import numpy as np
 import pint
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import counts, finite
 from mlcost.errors import MlcostError
 from mlcost.serving.formats import element_bytes
 from mlcost.specs import TransformerSpec
+from mlcost.specs.catalog import as_model
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
 from mlcost.workload.builder import attention_layers
 
 
-def attention_kind(model: TransformerSpec) -> str:
+def _transformer(model: TransformerSpec | str) -> TransformerSpec:
+    """The model a cache formula is given (a spec or a catalog name), checked to be a
+    transformer."""
+    spec = as_model(model)
+    if not isinstance(spec, TransformerSpec):
+        raise MlcostError(f"model: {spec.name} is a {spec.KIND}; a KV cache needs a transformer")
+    return spec
+
+
+def attention_kind(model: TransformerSpec | str) -> str:
     """The attention kind of the spec (:attr:`mlcost.specs.TransformerSpec.attention_kind`:
     ``mha``, ``gqa``, ``mqa`` or ``mla``), which keys :data:`CACHE_WIDTHS`."""
-    return model.attention_kind
+    return _transformer(model).attention_kind
 
 
 def _key_value_width(model: TransformerSpec, tensor_parallel: int) -> float:
@@ -69,31 +80,35 @@ CACHE_WIDTHS: dict[str, Callable[[TransformerSpec, int], float]] = {
 }
 
 
-def cache_elements_per_token(model: TransformerSpec, tensor_parallel: int = 1) -> float:
+def cache_elements_per_token(model: TransformerSpec | str, tensor_parallel: int = 1) -> float:
     """Elements one layer caches per token on one rank (module docstring)."""
-    return CACHE_WIDTHS[attention_kind(model)](model, tensor_parallel)
+    spec = _transformer(model)
+    counts(tensor_parallel, "tensor_parallel")
+    return CACHE_WIDTHS[attention_kind(spec)](spec, tensor_parallel)
 
 
 def cached_tokens(context: Real, window: Real | None = None) -> Real:
     """Tokens a layer keeps after ``context`` tokens: all of them, or ``min(context, w - 1)``
     under a sliding window of ``w``."""
-    context = np.asarray(context, dtype=np.float64)
+    context = np.asarray(finite(context, "context"), dtype=np.float64)
+    if window is not None:
+        counts(window, "window")
     if window is None:
         return plain(context)
     return plain(np.minimum(context, float(window) - 1.0))
 
 
-def cache_layers(model: TransformerSpec) -> list[tuple[int, int | None]]:
+def cache_layers(model: TransformerSpec | str) -> list[tuple[int, int | None]]:
     """``(layers, window)`` per attention pattern of the model (window ``None``: global)."""
     return [
         (count, pattern.get("window"))
-        for _, count, pattern in attention_layers(model, TrainingConfig())
+        for _, count, pattern in attention_layers(_transformer(model), TrainingConfig())
         if count
     ]
 
 
 def kv_bytes_per_token(
-    model: TransformerSpec, kv_format: str = "bf16", *, tensor_parallel: int = 1
+    model: TransformerSpec | str, kv_format: str = "bf16", *, tensor_parallel: int = 1
 ) -> pint.Quantity:
     """Bytes one token adds to the cache of every layer on one rank (before any window cap):
     ``L · width · e`` with ``width`` from :func:`cache_elements_per_token` and ``e`` the bytes
@@ -101,15 +116,16 @@ def kv_bytes_per_token(
     (128 KiB) per token."""
     e = element_bytes(kv_format, field="kv_format")
     width = cache_elements_per_token(model, tensor_parallel)
-    return Q_(model.num_layers * width * e, "byte/token")
+    return Q_(_transformer(model).num_layers * width * e, "byte/token")
 
 
 def paged_tokens(tokens: Real, block_size: int | None) -> Real:
     """Token slots ``B · ceil(n / B)`` that ``n`` cached tokens take in blocks of ``B`` (``n``
-    itself without paging)."""
-    tokens = np.asarray(tokens, dtype=np.float64)
-    if not block_size:
+    itself without paging, ``block_size`` None; 0 is refused, never read as "no paging")."""
+    tokens = np.asarray(finite(tokens, "tokens"), dtype=np.float64)
+    if block_size is None:
         return plain(tokens)
+    counts(block_size, "block_size")
     return plain(block_size * np.ceil(tokens / block_size))
 
 
@@ -121,7 +137,7 @@ def paged_fragmentation(tokens: Real, block_size: int) -> Real:
 
 
 def kv_cache_bytes(
-    model: TransformerSpec,
+    model: TransformerSpec | str,
     context: Real,
     batch: Real = 1,
     kv_format: str = "bf16",
@@ -130,11 +146,14 @@ def kv_cache_bytes(
     block_size: int | None = None,
 ) -> pint.Quantity:
     """Bytes of the cache of ``batch`` sequences of ``context`` tokens on one rank:
-    ``b · e · width · sum over patterns of layers · slots(cached_tokens(C, w))``."""
+    ``b · e · width · sum over patterns of layers · slots(cached_tokens(C, w))``. ``context``
+    and ``batch`` are finite and >= 0 (arrays: every element)."""
     e = element_bytes(kv_format, field="kv_format")
-    width = cache_elements_per_token(model, tensor_parallel)
+    spec = _transformer(model)
+    finite(batch, "batch")
+    width = cache_elements_per_token(spec, tensor_parallel)
     total: Real = 0.0
-    for layers, window in cache_layers(model):
+    for layers, window in cache_layers(spec):
         slots = paged_tokens(cached_tokens(context, window), block_size)
         total = total + layers * np.asarray(slots, dtype=np.float64)
     return Q_(plain(np.asarray(batch, dtype=np.float64) * total * width * e), "byte")

@@ -36,7 +36,9 @@ from typing import Any
 import numpy as np
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import counts, finite
 from mlcost.comms.placement import collective_seconds, placement
+from mlcost.errors import MlcostError
 from mlcost.records import replace
 from mlcost.roofline import Ceilings
 from mlcost.serving.formats import compute_format
@@ -139,8 +141,10 @@ def tensor_parallel_seconds(
 def expected_accepted_tokens(acceptance: Real, draft_tokens: int) -> Real:
     """Tokens a speculative step yields on average, ``(1 - a^(k+1)) / (1 - a)`` (``k + 1`` when
     every draft is accepted; Leviathan et al. 2023, eq. 1)."""
-    a = np.asarray(acceptance, dtype=np.float64)
-    k = float(draft_tokens)
+    a = np.asarray(finite(acceptance, "acceptance"), dtype=np.float64)
+    if np.any(a > 1.0):
+        raise MlcostError(f"acceptance: got {acceptance!r}, expected a rate in [0, 1]")
+    k = float(counts(draft_tokens, "draft_tokens"))
     safe = np.where(a < 1.0, a, 0.0)
     return plain(np.where(a < 1.0, (1 - safe ** (k + 1)) / (1 - safe), k + 1))
 

@@ -170,6 +170,13 @@ class ServePlan(Result):
         model = as_model(self.model, self._catalog)
         if not isinstance(model, TransformerSpec):
             raise MlcostError(f"model: {model.name} is not a transformer; serving needs one")
+        if model.architecture != "decoder":
+            raise MlcostError(
+                f"model: {model.name} is an {model.architecture} (it reads a whole input at "
+                "once and generates no tokens), expected a decoder: serving here times "
+                "generation token by token (TTFT, TPOT); cost an encoder's forward passes "
+                "with 'mlcost step'"
+            )
         return model
 
     @cached_property
@@ -177,8 +184,19 @@ class ServePlan(Result):
         if self.draft is None:
             return None
         model = as_model(self.draft, self._catalog)
-        if not isinstance(model, TransformerSpec):
-            raise MlcostError(f"draft: {model.name} is not a transformer")
+        if not isinstance(model, TransformerSpec) or model.architecture != "decoder":
+            raise MlcostError(
+                f"draft: {model.name} is not a decoder transformer; expected a small decoder "
+                "that proposes tokens"
+            )
+        target = self.transformer
+        if model.vocab_size != target.vocab_size:
+            raise MlcostError(
+                f"draft: {model.name} has a vocabulary of {model.vocab_size:,} tokens, "
+                f"{target.name} {target.vocab_size:,}; expected a draft with the target's "
+                "tokenizer (speculative decoding verifies the draft's token ids), e.g. a smaller "
+                "model of the same family"
+            )
         return model
 
     @cached_property
@@ -295,6 +313,7 @@ class ServePlan(Result):
             k = self.draft_tokens
             if isinstance(k, bool) or not isinstance(k, int) or k < 1:
                 raise MlcostError(f"draft_tokens: got {k!r}, expected a whole number >= 1")
+            _ = self.draft_model  # a decoder with the target's vocabulary
         for name in ("block_size", "group_size"):
             value = getattr(self, name)
             if value is not None and (

@@ -15,7 +15,13 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from mlcost.errors import AmbiguousNameError, DefaultNameNote, SpecError, UnknownNameError
+from mlcost.errors import (
+    AmbiguousNameError,
+    DefaultNameNote,
+    SpecError,
+    UnknownNameError,
+    UnsourcedSpecNote,
+)
 from mlcost.io import read_input_text
 from mlcost.specs import parsed
 from mlcost.specs.base import Spec
@@ -424,6 +430,15 @@ class Catalog:
         suffix = os.path.splitext(text)[1].lower() if "." in text else ""
         if suffix in (".yaml", ".yml") or (suffix != ".json" and os.path.isfile(text)):
             spec = load_spec(Path(text))
+            unsourced = spec.unsourced_paths()
+            if unsourced:  # the stated rule: UnsourcedSpecNote
+                shown = ", ".join(unsourced[:6]) + (" ..." if len(unsourced) > 6 else "")
+                warnings.warn(
+                    f"{text}: {len(unsourced)} number(s) without a source ({shown}); used as "
+                    "given ('mlcost specs validate' refuses it)",
+                    UnsourcedSpecNote,
+                    stacklevel=2,
+                )
         elif suffix == ".json":
             spec = from_hf_config(Path(text))
         else:

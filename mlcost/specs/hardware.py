@@ -70,6 +70,13 @@ class CloudPrice(_Part):
     provider: str | None = None
 
 
+#: How far a measured ceiling may lie above the datasheet's (GEMM efficiency, bandwidth) before
+#: a profile is refused: 5%, the spread of repeated timings of one kernel (p90/p10 of the
+#: bench's quick preset) plus datasheet rounding (peaks quoted to 3 digits). A 1.5x "measured"
+#: peak is a timer or FLOP-count error, or a profile measured on another GPU.
+MEASURED_ABOVE_DATASHEET = 1.05
+
+
 class GemmPoint(_Part):
     """One point of a measured GEMM efficiency curve: achieved / peak at a GEMM size."""
 
@@ -203,6 +210,42 @@ class Accelerator(Spec):
             seen.add(key)
         if not self.peak_compute:
             raise ValueError("peak_compute: at least one entry is required")
+        return self
+
+    @model_validator(mode="after")
+    def _within_the_datasheet(self) -> "Accelerator":
+        """Physics and the spec's own figures agree: the memory a program sees is at most the
+        memory there is, and a measured ceiling (GEMM or attention efficiency = achieved /
+        datasheet peak, measured bandwidth) is at most the datasheet's, within
+        :data:`MEASURED_ABOVE_DATASHEET`."""
+        visible = self.memory_visible
+        if visible is not None and visible > self.memory_capacity:
+            raise ValueError(
+                f"memory_visible: got {visible:~P}, above memory_capacity "
+                f"{self.memory_capacity:~P}; expected at most the memory there is (what "
+                "torch.cuda.get_device_properties reports); fix one of the two"
+            )
+        measured = self.measured
+        if measured is None:
+            return self
+        limit = MEASURED_ABOVE_DATASHEET
+        for field in ("gemm_efficiency", "attention_efficiency"):
+            for fmt, points in getattr(measured, field).items():
+                worst = max((p.efficiency for p in points), default=0.0)
+                if worst > limit:
+                    raise ValueError(
+                        f"measured.{field}.{fmt}: got {worst:.3g} x the datasheet peak; "
+                        f"expected at most {limit:g} (no GEMM runs faster than the chip's peak: "
+                        "a timer, FLOP count or wrong base GPU); re-measure, or calibrate with "
+                        "--base set to the GPU it ran on"
+                    )
+        bandwidth = measured.memory_bandwidth
+        if bandwidth is not None and bandwidth > limit * self.memory_bandwidth:
+            raise ValueError(
+                f"measured.memory_bandwidth: got {bandwidth.to('GB/s'):.4g~P}, above "
+                f"{limit:g} x the datasheet's {self.memory_bandwidth.to('GB/s'):.4g~P}; expected "
+                "at most the datasheet bandwidth; re-measure, or fix the base GPU"
+            )
         return self
 
     @property

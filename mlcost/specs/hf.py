@@ -317,8 +317,12 @@ def from_hf_config(
                 [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"],
                 source=source,
             ) from None
-    else:
+    elif isinstance(config, Mapping):
         data = dict(config)
+    else:
+        raise SpecError(
+            [f"config: got {type(config).__name__}, expected a config.json path or a dict"]
+        )
     if not isinstance(data, Mapping):
         raise SpecError(["expected a JSON object"], source=source)
     model_type = str(data.get("model_type", ""))

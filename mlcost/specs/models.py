@@ -358,6 +358,12 @@ class TransformerSpec(ModelSpec):
             mlp += (matrices - 1) * ffn + h
         return mlp
 
+    @property
+    def routed_experts(self) -> int:
+        """Routed experts per MoE layer (``moe.num_experts``), 0 for a dense model: what expert
+        parallelism splits."""
+        return 0 if self.moe is None else self.moe.num_experts
+
     @cached_property
     def expert_parameter_count(self) -> int:
         """Parameters of the routed experts (0 for a dense model): what expert parallelism

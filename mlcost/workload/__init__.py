@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from mlcost.arrays import Real
+from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
@@ -44,7 +45,8 @@ def operators(
     ``config``, with the micro-batch, micro-batch count and recomputation of ``layout``.
     ``micro_batch_size`` / ``sequence_length`` (transformers) override them with arrays for a
     sweep in one call."""
-    config = config or TrainingConfig()
+    config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
+    layout = None if layout is None else argument(layout, Layout, "layout")
     if isinstance(model, TransformerSpec):
         return transformer_operators(
             model,

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from mlcost.errors import MlcostError
-from mlcost.finetune import FineTuning
+from mlcost.finetune import FineTuning, check_finetuning
 from mlcost.records import Record
 from mlcost.specs.base import Model, PositiveInt
 from mlcost.specs.models import TransformerSpec
@@ -134,12 +134,14 @@ def config_for_model(config: TrainingConfig, model: object) -> TrainingConfig:
     """The configuration ``model`` trains with: a sequence length left at its default (2048) is
     capped at the model's positions (``max_position_embeddings``: GPT-2 trains on 1024), and one
     given longer than the positions is refused, since the model has no embedding (or trained
-    rotary range) for the extra positions.
+    rotary range) for the extra positions. The fine-tuning is checked against the model
+    (:func:`mlcost.finetune.check_finetuning`: targets, ranks, frozen layers, something to train).
 
     Raises :class:`mlcost.errors.MlcostError` naming the field, the value and the limit.
     """
     if not isinstance(model, TransformerSpec):
         return config
+    check_finetuning(model, config.finetune)
     positions = model.max_position_embeddings
     if config.sequence_length <= positions:
         return config

@@ -29,7 +29,7 @@ operators of a layer are in :mod:`mlcost.workload.layer`, the shared row builder
 from __future__ import annotations
 
 from mlcost.arrays import Real
-from mlcost.finetune import frozen_parts, trainable_parameters
+from mlcost.finetune import check_finetuning, frozen_parts, trainable_parameters
 from mlcost.layout import Layout
 from mlcost.records import replace
 from mlcost.results import sweep_text
@@ -229,6 +229,7 @@ def transformer_operators(
     (1: the table of one micro-batch, as of ``layout.one_micro_batch()``).
     """
     layout = layout or Layout()
+    check_finetuning(model, config.finetune)
     layers = model.num_layers
     layer_rf = layout.recompute_fraction(layers)
     step = StepBuilder(

@@ -5,6 +5,7 @@ argv list; the files it names are written into ``folder`` first."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 #: Commands that take a model and the shared training options, with the arguments they need.
@@ -196,6 +197,8 @@ def cli_cases(folder: Path) -> list[list[str]]:
         for option in BAD_LAYOUT:
             cases.append([*command, "gpt2", *option])
     cases += [["serve", *case] for case in SERVE_CASES]
+    write_issue65_inputs(folder)
+    cases += [argv for argv, _, _ in issue65_cases(folder)]
     return cases
 
 
@@ -213,3 +216,151 @@ SERVE_CASES: tuple[tuple[str, ...], ...] = (
     ("llama-3-70b", "--gpu", "h100-sxm5-80gb"), ("resnet-50",), ("nope",), ("",),
     ("llama-3-8b", "--json", "--tp", "3"),
 )  # fmt: skip
+
+
+#: The checkout (its catalog files are the templates of the bad specs below).
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+REFUSED, ANSWERED = "refused", "answered"
+
+
+#: The files of the issue-65 cases, by role: their names under ``FOLDER/issue65``.
+ISSUE65_FILES = {
+    "failed_results": "failed_results", "inf_results": "inf_results",
+    "a100_results": "a100_results", "above_peak": "above-peak.yaml", "visible": "visible.yaml",
+    "unsourced": "unsourced.yaml", "model": "model.yaml", "existing_csv": "existing.csv",
+    "existing_yaml": "existing.yaml", "config": "config.json", "fifo": "fifo.yaml",
+    "fifo_json": "fifo.json", "huge": "huge.yaml", "missing": "missing",
+}  # fmt: skip
+
+
+def issue65_paths(folder: Path) -> dict[str, Path]:
+    """Where :func:`write_issue65_inputs` writes each file."""
+    return {role: folder / "issue65" / name for role, name in ISSUE65_FILES.items()}
+
+
+def write_issue65_inputs(folder: Path) -> dict[str, Path]:
+    """The files of :func:`issue65_cases`, by role (issue 65): results folders no profile can
+    be fitted from, specs that contradict physics, files an output must not replace, and
+    files that are not files."""
+    root = folder / "issue65"
+    root.mkdir()
+    f = issue65_paths(folder)
+    header = (
+        "family,name,device,format,params,status,median_s,p10_s,p90_s,mean_s,stdev_s,"
+        "repeats,flops,bytes,detail\n"
+    )
+    gemm = (
+        'gemm,g,{device},fp32,"{{""m"": 64, ""n"": 64, ""k"": 64}}",{status},{t},{t},{t},{t},0,3,'
+        "1e8,1,{d}\n"
+    )
+    for role, row, metadata in (
+        ("failed_results", gemm.format(device="cpu", status="error", t="", d="oom"),
+         {"device": "cpu"}),
+        ("inf_results", gemm.format(device="cpu", status="ok", t="inf", d=""), {"device": "cpu"}),
+        ("a100_results", gemm.format(device="cuda", status="ok", t="1e-3", d=""),
+         {"device": "cuda", "gpu": "NVIDIA A100-SXM4-80GB"}),
+    ):  # fmt: skip
+        f[role].mkdir()
+        (f[role] / "results.csv").write_text(header + row)
+        (f[role] / "metadata.json").write_text(json.dumps(metadata))
+    measured = (CHECKOUT / "specs/measured/h200-sxm-141gb-measured.yaml").read_text()
+    f["above_peak"].write_text(
+        measured.replace("efficiency: 0.0015539736238891473", "efficiency: 1.5", 1)
+    )
+    h100 = (CHECKOUT / "specs/accelerators/h100-sxm5-80gb.yaml").read_text()
+    f["visible"].write_text(
+        h100.replace("memory_capacity: 80 GiB", "memory_capacity: 24 GiB").replace(
+            "memory_visible: 81559 MiB", "memory_visible: 100 GiB"
+        )
+    )
+    f["unsourced"].write_text(
+        "kind: accelerator\nname: x\nvendor: v\nmemory_capacity: 1 GiB\n"
+        "memory_bandwidth: 1 TB/s\ntdp: 1 W\npeak_compute: [{format: bf16, dense: 1 TFLOP/s}]\n"
+    )
+    f["model"].write_text((CHECKOUT / "specs/models/gpt2.yaml").read_text())
+    f["existing_csv"].write_text("mine\n")
+    f["existing_yaml"].write_text("mine: 1\n")
+    f["config"].write_text(
+        json.dumps({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 2,
+                    "vocab_size": 100, "n_positions": 64})
+    )  # fmt: skip
+    os.mkfifo(f["fifo"])
+    os.mkfifo(f["fifo_json"])
+    with open(f["huge"], "wb") as stream:
+        stream.truncate(65 * 2**20)
+    return f
+
+
+def issue65_cases(folder: Path) -> list[tuple[list[str], str, str]]:
+    """Issue 65's kinds of bad input, each with the class of answer it must get: ``refused``
+    (exit 2, one line naming the field: the fragment) or ``answered`` (exit 0, no NaN or
+    infinity printed; the fragment, if any, on stderr: what the answer says it changed or
+    what disagrees). The files are :func:`write_issue65_inputs`'s."""
+    f = {k: str(v) for k, v in issue65_paths(folder).items()}
+    out = str(folder / "issue65" / "new-profile.yaml")
+    return [
+        # tracebacks: nothing to fit; wrong types reach the formulas (see the API suite)
+        (["calibrate", f["failed_results"], "--out", out], REFUSED, "no successful measurement"),
+        (["validate", f["failed_results"]], REFUSED, "no successful measurement"),
+        # silently wrong
+        (["plan", "--system", "dgx-a100", "--explain", "--no-failures"], ANSWERED, ""),
+        (["plan", "--ep", "2"], REFUSED, "ep: got 2"),
+        (["memory", "gpt2", "--ep", "2"], REFUSED, "ep: got 2"),
+        (["plan", "gpt2", "--gpus", "8", "--dp", "8", "--batch", "4", "--global-batch", "100"],
+         REFUSED, "global_batch_size"),
+        (["plan", "--finetune", "lora", "--lora-rank", "100000"], REFUSED, "rank: got 100000"),
+        (["fit", "llama-2-7b", "--finetune", "full", "--freeze", "embeddings,lm_head,norms",
+          "--freeze-layers", "32"], REFUSED, "freezes every parameter"),
+        (["plan", "gpt2", "--finetune", "lora", "--lora-targets", "gate_proj"], REFUSED,
+         "gate_proj"),
+        (["memory", "mixtral-8x7b", "--finetune", "lora", "--lora-targets", "q_a_proj"], REFUSED,
+         "q_a_proj"),
+        (["serve", "bert-base", "--prompt", "128", "--output", "16"], REFUSED, "encoder"),
+        (["serve", "llama-3-8b", "--draft", "gpt2", "--acceptance", "0.7"], REFUSED,
+         "vocabulary"),
+        (["plan", "--gpu-hours", "1"], ANSWERED, "predicts"),
+        (["plan", "--gpu-hours", "1", "--json"], ANSWERED, ""),
+        (["memory", "gpt2", "--gpu", f["above_peak"]], REFUSED, "x the datasheet peak"),
+        (["memory", "gpt2", "--gpu", f["visible"]], REFUSED, "memory_visible"),
+        (["calibrate", f["inf_results"], "--out", out], REFUSED, "finite time"),
+        (["roofline", "gpt2", "--plot", str(folder / "issue65" / "figure.txt")], REFUSED,
+         "expected .png"),
+        (["roofline", "gpt2", "--plot", str(Path(f["missing"]) / "figure.png")], REFUSED,
+         "does not exist"),
+        (["plan", "gpt2", "--plot", str(Path(f["missing"]) / "deeper")], REFUSED,
+         "does not exist"),
+        (["bench", "--out", str(Path(f["missing"]) / "deeper")], REFUSED, "does not exist"),
+        # data loss: an input as an output, an existing file, with and without --force
+        (["ops", f["model"], "--csv", f["model"]], REFUSED, "--csv"),
+        (["ops", f["model"], "--csv", f["model"], "--force"], REFUSED, "--csv"),
+        (["ops", "gpt2", "--csv", f["existing_csv"]], REFUSED, "exists"),
+        (["specs", "import-hf", f["config"], "--output", f["config"], "--force"], REFUSED,
+         "--output"),
+        (["specs", "import-hf", f["config"], "--output", f["existing_yaml"]], REFUSED, "exists"),
+        (["calibrate", f["failed_results"], "--out", f["existing_yaml"]], REFUSED, "exists"),
+        # unclear
+        (["plan", "--price", ".5"], ANSWERED, ""),
+        (["plan", "--price", "-2"], REFUSED, "--price"),
+        (["serve", "llama-3-8b", "--price", ".5"], ANSWERED, ""),
+        (["energy", "--gpu-hours", "10", "--intensity", "57", "--accounting", "bogus"], REFUSED,
+         "accounting"),
+        (["calibrate", f["a100_results"], "--base", "h100-sxm5-80gb", "--out", out], REFUSED,
+         "--base: got h100-sxm5-80gb"),
+        (["specs", "validate", f["unsourced"]], REFUSED, "without a source"),
+        (["plan", "--system", "dgx-a100", "--gpu", "h100-sxm5-80gb"], ANSWERED, "a what-if"),
+        (["memory", "gpt2", "--gpu", f["unsourced"]], ANSWERED, "without a source"),
+        # files that are not files: FIFOs, devices, huge files, folders
+        (["plan", "--implementation", f["fifo"]], REFUSED, "not a regular file"),
+        (["flops", f["fifo"]], REFUSED, "not a regular file"),
+        (["memory", "gpt2", "--gpu", f["fifo"]], REFUSED, "not a regular file"),
+        (["specs", "import-hf", f["fifo_json"]], REFUSED, "not a regular file"),
+        (["flops", f["huge"]], REFUSED, "larger than"),
+        (["specs", "validate", f["fifo"]], REFUSED, "not a regular file"),
+        (["validate", "--trace", f["fifo_json"], "--model", "gpt2", "--base", "h100-sxm5-80gb"],
+         REFUSED, "trace"),
+    ]  # fmt: skip
+
+
+#: Files the issue-65 cases must leave as they were (role: the text written above).
+UNCHANGED = ("model", "existing_csv", "existing_yaml", "config")

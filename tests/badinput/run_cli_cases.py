@@ -11,9 +11,22 @@ import contextlib
 import io
 import json
 import os
+import signal
 import sys
 import time
 import traceback
+
+#: Seconds one case may run before it is recorded as a hang (code "timeout"): a FIFO or an
+#: endless stream given as an input must be refused, not waited on.
+CASE_SECONDS = 120
+
+
+class Hang(BaseException):
+    """Raised by the alarm in a case that ran past :data:`CASE_SECONDS`."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise Hang
 
 
 def run(argv: list[str]) -> dict[str, object]:
@@ -24,18 +37,25 @@ def run(argv: list[str]) -> dict[str, object]:
     escaped = ""
     started = time.perf_counter()
     sys.argv = ["mlcost", *argv]
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(CASE_SECONDS)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             main()
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        except Hang:
+            code = "timeout"
         except BaseException:  # the point is to record anything that escapes
             escaped = traceback.format_exc()
             code = "escaped"
+        finally:
+            signal.alarm(0)
     return {
         "argv": argv,
         "code": code,
-        "stdout": out.getvalue()[-4000:],
+        # the whole answer (a plan's JSON is ~30 kB; cut, it would not parse), bounded
+        "stdout": out.getvalue()[-400_000:],
         "stderr": err.getvalue()[-4000:],
         "escaped": escaped,
         "seconds": time.perf_counter() - started,

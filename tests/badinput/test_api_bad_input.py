@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import warnings
 from pathlib import Path
@@ -207,25 +208,30 @@ def _results_folder(tmp_path: Path, rows: list[str], metadata: dict[str, Any]) -
     return tmp_path
 
 
-def test_calibration_warns_on_noise_and_on_a_base_from_another_device(tmp_path: Path) -> None:
-    from mlcost.calibrate import calibration_warnings
+def test_calibration_warns_on_noise_and_refuses_a_base_from_another_device(
+    tmp_path: Path,
+) -> None:
+    from mlcost.calibrate import calibrate, calibration_warnings
 
     params = '"{{""m"": {i}, ""n"": 64, ""k"": 64}}"'
     row = "gemm,g{i},cpu,fp32," + params + ",ok,{m},{lo},{hi},{m},0,5,{f},1,\n"
     rows = [row.format(i=64 * (i + 1), m=1e-3, lo=1e-3, hi=1e-3, f=1e8) for i in range(3)]
     rows.append(row.format(i=999, m=1e-3, lo=1e-6, hi=1e-3, f=1e8))  # p90/p10 = 1000
     folder = _results_folder(tmp_path, rows, {"device": "cpu", "preset": "quick"})
-    found = calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
+    found = calibration_warnings(folder)
     assert any("noisy" in w and "1e+03x" in w for w in found), found
-    assert any("measured on the CPU" in w for w in found), found
+    # Issue 65: a --base of another device is refused, not only warned about.
+    for call in (calibration_warnings, calibrate):
+        with pytest.raises(MlcostError, match="measured on the CPU"):
+            call(folder, base=mlcost.accelerator("h100-sxm5-80gb"))
 
 
 @pytest.mark.parametrize(
-    ("gpu", "warned"),
-    [("NVIDIA H100 80GB HBM3", False), ("NVIDIA A100-SXM4-80GB", True), (None, True)],
+    ("gpu", "answer"),
+    [("NVIDIA H100 80GB HBM3", "none"), ("NVIDIA A100-SXM4-80GB", "refused"), (None, "warned")],
 )
 def test_calibration_knows_which_gpu_the_bench_ran_on(
-    tmp_path: Path, gpu: str | None, warned: bool
+    tmp_path: Path, gpu: str | None, answer: str
 ) -> None:
     # The bench's metadata as `mlcost bench --device cuda` writes it on an H100 (the run of
     # benchmarks/data/h100-2026-11-25/mlcost-bench once lost the name: "device" was "cuda").
@@ -235,8 +241,12 @@ def test_calibration_knows_which_gpu_the_bench_ran_on(
     row = "gemm,g{i},cuda,bf16," + params + ",ok,1e-3,1e-3,1e-3,1e-3,0,5,1e8,1,\n"
     metadata = {"device": "cuda", "preset": "full", **({"gpu": gpu} if gpu else {})}
     folder = _results_folder(tmp_path, [row.format(i=64)], metadata)
+    if answer == "refused":
+        with pytest.raises(MlcostError, match="--base: got h100-sxm5-80gb"):
+            calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
+        return
     found = calibration_warnings(folder, mlcost.accelerator("h100-sxm5-80gb"))
-    assert any("does not look like" in w for w in found) is warned, found
+    assert any("do not name the GPU" in w for w in found) is (answer == "warned"), found
 
 
 def test_bench_refuses_to_mix_presets_in_one_folder(tmp_path: Path) -> None:
@@ -405,3 +415,281 @@ def test_search_spaces_give_layouts_or_one_line_errors(
         assert len(found.frame) <= 5 and np.isfinite(found.frame["memory_GiB"]).all()
         step = found.frame["step_s"].to_numpy()
         assert np.isfinite(step).all() and (step > 0).all()
+
+
+# ----- issue 65: the Python building blocks and the output rule --------------------------------
+LLAMA = "llama-2-7b"
+H100 = "h100-sxm5-80gb"
+
+
+def _q(value: float, unit: str) -> Any:
+    return mlcost.Q_(value, unit)
+
+
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        # wrong types reached attribute lookups (raw AttributeError)
+        (lambda: mlcost.memory_breakdown(LLAMA, TrainingConfig(), H100, {"dp": 0}), "dp"),
+        (lambda: mlcost.memory_breakdown(LLAMA, "bf16", H100), "config: got str"),
+        (lambda: mlcost.operators(LLAMA, 3), "config: got int"),
+        (lambda: mlcost.training_flops(LLAMA, None, [1, 2]), "layout: got list"),
+        (lambda: mlcost.multi_gpu_step_time(LLAMA, TrainingConfig(), "dgx-h100", 8), "layout"),
+        (lambda: Plan("gpt2", gpu=H100, gpus=1, layout="dp=1"), "layout: got str"),
+        (lambda: mlcost.describe(5), "spec: got int"),
+        (lambda: from_hf_config([1, 2]), "config: got list"),
+        (lambda: mlcost.collective_time("dgx-h100", "all-reduce", "1 GB", ranks=2.5), "ranks"),
+        # zeros reached a division (raw ZeroDivisionError)
+        (lambda: mlcost.search(LLAMA, "dgx-h100", 8, space=_space(tensor_parallel=(0,))),
+         "tensor_parallel"),
+        (lambda: _space(micro_batch_sizes=(-1,)).checked(), "micro_batch_sizes"),
+        (lambda: mlcost.search("gpt2", "dgx-h100", 8, space=_space(zero_stages=())), "zero_stages"),
+        # a plan changed what it was asked (100 became 128; 0 became the default 4,096)
+        (lambda: Plan("gpt2", gpu=H100, gpus=8, layout=Layout(dp=8, micro_batch_size=4),
+                      global_batch_size=100), "expected a multiple of dp x micro_batch_size"),
+        (lambda: Plan("gpt2", gpu=H100, gpus=8, global_batch_size=0), "global_batch_size"),
+        (lambda: Plan("gpt2", gpu=H100, gpus=8,
+                      layout=Layout(dp=8, micro_batch_size=4, global_batch_size=64),
+                      global_batch_size=128), "the layout runs 64"),
+        # beyond the model's structure
+        (lambda: Plan(LLAMA, system="dgx-h100", layout=Layout(dp=8, ep=2)), "dense"),
+        (lambda: Plan("mixtral-8x7b", system="dgx-h100", layout=Layout(dp=8, ep=8, tp=1),
+                      gpus=8).run, ""),  # 8 experts over 8: accepted (checked in the next test)
+        # fine-tuning semantics
+        (lambda: mlcost.training_flops(LLAMA, TrainingConfig(
+            finetune=mlcost.FineTuning(method="lora", rank=100_000))), "rank: got 100000"),
+        (lambda: mlcost.training_flops(LLAMA, TrainingConfig(
+            finetune=mlcost.FineTuning(frozen=("embeddings", "lm_head", "norms"),
+                                       frozen_layers=32))), "freezes every parameter"),
+        (lambda: mlcost.training_flops("gpt2", TrainingConfig(
+            finetune=mlcost.FineTuning(method="lora", target_modules=("gate_proj",)))),
+         "gate_proj"),
+        (lambda: mlcost.training_flops("deepseek-v3", TrainingConfig(
+            finetune=mlcost.FineTuning(method="lora", target_modules=("v_proj",)))), "v_proj"),
+        # serving semantics
+        (lambda: mlcost.ServePlan("bert-base", gpu=H100, prompt=128, output=16), "encoder"),
+        (lambda: mlcost.ServePlan("llama-3-8b", gpu=H100, draft="gpt2", acceptance=0.7),
+         "vocabulary"),
+        # building blocks: negative, NaN, zero
+        (lambda: _collectives().ring_allreduce_time(_q(-14, "GB"), 8, _q(100, "GB/s")), "size"),
+        (lambda: _collectives().ring_allreduce_time(_q(math.nan, "GB"), 8, _q(100, "GB/s")),
+         "size"),
+        (lambda: _collectives().point_to_point_time(_q(1, "GB"), _q(0, "GB/s")), "bandwidth"),
+        (lambda: _collectives().broadcast_time(_q(1, "GB"), 8, _q(1, "GB/s"), _q(-1, "s")),
+         "latency"),
+        (lambda: mlcost.collective_time("dgx-h100", "all-reduce", _q(-14, "GB")), "size"),
+        (lambda: _kv().kv_cache_bytes("llama-3-8b", -5), "context"),
+        (lambda: _kv().kv_cache_bytes("llama-3-8b", 100, -1), "batch"),
+        (lambda: _kv().kv_cache_bytes("llama-3-8b", 100, tensor_parallel=0), "tensor_parallel"),
+        (lambda: _kv().kv_cache_bytes("llama-3-8b", 100, block_size=0), "block_size"),
+        (lambda: _kv().kv_cache_bytes("resnet-50", 100), "transformer"),
+    ],
+)  # fmt: skip
+def test_issue_65_examples_are_refused_with_their_field(call: Any, fragment: str) -> None:
+    if fragment == "":
+        call()  # accepted: the counterpart of a refused case
+        return
+    with pytest.raises(MlcostError) as caught:
+        call()
+    assert fragment in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def _space(**options: Any) -> Any:
+    from mlcost.parallel.search import SearchSpace
+
+    return SearchSpace(**options)
+
+
+def _collectives() -> Any:
+    from mlcost.comms import collectives
+
+    return collectives
+
+
+def _kv() -> Any:
+    from mlcost.serving import kv_cache
+
+    return kv_cache
+
+
+def test_a_dict_of_fields_is_taken_where_a_record_is() -> None:
+    """The boundary builds a record from a dict (its validators run), so the same answer."""
+    as_dict = mlcost.memory_breakdown(LLAMA, {"sequence_length": 1024}, H100, {"dp": 1})
+    as_records = mlcost.memory_breakdown(
+        LLAMA, TrainingConfig(sequence_length=1024), H100, Layout(dp=1)
+    )
+    assert as_dict.total == as_records.total
+
+
+def test_lora_ranks_fit_the_layer_at_the_limit() -> None:
+    """Llama 2 7B's q_proj and v_proj are 4,096 x 4,096 (hidden size 4,096, 32 heads of 128):
+    rank 4,096 is the largest that fits, 4,097 is refused."""
+    from mlcost.finetune import FineTuning, check_finetuning
+
+    model = mlcost.model(LLAMA)
+    check_finetuning(model, FineTuning(method="lora", rank=4096))
+    with pytest.raises(MlcostError, match="at most 4096"):
+        check_finetuning(model, FineTuning(method="lora", rank=4097))
+
+
+def test_latent_attention_linears_are_lora_targets() -> None:
+    """DeepSeek-V3 (config.json on the Hugging Face hub: hidden 7,168, 128 heads, q_lora_rank
+    1,536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v_head 128): kv_b_proj is 512 -> 128 x
+    (128 + 128) = 32,768, so a rank-8 adapter on it has 8 x (512 + 32,768) parameters."""
+    from mlcost.finetune import FineTuning, latent_attention_linears, targeted_linears
+
+    model = mlcost.model("deepseek-v3")
+    widths = {m.name: (m.d_in, m.d_out) for m in latent_attention_linears(model)}
+    assert widths["kv_b_proj"] == (512, 32_768)
+    assert widths["q_a_proj"] == (7168, 1536)
+    assert widths["kv_a_proj_with_mqa"] == (7168, 512 + 64)
+    chosen = targeted_linears(model, FineTuning(method="lora", target_modules=("kv_b_proj",)))
+    assert [m.lora_parameters(8) for m in chosen] == [8 * (512 + 32_768)]
+
+
+def test_report_mode_says_when_the_published_hours_disagree() -> None:
+    """Llama 2 7B on its compute-optimal tokens (20 per parameter, Hoffmann et al. 2022: 135B)
+    at 6·N·D = 5.4e21 FLOPs on H100s (989 TFLOP/s dense BF16 each) needs more than 1,500
+    GPU-hours even at full peak; one published GPU-hour is answered (the figures use it) and
+    said, in the figures, in explain() and as a ReportModeWarning."""
+    from mlcost.plan import ReportModeWarning
+
+    plan = Plan(LLAMA, system="dgx-h100", gpu_hours=1)
+    with pytest.warns(ReportModeWarning, match="this plan predicts"):
+        trained = plan.train()
+    assert trained["predicted GPU-hours"].to("hour").magnitude > 6 * 6.74e9 * 20 * 6.74e9 / (
+        989e12 * 3600
+    )
+    assert "WARNING: gpu_hours: got 1 GPU-hours" in plan.explain()
+    near = Plan(LLAMA, system="dgx-h100")
+    hours = near.train()["GPU-hours"].to("hour").magnitude
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReportModeWarning)
+        Plan(LLAMA, system="dgx-h100", gpu_hours=hours * 1.5).train()  # within the factor
+
+
+def test_explain_shows_an_unknown_price_as_unknown_not_nan() -> None:
+    text = Plan(LLAMA, system="dgx-a100", failures=False).explain()
+    assert "unknown USD/h" in text
+    assert not re.search(r"(?<![\w.])nan(?!\w)", text, re.IGNORECASE)
+
+
+def test_a_profile_above_the_datasheet_and_visible_memory_above_memory_are_refused() -> None:
+    root = Path(__file__).resolve().parents[2]
+    measured = (root / "specs/measured/h200-sxm-141gb-measured.yaml").read_text()
+    with pytest.raises(SpecError, match="x the datasheet peak"):
+        load_spec_text(measured.replace("efficiency: 0.0015539736238891473", "efficiency: 1.5"))
+    h100 = (root / "specs/accelerators/h100-sxm5-80gb.yaml").read_text()
+    with pytest.raises(SpecError, match="memory_visible: got 100 GiB, above memory_capacity"):
+        load_spec_text(h100.replace("memory_visible: 81559 MiB", "memory_visible: 100 GiB"))
+
+
+# ----- the output rule (mlcost.io) and inputs that are not files ------------------------------
+def test_an_existing_file_is_never_replaced_without_force(tmp_path: Path) -> None:
+    from mlcost.io import write_output
+
+    target = tmp_path / "out.csv"
+    write_output(target, "a\n", suffixes=(".csv",))
+    with pytest.raises(MlcostError, match="exists"):
+        write_output(target, "b\n", suffixes=(".csv",))
+    assert target.read_text() == "a\n"
+    write_output(target, "c\n", suffixes=(".csv",), force=True)
+    assert target.read_text() == "c\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~_umask()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]  # no temporary left
+
+
+def test_an_input_is_never_an_output_even_with_force(tmp_path: Path) -> None:
+    from mlcost.io import write_output
+
+    spec = tmp_path / "model.yaml"
+    spec.write_text("kind: transformer\n")
+    link = tmp_path / "same.yaml"
+    os.link(spec, link)
+    for target in (spec, link):
+        with pytest.raises(MlcostError, match="also an input"):
+            write_output(target, "x", suffixes=(".yaml",), force=True, inputs=(spec,))
+    assert spec.read_text() == "kind: transformer\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [("figure.txt", "expected .png"), ("missing/figure.png", "does not exist"), ("", "empty")],
+)
+def test_a_wrong_extension_or_a_missing_folder_is_refused(
+    tmp_path: Path, name: str, fragment: str
+) -> None:
+    from mlcost.io import write_output
+
+    target = tmp_path / name if name else ""
+    with pytest.raises(MlcostError, match=fragment):
+        write_output(target, b"\x89PNG", suffixes=(".png",))
+    assert not (tmp_path / "missing").exists()
+
+
+def test_two_writers_racing_for_one_name_one_wins(tmp_path: Path) -> None:
+    """Check and write are one step: the name is taken by a hard link, which fails if it
+    exists, so of writers that all passed the check exactly one writes and the others are
+    refused (what two concurrent 'mlcost calibrate --out P' runs meet)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mlcost.io import check_output, write_output
+
+    target = tmp_path / "profile.yaml"
+    check_output(target, suffixes=(".yaml",))  # every writer's early check passes
+
+    def write(index: int) -> str:
+        try:
+            write_output(target, f"writer {index}\n", suffixes=(".yaml",))
+        except MlcostError as error:
+            return str(error)
+        return "wrote"
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(write, range(8)))
+    assert answers.count("wrote") == 1, answers
+    assert all("exists" in a or "created by someone else" in a for a in answers if a != "wrote")
+    assert target.read_text().startswith("writer ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["profile.yaml"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder", "huge"])
+def test_inputs_that_are_not_files_are_refused_without_blocking(tmp_path: Path, kind: str) -> None:
+    from mlcost.io import MAX_INPUT_BYTES
+    from mlcost.specs import load_spec
+
+    path = tmp_path / "spec.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "huge":
+        with open(path, "wb") as stream:
+            stream.truncate(MAX_INPUT_BYTES + 1)
+    else:
+        path = Path("/dev/zero")
+    fragment = {"fifo": "not a regular file", "device": "not a regular file",
+                "folder": "is a folder", "huge": "larger than"}[kind]  # fmt: skip
+    with pytest.raises(SpecError, match=fragment):
+        load_spec(path)
+
+
+def test_a_gzip_bomb_trace_is_refused_unpacked_no_further(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gzip
+
+    from mlcost import trace
+
+    monkeypatch.setattr(trace, "MAX_TRACE_TEXT_BYTES", 2**20)
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * (4 * 2**20)))
+    with pytest.raises(MlcostError, match="unpacks to more than"):
+        trace.load_trace_json(bomb)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,15 @@ from typing import Any
 
 import pytest
 
-from tests.badinput.cli_cases import cli_cases
+from tests.badinput.cli_cases import (
+    ANSWERED,
+    CHECKOUT,
+    REFUSED,
+    UNCHANGED,
+    cli_cases,
+    issue65_cases,
+    issue65_paths,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,8 +69,14 @@ def runtime_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def outcomes(runtime_python: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
-    folder = tmp_path_factory.mktemp("bad-inputs")
+def bad_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the cases' files are written into (and their outputs would go)."""
+    return tmp_path_factory.mktemp("bad-inputs")
+
+
+@pytest.fixture(scope="module")
+def outcomes(runtime_python: Path, bad_folder: Path) -> list[Any]:
+    folder = bad_folder
     cases = cli_cases(folder)
     cases_file, results_file = folder / "cases.json", folder / "results.json"
     cases_file.write_text(json.dumps(cases))
@@ -214,3 +229,76 @@ def test_the_runtime_interpreter_imports_the_installed_package_under_a_pythonpat
     ).stdout.strip()  # fmt: skip
     assert Path(found).is_relative_to(runtime_python.parents[1]), found
     assert not Path(found).is_relative_to(ROOT), found
+
+
+# ----- issue 65: every kind of bad input gets its class of answer ---------------------------------
+#: A NaN or an infinity printed as a number (``nan``, ``-inf``, ``NaN``), not inside a word.
+NOT_A_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:nan|inf|infinity)(?![\w])", re.IGNORECASE)
+ISSUE65_COUNT = len(issue65_cases(Path("folder")))
+
+
+def _outcome(outcomes: list[Any], argv: list[str]) -> Any:
+    return next(c for c in outcomes if c["argv"] == argv)
+
+
+@pytest.mark.parametrize("index", range(ISSUE65_COUNT))
+def test_each_kind_of_issue_65_gets_its_class_of_answer(
+    outcomes: list[Any], bad_folder: Path, index: int
+) -> None:
+    """Refused: exit 2 and one line naming the field. Answered: exit 0, no NaN or infinity in
+    the answer, and what it changed or what disagrees said on stderr. Never a traceback, never
+    a hang (each case runs under an alarm: a FIFO is refused, not waited on)."""
+    argv, kind, fragment = issue65_cases(bad_folder)[index]
+    case = _outcome(outcomes, argv)
+    assert case["code"] != "timeout", f"{argv}: hung"
+    assert not case["escaped"] and "Traceback" not in case["stderr"], case
+    if kind == REFUSED:
+        assert case["code"] == 2, case
+        if "--json" in argv:
+            assert fragment in json.loads(case["stdout"])["error"], case
+            return
+        lines = [line for line in case["stderr"].splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), case
+        assert fragment in lines[0], case
+    else:
+        assert kind == ANSWERED
+        assert case["code"] == 0, case
+        assert not NOT_A_NUMBER.search(case["stdout"]), case["stdout"][-2000:]
+        assert fragment in case["stderr"], case
+
+
+def test_no_case_hangs_or_takes_long(outcomes: list[Any]) -> None:
+    hung = [c["argv"] for c in outcomes if c["code"] == "timeout"]
+    assert not hung, hung
+
+
+def test_no_answer_prints_nan_or_infinity(outcomes: list[Any]) -> None:
+    """Every answer (exit 0) of the whole suite: an unknown number reads ``unknown``, never
+    ``nan``; JSON has ``null`` (checked as strict JSON above)."""
+    shown = [
+        (c["argv"], NOT_A_NUMBER.search(c["stdout"]).group(0))  # type: ignore[union-attr]
+        for c in outcomes
+        if c["code"] == 0 and NOT_A_NUMBER.search(c["stdout"])
+    ]
+    assert not shown, shown[:10]
+
+
+def test_no_input_or_existing_file_is_replaced_and_no_folder_created(
+    outcomes: list[Any], bad_folder: Path
+) -> None:
+    """The data-loss cases (an input named as the output, with and without --force; an
+    existing file) leave every file as it was; no refused case creates a folder or a file."""
+    assert outcomes
+    paths = issue65_paths(bad_folder)
+    expected = {
+        "model": (CHECKOUT / "specs/models/gpt2.yaml").read_text(),
+        "existing_csv": "mine\n",
+        "existing_yaml": "mine: 1\n",
+    }
+    for role in UNCHANGED:
+        if role in expected:
+            assert paths[role].read_text() == expected[role], role
+    assert json.loads(paths["config"].read_text())["model_type"] == "gpt2"
+    assert not paths["missing"].exists()
+    assert not (bad_folder / "issue65" / "new-profile.yaml").exists()
+    assert not (bad_folder / "issue65" / "figure.txt").exists()

@@ -129,7 +129,9 @@ def test_validate_reports_unsourced_numbers(cli: Cli, tmp_path: Path) -> None:
         "memory_bandwidth: 1 TB/s\ntdp: 1 W\npeak_compute: [{format: bf16, dense: 1 TFLOP/s}]\n"
     )
     result = cli("specs", "validate", str(path))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a user error: one line, exit status 2 (issue 65)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert "memory_capacity" in result.stderr
 
 

@@ -136,9 +136,20 @@ def test_speculative_tokens_per_step_hand_derivation() -> None:
 def test_speculative_decoding_lowers_time_per_token_when_drafts_are_accepted() -> None:
     base = {"gpu": "h100-sxm5-80gb", "batch": 1, "prompt": 512, "output": 256}
     plain = mlcost.ServePlan("llama-3-8b", **base)
-    good = mlcost.ServePlan("llama-3-8b", draft="gpt2-medium", acceptance=0.9, **base)
-    bad = mlcost.ServePlan("llama-3-8b", draft="gpt2-medium", acceptance=0.0, **base)
+    # A draft with the target's tokenizer (Llama 3.2 1B shares Llama 3's 128,256 tokens).
+    good = mlcost.ServePlan("llama-3-8b", draft="llama-3.2-1b", acceptance=0.9, **base)
+    bad = mlcost.ServePlan("llama-3-8b", draft="llama-3.2-1b", acceptance=0.0, **base)
     assert good.row()["tpot_ms"] < plain.row()["tpot_ms"] < bad.row()["tpot_ms"]
+
+
+def test_a_draft_with_another_vocabulary_or_an_encoder_is_refused() -> None:
+    """Issue 65: speculative decoding verifies the draft's token ids, so the draft must share
+    the target's vocabulary (GPT-2's 50,257 tokens are not Llama 3's 128,256); an encoder
+    (BERT) generates no tokens to time."""
+    with pytest.raises(mlcost.MlcostError, match="draft: gpt2-medium has a vocabulary of 50,257"):
+        mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", draft="gpt2-medium", acceptance=0.9)
+    with pytest.raises(mlcost.MlcostError, match="bert-base is an encoder"):
+        mlcost.ServePlan("bert-base", gpu="h100-sxm5-80gb", prompt=128, output=16)
 
 
 def test_mean_context_hand_derivation() -> None:
