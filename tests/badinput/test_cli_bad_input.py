@@ -262,9 +262,9 @@ def test_each_kind_of_issue_65_gets_its_class_of_answer(
         assert fragment in lines[0], case
     else:
         assert kind == ANSWERED
-        assert case["code"] == 0, case
+        assert case["code"] in (0, 1), case  # 1: the answer "does not fit" (docs/cli.md)
         assert not NOT_A_NUMBER.search(case["stdout"]), case["stdout"][-2000:]
-        assert fragment in case["stderr"], case
+        assert fragment in " ".join(case["stderr"].split()), case  # notes wrap at 80 columns
 
 
 def test_no_case_hangs_or_takes_long(outcomes: list[Any]) -> None:
