@@ -151,7 +151,9 @@ def region_electricity(
         }
     return {
         "electricity_price": float(in_unit(assumptions.fallback_electricity_price, "USD/kWh")),
-        "electricity_source": ASSUMPTION_SOURCES["fallback_electricity_price"],
+        "electricity_source": f"the {grid.name} grid spec gives no electricity price, so the "
+        f"fallback: {ASSUMPTION_SOURCES['fallback_electricity_price']} (give "
+        "electricity_price= for this region's)",
     }
 
 
