@@ -260,7 +260,7 @@ def roofline(
         slope_x = ridge / 30
         ax.annotate(
             f"{bandwidth:.2f} TB/s x intensity", (slope_x, slope_x * bandwidth),
-            textcoords="offset points", xytext=(-30, 14 + 10 * index), fontsize=7,
+            textcoords="offset points", xytext=(-30, 14 + 24 * index), fontsize=7,
             rotation=35, color="dimgray",
         )  # fmt: skip
     if step is not None:
@@ -305,13 +305,16 @@ def roofline(
         ax.annotate(label, (x, y), fontsize=7)
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("attainable throughput (TFLOP/s)")
+    if lines:  # headroom above the highest peak for its ridge label (a decade on a log axis)
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, max(high, 10 * max(peak for _, peak, _ in lines)))
     title = "Roofline"
     if step is not None:
         title = (
             f"Roofline: {step.table.description} on {step.ceilings.name}\n"
             "operators: bubble area = share of the step time, colour = what bounds them"
         )
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title, fontsize=9, pad=12)
     figure.tight_layout()
     return figure
 
@@ -342,10 +345,12 @@ def waterfall(step: StepTimeLike, ax: Any = None) -> Any:
     ax.bar(["total"], [start], color="black", alpha=0.8)
     ax.annotate(f"{start:.4g} ms", ("total", start), fontsize=8, ha="center", va="bottom")
     ax.set_ylabel("cumulative step time (ms)")
+    ax.set_ylim(0, start * 1.15)  # headroom for the labels on the tallest bars
     ax.set_title(
         f"Step time by operator kind: {step.table.description.split(':')[0]} on "
         f"{step.ceilings.name}, total {start:.4g} ms",
         fontsize=9,
+        pad=10,
     )
     ax.legend(
         handles=[Patch(color=c, label=f"{b}-bound") for b, c in BOUND_COLORS.items()],

@@ -167,6 +167,25 @@ def test_bloom_life_cycle_from_its_published_inputs() -> None:
     assert "embodied" in report.text() and "idle" in report.text()
 
 
+def test_bloom_split_of_location_co2e_in_the_text_and_the_json() -> None:
+    """The published split (24.69 t dynamic, 14.6 t idle) is printed and in the JSON."""
+    args = (
+        "energy", "--gpu-hours", str(BLOOM_HOURS), "--gpu", "a100-sxm4-80gb", "--power-per-gpu",
+        "400 W", "--intensity", "57", "--idle-energy", f"{BLOOM_IDLE_KWH} kWh",
+        "--gpus-per-server", "8",
+    )  # fmt: skip
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.stderr
+    import json
+
+    data = json.loads(result.stdout)
+    assert data["location_carbon_dynamic"]["value"] == pytest.approx(24.69, rel=0.005)
+    assert data["location_carbon_idle"]["value"] == pytest.approx(14.6, rel=0.01)
+    # By hand: 433,196 kWh x 57 g = 24.69 t; 256,646 kWh x 57 g = 14.63 t.
+    dynamic, idle = 433_196 * 57e-6, BLOOM_IDLE_KWH * 57e-6
+    assert f"dynamic {dynamic:,.4g} + idle {idle:,.4g}" in invoke(*args).stdout
+
+
 def test_report_mode_inputs_are_checked() -> None:
     with pytest.raises(MlcostError, match="give one"):
         report_energy(10, "400 W", intensity=57, idle_energy="1 kWh", idle_power_per_gpu="1 W")

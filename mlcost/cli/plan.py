@@ -290,6 +290,8 @@ def energy(
                 "pue": report.pue, "dynamic_energy": report.dynamic_energy.to("MWh"),
                 "idle_energy": report.idle_energy.to("MWh"), "energy": report.energy.to("MWh"),
                 "location_carbon": report.location_carbon.to("tCO2e"),
+                "location_carbon_dynamic": report.dynamic_carbon,
+                "location_carbon_idle": report.idle_carbon,
                 "market_carbon": None if report.market_carbon is None
                 else report.market_carbon.to("tCO2e"),
                 "embodied_carbon": None if embodied is None else embodied.to("tCO2e"),
