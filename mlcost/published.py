@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mlcost.checks import counts
 from mlcost.comms import collective_time, placement
 from mlcost.comms.placement import collective_seconds
 from mlcost.energy import report_energy
@@ -155,6 +156,9 @@ def megatron_flops(batch: int, sequence: int, layers: int, hidden: int, vocab: i
     937571cf) for a GELU MHA model, in FLOPs per iteration. It is Narayanan et al. 2021 eq. (3)
     without recomputation, ``72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))``:
     :func:`mlcost.flops.narayanan_flops`."""
+    for value, name in ((batch, "batch"), (sequence, "sequence"), (layers, "layers"),
+                        (hidden, "hidden"), (vocab, "vocab")):  # fmt: skip
+        counts(value, name)
     flops = narayanan_flops(batch, sequence, layers, hidden, vocab, recompute=False)
     return float(flops.magnitude)
 

@@ -33,7 +33,7 @@ import pint
 from pydantic import Field
 
 from mlcost.arrays import Array, Real, plain
-from mlcost.checks import argument
+from mlcost.checks import argument, counts, finite
 from mlcost.errors import MlcostError
 from mlcost.finetune import FineTuning, dequantized_weight_bytes
 from mlcost.implementation import SoftwareLike
@@ -140,7 +140,9 @@ def in_flight_micro_batches(stages: int, micro_batches: Real, virtual: int = 1) 
     """Micro-batches each pipeline stage holds activations for, shape ``(stages, *m.shape)``:
     1F1B keeps ``min(p - i, m)`` on stage ``i`` (Narayanan et al. 2021, section 2.2), the
     interleaved schedule ``1 + (p-1)/(p·v)`` times that; one without pipeline parallelism."""
-    m = np.asarray(micro_batches, dtype=np.float64)
+    counts(stages, "stages")
+    counts(virtual, "virtual")
+    m = np.asarray(finite(micro_batches, "micro_batches", minimum=1.0), dtype=np.float64)
     if stages == 1:
         return np.ones((1, *m.shape))
     index = np.arange(stages, dtype=np.float64).reshape((stages, *(1,) * m.ndim))

@@ -223,6 +223,7 @@ def default_global_batch(
     """Sequences (images) per optimizer step when the plan gives none: ``global_batch_tokens``
     of :class:`Assumptions` over the sequence length (``global_batch_images`` for a conv net),
     rounded up to a whole number per GPU."""
+    counts(gpus, "gpus")
     if isinstance(model, TransformerSpec):
         wanted = assumptions.global_batch_tokens / config.sequence_length
     else:

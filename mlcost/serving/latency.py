@@ -81,6 +81,7 @@ def engine_counts(engine: Engine, table: OperatorTable, layers: int) -> tuple[fl
     x the ``gemm_group`` local experts, more than ``layers``); an engine with
     ``grouped_expert_gemm`` runs each of them as one launch per layer for all experts (vLLM's
     and SGLang's fused_moe, TensorRT-LLM's CUTLASS MoE), one per expert otherwise."""
+    counts(layers, "layers")
     local = max((float(np.max(op.gemm_group)) for op in table.operators), default=0.0)
     grouped = engine.grouped_expert_gemm and local > 0
 
@@ -152,8 +153,8 @@ def expected_accepted_tokens(acceptance: Real, draft_tokens: int) -> Real:
 def mean_context(prompt: Sequence[float] | Real, output: Sequence[float] | Real) -> float:
     """Mean context a generated token attends to over a request mix: ``E[P·O + O^2/2] / E[O]``
     (``prompt`` and ``output`` paired samples, or one value each)."""
-    p = np.asarray(prompt, dtype=np.float64)
-    o = np.asarray(output, dtype=np.float64)
+    p = np.asarray(finite(prompt, "prompt"), dtype=np.float64)
+    o = np.asarray(finite(output, "output", strict=True), dtype=np.float64)
     return float(np.mean(p * o + o * o / 2) / np.mean(o * np.ones_like(p)))
 
 
@@ -162,10 +163,23 @@ def batching_iteration_seconds(
 ) -> Real:
     """One iteration of continuous batching: a decode step of the ``batch`` plus the prefill of
     the ``batch · P / O`` prompt tokens of the sequences that replace those finishing."""
+    for value, name in ((decode_step, "decode_step"), (prefill_per_token, "prefill_per_token"),
+                        (batch, "batch"), (prompt, "prompt")):  # fmt: skip
+        finite(value, name)
+    finite(output, "output", strict=True)
     return plain(
         np.asarray(decode_step)
         + np.asarray(batch) * prompt / output * np.asarray(prefill_per_token)
     )
+
+
+def _check_timing(*, prefill: Real, iteration: Real, tokens: Real, output: float) -> None:
+    """The arguments of :func:`prefill_share` (and so :func:`time_to_first_token`): times and
+    tokens finite and >= 0, the iteration and the output length > 0."""
+    finite(prefill, "prefill")
+    finite(iteration, "iteration", strict=True)
+    finite(tokens, "tokens")
+    finite(output, "output", strict=True)
 
 
 def prompts_per_prefill(prefill_tokens: int | None, prompt: float) -> int:
@@ -176,8 +190,10 @@ def prompts_per_prefill(prefill_tokens: int | None, prompt: float) -> int:
     an engine that prefills each prompt alone (``None``). A prompt longer than ``C`` is split
     into chunks, each already compute-bound at engine budgets of thousands of tokens, so it is
     priced as one prefill."""
+    finite(prompt, "prompt")
     if prefill_tokens is None:
         return 1
+    counts(prefill_tokens, "prefill_tokens")
     return max(1, int(prefill_tokens // max(float(prompt), 1.0)))
 
 
@@ -185,6 +201,7 @@ def prefill_share(prefill: Real, iteration: Real, tokens: Real, output: float) -
     """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · t_prefill /
     iteration`` (the ``b·E / O`` prompts admitted per iteration, each ``t_prefill``); below 1 by
     construction, since the iteration contains those prefills."""
+    _check_timing(prefill=prefill, iteration=iteration, tokens=tokens, output=output)
     return plain(np.asarray(tokens) / output * np.asarray(prefill) / np.asarray(iteration))
 
 
@@ -197,6 +214,7 @@ def time_to_first_token(
     M/D/1 queue with service ``S = t_prefill`` and load ``rho`` (:func:`prefill_share`), whose
     mean wait is ``rho · S / (2 (1 - rho))`` (Pollaczek-Khinchine; Kleinrock 1975, "Queueing
     Systems", vol. 1, section 5.7)."""
+    finite(step, "step")
     rho = np.asarray(prefill_share(prefill, iteration, tokens, output), dtype=np.float64)
     s = np.asarray(prefill, dtype=np.float64)
     return plain(s + np.asarray(step) / 2 + rho * s / (2 * (1 - rho)))

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from mlcost.checks import counts
 from mlcost.published import Prediction, PublishedValidation, validate_published
 from mlcost.serving.latency import forward_seconds, serving_ceilings, tensor_parallel_seconds
 from mlcost.serving.plan import ServePlan
@@ -78,6 +79,7 @@ def static_batch_latency(plan: ServePlan, batch: int) -> float:
     tokens each: the batch's prefill (its first token) and ``O - 1`` decode steps at their
     contexts, with the tensor-parallel all-reduces and the engine's costs (its ``step_overhead``
     once per engine step: the prefill and each decode step)."""
+    counts(batch, "batch")
     spec, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
     prompt, output = int(np.mean(plan._prompt)), int(np.mean(plan._output))
     ceilings = serving_ceilings(plan.accelerator, plan.weights)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pint
 
+from mlcost.checks import counts
 from mlcost.errors import MlcostError
 from mlcost.results import Figure, Result
 from mlcost.serving.band import serving_latency_band
@@ -217,6 +218,8 @@ def batch_grid(largest: int, points: int = 64) -> np.ndarray:
     to ``largest`` (steps of at most ``(largest / points)^(1/points)``, under 10% for the
     catalog's batch caps): the chosen batch is within one step of the largest meeting the
     target."""
+    counts(largest, "largest")
+    counts(points, "points")
     dense = np.arange(1, min(largest, points) + 1)
     if largest <= points:
         return dense

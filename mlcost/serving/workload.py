@@ -39,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import finite
 from mlcost.errors import MlcostError
 from mlcost.records import replace
 from mlcost.results import sweep_text
@@ -106,6 +107,7 @@ def touched_expert_fraction(model: TransformerSpec, tokens: Real) -> Real:
     ``1 - (1 - k/E)^T`` (an expert escapes one token with probability ``1 - k/E``). Only those
     experts' weights are read: a decode step of one sequence of Mixtral (k = 2, E = 8) reads a
     quarter of the expert weights; a training micro-batch of thousands of tokens all of them."""
+    finite(tokens, "tokens")
     if model.moe is None:
         return 1.0
     escape = 1.0 - model.moe.experts_per_token / model.moe.num_experts

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mlcost.arrays import Real, plain
+from mlcost.checks import finite
 
 
 def _sum_min(count: Real, cap: Real) -> Real:
@@ -47,7 +48,9 @@ def attention_pairs(
     dilation_rates: Sequence[int] | None = None,
 ) -> Real:
     """Number of (query, key) scores per head for one sequence (see the module docstring)."""
-    s = np.asarray(sequence_length, dtype=np.float64)
+    s = np.asarray(finite(sequence_length, "sequence_length"), dtype=np.float64)
+    if window is not None:
+        finite(window, "window", strict=True)
     if dilated_segments:
         rates = dilation_rates or [1] * len(dilated_segments)
         total = np.zeros_like(s)

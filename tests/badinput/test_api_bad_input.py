@@ -24,7 +24,7 @@ from mlcost import Layout, Plan, TrainingConfig
 from mlcost.errors import MlcostError, SpecError
 from mlcost.io import write_text_atomically
 from mlcost.roofline import Ceilings
-from mlcost.specs import from_hf_config, load_spec_text
+from mlcost.specs import default_catalog, from_hf_config, load_spec_text
 from mlcost.timing import iron_law
 from mlcost.units import parse_count, parse_quantity
 from tests.cli.conftest import invoke
@@ -493,6 +493,73 @@ def test_issue_65_examples_are_refused_with_their_field(call: Any, fragment: str
         call()
     assert fragment in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def _helpers() -> dict[str, Any]:
+    """The formula helpers that take plain numbers (issue 65, deliver 1: public building blocks
+    check what they are given)."""
+    from mlcost.memory.breakdown import in_flight_micro_batches
+    from mlcost.published import megatron_flops
+    from mlcost.serving.latency import (
+        batching_iteration_seconds,
+        mean_context,
+        prefill_share,
+        prompts_per_prefill,
+        time_to_first_token,
+    )
+    from mlcost.serving.slo import batch_grid
+    from mlcost.serving.workload import touched_expert_fraction
+    from mlcost.workload.attention import attention_pairs
+
+    return {
+        "mean_context": mean_context, "prompts_per_prefill": prompts_per_prefill,
+        "prefill_share": prefill_share, "time_to_first_token": time_to_first_token,
+        "batching_iteration_seconds": batching_iteration_seconds, "batch_grid": batch_grid,
+        "touched_expert_fraction": touched_expert_fraction, "megatron_flops": megatron_flops,
+        "in_flight_micro_batches": in_flight_micro_batches, "attention_pairs": attention_pairs,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs", "fragment"),
+    [
+        ("mean_context", (1024, 0), {}, "output"),
+        ("mean_context", (-1, 128), {}, "prompt"),
+        ("prompts_per_prefill", (0, 512), {}, "prefill_tokens"),
+        ("prompts_per_prefill", (8192, math.nan), {}, "prompt"),
+        ("prefill_share", (0.01, 0.0, 64, 128), {}, "iteration"),
+        ("prefill_share", (-0.01, 0.02, 64, 128), {}, "prefill"),
+        ("time_to_first_token", (0.01, -0.02, 0.03, 64, 128), {}, "step"),
+        ("time_to_first_token", (0.01, 0.02, 0.03, 64, 0), {}, "output"),
+        ("batching_iteration_seconds", (0.02, 1e-5, -8, 512, 128), {}, "batch"),
+        ("batch_grid", (0,), {}, "largest"),
+        ("touched_expert_fraction", ("mixtral-8x7b", -1), {}, "tokens"),
+        ("megatron_flops", (8, 2048, 0, 4096, 50257), {}, "layers"),
+        ("in_flight_micro_batches", (0, 8), {}, "stages"),
+        ("in_flight_micro_batches", (4, 0.5), {}, "micro_batches"),
+        ("attention_pairs", (math.inf,), {"causal": True}, "sequence_length"),
+        ("attention_pairs", (4096,), {"causal": True, "window": 0}, "window"),
+    ],
+)  # fmt: skip
+def test_formula_helpers_refuse_numbers_outside_physics(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], fragment: str
+) -> None:
+    if name == "touched_expert_fraction":
+        args = (default_catalog().model(args[0]), *args[1:])
+    with pytest.raises(MlcostError) as caught:
+        _helpers()[name](*args, **kwargs)
+    assert str(caught.value).startswith(f"{fragment}: got")
+    assert "\n" not in str(caught.value)
+
+
+def test_formula_helpers_still_answer_in_range() -> None:
+    """The counterparts by hand: causal pairs of 4 tokens are 4·5/2 = 10; 1F1B on 4 stages with
+    8 micro-batches holds 4, 3, 2, 1; every batch up to 64 is in the grid."""
+    helpers = _helpers()
+    assert helpers["attention_pairs"](4, causal=True) == 10
+    held = helpers["in_flight_micro_batches"](4, 8)
+    assert np.asarray(held).ravel().tolist() == [4, 3, 2, 1]
+    assert list(helpers["batch_grid"](64)) == list(range(1, 65))
 
 
 def _space(**options: Any) -> Any:
