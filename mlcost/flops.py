@@ -193,6 +193,8 @@ class FlopsSummary(Record, Result, frozen=True):
             ]
         )
 
+    VERDICT = ("model FLOPs (MFU)", "hardware FLOPs (HFU)", "forward", "backward", "recompute")
+
     def title(self) -> str:
         return f"FLOPs per training step: {self.table.description}"
 

@@ -22,6 +22,7 @@ import datetime
 import math
 import re
 import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -161,6 +162,9 @@ VERDICT_FIGURES = 8
 #: The width of the short answer: an 80-column terminal.
 SHORT_WIDTH = 80
 
+#: The most lines of a short answer, its last (where the rest is) included (issue 64).
+SHORT_LINES = 12
+
 
 def _short_text(figure: Figure) -> str:
     """A figure's value for the short answer: :meth:`Figure.text` with the band's unit said
@@ -171,6 +175,19 @@ def _short_text(figure: Figure) -> str:
     unit = value.partition(" ")[2]
     low, high = (value_text(v).removesuffix(f" {unit}" if unit else "") for v in figure.band)
     return f"{value} ({figure.band_note.split(':')[0]} {low} to {high})"
+
+
+def short_rows(
+    rows: Sequence[tuple[str, str]], width: int = SHORT_WIDTH, indent: str = ""
+) -> list[str]:
+    """``(label, text)`` rows of a short answer: the labels in one column after ``indent``,
+    each row wrapped to ``width`` columns under its text."""
+    column = len(indent) + max((len(label) for label, _ in rows), default=0) + 2
+    lines: list[str] = []
+    for label, text in rows:
+        line = f"{indent}{label:<{column - len(indent)}}{text}"
+        lines += textwrap.wrap(line, width, subsequent_indent=" " * column)
+    return lines
 
 
 class Result:
@@ -202,16 +219,13 @@ class Result:
         by_name = {f.name: f for f in figures}
         return [by_name[name] for name in self.VERDICT if name in by_name]
 
-    def short(self, width: int = SHORT_WIDTH) -> str:
+    def short(self, width: int = SHORT_WIDTH, rows: Sequence[tuple[str, str]] = ()) -> str:
         """The short answer as text no wider than ``width``: the title, then one line per
-        :meth:`verdict` figure (name, value; a band where the value is known)."""
-        chosen = self.verdict()
-        column = max((len(f.name) for f in chosen), default=0) + 2
+        :meth:`verdict` figure (name, value; a band where the value is known) and per
+        ``(label, text)`` of ``rows``, in one column (:func:`short_rows`)."""
+        chosen = [(f.name, _short_text(f)) for f in self.verdict()]
         lines = textwrap.wrap(self.title(), width, subsequent_indent="  ")
-        for figure in chosen:
-            line = f"{figure.name:<{column}}{_short_text(figure)}"
-            lines += textwrap.wrap(line, width, subsequent_indent=" " * column)
-        return "\n".join(lines)
+        return "\n".join(lines + short_rows([*chosen, *rows], width))
 
     def summary(self) -> pd.DataFrame:
         """One table of every figure: quantity, value (with its band), formula; the

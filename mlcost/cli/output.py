@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +54,31 @@ def print_result(result: Result, *, title: str | None = None) -> None:
 MORE = "--explain: formulas, numbers and sources; --all: every figure"
 
 
-def print_answer(result: Result, *, explain: bool = False, every: bool = False) -> None:
-    """A result as a command prints it: the short answer (:meth:`Result.short`, about ten lines
-    of at most 80 columns) and where the rest is; with ``explain`` every figure with its
-    formula, numbers and source; with ``every`` the table of every figure."""
+def print_answer(
+    result: Result,
+    *,
+    explain: bool = False,
+    every: bool = False,
+    full: Callable[[], None] | None = None,
+    rows: Sequence[tuple[str, str]] = (),
+) -> None:
+    """A result as a command prints it: the short answer (:meth:`Result.short`, ``rows`` after its
+    figures; about ten lines of at most 80 columns) and where the rest is; with
+    ``explain`` every figure with its formula, numbers and source; with ``every`` the command's
+    ``full`` output (default: the table of every figure)."""
     if explain:
         print_explained(result)
     elif every:
-        print_result(result)
+        (full or (lambda: print_result(result)))()
     else:
-        typer.echo(result.short())
-        typer.echo(MORE)
+        print_short([result.short(rows=rows)])
+
+
+def print_short(lines: Sequence[str], more: str = MORE) -> None:
+    """A short answer's ``lines`` (each may hold several), then ``more``: where the rest is."""
+    for line in lines:
+        typer.echo(line)
+    typer.echo(more)
 
 
 def print_explained(result: Result) -> None:

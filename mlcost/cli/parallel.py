@@ -3,7 +3,8 @@ layouts of a system)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import textwrap
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -19,13 +20,17 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_json, stdout_console
+from mlcost.cli.output import print_json, print_short, stdout_console
 from mlcost.comms import collective_table
 from mlcost.errors import MlcostError
 from mlcost.parallel import search
+from mlcost.results import SHORT_LINES, SHORT_WIDTH, short_rows
 from mlcost.systems import system
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 comm_app = typer.Typer(
     help="Collective times on a system (alpha-beta model), reported like nccl-tests.",
@@ -162,6 +167,9 @@ def parallel_command(
     ] = True,
     implementation: ImplementationOption = None,
     as_json: JsonOption = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="The table of the --top layouts (default: the best).")
+    ] = False,
 ) -> None:
     """Best parallel layouts (dp/tp/pp/cp, micro-batch, ZeRO, recompute) that fit."""
     spec = resolve_model(model)
@@ -187,10 +195,42 @@ def parallel_command(
             f"parallel: none of the {result.candidates} layouts of {spec.name} fits on "
             f"{resolved.gpus} x {resolved.accelerator.name}; add nodes or lower --seq"
         )
+    about = (
+        f"{spec.name} on {resolved.nodes} x {resolved.name} ({resolved.gpus} GPUs), global "
+        f"batch {global_batch} x {config.sequence_length} tokens"
+    )
+    if not every:
+        best = shown.iloc[0]
+        rows = [
+            ("best layout", _layout_text(best)),
+            ("step time", f"{best['step_s']:.3f} s (exposed comm {best['exposed_comm_s']:.3f} s, "
+                          f"bubble {best['bubble_s']:.3f} s)"),
+            ("MFU", f"{best['mfu']:.1%}"),
+            ("memory", f"{best['memory_GiB']:.1f} GiB per GPU"),
+        ]  # fmt: skip
+        runners = [
+            short_rows([(f"#{rank}", f"{_layout_text(row)}: {row['step_s']:.3f} s, "
+                                     f"{row['mfu']:.1%}, {row['memory_GiB']:.1f} GiB")],
+                       indent="  ")
+            for rank, (_, row) in enumerate(shown.iloc[1 : RUNNERS_UP + 1].iterrows(), 2)
+        ]  # fmt: skip
+        lines = textwrap.wrap(
+            f"{about}: {result.fitting} of {result.candidates} layouts fit; fastest first"
+            if rank_by == "time" else
+            f"{about}: {result.fitting} of {result.candidates} layouts fit; cheapest first",
+            SHORT_WIDTH, subsequent_indent="  ",
+        )  # fmt: skip
+        lines += short_rows(rows)
+        if runners:
+            lines.append("runners-up")
+        for runner in runners:  # as many as the lines allow (the last: where the rest is)
+            if len(lines) + len(runner) >= SHORT_LINES:
+                break
+            lines += runner
+        print_short(lines, "--all: the table of the --top layouts, with every column")
+        return
     table = Table(
-        title=f"{spec.name} on {resolved.nodes} x {resolved.name} ({resolved.gpus} GPUs), global "
-        f"batch {global_batch} x {config.sequence_length} tokens: {result.fitting} of "
-        f"{result.candidates} layouts fit",
+        title=f"{about}: {result.fitting} of {result.candidates} layouts fit",
         title_justify="left",
     )
     columns = ("#", "dp", "tp", "pp", "v", "cp", "mb", "m", "ZeRO", "SP", "recompute",
@@ -219,3 +259,18 @@ def parallel_command(
     console = stdout_console()
     console.print(table)
     console.print(Text(resolved.describe(), style="dim"))
+
+
+#: Layouts after the best that the short answer of ``mlcost parallel`` lists.
+RUNNERS_UP = 3
+
+
+def _layout_text(row: pd.Series) -> str:
+    """One layout of :func:`mlcost.parallel.search`'s frame in a few words."""
+    split = f"dp {row['dp']} tp {row['tp']} pp {row['pp']}"
+    split += f" (v {row['v']})" if row["v"] > 1 else ""
+    split += f" cp {row['cp']}" if row["cp"] > 1 else ""
+    extras = [f"mb {row['micro_batch']} x {row['micro_batches']}", f"ZeRO-{row['zero']}"]
+    extras += ["SP"] if row["sequence_parallel"] else []
+    extras += [] if row["recompute"] == "none" else [f"recompute {row['recompute']}"]
+    return ", ".join([split, *extras])

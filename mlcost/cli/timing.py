@@ -4,7 +4,7 @@ sit on the roofline."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -13,6 +13,8 @@ from mlcost.cli.options import (
     DEFAULT_GPU,
     STEP_LAYOUT,
     TRAINING,
+    AllOption,
+    ExplainOption,
     ForceOption,
     GpuOption,
     ImplementationOption,
@@ -21,12 +23,21 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import check_destination, print_json, save_png, stdout_console
+from mlcost.cli.output import (
+    check_destination,
+    print_answer,
+    print_json,
+    save_png,
+    stdout_console,
+)
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
-from mlcost.timing import MODES, step_time
+from mlcost.timing import MODES, StepTime, step_time
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @with_options(TRAINING, STEP_LAYOUT)
@@ -38,6 +49,8 @@ def step(
     mode: Annotated[str, typer.Option(help="roofline (max) | no-overlap (sum)")] = "roofline",
     implementation: ImplementationOption = None,
     as_json: JsonOption = False,
+    explain: ExplainOption = False,
+    every: AllOption = False,
 ) -> None:
     """Predicted step time on one GPU, by operator kind, with MFU, HFU and the bottleneck."""
     if mode not in MODES:
@@ -65,6 +78,23 @@ def step(
             }
         )  # fmt: skip
         return
+    largest = [
+        (str(kind), f"{row['time_s'] * 1e3:,.3f} ms, {row['share']:.1%} of the step, "
+                    f"{row['bound']}-bound")
+        for kind, row in kinds.head(STEP_KINDS).iterrows()
+    ]  # fmt: skip
+    print_answer(
+        predicted, explain=explain, every=every,
+        full=lambda: _print_step_table(predicted, kinds, mode), rows=largest,
+    )  # fmt: skip
+
+
+#: Operator kinds the short answer of ``mlcost step`` lists (the slowest).
+STEP_KINDS = 3
+
+
+def _print_step_table(predicted: StepTime, kinds: pd.DataFrame, mode: str) -> None:
+    """``mlcost step --all``: the time of every operator kind, then the step, MFU and HFU."""
     table = Table(title=predicted.title(), title_justify="left")
     for column in ("kind", "ms", "share", "compute ms", "memory ms", "bound"):
         table.add_column(column, justify="left" if column in ("kind", "bound") else "right")

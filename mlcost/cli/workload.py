@@ -11,14 +11,16 @@ from rich.table import Table
 from mlcost.cli.options import (
     STEP_LAYOUT,
     TRAINING,
+    AllOption,
+    ExplainOption,
     ForceOption,
     JsonOption,
     ModelArgument,
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_json, stdout_console
-from mlcost.flops import training_flops
+from mlcost.cli.output import print_answer, print_json, stdout_console
+from mlcost.flops import FlopsSummary, training_flops
 from mlcost.io import check_output, write_output
 from mlcost.layout import Layout
 from mlcost.units import quantity_to_json
@@ -27,7 +29,12 @@ from mlcost.workload import TrainingConfig, operators
 
 @with_options(TRAINING, STEP_LAYOUT)
 def flops(
-    model: ModelArgument, config: TrainingConfig, layout: Layout, as_json: JsonOption = False
+    model: ModelArgument,
+    config: TrainingConfig,
+    layout: Layout,
+    as_json: JsonOption = False,
+    explain: ExplainOption = False,
+    every: AllOption = False,
 ) -> None:
     """FLOPs of one training step: exact count, model vs hardware FLOPs, closed forms."""
     spec = resolve_model(model)
@@ -48,11 +55,30 @@ def flops(
             }
         )
         return
+    closed = [
+        (name, f"{value.to('flop').magnitude:.3e} FLOP, {diff:+.2%} vs exact")
+        for name, value, diff in rows
+        if name in SHORT_CLOSED_FORMS and diff is not None
+    ]
+    print_answer(
+        result, explain=explain, every=every, full=lambda: _print_flops_table(result),
+        rows=[("tokens per step", f"{result.tokens.magnitude:,}"),
+              ("model FLOPs per token", f"{result.model_flops_per_token.magnitude:,.4g}"),
+              *closed],
+    )  # fmt: skip
+
+
+#: The closed forms the short answer of ``mlcost flops`` sets against the exact count.
+SHORT_CLOSED_FORMS = ("6ND",)
+
+
+def _print_flops_table(result: FlopsSummary) -> None:
+    """``mlcost flops --all``: every exact figure and closed form, then tokens and per token."""
     table = Table(title=result.title(), title_justify="left")
     table.add_column("quantity")
     table.add_column("FLOPs", justify="right")
     table.add_column("vs exact model FLOPs", justify="right")
-    for name, value, diff in rows:
+    for name, value, diff in result.rows():
         table.add_row(name, f"{value.to('flop').magnitude:.4e}", f"{diff:+.2%}" if diff else "")
     console = stdout_console()
     console.print(table)

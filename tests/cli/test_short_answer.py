@@ -71,3 +71,70 @@ def test_fit_all_lists_only_gpus_of_the_precision(cli: Cli) -> None:
     names = [row.split()[0] for row in stdout.splitlines()[2:]]
     assert "h100-sxm5-80gb" in names
     assert not {"t4", "v100-sxm2-32gb"} & set(names)
+
+
+#: Commands that answered with a full table before issue 64's second part, and a row of that
+#: table which ``--all`` still shows (the column heads of each).
+TABLES = [
+    (("step", "llama-2-7b"), "compute ms"),
+    (("step", "llama-2-7b", "--mode", "no-overlap"), "compute ms"),
+    (("parallel", "llama-2-7b"), "exposed comm (s)"),
+    (("parallel", "llama-3.1-70b", "--nodes", "4", "--rank-by", "cost"), "exposed comm (s)"),
+    (("flops", "llama-2-7b"), "vs exact model FLOPs"),
+    (("flops", "llama-3.1-70b", "--recompute", "full"), "vs exact model FLOPs"),
+]
+
+
+@pytest.mark.parametrize("case", TABLES, ids=lambda c: " ".join(c[0]))
+def test_more_commands_answer_in_an_80_column_terminal(
+    cli: Cli, case: tuple[tuple[str, ...], str]
+) -> None:
+    args, head = case
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) <= 12, result.stdout
+    assert max(len(line) for line in lines) <= 80, result.stdout
+    assert "--all" in lines[-1]
+    assert head not in result.stdout
+
+
+@pytest.mark.parametrize("case", TABLES, ids=lambda c: " ".join(c[0]))
+def test_all_still_shows_the_full_table(cli: Cli, case: tuple[tuple[str, ...], str]) -> None:
+    args, head = case
+    every = cli(*args, "--all")
+    assert every.exit_code == 0, every.stderr
+    assert head in every.stdout
+    short = cli(*args).stdout.splitlines()
+    assert len(every.stdout.splitlines()) > len(short)
+
+
+def test_step_names_the_step_and_its_slowest_kinds(cli: Cli) -> None:
+    stdout = cli("step", "llama-2-7b").stdout
+    for text in ("step time", "MFU", "HFU", "matmul"):
+        assert text in stdout
+    assert "formula:" in cli("step", "llama-2-7b", "--explain").stdout
+
+
+def test_parallel_shows_the_best_layout_and_runners_up(cli: Cli) -> None:
+    args = ("parallel", "llama-2-7b")
+    every = cli(*args, "--all").stdout.splitlines()
+    # The first row of the full table (rank 1): its step time and MFU are the short answer's.
+    best = next(row.split("│") for row in every if row.startswith("│  1 "))
+    step, mfu = best[13].strip(), best[16].strip()
+    short = cli(*args).stdout
+    assert f"step time    {step} s" in short
+    assert f"MFU          {mfu}" in short
+    assert "#2" in short and "#3" in short
+    # --top 1: the best alone
+    assert "#2" not in cli(*args, "--top", "1").stdout
+
+
+def test_flops_names_model_and_hardware_flops(cli: Cli) -> None:
+    stdout = cli("flops", "llama-2-7b").stdout
+    for text in ("model FLOPs (MFU)", "hardware FLOPs (HFU)", "tokens per step", "6ND"):
+        assert text in stdout
+    # the full table's 6ND difference from the exact count, in the short answer too
+    every = cli("flops", "llama-2-7b", "--all").stdout
+    difference = next(row for row in every.splitlines() if "│ 6ND" in row).split("│")[3].strip()
+    assert f"{difference} vs exact" in stdout
