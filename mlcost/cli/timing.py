@@ -3,6 +3,7 @@ sit on the roofline."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,11 +28,13 @@ from mlcost.cli.output import (
     check_destination,
     print_answer,
     print_json,
+    print_short,
     save_png,
     stdout_console,
 )
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
+from mlcost.results import SHORT_LINES, SHORT_WIDTH, short_rows
 from mlcost.timing import MODES, StepTime, step_time
 from mlcost.units import Q_
 from mlcost.workload import TrainingConfig
@@ -129,6 +132,9 @@ def roofline(
     out: Annotated[Path | None, typer.Option("--plot", help="Write the figure (PNG) here.")] = None,
     force: ForceOption = False,
     as_json: JsonOption = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="The table of GPUs and every operator placed.")
+    ] = False,
 ) -> None:
     """Ridge points of GPUs, and where a model's operators sit on the roofline."""
     if out is not None:
@@ -171,6 +177,9 @@ def roofline(
     if as_json:
         print_json({"gpus": rows, "operators": placed, "figure": str(out) if out else None})
         return
+    if not every:
+        print_short(_roofline_short(rows, placed, predicted, out), ROOFLINE_MORE)
+        return
     table = Table(title="roofline", title_justify="left")
     for column in ("gpu", "format", "peak TFLOP/s", "TB/s", "ridge FLOP/B"):
         table.add_column(column)
@@ -191,3 +200,56 @@ def roofline(
         )
     if out is not None:
         console.print(f"wrote {out}")
+
+
+#: GPUs and operators the short answer of ``mlcost roofline`` lists (the slowest operators).
+ROOFLINE_GPUS = 4
+ROOFLINE_OPERATORS = 3
+ROOFLINE_MORE = "--all: the table of GPUs and every operator placed"
+
+
+def _roofline_short(
+    rows: list[dict[str, Any]],
+    placed: list[dict[str, Any]],
+    predicted: StepTime | None,
+    out: Path | None,
+) -> list[str]:
+    """``mlcost roofline``'s short answer: the verdict (how much of the step is compute-bound
+    on the first GPU), each GPU's ridge point, the slowest operators, the figure written."""
+    first = rows[0]
+    if predicted is None:
+        verdict = f"roofline of {len(rows)} GPU(s); operators above the ridge are compute-bound"
+    else:
+        bound = [entry for entry in placed if entry["bound"] == "compute"]
+        share = sum(float(e["time"].magnitude) for e in bound) / max(
+            sum(float(e["time"].magnitude) for e in placed), 1e-300
+        )
+        verdict = (
+            f"{predicted.table.description} on {first['gpu']}: {len(bound)} of {len(placed)} "
+            f"operators compute-bound ({share:.1%} of the operators' time)"
+        )
+    lines = textwrap.wrap(verdict, SHORT_WIDTH, subsequent_indent="  ")
+    lines += short_rows(
+        [(row["gpu"], f"ridge {row['ridge_point'].to('flop/byte').magnitude:.1f} FLOP/B = "
+                      f"{row['peak'].to('TFLOP/s').magnitude:,.1f} TFLOP/s {row['format']} / "
+                      f"{row['bandwidth'].to('TB/s').magnitude:g} TB/s")
+         for row in rows[:ROOFLINE_GPUS]]
+    )  # fmt: skip
+    if len(rows) > ROOFLINE_GPUS:
+        lines.append(f"and {len(rows) - ROOFLINE_GPUS} more GPU(s)")
+    tail = [] if out is None else [f"wrote {out}"]
+    slowest = sorted(placed, key=lambda e: -float(e["time"].magnitude))[:ROOFLINE_OPERATORS]
+    if slowest:
+        lines.append(f"slowest operators on {first['gpu']}")
+    width = max((len(entry["name"]) for entry in slowest), default=0)  # one column
+    for entry in slowest:
+        row = short_rows(
+            [(entry["name"].ljust(width),
+              f"{entry['intensity'].magnitude:,.1f} FLOP/B, {entry['bound']}-bound, "
+              f"{entry['time'].magnitude:.3f} ms")],
+            indent="  ",
+        )  # fmt: skip
+        if len(lines) + len(row) + len(tail) >= SHORT_LINES:
+            break
+        lines += row
+    return lines + tail

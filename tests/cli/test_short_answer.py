@@ -82,6 +82,8 @@ TABLES = [
     (("parallel", "llama-3.1-70b", "--nodes", "4", "--rank-by", "cost"), "exposed comm (s)"),
     (("flops", "llama-2-7b"), "vs exact model FLOPs"),
     (("flops", "llama-3.1-70b", "--recompute", "full"), "vs exact model FLOPs"),
+    (("roofline",), "ridge FLOP/B"),
+    (("roofline", "llama-2-7b", *("--gpu", "h100", "--gpu", "a100") * 3), "ridge FLOP/B"),
 ]
 
 
@@ -138,3 +140,13 @@ def test_flops_names_model_and_hardware_flops(cli: Cli) -> None:
     every = cli("flops", "llama-2-7b", "--all").stdout
     difference = next(row for row in every.splitlines() if "│ 6ND" in row).split("│")[3].strip()
     assert f"{difference} vs exact" in stdout
+
+
+def test_roofline_names_the_slowest_of_the_operators_all_places(cli: Cli) -> None:
+    args = ("roofline", "llama-2-7b", "--gpu", "h100-sxm5-80gb")
+    placed = [row for row in cli(*args, "--all").stdout.splitlines() if row.endswith(" ms")]
+    slowest = max(placed, key=lambda row: float(row.rsplit(",", 1)[1].removesuffix(" ms")))
+    name = slowest.strip().split(":")[0]
+    stdout = cli(*args).stdout
+    assert f"of {len(placed)} operators compute-bound" in stdout
+    assert any(row.strip().startswith(name) for row in stdout.splitlines())
