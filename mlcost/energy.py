@@ -223,39 +223,66 @@ class EnergyReport(Record, frozen=True):
         embodied = self.embodied_carbon
         return self.location_carbon if embodied is None else (self.location_carbon + embodied)
 
-    def text(self) -> str:
-        market = (
-            f", market-based {self.market_carbon.to('tCO2e').magnitude:,.4g} tCO2e"
-            if self.market_carbon is not None
-            else ""
-        )
-        idle = (
-            f" + idle {self.idle_energy.to('MWh').magnitude:,.4g} MWh"
-            if self.idle_energy.magnitude > 0
-            else ""
-        )
-        split = (
-            f" (dynamic {self.dynamic_carbon.magnitude:,.4g} + idle "
-            f"{self.idle_carbon.magnitude:,.4g})"
-            if self.idle_energy.magnitude > 0
-            else ""
-        )
-        life = ""
+    def _figures(self) -> dict[str, str]:
+        """The numbers of :meth:`text` and :meth:`short_rows`, each formatted once: ``market``,
+        ``idle``, ``split`` and ``embodied`` empty where the report has none."""
+
+        def tco2e(quantity: pint.Quantity) -> str:
+            return f"{quantity.to('tCO2e').magnitude:,.4g}"
+
+        figures = {
+            "hours": f"{self.gpu_hours.to('hour').magnitude:,.4g}",
+            "power": f"{self.power_per_gpu.to('W').magnitude:,.4g}",
+            "dynamic": f"{self.dynamic_energy.to('MWh').magnitude:,.4g}",
+            "location": tco2e(self.location_carbon),
+            "total": tco2e(self.total_carbon),
+            "market": "" if self.market_carbon is None else tco2e(self.market_carbon),
+            "idle": "", "split": "", "embodied": "",
+        }  # fmt: skip
+        if self.idle_energy.magnitude > 0:
+            figures["idle"] = f"{self.idle_energy.to('MWh').magnitude:,.4g}"
+            figures["split"] = (
+                f"dynamic {self.dynamic_carbon.magnitude:,.4g} + idle "
+                f"{self.idle_carbon.magnitude:,.4g}"
+            )
         gpu_part, server_part = self.embodied_gpu_carbon, self.embodied_server_carbon
         if gpu_part is not None and server_part is not None:
-            life = (
-                f"; embodied {(gpu_part + server_part).to('tCO2e').magnitude:,.4g} tCO2e (GPUs "
-                f"{gpu_part.to('tCO2e').magnitude:,.4g} + servers "
-                f"{server_part.to('tCO2e').magnitude:,.4g}); total "
-                f"{self.total_carbon.to('tCO2e').magnitude:,.4g} tCO2e"
+            figures["embodied"] = (
+                f"{tco2e(gpu_part + server_part)} tCO2e (GPUs {tco2e(gpu_part)} + servers "
+                f"{tco2e(server_part)})"
             )
+        return figures
+
+    def text(self) -> str:
+        f = self._figures()
+        idle = f" + idle {f['idle']} MWh" if f["idle"] else ""
+        split = f" ({f['split']})" if f["split"] else ""
+        market = f", market-based {f['market']} tCO2e" if f["market"] else ""
+        life = f"; embodied {f['embodied']}; total {f['total']} tCO2e" if f["embodied"] else ""
         return (
-            f"{self.gpu_hours.to('hour').magnitude:,.4g} GPU-h x "
-            f"{self.power_per_gpu.to('W').magnitude:,.4g} W x PUE {self.pue:g} = "
-            f"{self.dynamic_energy.to('MWh').magnitude:,.4g} MWh{idle}; location-based "
-            f"{self.location_carbon.to('tCO2e').magnitude:,.4g} tCO2e{split}{market}{life} "
+            f"{f['hours']} GPU-h x {f['power']} W x PUE {self.pue:g} = {f['dynamic']} MWh{idle}; "
+            f"location-based {f['location']} tCO2e{split}{market}{life} "
             f"({self.accounting}: {ACCOUNTING[self.accounting]})"
         )
+
+    def short_rows(self) -> list[tuple[str, str]]:
+        """The short answer's ``(label, text)`` rows: the energy, the carbon by basis, the
+        convention (the numbers of :meth:`text`)."""
+        f = self._figures()
+        rows = [
+            ("dynamic energy" if f["idle"] else "energy",
+             f"{f['dynamic']} MWh = {f['hours']} GPU-h x {f['power']} W x PUE {self.pue:g}"),
+        ]  # fmt: skip
+        if f["idle"]:
+            rows.append(("idle energy", f"{f['idle']} MWh"))
+        split = f" ({f['split']})" if f["split"] else ""
+        rows.append(("location-based", f"{f['location']} tCO2e{split}"))
+        if f["market"]:
+            rows.append(("market-based", f"{f['market']} tCO2e"))
+        if f["embodied"]:
+            rows.append(("embodied", f["embodied"]))
+        rows.append(("accounting", f"{self.accounting}: {ACCOUNTING[self.accounting]}"))
+        return rows
 
 
 def report_energy(

@@ -4,6 +4,7 @@ nearest layouts that fit."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +30,7 @@ from mlcost.cli.output import (
     check_destination,
     print_answer,
     print_json,
+    print_short,
     save_png,
     stdout_console,
 )
@@ -36,6 +38,7 @@ from mlcost.io import check_output, make_output_folder, write_output
 from mlcost.layout import Layout
 from mlcost.plan import Plan
 from mlcost.plan.inputs import PlanInputs
+from mlcost.results import SHORT_WIDTH, short_rows
 from mlcost.specs import default_catalog
 from mlcost.timing import step_time
 from mlcost.units import parse_count
@@ -250,6 +253,9 @@ def energy(
         ),
     ] = None,
     as_json: JsonOption = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="The report as one sentence (the former output).")
+    ] = False,
 ) -> None:
     """Report mode: energy and CO2e of published GPU-hours under a report's convention
     (E = GPU-hours x power per GPU x PUE [+ idle]; CO2e = E x intensity [+ embodied])."""
@@ -300,4 +306,12 @@ def energy(
             }
         )  # fmt: skip
         return
-    stdout_console().print(report.text(), highlight=False)
+    if every:
+        stdout_console().print(report.text(), highlight=False)
+        return
+    print_short(
+        [*textwrap.wrap(f"{report.total_carbon.to('tCO2e').magnitude:,.4g} tCO2e in all for "
+                        f"{report.gpu_hours.to('hour').magnitude:,.4g} GPU-hours", SHORT_WIDTH),
+         *short_rows(report.short_rows())],
+        "--all: the report's sentence, every figure in one line",
+    )  # fmt: skip
