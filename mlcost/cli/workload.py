@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
@@ -19,12 +20,14 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_answer, print_json, stdout_console
+from mlcost.cli.output import print_answer, print_json, print_short, stdout_console
 from mlcost.flops import FlopsSummary, training_flops
 from mlcost.io import check_output, write_output
 from mlcost.layout import Layout
+from mlcost.results import SHORT_WIDTH, short_rows
 from mlcost.units import quantity_to_json
 from mlcost.workload import TrainingConfig, operators
+from mlcost.workload.table import OperatorTable
 
 
 @with_options(TRAINING, STEP_LAYOUT)
@@ -96,6 +99,9 @@ def ops(
     csv: Annotated[Path | None, typer.Option("--csv", help="Write the table as CSV here.")] = None,
     force: ForceOption = False,
     as_json: JsonOption = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every operator (default: the largest).")
+    ] = False,
 ) -> None:
     """The operator table of one training step (per-execution figures; see 'count')."""
     if csv is not None:
@@ -111,6 +117,9 @@ def ops(
     if as_json:
         print_json(table_of_ops.to_frame().to_dict(orient="records"))
         return
+    if not every:
+        print_short(_ops_short(table_of_ops), "--all: every operator, forward and backward")
+        return
     table = Table(title=f"operators: {table_of_ops.description}", title_justify="left")
     for column in ("name", "kind", "count", "forward GFLOP", "backward GFLOP", "saved MB"):
         table.add_column(column, justify="left" if column in ("name", "kind") else "right")
@@ -124,3 +133,31 @@ def ops(
             f"{op.saved_bytes / 1e6:,.2f}",
         )
     stdout_console().print(table)
+
+
+#: Operators the short answer of ``mlcost ops`` lists (the most FLOPs per step).
+SHORT_OPERATORS = 4
+
+
+def _ops_short(table: OperatorTable) -> list[str]:
+    """``mlcost ops``'s short answer: how many operators, the step's model FLOPs and saved
+    bytes, and the operators with the most FLOPs per step (count x per execution)."""
+    lines = textwrap.wrap(
+        f"{len(table)} operators: {table.description}", SHORT_WIDTH, subsequent_indent="  "
+    )
+    lines += short_rows(
+        [("model FLOPs", f"{table.model_flops.to('flop').magnitude:.4e} (forward + backward)"),
+         ("saved for backward", f"{table.saved_bytes.to('MB').magnitude:,.2f} MB per micro-batch")]
+    )  # fmt: skip
+    largest = sorted(
+        table.operators, key=lambda op: -op.count * (op.forward_flops + op.backward_flops)
+    )[:SHORT_OPERATORS]
+    lines.append("most FLOPs per step (count x forward + backward GFLOP per execution)")
+    width = max(len(op.name) for op in largest)
+    lines += short_rows(
+        [(op.name.ljust(width),
+          f"{op.count:g} x {(op.forward_flops + op.backward_flops) / 1e9:,.3f}")
+         for op in largest],
+        indent="  ",
+    )  # fmt: skip
+    return lines

@@ -84,6 +84,8 @@ TABLES = [
     (("flops", "llama-3.1-70b", "--recompute", "full"), "vs exact model FLOPs"),
     (("roofline",), "ridge FLOP/B"),
     (("roofline", "llama-2-7b", *("--gpu", "h100", "--gpu", "a100") * 3), "ridge FLOP/B"),
+    (("ops", "llama-2-7b"), "saved MB"),
+    (("ops", "mixtral-8x7b", "--recompute", "selective"), "saved MB"),
     (("energy", "--gpu-hours", "3.3M", "--region", "france"), "; location-based"),
     # BLOOM's published inputs (docs/energy.md), every part of the report
     (
@@ -183,3 +185,12 @@ def test_energy_gives_the_total_and_its_parts(cli: Cli) -> None:
     assert stdout.startswith("50.52 tCO2e in all")
     for text in ("dynamic 24.69 + idle 14.63", "embodied        11.2 tCO2e", "idle energy"):
         assert text in stdout
+
+
+def test_ops_lists_the_operators_of_the_full_table(cli: Cli) -> None:
+    every = cli("ops", "llama-2-7b", "--all").stdout.splitlines()
+    names = {row.split("│")[1].strip() for row in every if row.startswith("│")}
+    stdout = cli("ops", "llama-2-7b").stdout
+    assert stdout.startswith(f"{len(names)} operators")
+    listed = [row.split("  ")[1] for row in stdout.splitlines() if row.startswith("  ")][-4:]
+    assert set(listed) <= names and "mlp gate projection" in listed
