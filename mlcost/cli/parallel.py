@@ -61,8 +61,9 @@ def _collective(
     nodes: int | None,
     size: str,
     ranks: int | None,
-    as_json: bool,
+    shown: tuple[bool, bool],
 ) -> None:
+    as_json, every = shown
     resolved = system(target, accelerator=gpu, nodes=nodes)
     quantity = quantity_option(size, "byte", "--bytes")
     frame = collective_table(resolved, collective, quantity, ranks=ranks)
@@ -85,10 +86,23 @@ def _collective(
             }
         )  # fmt: skip
         return
-    table = Table(
-        title=f"{collective} of {quantity.to('MB').magnitude:,.3f} MB on {resolved.name}",
-        title_justify="left",
-    )
+    title = f"{collective} of {quantity.to('MB').magnitude:,.3f} MB on {resolved.name}"
+    if not every:
+        fastest = frame.loc[frame["time_ms"].idxmin()]
+        lines = textwrap.wrap(
+            f"{title}, {fastest['ranks']} ranks on {fastest['nodes']} node(s): fastest "
+            f"{fastest['algorithm']}, {fastest['time_ms']:,.4f} ms",
+            SHORT_WIDTH, subsequent_indent="  ",
+        )  # fmt: skip
+        lines += short_rows(
+            [(row["algorithm"], f"{row['time_ms']:,.4f} ms, algbw {row['algbw_GBps']:,.2f} GB/s, "
+                                f"busbw {row['busbw_GBps']:,.2f} GB/s")
+             for _, row in frame.iterrows()]
+        )  # fmt: skip
+        lines += textwrap.wrap(resolved.describe(), SHORT_WIDTH, subsequent_indent="  ")
+        print_short(lines, "--all: the nccl-tests table with ranks and nodes, and busbw's rule")
+        return
+    table = Table(title=title, title_justify="left")
     for column in ("algorithm", "ranks", "nodes", "time (ms)", "algbw (GB/s)", "busbw (GB/s)"):
         table.add_column(column, justify="left" if column == "algorithm" else "right")
     for _, row in frame.iterrows():
@@ -124,8 +138,11 @@ def _add_collective_command(
         size: BytesOption = "1GB",
         ranks: RanksOption = default_ranks,
         as_json: JsonOption = False,
+        every: Annotated[
+            bool, typer.Option("--all", help="The nccl-tests table (default: a few lines).")
+        ] = False,
     ) -> None:
-        _collective(collective, target, gpu, nodes, size, ranks, as_json)
+        _collective(collective, target, gpu, nodes, size, ranks, (as_json, every))
 
     command.__doc__ = help_text
     comm_app.command(name)(command)

@@ -84,6 +84,9 @@ TABLES = [
     (("flops", "llama-3.1-70b", "--recompute", "full"), "vs exact model FLOPs"),
     (("roofline",), "ridge FLOP/B"),
     (("roofline", "llama-2-7b", *("--gpu", "h100", "--gpu", "a100") * 3), "ridge FLOP/B"),
+    (("comm", "allreduce", "--nodes", "4"), "busbw (GB/s)"),
+    (("comm", "sendrecv"), "busbw (GB/s)"),
+    (("comm", "alltoall", "--nodes", "2", "--bytes", "256MiB"), "busbw (GB/s)"),
     (("ops", "llama-2-7b"), "saved MB"),
     (("ops", "mixtral-8x7b", "--recompute", "selective"), "saved MB"),
     (("energy", "--gpu-hours", "3.3M", "--region", "france"), "; location-based"),
@@ -194,3 +197,14 @@ def test_ops_lists_the_operators_of_the_full_table(cli: Cli) -> None:
     assert stdout.startswith(f"{len(names)} operators")
     listed = [row.split("  ")[1] for row in stdout.splitlines() if row.startswith("  ")][-4:]
     assert set(listed) <= names and "mlp gate projection" in listed
+
+
+def test_comm_names_the_fastest_of_the_full_table(cli: Cli) -> None:
+    args = ("comm", "allreduce", "--nodes", "4")
+    rows = [
+        row.split("│") for row in cli(*args, "--all").stdout.splitlines() if row.startswith("│")
+    ]
+    fastest = min(rows, key=lambda row: float(row[4]))
+    stdout = cli(*args).stdout
+    assert f"fastest {fastest[1].strip()}, {fastest[4].strip()} ms" in " ".join(stdout.split())
+    assert all(row[1].strip() in stdout for row in rows)
