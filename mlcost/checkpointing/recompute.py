@@ -271,6 +271,8 @@ class RecomputePlan(Record, Result, frozen=True):
         """Recomputed FLOPs over model FLOPs (forward + backward) of the step."""
         return float((self.recompute_flops / self.model_flops).to("").magnitude)
 
+    VERDICT = ("memory per GPU", "activation memory", "recomputed FLOPs per step")
+
     def title(self) -> str:
         return self.description
 

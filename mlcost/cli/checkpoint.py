@@ -3,6 +3,7 @@ interval against failures."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Annotated, Any
 
 import typer
@@ -11,6 +12,7 @@ from rich.text import Text
 
 from mlcost.checkpointing import (
     LLAMA3_MTBF_PER_GPU,
+    RecomputePlan,
     cheapest_recompute,
     checkpoint_bytes_per_gpu,
     failure_probability,
@@ -23,6 +25,8 @@ from mlcost.cli.options import (
     DEFAULT_GPU,
     LAYOUT,
     TRAINING,
+    AllOption,
+    ExplainOption,
     GpuOption,
     JsonOption,
     quantity_option,
@@ -30,9 +34,17 @@ from mlcost.cli.options import (
     resolve_model,
     with_options,
 )
-from mlcost.cli.output import print_explained, print_json, stdout_console
+from mlcost.cli.output import (
+    print_answer,
+    print_explained,
+    print_json,
+    print_short,
+    stdout_console,
+)
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
+from mlcost.memory.breakdown import gib_text
+from mlcost.results import SHORT_WIDTH, short_rows
 from mlcost.specs import Storage, default_catalog
 from mlcost.units import Q_, parse_count
 from mlcost.workload import TrainingConfig
@@ -61,6 +73,8 @@ def activations(
     ] = "attention-core",
     curve: Annotated[bool, typer.Option(help="Print the whole memory/recompute curve.")] = False,
     as_json: JsonOption = False,
+    explain: ExplainOption = False,
+    every: AllOption = False,
 ) -> None:
     """The cheapest activation recomputation that makes a step fit, and the trade-off curve."""
     spec, accelerator = resolve_model(model), resolve_accelerator(gpu)
@@ -77,6 +91,20 @@ def activations(
         data.update({"model": spec.name, "gpu": accelerator.name, "curve": points})
         print_json(data)
         return
+    fits = "yes" if result.fits else f"no: capacity {gib_text(result.capacity)} per GPU"
+    alternatives = [(name, f"{alt.memory.to('GiB').magnitude:,.2f} GiB activations, "
+                           f"{alt.recompute_flops.to('TFLOP').magnitude:,.3f} TFLOP / micro-batch")
+                    for name, alt in result.alternatives.items()]  # fmt: skip
+    print_answer(
+        result, explain=explain, every=every or curve,
+        full=lambda: _print_activations(result, points, curve),
+        rows=[("fits", fits), *alternatives],
+    )  # fmt: skip
+
+
+def _print_activations(result: RecomputePlan, points: list[dict[str, Any]], curve: bool) -> None:
+    """``mlcost checkpoint activations --all``: the strategies, every figure explained and,
+    with ``--curve``, the memory / recompute trade-off."""
     console = stdout_console()
     table = Table(title=result.description, title_justify="left")
     table.add_column("strategy")
@@ -145,6 +173,8 @@ def interval(
     precision: Annotated[str, typer.Option(help="Numeric format policy.")] = "bf16-mixed",
     optimizer: Annotated[str, typer.Option(help="Optimizer.")] = "adamw",
     as_json: JsonOption = False,
+    explain: ExplainOption = False,
+    full: AllOption = False,
 ) -> None:
     """Checkpoint size, write time, Young and Daly intervals, expected waste and goodput."""
     if gpus < 1:
@@ -203,6 +233,19 @@ def interval(
         ("expected waste", f"{plan.waste_fraction:.2%}"),
         ("goodput", f"{plan.goodput:.2%}"),
     ]
+    if explain:
+        stdout_console().print(plan.explain(), highlight=False, markup=False)
+        return
+    if not full:
+        verdict = (
+            f"goodput {plan.goodput:.2%} checkpointing every "
+            f"{plan.interval.to('minute').magnitude:,.4g} min: {parameters:,.4g} params on "
+            f"{gpus:,} GPUs, {storage_label}"
+        )
+        chosen = [row for row in rows if row[0] in INTERVAL_SHORT]
+        print_short([*textwrap.wrap(verdict, SHORT_WIDTH, subsequent_indent="  "),
+                     *short_rows(chosen)])  # fmt: skip
+        return
     table = Table(
         title=f"training checkpoints: {parameters:,.4g} params on {gpus:,} GPUs, {storage_label}"
         + (
@@ -219,3 +262,8 @@ def interval(
     console = stdout_console()
     console.print(table)
     console.print(plan.explain(), highlight=False, markup=False)
+
+
+#: The rows of ``mlcost checkpoint interval``'s table that its short answer shows.
+INTERVAL_SHORT = ("checkpoint size", "write time", "blocking checkpoint time", "system MTBF",
+                  "Daly interval", "interval used", "expected waste")  # fmt: skip

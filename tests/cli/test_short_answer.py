@@ -87,6 +87,13 @@ TABLES = [
     (("comm", "allreduce", "--nodes", "4"), "busbw (GB/s)"),
     (("comm", "sendrecv"), "busbw (GB/s)"),
     (("comm", "alltoall", "--nodes", "2", "--bytes", "256MiB"), "busbw (GB/s)"),
+    (("checkpoint", "interval", "--params", "70B", "--gpus", "16384"), "P(failure within a day)"),
+    (("checkpoint", "interval", "--params", "405B", "--gpus", "16384", "--async"), "Young"),
+    (
+        ("checkpoint", "activations", "llama-3.1-70b", "--gpu", "h100-sxm5-80gb", "--tp", "8"),
+        "recomputed TFLOP / micro-batch",
+    ),
+    (("checkpoint", "activations", "llama-2-7b", "--batch", "8"), "cheapest that fits"),
     (("ops", "llama-2-7b"), "saved MB"),
     (("ops", "mixtral-8x7b", "--recompute", "selective"), "saved MB"),
     (("energy", "--gpu-hours", "3.3M", "--region", "france"), "; location-based"),
@@ -208,3 +215,25 @@ def test_comm_names_the_fastest_of_the_full_table(cli: Cli) -> None:
     stdout = cli(*args).stdout
     assert f"fastest {fastest[1].strip()}, {fastest[4].strip()} ms" in " ".join(stdout.split())
     assert all(row[1].strip() in stdout for row in rows)
+
+
+def test_checkpoint_interval_gives_the_goodput_of_the_full_table(cli: Cli) -> None:
+    args = ("checkpoint", "interval", "--params", "70B", "--gpus", "16384")
+    rows = {row.split("│")[1].strip(): row.split("│")[2].strip()
+            for row in cli(*args, "--all").stdout.splitlines() if row.startswith("│")}  # fmt: skip
+    stdout = cli(*args).stdout
+    assert stdout.startswith(f"goodput {rows['goodput']} checkpointing every")
+    assert f"expected waste            {rows['expected waste']}" in stdout
+    explained = cli(*args, "--explain").stdout
+    assert "Daly 2006" in explained
+
+
+def test_checkpoint_activations_lists_the_strategies_of_the_full_table(cli: Cli) -> None:
+    args = ("checkpoint", "activations", "llama-2-7b", "--batch", "8")
+    every = cli(*args, "--all").stdout.splitlines()
+    strategies = [row.split("│")[1].strip() for row in every if row.startswith("│")]
+    stdout = cli(*args).stdout
+    assert all(name in stdout for name in strategies if name != "cheapest that fits")
+    assert "fits" in stdout and "formula:" in cli(*args, "--explain").stdout
+    # --curve asks for the trade-off table: the full output
+    assert "Pareto points" in cli(*args, "--curve").stdout
