@@ -88,7 +88,7 @@ def _collective(
         return
     title = f"{collective} of {quantity.to('MB').magnitude:,.3f} MB on {resolved.name}"
     if not every:
-        fastest = frame.loc[frame["time_ms"].idxmin()]
+        fastest = frame.iloc[int(frame["time_ms"].to_numpy().argmin())]
         lines = textwrap.wrap(
             f"{title}, {fastest['ranks']} ranks on {fastest['nodes']} node(s): fastest "
             f"{fastest['algorithm']}, {fastest['time_ms']:,.4f} ms",
