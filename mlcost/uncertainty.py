@@ -207,13 +207,18 @@ def calibration(
 
 def step_calibration(profile: str | None, accelerator: Accelerator) -> Calibration | None:
     """:func:`calibration` of a step run by ``profile`` on ``accelerator``: whether its
-    ``measured`` block is the user's own (``based_on`` a catalog accelerator) and fitted from
-    their profiled run (``trace``)."""
+    ``measured`` block is the user's own (what ``mlcost calibrate`` writes: the torch it was
+    measured under, the catalog accelerator it is based on, or the trace it was fitted from;
+    a catalog accelerator's published measurements have none of them) and fitted from their
+    profiled run (``trace``)."""
     measured = accelerator.measured
+    if measured is None:
+        return calibration(profile)
+    own = (measured.torch, measured.based_on, measured.trace)
     return calibration(
         profile,
-        own_run=measured is not None and measured.trace is not None,
-        own_profile=measured is not None and measured.based_on is not None,
+        own_run=measured.trace is not None,
+        own_profile=any(value is not None for value in own),
     )
 
 

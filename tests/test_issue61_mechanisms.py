@@ -211,9 +211,11 @@ def test_the_pooled_factor_is_the_median_of_every_published_run() -> None:
     assert step_calibration("megatron-core", h100) == calibrations()["megatron-core"]
     assert step_calibration(None, h100) is None
     assert h100.measured is not None
-    own = h100.model_copy(update={"measured": h100.measured.model_copy(update={"based_on": "x"})})
-    assert step_calibration("ddp-eager", own) is None
-    assert step_calibration("megatron-core", own) == calibrations()["megatron-core"]
+    for field in ("based_on", "torch"):  # calibrate writes both for a GPU, torch for a CPU
+        update = {"measured": h100.measured.model_copy(update={field: "x"})}
+        own = h100.model_copy(update=update)
+        assert step_calibration("ddp-eager", own) is None
+        assert step_calibration("megatron-core", own) == calibrations()["megatron-core"]
     origin = TraceOrigin(
         file="step.json", sha256="0" * 64, device="cuda", steps=3, model="gpt2",
         micro_batch_size=8, sequence_length=1024, step_time=mlcost.Q_(100, "ms"),
