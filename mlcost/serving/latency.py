@@ -139,6 +139,31 @@ def tensor_parallel_seconds(
     return plain(2 * layers * np.asarray(collective_seconds(system, "all-reduce", size, where)))
 
 
+def expert_parallel_seconds(
+    system: System,
+    expert_parallel: int,
+    hidden_size: int,
+    moe_layers: int,
+    tokens: Real,
+    top_k: int,
+    element_bytes: float = 2.0,
+) -> Real:
+    """Expert parallelism with attention data parallelism: per MoE layer a dispatch and a
+    combine all-to-all over the ``e`` ranks, each rank sending its ``tokens`` tokens' ``k``
+    copies of ``h`` values, ``T·k·h·e_b`` bytes per rank (the pairwise all-to-all of
+    :mod:`mlcost.comms.collectives`, ``(n-1)·alpha + (n-1)/n·S/beta``: the share routed to the
+    rank's own experts stays), ``2·L_moe`` of them per forward on the system's links, not
+    overlapped (each layer's experts wait for their tokens; Rajbhandari et al. 2022,
+    "DeepSpeed-MoE", section 5; Lepikhin et al. 2020, "GShard", section 2.2). 0 for ``e = 1``."""
+    counts(top_k, "top_k")
+    if expert_parallel == 1:
+        return plain(np.zeros(np.shape(tokens)))
+    size = np.asarray(finite(tokens, "tokens"), dtype=np.float64) * top_k * hidden_size
+    where = placement(system, expert_parallel)
+    seconds = collective_seconds(system, "all-to-all", size * element_bytes, where)
+    return plain(2 * moe_layers * np.asarray(seconds))
+
+
 def expected_accepted_tokens(acceptance: Real, draft_tokens: int) -> Real:
     """Tokens a speculative step yields on average, ``(1 - a^(k+1)) / (1 - a)`` (``k + 1`` when
     every draft is accepted; Leviathan et al. 2023, eq. 1)."""
@@ -224,6 +249,7 @@ __all__ = [
     "batching_iteration_seconds",
     "engine_counts",
     "expected_accepted_tokens",
+    "expert_parallel_seconds",
     "forward_seconds",
     "forward_time",
     "mean_context",

@@ -70,7 +70,7 @@ def _plan(case: dict[str, Any], engine: Engine | str, batch: int | None) -> Serv
     return ServePlan(
         _model(case["model"]), **where, tp=int(case["tp"]), weights=case["weights"],
         kv_format=case["kv_format"], prompt=int(case["prompt"]), output=int(case["output"]),
-        batch=batch, engine=engine,
+        batch=batch, engine=engine, ep=int(case.get("ep", 1)),
     )  # fmt: skip
 
 

@@ -30,6 +30,14 @@ Under tensor parallelism of degree ``t`` (Shoeybi et al. 2019, Megatron-LM secti
 ``1/t`` of every split operator (the projections, the MLP, the attention heads, the LM head) and
 all of the replicated ones (norms, residual adds); its attention has ``n_q/t`` query heads and
 ``max(1, n_kv/t)`` key-value heads.
+
+Expert parallelism with attention data parallelism (how TensorRT-LLM, SGLang and vLLM serve
+DeepSeek and Qwen3 MoE models: ``--ep`` with ``enable_attention_dp``, ``--enable-dp-attention``,
+``--enable-expert-parallel``): ``e`` ranks each hold the whole attention, the norms, the
+embedding and the head, and serve their own ``b/e`` sequences with their own KV cache; the
+routed experts are split, ``E/e`` whole experts per rank, and each MoE layer dispatches every
+token to the ranks of its ``k`` experts and combines the results (all-to-all,
+:func:`mlcost.serving.latency.expert_parallel_seconds`).
 """
 
 from __future__ import annotations
@@ -234,16 +242,24 @@ def forward_operators(
     tensor_parallel: int = 1,
     group_size: int | None = None,
     grouped_kv_reads: bool = True,
+    expert_parallel: int = 1,
 ) -> OperatorTable:
     """One rank's forward over ``new_tokens`` per sequence for ``batch`` sequences with
-    ``past_tokens`` already cached (module docstring); counts may be numpy arrays."""
+    ``past_tokens`` already cached (module docstring); counts may be numpy arrays.
+
+    ``expert_parallel`` ``e`` > 1: the rank is one of ``e`` attention data-parallel ranks that
+    split the routed experts (module docstring): its ``batch`` sequences run the whole attention
+    (``tensor_parallel`` 1), its ``E/e`` local experts take the tokens routed to them from all
+    ``e`` ranks, ``e·b·q·k/E`` rows each (:class:`mlcost.workload.builder.StepBuilder`'s ``ep``),
+    and an expert is touched by any of the ``e·b·q`` tokens."""
     if not isinstance(model, TransformerSpec):
         raise MlcostError(f"model: {model!r} is not a transformer; serving needs one")
     if attention not in ("masked", "executed"):
         raise MlcostError(f"attention: got {attention!r}, expected 'masked' or 'executed'")
     step = StepBuilder(
-        model=model, config=_FORWARD, b=batch, s=new_tokens, micro=1, layer_rf=0.0, core_rf=0.0
-    )
+        model=model, config=_FORWARD, b=batch, s=new_tokens, micro=1, layer_rf=0.0, core_rf=0.0,
+        ep=expert_parallel,
+    )  # fmt: skip
     last = replace(step, s=1)  # logits of the last position only
     kv_bytes = element_bytes(kv_format, field="kv_format")
     per_parameter = weight_bytes_per_parameter(weights, group_size)
@@ -261,7 +277,9 @@ def forward_operators(
                 attention_rows = []
             continue
         layer.append(_weights(op, step.act, per_parameter, fmt))
-    touched = touched_expert_fraction(model, np.asarray(batch) * np.asarray(new_tokens))
+    touched = touched_expert_fraction(
+        model, np.asarray(batch) * np.asarray(new_tokens) * expert_parallel
+    )
     layer += [_weights(op, step.act, per_parameter, fmt, touched) for op in mlp_block_ops(step)]
     rows = [*embedding_ops(step), *layer, *head_ops(last)]
     operators = tuple(
@@ -272,7 +290,12 @@ def forward_operators(
         operators=operators,
         description=f"{model.name} forward: b={sweep_text(batch)}, {sweep_text(new_tokens)} new "
         f"token(s) after {sweep_text(past_tokens)} cached, weights {weights}, KV cache {kv_format}"
-        + (f", tp={tensor_parallel} (one rank)" if tensor_parallel > 1 else ""),
+        + (f", tp={tensor_parallel} (one rank)" if tensor_parallel > 1 else "")
+        + (
+            f", ep={expert_parallel} with attention data parallel (one rank)"
+            if expert_parallel > 1
+            else ""
+        ),
         tokens_per_step=np.asarray(batch) * np.asarray(new_tokens),
         metadata={
             "micro_batches": 1,
@@ -283,6 +306,7 @@ def forward_operators(
             "weights": weights,
             "kv_format": kv_format,
             "tensor_parallel": tensor_parallel,
+            "expert_parallel": expert_parallel,
             # Serving engines run Q, K, V as one GEMM and gate and up as another (vLLM's
             # QKVParallelLinear and MergedColumnParallelLinear, TensorRT-LLM's fused QKV and
             # gated MLP, scripts/measure_serving.py alike): one launch each.

@@ -1,0 +1,101 @@
+"""Expert parallelism with attention data parallelism in ServePlan (issue 63): the bytes by
+hand from Qwen3-235B-A22B's Hugging Face config (hidden 4096, 94 layers, 64 query and 4
+key-value heads of 128, 128 routed experts of 1536, top 8, vocabulary 151,936, untied head)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import mlcost
+from mlcost.comms.placement import collective_seconds, placement
+from mlcost.errors import MlcostError
+from mlcost.serving.latency import expert_parallel_seconds
+from mlcost.serving.workload import decode_operators
+
+
+def _plan(**kw: object) -> mlcost.ServePlan:
+    options: dict[str, object] = {
+        "system": "dgx-h200", "tp": 8, "ep": 8, "weights": "fp8", "kv_format": "fp8",
+        "prompt": 128, "output": 2048, "engine": "tensorrt-llm", "batch": 2048,
+    }  # fmt: skip
+    options.update(kw)
+    return mlcost.ServePlan("qwen3-235b-a22b", **options)  # type: ignore[arg-type]
+
+
+def test_memory_per_rank_by_hand() -> None:
+    """One of 8 ranks holds 128 / 8 = 16 whole experts of every layer, 94 x 16 x 3 x 4096 x
+    1536 = 28,387,049,472 FP8 bytes; the whole attention and router of every layer, 94 x (4096
+    x 8192 + 2 x 4096 x 512 + 8192 x 4096 + 4096 x 128) = 6,751,780,864 FP8 bytes; and, in 16
+    bits, the embedding and the head (2 x 151,936 x 4096) and the norms (94 x (2 x 4096 + 2 x
+    128) + 4096): 2 x 1,245,457,920 bytes. Its KV cache holds whole key-value heads for its
+    own sequences: 94 layers x 2 x 4 x 128 x 1 byte = 96,256 bytes a token, 2,176 tokens a
+    sequence (136 blocks of 16) = 209,453,056 bytes; the replica holds 8 ranks' sequences. (Under
+    tensor parallelism of 8 each rank keeps 1 of the 4 heads, replicated, for all sequences:
+    twice the KV bytes per rank for the same batch.)"""
+    plan = _plan()
+    experts = 94 * 16 * 3 * 4096 * 1536
+    attention = 94 * (4096 * 8192 + 2 * 4096 * 512 + 8192 * 4096 + 4096 * 128)
+    rest = 2 * 151_936 * 4096 + 94 * (2 * 4096 + 2 * 128) + 4096
+    assert experts == 28_387_049_472 and attention == 6_751_780_864 and rest == 1_245_457_920
+    assert plan.memory["weights"] == pytest.approx(experts + attention + 2 * rest, rel=1e-12)
+    assert plan.memory["sequence"] == pytest.approx(94 * 2 * 4 * 128 * 2176, rel=1e-12)
+    per_rank = math.floor(plan.memory["free"] / plan.memory["sequence"])
+    assert plan.memory["max_batch"] == 8 * per_rank
+    tensor = _plan(ep=1)
+    assert tensor.memory["sequence"] == pytest.approx(94 * 2 * 1 * 128 * 2176, rel=1e-12)
+    # for the same 2048 sequences: 256 x 4 heads per rank against 2048 x 1 head
+    assert 256 * plan.memory["sequence"] == pytest.approx(2048 * tensor.memory["sequence"] / 2)
+
+
+def test_dispatch_and_combine_bytes_by_hand() -> None:
+    """A rank's 256 decoding sequences send 256 x 8 copies of 4096 16-bit values to the ranks of
+    their experts and get as many back: two all-to-alls of 16,777,216 bytes per rank in each of
+    the 94 MoE layers, on the DGX H200's NVLink (the pairwise all-to-all of mlcost.comms)."""
+    plan = _plan()
+    system = plan.resolved_system
+    size = 256 * 8 * 4096 * 2
+    assert size == 16_777_216
+    one = float(np.asarray(collective_seconds(system, "all-to-all", size, placement(system, 8))))
+    expected = 2 * 94 * one
+    got = float(np.asarray(expert_parallel_seconds(system, 8, 4096, 94, 256, 8)))
+    assert got == pytest.approx(expected, rel=1e-12)
+    assert float(np.asarray(expert_parallel_seconds(system, 1, 4096, 94, 256, 8))) == 0.0
+    # (n-1)/n of it crosses the links: at NVLink's hundreds of GB/s, tens of microseconds a layer
+    assert 1e-6 < one < 1e-3
+
+
+def test_rank_forward_and_throughput() -> None:
+    """A rank's decode step runs the whole attention for its 256 sequences (64 query heads) and
+    its 16 local experts on the tokens routed from all 8 ranks: 2048 x 8 / 128 = 128 rows per
+    expert; every expert is touched (1 - (1 - 8/128)^2048 ~ 1). The replica's 2048 sequences
+    each get a token per iteration: throughput = 8 x 256 / iteration, TPOT = iteration."""
+    plan = _plan()
+    table = decode_operators(
+        plan.transformer, 256, 1000, weights="fp8", kv_format="fp8", expert_parallel=8
+    )
+    experts = [op for op in table.operators if op.gemm_group]
+    assert experts and all(float(op.m) == pytest.approx(2048 * 8 / 128) for op in experts)
+    assert all(float(op.count) == 94 * 16 for op in experts)
+    scores = next(op for op in table.operators if op.name.startswith("attention scores QK^T"))
+    assert float(scores.gemm_batch) == 256 * 64
+    t = plan.timing(2048)
+    assert float(t["output_rate"]) == pytest.approx(8 * 256 / float(t["iteration"]), rel=1e-12)
+    row = plan.row()
+    assert row["tpot_ms"] == pytest.approx(float(t["iteration"]) * 1e3, rel=1e-12)
+    assert row["gpus"] == 8
+
+
+@pytest.mark.parametrize(
+    ("model", "kw", "field"),
+    [
+        ("llama-3-8b", {"tp": 1, "ep": 2, "system": "dgx-h100"}, "is dense"),
+        ("qwen3-235b-a22b", {"tp": 8, "ep": 4, "system": "dgx-h200"}, "ep = tp"),
+        ("qwen3-235b-a22b", {"tp": 8, "ep": 0, "system": "dgx-h200"}, "whole number"),
+    ],
+)
+def test_expert_parallel_bad_input(model: str, kw: dict[str, object], field: str) -> None:
+    with pytest.raises(MlcostError, match=field):
+        mlcost.ServePlan(model, weights="fp8", **kw)  # type: ignore[arg-type]
