@@ -104,6 +104,19 @@ def main() -> None:
                   serving_predictions(without(step_overhead=None))))  # fmt: skip
     print(summary("one launch per expert (no grouped expert GEMMs)",
                   serving_predictions(without(grouped_expert_gemm=False))))  # fmt: skip
+    closed = serving_predictions(closed_loop=True)
+    print(summary("closed-loop first-token queue (mean value analysis) on the closed-loop rows, "
+                  "not shipped", closed))  # fmt: skip
+    print(f"  apart: {split_summary(closed)}")
+    for r in closed:
+        if r["id"].endswith(".ttft"):
+            print(f"  {r['id']}: {r['predicted']:.1f} ms ({r['error']:+.1%})")
+    layout = serving_predictions(layout=True)
+    print(summary("MoE rows in their source layout (ep 8, attention data parallel), not shipped",
+                  layout))  # fmt: skip
+    for r in layout:
+        if r["family"].endswith("-moe"):
+            print(f"  {r['id']}: {r['predicted']:.0f} token/s ({r['error']:+.1%})")
     per_row, median = step_overhead_fit("vllm")
     print("vLLM step overhead refitted (the per-step time at which each of its rows is met; "
           f"the profile carries the median): {median:.2f} ms from "

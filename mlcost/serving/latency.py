@@ -245,8 +245,35 @@ def time_to_first_token(
     return plain(s + np.asarray(step) / 2 + rho * s / (2 * (1 - rho)))
 
 
+def closed_loop_time_to_first_token(
+    prefill: float, iteration: float, users: int, output: float
+) -> float:
+    """Mean time to first token when ``N = users`` clients each send their next request the
+    moment the previous one ends (a closed loop without think time: genai-perf's and
+    perf_analyzer's ``--concurrency``), by exact mean value analysis of the closed network
+    (Reiser and Lavenberg 1980, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+    JACM 27(2)): the prefill server (``S = prefill`` per prompt, first come first served) and
+    the decode phase, a delay of ``Z = (O - 1) · iteration`` during which a client needs no
+    prefill. A request arrives with a completion, at an iteration's end, so each prefill queued
+    ahead of it is waited in full; by the arrival theorem it finds the queue of the other
+    ``n - 1`` clients::
+
+        R(n) = S · (1 + Q(n - 1)),  X(n) = n / (Z + R(n)),  Q(n) = X(n) · R(n),  Q(0) = 0
+
+    and TTFT = ``R(N)``; the interactive response-time law ``N = X · (R + Z)`` holds by
+    construction (one client: ``S``; no decode phase: ``N · S``, the clients queued in turn)."""
+    s = float(finite(prefill, "prefill"))
+    z = (float(finite(output, "output", strict=True)) - 1) * float(finite(iteration, "iteration"))
+    queue, response = 0.0, s
+    for n in range(1, int(counts(users, "users")) + 1):
+        response = s * (1 + queue)
+        queue = n / (z + response) * response if z + response > 0 else 0.0
+    return response
+
+
 __all__ = [
     "batching_iteration_seconds",
+    "closed_loop_time_to_first_token",
     "engine_counts",
     "expected_accepted_tokens",
     "expert_parallel_seconds",

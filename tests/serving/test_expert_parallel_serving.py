@@ -99,3 +99,19 @@ def test_rank_forward_and_throughput() -> None:
 def test_expert_parallel_bad_input(model: str, kw: dict[str, object], field: str) -> None:
     with pytest.raises(MlcostError, match=field):
         mlcost.ServePlan(model, weights="fp8", **kw)  # type: ignore[arg-type]
+
+
+def test_closed_loop_first_token_by_hand() -> None:
+    """Mean value analysis by hand. One client: its prompt's prefill, S. No decode phase (O =
+    1): the N clients queue for the prefill server in turn, R = N x S (response-time law N =
+    X x R with think time 0 and X = 1 / S). Two clients, S = 0.4 s, Z = 499 x 0.02 s = 9.98 s:
+    Q(1) = 0.4 / 10.38, R(2) = 0.4 x (1 + 0.4 / 10.38) = 0.415414... s."""
+    from mlcost.serving.latency import closed_loop_time_to_first_token as ttft
+
+    assert ttft(0.4, 0.02, 1, 500) == pytest.approx(0.4)
+    assert ttft(0.4, 0.02, 5, 1) == pytest.approx(5 * 0.4)
+    r2 = 0.4 * (1 + 0.4 / (0.4 + 499 * 0.02))
+    assert ttft(0.4, 0.02, 2, 500) == pytest.approx(r2, rel=1e-12)
+    # response-time law for N = 50: X = N / (Z + R) with Q = X R, the queue below N
+    r = ttft(0.4, 0.06, 50, 500)
+    assert 0.4 < r < 50 * 0.4
