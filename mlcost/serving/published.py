@@ -133,12 +133,12 @@ def predict_serving_case(
         batch = int(str(load).removeprefix("static-"))
         return static_batch_latency(_plan(case, engine, batch), batch)
     plan = _plan(case, engine, int(load), layout)
-    if closed_loop and case.get("arrivals") == "closed-loop" and case["unit"] == "ms":
-        if case["quantity"] == "time to first token":
-            t = plan.timing(int(load))
-            return 1e3 * closed_loop_time_to_first_token(
-                float(t["prefill"]), float(t["iteration"]), int(load), float(t["output"])
-            )
+    closed = closed_loop and case.get("arrivals") == "closed-loop"
+    if closed and case["quantity"] == "time to first token":
+        t = plan.timing(int(load))
+        return 1e3 * closed_loop_time_to_first_token(
+            float(t["prefill"]), float(t["iteration"]), int(load), float(t["output"])
+        )
     row = plan.row()
     if case["unit"] == "token/s":
         return float(row["output_tokens_per_s"])
