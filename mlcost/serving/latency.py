@@ -49,11 +49,15 @@ from mlcost.units import Q_
 from mlcost.workload.table import OperatorTable
 
 
-def serving_ceilings(gpu: Accelerator, weights: str = "bf16") -> dict[str, Ceilings]:
+def serving_ceilings(
+    gpu: Accelerator, weights: str = "bf16", kv_format: str = "bf16"
+) -> dict[str, Ceilings]:
     """The GPU's ceilings (datasheet or measured profile, :meth:`Ceilings.from_accelerator`) for
     the 16-bit operators (key ``""``) and for the GEMMs of ``weights`` (``fp8``), without a
     launch overhead per operator row: the engine's cost per kernel replaces it
-    (:func:`forward_seconds`).
+    (:func:`forward_seconds`). An FP8 KV cache adds the FP8 ceilings where the GPU has an FP8
+    peak, for the attention of an engine that computes it in FP8 (rows without a ceiling of
+    their format run at the 16-bit one).
 
     Without the output-tile wave model of training GEMMs: the GEMMs of a few tokens that
     serving runs (GEMV and split-K kernels, e.g. TensorRT-LLM's and vLLM's skinny-GEMM paths)
@@ -64,6 +68,8 @@ def serving_ceilings(gpu: Accelerator, weights: str = "bf16") -> dict[str, Ceili
     fmt = compute_format(weights)
     if fmt != "bf16":
         ceilings[fmt] = Ceilings.from_accelerator(gpu, fmt, **overrides)
+    if kv_format == "fp8" and "fp8" in gpu.formats and "fp8" not in ceilings:
+        ceilings["fp8"] = Ceilings.from_accelerator(gpu, "fp8", **overrides)
     return ceilings
 
 

@@ -400,11 +400,12 @@ class ServePlan(Result):
             "tensor_parallel": self._attention_tp, "expert_parallel": self.ep,
             "group_size": self.group_size,
             "grouped_kv_reads": self.resolved_engine.gqa_aware_attention,
+            "fp8_attention": self.resolved_engine.fp8_attention,
         }  # fmt: skip
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
-        return serving_ceilings(self.accelerator, self.weights)
+        return serving_ceilings(self.accelerator, self.weights, self.kv_format)
 
     def _weight_bytes(self, model: TransformerSpec) -> float:
         """Weight bytes on one GPU: a tensor-parallel rank's share, and with ``pp`` pipeline

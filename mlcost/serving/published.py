@@ -90,9 +90,10 @@ def static_batch_latency(plan: ServePlan, batch: int) -> float:
     counts(batch, "batch")
     spec, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
     prompt, output = int(np.mean(plan._prompt)), int(np.mean(plan._output))
-    ceilings = serving_ceilings(plan.accelerator, plan.weights)
+    ceilings = serving_ceilings(plan.accelerator, plan.weights, plan.kv_format)
     options = {"tensor_parallel": plan.tp, "weights": plan.weights, "kv_format": plan.kv_format,
-               "grouped_kv_reads": engine.gqa_aware_attention}  # fmt: skip
+               "grouped_kv_reads": engine.gqa_aware_attention,
+               "fp8_attention": engine.fp8_attention}  # fmt: skip
     h, layers = spec.hidden_size, spec.num_layers
     prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
                               engine, layers=layers, graph=False)  # fmt: skip

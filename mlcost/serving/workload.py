@@ -147,12 +147,15 @@ def cached_attention_ops(
     eager: bool = False,
     tensor_parallel: int = 1,
     grouped_kv_reads: bool = True,
+    fp8_attention: bool = False,
 ) -> list[Operator]:
     """The attention core of each layer pattern against the cache (module docstring): scores,
     softmax, scores x V, and the cache write of the new keys and values. A GQA-aware kernel
     (``grouped_kv_reads``: FlashAttention, FlashInfer, TensorRT-LLM's XQA) reads each cached
     key-value head once for its group of query heads; one that is not reads it once per query
-    head, ``n_q / n_kv`` times the bytes (no saving from grouped-query attention)."""
+    head, ``n_q / n_kv`` times the bytes (no saving from grouped-query attention). With
+    ``fp8_attention`` the two matmuls compute in FP8 (an engine that runs its attention kernels
+    on FP8 inputs under an FP8 KV cache, :attr:`mlcost.specs.Engine.fp8_attention`)."""
     d = model.head_size
     n_q = model.num_attention_heads // check_tensor_parallel(model, tensor_parallel)
     width = cache_elements_per_token(model, tensor_parallel)  # 2·n_kv·d for MHA/GQA/MQA
@@ -179,7 +182,10 @@ def cached_attention_ops(
             "block": "layer", "count": count, "pattern": label, "tensor_parallel": True,
             "role": OperatorRole.ATTENTION_CORE,
         }  # fmt: skip
-        matmul: dict[str, Any] = {**core, "kind": OperatorKind.ATTENTION, "gemm_batch": b * n_q}
+        matmul: dict[str, Any] = {
+            **core, "kind": OperatorKind.ATTENTION, "gemm_batch": b * n_q,
+            "format": "fp8" if fp8_attention else "",
+        }  # fmt: skip
         ops += [
             Operator(
                 name=f"attention scores QK^T{suffix}",
@@ -243,6 +249,7 @@ def forward_operators(
     group_size: int | None = None,
     grouped_kv_reads: bool = True,
     expert_parallel: int = 1,
+    fp8_attention: bool = False,
 ) -> OperatorTable:
     """One rank's forward over ``new_tokens`` per sequence for ``batch`` sequences with
     ``past_tokens`` already cached (module docstring); counts may be numpy arrays.
@@ -267,7 +274,7 @@ def forward_operators(
     attention_rows = cached_attention_ops(
         model, batch, new_tokens, past_tokens, kv_bytes=kv_bytes, act=step.act,
         eager=attention == "executed", tensor_parallel=tensor_parallel,
-        grouped_kv_reads=grouped_kv_reads,
+        grouped_kv_reads=grouped_kv_reads, fp8_attention=fp8_attention and kv_format == "fp8",
     )  # fmt: skip
     layer: list[Operator] = []
     for op in attention_block_ops(step):

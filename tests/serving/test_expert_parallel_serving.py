@@ -115,3 +115,32 @@ def test_closed_loop_first_token_by_hand() -> None:
     # response-time law for N = 50: X = N / (Z + R) with Q = X R, the queue below N
     r = ttft(0.4, 0.06, 50, 500)
     assert 0.4 < r < 50 * 0.4
+
+
+def test_fp8_context_attention_rows() -> None:
+    """TensorRT-LLM runs its context attention in FP8 under an FP8 KV cache (the engine
+    profile's fp8_attention, sourced to its attention op): the two attention matmuls of a
+    prefill carry the FP8 format, with the same FLOPs (Llama-3.1-8B, 2,048 tokens: 4 x 128 x 32
+    heads x 2048 x 2049 / 2 pairs = 34,376,515,584 FLOPs per layer for the two matmuls), and a BF16
+    weight plan with an FP8 cache gets the GPU's FP8 ceilings for them."""
+    from mlcost.serving.latency import serving_ceilings
+    from mlcost.serving.workload import prefill_operators
+    from mlcost.specs import default_catalog
+
+    catalog = default_catalog()
+    assert catalog.engine("tensorrt-llm").fp8_attention
+    assert not catalog.engine("vllm").fp8_attention
+    model = catalog.transformer("llama-3.1-8b")
+
+    def attention(**kw: object) -> list[object]:
+        table = prefill_operators(model, 1, 2048, kv_format="fp8", **kw)  # type: ignore[arg-type]
+        return [op for op in table.operators if op.name.startswith("attention scores")]
+
+    fp8, plain = attention(fp8_attention=True), attention()
+    assert [op.format for op in fp8] == ["fp8", "fp8"]  # type: ignore[attr-defined]
+    assert [op.format for op in plain] == ["", ""]  # type: ignore[attr-defined]
+    flops = sum(float(op.forward_flops) for op in fp8)  # type: ignore[attr-defined]
+    assert flops == pytest.approx(4 * 128 * 32 * 2048 * 2049 / 2)
+    gpu = catalog.accelerator("h100-sxm5-80gb")
+    assert set(serving_ceilings(gpu, "bf16", "fp8")) == {"", "fp8"}
+    assert set(serving_ceilings(gpu, "bf16", "bf16")) == {""}
