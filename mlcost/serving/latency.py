@@ -252,8 +252,8 @@ def time_to_first_token(
 
 
 def closed_loop_time_to_first_token(
-    prefill: float, iteration: float, users: int, output: float
-) -> float:
+    prefill: Real, iteration: Real, users: Real, output: float
+) -> Real:
     """Mean time to first token when ``N = users`` clients each send their next request the
     moment the previous one ends (a closed loop without think time: genai-perf's and
     perf_analyzer's ``--concurrency``), by exact mean value analysis of the closed network
@@ -267,14 +267,24 @@ def closed_loop_time_to_first_token(
         R(n) = S · (1 + Q(n - 1)),  X(n) = n / (Z + R(n)),  Q(n) = X(n) · R(n),  Q(0) = 0
 
     and TTFT = ``R(N)``; the interactive response-time law ``N = X · (R + Z)`` holds by
-    construction (one client: ``S``; no decode phase: ``N · S``, the clients queued in turn)."""
-    s = float(finite(prefill, "prefill"))
-    z = (float(finite(output, "output", strict=True)) - 1) * float(finite(iteration, "iteration"))
-    queue, response = 0.0, s
-    for n in range(1, int(counts(users, "users")) + 1):
-        response = s * (1 + queue)
-        queue = n / (z + response) * response if z + response > 0 else 0.0
-    return response
+    construction (one client: ``S``; no decode phase: ``N · S``, the clients queued in turn).
+    Arrays (one configuration per element) run the recursion together."""
+    s = np.asarray(finite(prefill, "prefill"), dtype=np.float64)
+    z = (float(finite(output, "output", strict=True)) - 1) * np.asarray(
+        finite(iteration, "iteration"), dtype=np.float64
+    )
+    n_users = np.asarray(counts(users, "users"), dtype=np.float64)
+    s, z, n_users = np.broadcast_arrays(s, z, n_users)
+    queue = np.zeros(s.shape)
+    response = s.copy()
+    for n in range(1, int(np.max(n_users)) + 1):
+        active = n <= n_users  # elements whose recursion has not reached its N yet
+        step = s * (1 + queue)
+        response = np.where(active, step, response)
+        total = z + step
+        safe = np.where(total > 0, total, 1.0)
+        queue = np.where(active, np.where(total > 0, n / safe * step, 0.0), queue)
+    return plain(response)
 
 
 __all__ = [

@@ -58,6 +58,7 @@ from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import (
     batching_iteration_seconds,
+    closed_loop_time_to_first_token,
     expected_accepted_tokens,
     expert_parallel_seconds,
     forward_seconds,
@@ -94,6 +95,8 @@ if TYPE_CHECKING:
 
 #: What :meth:`ServePlan.sweep` varies.
 SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
+#: How requests arrive (:attr:`ServePlan.arrivals`).
+ARRIVALS = ("poisson", "closed-loop")
 MILLION = 1e6
 SECONDS_PER_HOUR = 3600.0
 
@@ -141,6 +144,7 @@ class ServePlan(Result):
     output: int | Sequence[int] = 256
     batch: int | None = None
     rate: float | pint.Quantity | None = None
+    arrivals: str = "poisson"
     weights: str = "bf16"
     kv_format: str = "bf16"
     block_size: int | None = None
@@ -260,6 +264,7 @@ class ServePlan(Result):
                 "pipeline stages need continuous batching (e.g. --engine vllm)"
             )
         self._check_expert_parallel(model, t)
+        self._check_arrivals()
         if t > total:
             raise MlcostError(
                 f"tp: got {t}, but {self.resolved_system.name} has {total} GPUs "
@@ -358,6 +363,24 @@ class ServePlan(Result):
             raise MlcostError(
                 f"ep: got {ep}, but engine {self.resolved_engine.name} serves a static batch; "
                 "attention data parallel needs continuous batching (e.g. --engine tensorrt-llm)"
+            )
+
+    def _check_arrivals(self) -> None:
+        """``arrivals``: ``poisson`` (requests at random, the M/D/1 prefill queue) or
+        ``closed-loop`` (``batch`` clients each sending the next request when the previous one
+        ends), the latter for aggregated continuous batching without pipeline stages."""
+        if self.arrivals not in ARRIVALS:
+            raise MlcostError(
+                f"arrivals: got {self.arrivals!r}, expected one of {', '.join(ARRIVALS)} "
+                "(closed-loop: batch = the number of clients, as genai-perf --concurrency)"
+            )
+        if self.arrivals == "closed-loop" and (
+            self.pp > 1 or self.disaggregated or not self.resolved_engine.continuous_batching
+        ):
+            raise MlcostError(
+                "arrivals: got 'closed-loop'; the closed-loop queue is modelled for aggregated "
+                "continuous batching without pipeline stages; use arrivals='poisson' with pp, "
+                "disaggregated or a static batch"
             )
 
     # ----- the chain --------------------------------------------------------------------------
@@ -589,7 +612,11 @@ class ServePlan(Result):
         return {
             "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
             "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
-            "ttft": time_to_first_token(prefill, step, iteration, b * tokens, o),
+            "ttft": (
+                closed_loop_time_to_first_token(prefill, iteration, np.ceil(b), o)
+                if self.arrivals == "closed-loop"
+                else time_to_first_token(prefill, step, iteration, b * tokens, o)
+            ),
             "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
             "output_rate": dp * b * tokens / iteration,
             "request_rate": dp * b * tokens / iteration / o, "prompt": p, "output": o,
@@ -905,8 +932,12 @@ class ServePlan(Result):
             banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
                    "prefill + KV transfer + step / 2 (prefill pool sized for its load)"
                    if self.disaggregated else
+                   "R(N): R(n) = prefill x (1 + Q(n-1)), Q(n) = n R(n) / (R(n) + (O-1) x "
+                   "iteration), N = batch clients" if self.arrivals == "closed-loop" else
                    "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
                    f"rho {v['prefill_share']:.2f}",
+                   "mean value analysis of the closed loop (Reiser and Lavenberg 1980)"
+                   if self.arrivals == "closed-loop" else
                    "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, "
                    "section 5.7)")),
             banded(Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
@@ -1009,4 +1040,4 @@ def _label(value: Any) -> Any:
     return getattr(value, "name", value)
 
 
-__all__ = ["SWEEP_AXES", "ServePlan"]
+__all__ = ["ARRIVALS", "SWEEP_AXES", "ServePlan"]

@@ -32,12 +32,7 @@ import numpy as np
 
 from mlcost.checks import counts
 from mlcost.published import Prediction, PublishedValidation, validate_published
-from mlcost.serving.latency import (
-    closed_loop_time_to_first_token,
-    forward_seconds,
-    serving_ceilings,
-    tensor_parallel_seconds,
-)
+from mlcost.serving.latency import forward_seconds, serving_ceilings, tensor_parallel_seconds
 from mlcost.serving.plan import ServePlan
 from mlcost.serving.workload import decode_operators, prefill_operators
 from mlcost.specs import Engine, TransformerSpec, default_catalog
@@ -71,14 +66,19 @@ def _model(name: str) -> TransformerSpec:
 
 
 def _plan(
-    case: dict[str, Any], engine: Engine | str, batch: int | None, layout: bool = False
+    case: dict[str, Any],
+    engine: Engine | str,
+    batch: int | None,
+    layout: bool = False,
+    poisson: bool = False,
 ) -> ServePlan:
     where = {"system": case["system"]} if "system" in case else {"gpu": case["gpu"]}
     ep = int(case.get("source_layout", {}).get("ep", 1)) if layout else 1
+    arrivals = "poisson" if poisson else case.get("arrivals", "poisson")
     return ServePlan(
         _model(case["model"]), **where, tp=int(case["tp"]), weights=case["weights"],
         kv_format=case["kv_format"], prompt=int(case["prompt"]), output=int(case["output"]),
-        batch=batch, engine=engine, ep=ep,
+        batch=batch, engine=engine, ep=ep, arrivals=arrivals,
     )  # fmt: skip
 
 
@@ -113,34 +113,26 @@ def predict_serving_case(
     case: dict[str, Any],
     engines: Mapping[str, Engine] | None = None,
     *,
-    closed_loop: bool = False,
+    poisson: bool = False,
     layout: bool = False,
 ) -> float:
     """mlcost's prediction for one serving row, in the row's unit (module docstring);
     ``engines`` replaces the catalog's profile of an engine by name (to measure a mechanism
-    on and off). Measured, not shipped: ``closed_loop`` times the first token of a row whose
-    ``arrivals`` are ``closed-loop`` by
-    :func:`mlcost.serving.latency.closed_loop_time_to_first_token` instead of the Poisson
-    queue; ``layout`` predicts a row in its ``source_layout`` (expert parallel ``ep`` with
-    attention data parallel)."""
+    on and off). A row's ``arrivals`` (``closed-loop`` for the NIM rows) set the plan's queue;
+    measured, not shipped: ``poisson`` times every row's first token with the Poisson queue,
+    ``layout`` predicts a row in its ``source_layout`` (expert parallel ``ep`` with attention
+    data parallel)."""
     name = case["engine"]
     engine: Engine | str = (engines or {}).get(name, name)
     family, load = case["family"], case["load"]
     if family.startswith("trtllm-perf-overview"):
-        plan = _plan(case, engine, None, layout)
+        plan = _plan(case, engine, None, layout, poisson)
         largest = plan.largest_batch
-        return float(_plan(case, engine, largest, layout).row()["output_tokens_per_s"])
+        return float(_plan(case, engine, largest, layout, poisson).row()["output_tokens_per_s"])
     if family == "vllm-dashboard":
         batch = int(str(load).removeprefix("static-"))
         return static_batch_latency(_plan(case, engine, batch), batch)
-    plan = _plan(case, engine, int(load), layout)
-    closed = closed_loop and case.get("arrivals") == "closed-loop"
-    if closed and case["quantity"] == "time to first token":
-        t = plan.timing(int(load))
-        return 1e3 * closed_loop_time_to_first_token(
-            float(t["prefill"]), float(t["iteration"]), int(load), float(t["output"])
-        )
-    row = plan.row()
+    row = _plan(case, engine, int(load), layout, poisson).row()
     if case["unit"] == "token/s":
         return float(row["output_tokens_per_s"])
     return float(row["ttft_ms"] if case["quantity"] == "time to first token" else row["tpot_ms"])

@@ -144,3 +144,40 @@ def test_fp8_context_attention_rows() -> None:
     gpu = catalog.accelerator("h100-sxm5-80gb")
     assert set(serving_ceilings(gpu, "bf16", "fp8")) == {"", "fp8"}
     assert set(serving_ceilings(gpu, "bf16", "bf16")) == {""}
+
+
+def test_serve_plan_closed_loop_by_hand() -> None:
+    """Two clients in a closed loop (Llama-3-8B, H100, vLLM, prompts of 1024 and outputs of
+    256 tokens): the first token waits for the other client's prefill with probability its
+    share of the cycle, R(2) = S (1 + S / (S + Z)) with S the prompt's prefill and Z = 255
+    iterations at batch 2 (the plan's own prefill and iteration, so only the queue is under
+    test); one client: S alone, no running step and no queue."""
+    plan = mlcost.ServePlan(
+        "llama-3-8b", gpu="h100-sxm5-80gb", prompt=1024, output=256, batch=2,
+        arrivals="closed-loop",
+    )  # fmt: skip
+    t = plan.timing(2)
+    s, z = float(t["prefill"]), 255 * float(t["iteration"])
+    assert plan.row()["ttft_ms"] == pytest.approx(1e3 * s * (1 + s / (s + z)), rel=1e-12)
+    one = mlcost.ServePlan(
+        "llama-3-8b", gpu="h100-sxm5-80gb", prompt=1024, output=256, batch=1,
+        arrivals="closed-loop",
+    )  # fmt: skip
+    assert one.row()["ttft_ms"] == pytest.approx(1e3 * float(one.timing(1)["prefill"]))
+    poisson = mlcost.ServePlan("llama-3-8b", gpu="h100-sxm5-80gb", prompt=1024, output=256, batch=1)
+    assert poisson.row()["ttft_ms"] > one.row()["ttft_ms"]  # the Poisson queue adds step / 2
+
+
+@pytest.mark.parametrize(
+    ("kw", "fragment"),
+    [({"arrivals": "burst"}, "expected one of poisson, closed-loop"),
+     ({"arrivals": "closed-loop", "pp": 2, "system": "dgx-h100"}, "aggregated continuous")],
+)  # fmt: skip
+def test_arrivals_bad_input(kw: dict[str, object], fragment: str) -> None:
+    options: dict[str, object] = {"gpu": "h100-sxm5-80gb"}
+    options.update(kw)
+    if "system" in options:
+        del options["gpu"]
+    with pytest.raises(MlcostError, match=fragment) as caught:
+        mlcost.ServePlan("llama-3-8b", **options)  # type: ignore[arg-type]
+    assert str(caught.value).startswith("arrivals: got")
