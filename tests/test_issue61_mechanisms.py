@@ -20,6 +20,7 @@ from mlcost.memory.terms import MODEL_STATES
 from mlcost.parallel import multi_gpu_step_time
 from mlcost.published import korthikanti_run, megatron_gpt, published_cases
 from mlcost.roofline import Ceilings
+from mlcost.specs import default_catalog
 from mlcost.uncertainty import calibration_factor, corrected_ratios, leave_one_family_out
 from mlcost.workload import TrainingConfig
 
@@ -171,3 +172,38 @@ def test_calibration_factor_and_leave_one_family_out_by_hand() -> None:
     # [0.9/0.95, 1.0/0.95] = [0.947, 1.053]; x's 1.1/1.3 = 0.846 and 1.2/1.3 = 0.923 fall out.
     inside = leave_one_family_out(ratios, groups, np.array(["x", "x", "y", "y", "y"]), 0.0)
     assert not inside[0] and not inside[1]
+
+
+def test_expert_parallel_all_to_all_hidden_as_a_layout_option() -> None:
+    # Mixtral-8x7B's config.json: 32 layers, h 4096, 8 experts, top-2. Per MoE layer and
+    # micro-batch: dispatch and combine forward, their conjugates backward (4 all-to-alls) of
+    # the b·s·k routed token copies of h BF16 values, over the 8 expert-parallel ranks of one
+    # DGX H100. Exposed without overlap; with Layout.ep_overlap (DualPipe, Megatron-Core's
+    # --overlap-moe-expert-parallel-comm) hidden behind the other micro-batch's compute, which
+    # then runs slower by Calculon's NVLink processor_usage, 0.15 of the hidden time.
+    model = default_catalog().model("mixtral-8x7b")
+    config = TrainingConfig(sequence_length=4096)
+    message = 4096 * 2 * 4096 * 2
+    calls = 4 * 32 * 4  # micro-batches x MoE layers x all-to-alls
+    one = mlcost.collective_time("dgx-h100", "all-to-all", mlcost.Q_(message, "byte"), ranks=8)
+    total = calls * float(one.time.to("s").magnitude)
+    exposed = {}
+    for overlap in (False, True):
+        layout = Layout(
+            dp=8, ep=8, zero_stage=1, micro_batch_size=1, gradient_accumulation=4,
+            ep_overlap=overlap,
+        )  # fmt: skip
+        step = multi_gpu_step_time(
+            model, config, "dgx-h100", layout, implementation="megatron-core"
+        )
+        term = step.terms.set_index("strategy").loc["expert parallel"]
+        assert term["message_bytes"] == message
+        assert term["time"] == pytest.approx(total, rel=1e-9)
+        exposed[overlap] = term["exposed"]
+    assert exposed[False] == pytest.approx(total, rel=1e-9)
+    assert exposed[True] == pytest.approx(0.15 * total, rel=1e-9)
+
+
+def test_ep_overlap_needs_expert_parallelism() -> None:
+    with pytest.raises(ValueError, match=r"ep_overlap: .* needs ep > 1"):
+        Layout(dp=8, ep_overlap=True)
