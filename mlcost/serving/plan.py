@@ -893,7 +893,8 @@ class ServePlan(Result):
                    f"{m['capacity'] / gb:.1f} GB x {self.assumptions.gpu_memory_utilization} - "
                    f"{m['weights'] / gb:.1f} GB", ASSUMPTION_SOURCES["gpu_memory_utilization"]),
             Figure("largest batch", Q_(m["max_batch"], "dimensionless"),
-                   "floor(memory for the KV cache / KV cache per sequence)"),
+                   "floor(memory for the KV cache / KV cache per sequence)"
+                   + (f" x {self.ep} attention data-parallel ranks" if self.ep > 1 else "")),
         ]  # fmt: skip
         if not self.fits:
             return tuple(memory)
