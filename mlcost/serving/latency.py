@@ -287,8 +287,50 @@ def closed_loop_time_to_first_token(
     return plain(response)
 
 
+def closed_loop_steady_state(
+    prefill: Real,
+    step: Real,
+    prompt_seconds: Real,
+    users: Real,
+    output: float,
+    tokens: Real = 1.0,
+    rounds: int = 60,
+) -> tuple[Real, Real, Real]:
+    """The closed loop of ``N = users`` clients in steady state: ``(iteration, ttft,
+    request_rate)``. Each request spends its first token's wait (TTFT,
+    :func:`closed_loop_time_to_first_token`) and ``O - 1`` decode iterations, so the
+    response-time law gives its rate, ``X = N / (TTFT + (O - 1) · I / tokens)`` (``tokens`` per
+    decode step); the iteration carries the decode ``step`` and the prefills of the ``X · I``
+    prompts that arrive during it, ``prompt_seconds`` each, ``I = step + X · I · prompt_seconds``,
+    so ``I = step / (1 - X · prompt_seconds)``. The two are solved together by damped fixed-point
+    iteration (``rounds``): unlike the open queue, the loop can never be overloaded, since fewer
+    requests arrive while the iteration grows. One client: TTFT = its prefill, ``I = step /
+    (1 - X · prompt_seconds)`` with ``X = 1 / (S + (O - 1) I)``."""
+    s = np.asarray(finite(prefill, "prefill"), dtype=np.float64)
+    t = np.asarray(finite(step, "step", strict=True), dtype=np.float64)
+    sp = np.asarray(finite(prompt_seconds, "prompt_seconds"), dtype=np.float64)
+    n = np.asarray(counts(users, "users"), dtype=np.float64)
+    per_step = np.asarray(finite(tokens, "tokens", strict=True), dtype=np.float64)
+    o = float(finite(output, "output", strict=True))
+
+    def response(iteration: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ttft = np.asarray(
+            closed_loop_time_to_first_token(s, iteration / per_step, n, o), dtype=np.float64
+        )
+        return ttft, n / (ttft + (o - 1) * iteration / per_step)
+
+    iteration = t * np.ones(np.broadcast(s, t, sp, n, per_step).shape)
+    for _ in range(int(counts(rounds, "rounds"))):
+        _, rate = response(iteration)
+        busy = np.minimum(rate * sp, 0.95)  # below 1: the damped step never overshoots past it
+        iteration = (iteration + t / (1 - busy)) / 2
+    ttft, rate = response(iteration)
+    return plain(iteration), plain(ttft), plain(rate)
+
+
 __all__ = [
     "batching_iteration_seconds",
+    "closed_loop_steady_state",
     "closed_loop_time_to_first_token",
     "engine_counts",
     "expected_accepted_tokens",

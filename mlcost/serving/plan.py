@@ -58,7 +58,7 @@ from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import (
     batching_iteration_seconds,
-    closed_loop_time_to_first_token,
+    closed_loop_steady_state,
     expected_accepted_tokens,
     expert_parallel_seconds,
     forward_seconds,
@@ -607,16 +607,29 @@ class ServePlan(Result):
             }  # fmt: skip
         if self.pp > 1:
             return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
+        if self.arrivals == "closed-loop":
+            # b clients per rank in a closed loop: the response-time law sets the request rate
+            # and with it the prefills each iteration carries (closed_loop_steady_state).
+            iteration, ttft, rate = (
+                np.asarray(value, dtype=np.float64)
+                for value in closed_loop_steady_state(
+                    prefill, step, p * per_prompt_token, np.ceil(b), o, tokens
+                )
+            )
+            return {
+                "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
+                "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
+                "ttft": ttft, "prefill_share": rate * prefill,
+                "output_rate": dp * rate * o, "request_rate": dp * rate, "prompt": p,
+                "output": o, "gpu_s_per_output_token": self.tp / (dp * rate * o),
+                "context": context,
+            }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
         iteration = np.asarray(iteration, dtype=np.float64)
         return {
             "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
             "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
-            "ttft": (
-                closed_loop_time_to_first_token(prefill, iteration, np.ceil(b), o)
-                if self.arrivals == "closed-loop"
-                else time_to_first_token(prefill, step, iteration, b * tokens, o)
-            ),
+            "ttft": time_to_first_token(prefill, step, iteration, b * tokens, o),
             "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
             "output_rate": dp * b * tokens / iteration,
             "request_rate": dp * b * tokens / iteration / o, "prompt": p, "output": o,

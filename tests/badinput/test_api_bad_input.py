@@ -502,6 +502,7 @@ def _helpers() -> dict[str, Any]:
     from mlcost.published import megatron_flops
     from mlcost.serving.latency import (
         batching_iteration_seconds,
+        closed_loop_steady_state,
         closed_loop_time_to_first_token,
         expert_parallel_seconds,
         mean_context,
@@ -520,6 +521,7 @@ def _helpers() -> dict[str, Any]:
         "touched_expert_fraction": touched_expert_fraction, "megatron_flops": megatron_flops,
         "in_flight_micro_batches": in_flight_micro_batches, "attention_pairs": attention_pairs,
         "closed_loop_time_to_first_token": closed_loop_time_to_first_token,
+        "closed_loop_steady_state": closed_loop_steady_state,
         "expert_parallel_seconds": expert_parallel_seconds,
     }  # fmt: skip
 
@@ -546,6 +548,8 @@ def _helpers() -> dict[str, Any]:
         ("closed_loop_time_to_first_token", (0.4, 0.02, 0, 500), {}, "users"),
         ("closed_loop_time_to_first_token", (math.nan, 0.02, 5, 500), {}, "prefill"),
         ("closed_loop_time_to_first_token", (0.4, 0.02, 5, 0), {}, "output"),
+        ("closed_loop_steady_state", (0.4, 0.0, 0.3, 10, 500), {}, "step"),
+        ("closed_loop_steady_state", (0.4, 0.02, 0.3, 2.5, 500), {}, "users"),
         ("expert_parallel_seconds", ("dgx-h200", 8, 4096, 94, -1, 8), {}, "tokens"),
         ("expert_parallel_seconds", ("dgx-h200", 8, 4096, 94, 256, 0), {}, "top_k"),
     ],

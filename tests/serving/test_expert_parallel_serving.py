@@ -181,3 +181,20 @@ def test_arrivals_bad_input(kw: dict[str, object], fragment: str) -> None:
     with pytest.raises(MlcostError, match=fragment) as caught:
         mlcost.ServePlan("llama-3-8b", **options)  # type: ignore[arg-type]
     assert str(caught.value).startswith("arrivals: got")
+
+
+def test_closed_loop_steady_state_laws() -> None:
+    """The closed loop's steady state obeys the response-time law exactly, N = X (TTFT + (O -
+    1) I), and its iteration carries the prefills that arrive during it, I = step + X I s_p
+    (to the fixed point's precision); with no prompt cost the iteration is the step and TTFT
+    the mean value analysis at it. Numbers by hand: S = 0.4 s, step 0.02 s, s_p = 0.3 s, N =
+    10, O = 500."""
+    from mlcost.serving.latency import closed_loop_steady_state, closed_loop_time_to_first_token
+
+    iteration, ttft, rate = (float(v) for v in closed_loop_steady_state(0.4, 0.02, 0.3, 10, 500))
+    assert rate * (ttft + 499 * iteration) == pytest.approx(10, rel=1e-12)
+    assert iteration == pytest.approx(0.02 + rate * iteration * 0.3, rel=1e-6)
+    assert ttft == pytest.approx(closed_loop_time_to_first_token(0.4, iteration, 10, 500))
+    free, first, _ = (float(v) for v in closed_loop_steady_state(0.4, 0.02, 0.0, 10, 500))
+    assert free == pytest.approx(0.02)
+    assert first == pytest.approx(closed_loop_time_to_first_token(0.4, 0.02, 10, 500))
