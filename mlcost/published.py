@@ -61,6 +61,7 @@ from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
 from mlcost.systems import SystemLike, system
 from mlcost.uncertainty import (
+    POOLED,
     Band,
     Calibration,
     band_from_errors,
@@ -781,7 +782,18 @@ def training_calibrations(result: PublishedValidation) -> dict[str, Calibration]
     """Each implementation profile's correction factor (:func:`mlcost.uncertainty.
     calibration_factor`) from the uncorrected training-run rows of ``result``."""
     ratios, profiles, families = training_ratios(result)
-    out = {}
+    out = {
+        POOLED: Calibration(
+            profile=" and ".join(sorted(set(profiles.tolist()))) + ", pooled",
+            factor=calibration_factor(ratios),
+            rows=int(ratios.size),
+            derivation=f"median of measured / predicted step time over the {ratios.size} "
+            f"training runs of the published validation set ({', '.join(TRAINING_FAMILIES)}), "
+            "for an implementation profile without published runs of its own; leaving each "
+            "family out of the fit in turn, the held-out family predicted so is within its band "
+            "as often as with its own factor (mlcost validate --published, docs/validation.md)",
+        )
+    }
     for profile in sorted(set(profiles.tolist())):
         mine = profiles == profile
         names = ", ".join(sorted(set(families[mine].tolist())))
