@@ -610,7 +610,7 @@ class ServePlan(Result):
         if self.arrivals == "closed-loop":
             # b clients per rank in a closed loop: the response-time law sets the request rate
             # and with it the prefills each iteration carries (closed_loop_steady_state).
-            iteration, ttft, rate = (
+            looped, ttft, rate = (
                 np.asarray(value, dtype=np.float64)
                 for value in closed_loop_steady_state(
                     prefill, step, p * per_prompt_token, np.ceil(b), o, tokens
@@ -618,7 +618,7 @@ class ServePlan(Result):
             )
             return {
                 "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
-                "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
+                "tokens_per_step": tokens, "iteration": looped, "tpot": looped / tokens,
                 "ttft": ttft, "prefill_share": rate * prefill,
                 "output_rate": dp * rate * o, "request_rate": dp * rate, "prompt": p,
                 "output": o, "gpu_s_per_output_token": self.tp / (dp * rate * o),
