@@ -132,7 +132,7 @@ class ServePlan(Result):
     model: str | ModelSpec
     _: KW_ONLY
     gpu: str | Path | Accelerator | None = None
-    system: str | Path | Node | None = None
+    system: str | Path | Node | System | None = None
     tp: int = 1
     pp: int = 1
     prompt: int | Sequence[int] = 1024
@@ -260,13 +260,15 @@ class ServePlan(Result):
         if t > total:
             raise MlcostError(
                 f"tp: got {t}, but {self.resolved_system.name} has {total} GPUs "
-                f"({per_node} per node); choose --tp <= {per_node} within a node, or a --system "
-                "of several nodes (e.g. dgx-h100-superpod-su) to span nodes"
+                f"({per_node} per node); choose --tp <= {per_node} within a node, or --nodes "
+                f"{math.ceil(t / per_node)} (or a --system of several nodes, e.g. "
+                "dgx-h100-superpod-su) to span nodes"
             )
         if stages > 1 and t * stages > total:
             raise MlcostError(
                 f"pp: got tp {t} x pp {stages} = {t * stages} GPUs, but "
-                f"{self.resolved_system.name} has {total}; choose fewer stages or a larger --system"
+                f"{self.resolved_system.name} has {total} ({per_node} per node); choose fewer "
+                f"stages or --nodes {math.ceil(t * stages / per_node)}"
             )
         prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
         if prompt.size != output.size and 1 not in (prompt.size, output.size):
@@ -357,12 +359,20 @@ class ServePlan(Result):
         return outside + math.ceil(model.num_layers / self.pp) * layer
 
     def _rank_weight_bytes(self, model: TransformerSpec) -> float:
-        table = decode_operators(model, 1, 1, **self._options)
-        held = weight_bytes(
-            table, model.parameter_count, self.weights, tensor_parallel=self.tp,
-            group_size=self.group_size,
-        )  # fmt: skip
-        return float(in_unit(held, "byte"))
+        """A tensor-parallel rank's weight bytes, built once per catalog for the model, format,
+        degree and group (:meth:`Catalog.derived`: a search asks for the same on every GPU,
+        KV format and engine)."""
+
+        def build() -> float:
+            table = decode_operators(model, 1, 1, **self._options)
+            held = weight_bytes(
+                table, model.parameter_count, self.weights, tensor_parallel=self.tp,
+                group_size=self.group_size,
+            )  # fmt: skip
+            return float(in_unit(held, "byte"))
+
+        key = ("serving weight bytes", model.name, self.weights, self.tp, self.group_size)
+        return self._catalog.derived(key, model, build)
 
     @property
     def _stage_layers(self) -> float:
@@ -495,21 +505,11 @@ class ServePlan(Result):
                 "context": context,
             }  # fmt: skip
         if self.disaggregated:
-            # Prefill and decode on separate replicas (DistServe, Zhong et al. 2024, section 3):
-            # a decode iteration is the decode step alone; the first token waits for the
-            # prompt's prefill, the KV cache's transfer and half a step (the prefill pool sized
-            # for its load, no queue counted).
-            transfer = self.kv_transfer_seconds
-            alone = np.asarray(step, dtype=np.float64)
-            return {
+            parts = {
                 "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
-                "tokens_per_step": tokens, "iteration": alone, "tpot": alone / tokens,
-                "ttft": prefill + transfer + alone / 2, "prefill_share": 0.0 * alone,
-                "output_rate": b * tokens / alone, "request_rate": b * tokens / alone / o,
-                "gpu_s_per_output_token": self.tp
-                * (alone / (b * tokens) + p / o * per_prompt_token),
-                "prompt": p, "output": o, "context": context, "kv_transfer": transfer,
+                "tokens_per_step": tokens, "prompt": p, "output": o, "context": context,
             }  # fmt: skip
+            return self.disaggregated_timing(parts, b)
         if self.pp > 1:
             return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
@@ -523,6 +523,31 @@ class ServePlan(Result):
             "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
             "gpu_s_per_output_token": self.tp * iteration / (b * tokens),
             "context": context,
+        }  # fmt: skip
+
+    def disaggregated_timing(self, parts: dict[str, Any], batch: Any) -> dict[str, Any]:
+        """:meth:`timing` of prefill and decode on separate replicas (DistServe, Zhong et al.
+        2024, section 3) from its ``parts`` (``prefill``, ``per_prompt_token``, ``step``,
+        ``tokens_per_step``, ``prompt``, ``output``, ``context``, as :meth:`timing` of the
+        aggregated layout gives them for the same model, GPUs and formats): a decode iteration
+        is the decode step alone; the first token waits for the prompt's prefill, the KV
+        cache's transfer (:attr:`kv_transfer_seconds`) and half a step (the prefill pool sized
+        for its load, no queue counted); an output token costs the decode replica's
+        ``tp x step / b`` GPU-seconds and the prefill pool's ``tp x P / O x`` prefill seconds
+        per prompt token."""
+        b = np.asarray(batch, dtype=np.float64)
+        prefill, per_prompt_token = parts["prefill"], parts["per_prompt_token"]
+        tokens, p, o = parts["tokens_per_step"], parts["prompt"], parts["output"]
+        transfer = self.kv_transfer_seconds
+        alone = np.asarray(parts["step"], dtype=np.float64)
+        return {
+            "prefill": prefill, "per_prompt_token": per_prompt_token, "step": parts["step"],
+            "tokens_per_step": tokens, "iteration": alone, "tpot": alone / tokens,
+            "ttft": prefill + transfer + alone / 2, "prefill_share": 0.0 * alone,
+            "output_rate": b * tokens / alone, "request_rate": b * tokens / alone / o,
+            "gpu_s_per_output_token": self.tp
+            * (alone / (b * tokens) + p / o * per_prompt_token),
+            "prompt": p, "output": o, "context": parts["context"], "kv_transfer": transfer,
         }  # fmt: skip
 
     def stage_hop_seconds(self, tokens: Any) -> Any:
@@ -548,8 +573,10 @@ class ServePlan(Result):
         (its decode step, the prefill tokens of the ``m · P / O`` prompts that replace its
         finished sequences, and ``pp`` stage-to-stage transfers, the last stage's back to the
         first), and ``b`` tokens come out per round: TPOT is the round, throughput ``b /
-        round``. Every stage reads its weights once per micro-batch, ``pp`` times a round: at
-        small batches the pipeline's TPOT is that of one GPU holding the whole model, its gain
+        round``. With uneven stages (``L`` not a multiple of ``pp``, as vLLM splits them) the
+        largest stage, ``ceil(L / pp)`` layers, sets the pace: the decode and prefill terms
+        are scaled by ``pp x ceil(L / pp) / L`` (1 for even stages). Every stage reads its
+        weights once per micro-batch, ``pp`` times a round: at small batches the pipeline's TPOT is that of one GPU holding the whole model, its gain
         is memory (Narayanan et al. 2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The
         first token waits for its prompt's prefill through every stage, ``pp - 1`` transfers,
         and the prefill queue of its micro-batch."""
@@ -559,12 +586,16 @@ class ServePlan(Result):
             decode_operators(model, m, context, **self._options), self._ceilings, engine,
             layers=model.num_layers, graph=engine.decode_graphs,
         )  # fmt: skip
+        # Uneven stages (L not a multiple of pp): the largest, ceil(L / pp) layers, sets the
+        # pace, so a round takes pp x its share of the model's work instead of the whole.
+        slowest = self.pp * self._stage_layers
         step = (
-            np.asarray(decode)
-            + tensor_parallel_seconds(self.resolved_system, self.tp, model.hidden_size,
-                                      model.num_layers, m)
+            slowest * (np.asarray(decode)
+                       + tensor_parallel_seconds(self.resolved_system, self.tp,
+                                                 model.hidden_size, model.num_layers, m))
             + engine.step_seconds
         )  # fmt: skip
+        per_prompt_token = slowest * np.asarray(per_prompt_token)
         hops = self.pp * np.asarray(self.stage_hop_seconds(m))
         round_ = (
             np.asarray(
@@ -669,9 +700,16 @@ class ServePlan(Result):
         )
         v["replicas"] = self.replicas(rate, v["request_rate"], v["prompt"] * v["per_prompt_token"])
         v["gpus"] = v["replicas"] * self.tp * self.pp
-        # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
+        # GPU-seconds of one replica per token: input (prefill) and output (decode) apart; an
+        # iteration (with pp stages, a round of pp micro-batches of b / pp) carries the prefill
+        # of the b / pp x tokens x P / O prompt tokens that replace its finished sequences.
         input_share = (
-            batch * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
+            batch
+            / self.pp
+            * v["tokens_per_step"]
+            * v["prompt"]
+            / v["output"]
+            * v["per_prompt_token"]
         )
         decode_part = v["iteration"] - (0.0 if self.disaggregated else input_share)
         v["input_gpu_s"] = self.tp * v["per_prompt_token"]
@@ -879,7 +917,7 @@ class ServePlan(Result):
         data.update(
             {
                 "model": self.transformer.name, "gpu": self.accelerator.name, "tp": self.tp,
-                "pp": self.pp,
+                "pp": self.pp, "nodes": int(self.resolved_system.nodes),
                 "weights": self.weights, "kv_format": self.kv_format, "fits": self.fits,
                 "region": self.grid.name,
             }
