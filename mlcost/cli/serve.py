@@ -30,6 +30,7 @@ from mlcost.cli.output import (
 )
 from mlcost.errors import MlcostError
 from mlcost.serving import ServePlan
+from mlcost.specs import TransformerSpec
 
 
 def _count(text: str, option: str) -> int:
@@ -239,6 +240,14 @@ def _search(
     )
 
     tp, pp, nodes = degrees["tp"], degrees["pp"], degrees["nodes"]
+    if tp is not None or pp is not None:  # a degree the model cannot take: refused, not searched
+        from mlcost.serving.workload import check_pipeline_stages, check_tensor_parallel
+        from mlcost.specs.catalog import as_model, default_catalog
+
+        spec = as_model(model, default_catalog())
+        if isinstance(spec, TransformerSpec):
+            _ = tp is None or check_tensor_parallel(spec, tp)
+            _ = pp is None or check_pipeline_stages(spec, pp)
     result = search_slo(
         model,
         ttft=ttft if ttft is not None else DEFAULT_ASSUMPTIONS.serving_ttft_target,

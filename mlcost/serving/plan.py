@@ -69,6 +69,7 @@ from mlcost.serving.latency import (
 )
 from mlcost.serving.weights import weight_bytes
 from mlcost.serving.workload import (
+    check_pipeline_stages,
     check_tensor_parallel,
     decode_operators,
     forward_operators,
@@ -237,16 +238,7 @@ class ServePlan(Result):
         t = check_tensor_parallel(model, self.tp)
         per_node = self.resolved_system.gpus_per_node
         total = per_node * int(self.resolved_system.nodes)
-        stages = self.pp
-        if (
-            isinstance(stages, bool)
-            or not isinstance(stages, (int, np.integer))
-            or not (1 <= stages <= model.num_layers)
-        ):
-            raise MlcostError(
-                f"pp: got {stages!r}, expected a whole number of pipeline stages from 1 to "
-                f"{model.num_layers} ({model.name}'s layers), e.g. 2 or 4"
-            )
+        stages = check_pipeline_stages(model, self.pp)
         if stages > 1 and (self.draft is not None or self.disaggregated):
             raise MlcostError(
                 f"pp: got {stages}; pipeline-parallel serving is modelled for aggregated serving "
@@ -576,8 +568,8 @@ class ServePlan(Result):
         round``. With uneven stages (``L`` not a multiple of ``pp``, as vLLM splits them) the
         largest stage, ``ceil(L / pp)`` layers, sets the pace: the decode and prefill terms
         are scaled by ``pp x ceil(L / pp) / L`` (1 for even stages). Every stage reads its
-        weights once per micro-batch, ``pp`` times a round: at small batches the pipeline's TPOT is that of one GPU holding the whole model, its gain
-        is memory (Narayanan et al. 2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The
+        weights once per micro-batch, ``pp`` times a round: at small batches the pipeline's
+        TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al. 2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The
         first token waits for its prompt's prefill through every stage, ``pp - 1`` transfers,
         and the prefill queue of its micro-batch."""
         model, engine = self.transformer, self.resolved_engine

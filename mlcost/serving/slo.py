@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,8 @@ DEFAULT_WEIGHTS = ("bf16", "fp8", "int4")
 DEFAULT_KV_FORMATS = ("bf16", "fp8")
 DEFAULT_ENGINES = ("vllm", "tensorrt-llm", "sglang")
 DEFAULT_LAYOUTS = (False, True)
+#: Why a GPU without a catalog price is not searched.
+NO_PRICE = "no price for this GPU"
 
 
 @dataclass(frozen=True)
@@ -168,8 +171,10 @@ class SloSearch(Result):
         return f"the latency target stops its batch at {c.batch} (of {c.largest} that fit)"
 
     def why_runner_up_lost(self) -> str:
-        """Why the runner-up lost: its cost against the choice's, what limits its throughput,
-        and the latency it would buy; the premium of the choice under the other engines."""
+        """Why the runner-up lost: its cost against the choice's, what limits its batch (the KV
+        cache, the engine's cap or the latency target) and the latency it would buy; the
+        premium of the choice's hardware under the other engines and layouts, nearest and
+        dearest."""
         best, second = self.chosen, self.runner_up
         if best is None or second is None:
             return "no runner-up: no other deployment meets the target"
@@ -180,16 +185,21 @@ class SloSearch(Result):
             faster = (f"; it is faster (TPOT {second.tpot_ms:.1f} against {best.tpot_ms:.1f} "
                       "ms), which the target does not reward")  # fmt: skip
         variants = [c for c in self.feasible if c is not best and c.hardware == best.hardware]
-        engines = "; ".join(
-            f"under {c.engine}{' disaggregated' if c.disaggregated else ''} the choice costs "
-            f"{self._cost(c) / self._cost(best) - 1:+.1%}"
-            for c in variants
-        )
+        engines = ""
+        if variants:  # feasible is sorted by cost: the first is the nearest, the last the dearest
+
+            def premium(c: Candidate) -> str:
+                layout = "disaggregated" if c.disaggregated else "aggregated"
+                return f"{self._cost(c) / self._cost(best) - 1:+.1%} ({c.engine} {layout})"
+
+            near, far = variants[0], variants[-1]
+            engines = ("; under another engine or layout the choice costs "
+                       + (premium(near) if near is far else
+                          f"{premium(near)} to {premium(far)}"))  # fmt: skip
         return (f"the runner-up, {second.label}, costs {self._cost(second):.4g} {unit} against "
                 f"{self._cost(best):.4g} ({more:+.1%}): {second.tokens_per_s:,.0f} against "
                 f"{best.tokens_per_s:,.0f} output tokens/s on {second.gpus} against {best.gpus} "
-                f"GPUs, {self._limit(second)}{faster}"
-                + (f"; {engines}" if engines else ""))  # fmt: skip
+                f"GPUs, {self._limit(second)}{faster}{engines}")  # fmt: skip
 
     def pareto(self) -> list[Candidate]:
         """Feasible configurations no other beats on both cost and TPOT, by TPOT."""
@@ -212,7 +222,9 @@ class SloSearch(Result):
         searched = (f"{len(self.candidates)} configurations, {len(self.feasible)} meet the "
                     f"target; {self.pruned} pipeline layouts pruned as dominated")  # fmt: skip
         if best is None:
-            return [Figure("chosen", "none meets the target", "", searched)]
+            problems = Counter(c.problem for c in self.candidates if c.problem != NO_PRICE)
+            common = f" (most often: {problems.most_common(1)[0][0]})" if problems else ""
+            return [Figure("chosen", "none meets the target" + common, "", searched)]
         margin = (f"predicted latency x {self.margin:.3f} <= target ({band.note})"
                   if self.margin != 1 else "predicted latency <= target")  # fmt: skip
         figures = [
@@ -320,7 +332,7 @@ def search_slo(
         per_node = node.gpus_per_node
         ceilings: dict[str, Any] = {}  # the GPU's ceilings per weight format, built once
         for w, kv, engine in itertools.product(weights, kv_formats, engines):
-            problem = "" if math.isfinite(price) else "no price for this GPU"
+            problem = "" if math.isfinite(price) else NO_PRICE
             if not problem and w not in ceilings:
                 try:
                     ceilings[w] = serving_ceilings(catalog.accelerator(gpu), w)
