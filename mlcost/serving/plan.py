@@ -569,9 +569,10 @@ class ServePlan(Result):
         largest stage, ``ceil(L / pp)`` layers, sets the pace: the decode and prefill terms
         are scaled by ``pp x ceil(L / pp) / L`` (1 for even stages). Every stage reads its
         weights once per micro-batch, ``pp`` times a round: at small batches the pipeline's
-        TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al. 2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The
-        first token waits for its prompt's prefill through every stage, ``pp - 1`` transfers,
-        and the prefill queue of its micro-batch."""
+        TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al.
+        2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The first token waits for its
+        prompt's prefill through every stage, ``pp - 1`` transfers, and the prefill queue of
+        its micro-batch."""
         model, engine = self.transformer, self.resolved_engine
         m = np.asarray(b, dtype=np.float64) / self.pp
         decode = forward_seconds(
