@@ -333,6 +333,24 @@ class ServePlan(Result):
         }  # fmt: skip
 
     @cached_property
+    def _tables(self) -> dict[tuple[Any, ...], OperatorTable]:
+        """The operator tables this plan built, by :meth:`_table`'s key (a search hands one
+        dict to all the plans of a model: a table depends on nothing outside its key)."""
+        return {}
+
+    def _table(self, build: Any, model: TransformerSpec, *shape: Any) -> OperatorTable:
+        """``build(model, *shape, **options)`` (:func:`prefill_operators`,
+        :func:`decode_operators`), built once per model, shape and serving options."""
+        key = (
+            build.__name__, model.name, model.num_layers, tuple(self._options.items()),
+            *((np.shape(x), np.asarray(x, dtype=np.float64).tobytes()) for x in shape),
+        )  # fmt: skip
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = build(model, *shape, **self._options)
+        return table
+
+    @cached_property
     def _ceilings(self) -> dict[str, Any]:
         return serving_ceilings(self.accelerator, self.weights)
 
@@ -448,19 +466,19 @@ class ServePlan(Result):
         # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
         # step with the prefill chunks it carries, a speculative round), not per forward.
         overhead = engine.step_seconds
-        forward = seconds(prefill_operators(model, 1, p, **self._options), model, False) + comm(p)
+        forward = seconds(self._table(prefill_operators, model, 1, p), model, False) + comm(p)
         prefill = forward + overhead
         together = prompts_per_prefill(engine.prefill_tokens, p)
         if together == 1:
             per_prompt_token = forward / p
         else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
-            batched = prefill_operators(model, together, p, **self._options)
+            batched = self._table(prefill_operators, model, together, p)
             per_prompt_token = (seconds(batched, model, False) + comm(together * p)) / (
                 together * p
             )
         draft = self.draft_model
         if draft is None:
-            step = seconds(decode_operators(model, b, context, **self._options), model, True)
+            step = seconds(self._table(decode_operators, model, b, context), model, True)
             step = step + comm(b)
             tokens = np.ones_like(b)
         else:
@@ -576,7 +594,7 @@ class ServePlan(Result):
         model, engine = self.transformer, self.resolved_engine
         m = np.asarray(b, dtype=np.float64) / self.pp
         decode = forward_seconds(
-            decode_operators(model, m, context, **self._options), self._ceilings, engine,
+            self._table(decode_operators, model, m, context), self._ceilings, engine,
             layers=model.num_layers, graph=engine.decode_graphs,
         )  # fmt: skip
         # Uneven stages (L not a multiple of pp): the largest, ceil(L / pp) layers, sets the

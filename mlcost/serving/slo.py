@@ -326,6 +326,7 @@ def search_slo(
     target = (ttft_s, tpot_s, factor, rate_value)
     candidates: list[Candidate] = []
     pruned = 0
+    tables: dict[tuple[Any, ...], Any] = {}  # operator tables, shared by every plan of the search
     for gpu in _gpus(catalog, gpus):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
         node = system_of(gpu, catalog=catalog)
@@ -353,7 +354,7 @@ def search_slo(
                     shown = [x for x in layouts if stages == 1 or not x]
                     found = _candidates(spec, Candidate(gpu, t, w, kv, engine, pp=stages), shown,
                                         node, (prompt, output), target, price, catalog,
-                                        problem or ceilings[w])  # fmt: skip
+                                        problem or ceilings[w], tables)  # fmt: skip
                     candidates += found.values()
                     aggregated = found.get(False)
                     memory_stops = (
@@ -377,12 +378,14 @@ def _candidates(
     price: float,
     catalog: Catalog,
     ceilings: dict[str, Any] | str,
+    tables: dict[tuple[Any, ...], Any],
 ) -> dict[bool, Candidate]:
     """``base`` in each of ``layouts`` (False: aggregated, True: disaggregated), each at the
     largest batch that meets ``target`` (TTFT and TPOT in seconds, the band's factor, the
     rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
     disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
-    there are none. Both layouts share one plan's memory, forwards and decode steps: the
+    there are none; ``tables`` the search's operator tables (:meth:`mlcost.ServePlan._table`).
+    Both layouts share one plan's memory, forwards and decode steps: the
     disaggregated timing is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated
     one's parts."""
     per_node = node.gpus_per_node
@@ -402,6 +405,8 @@ def _candidates(
         # The plan's ceilings are those of its GPU and weight format (ServePlan._ceilings, a
         # cached property): every configuration on that GPU and format shares one set.
         plan.__dict__["_ceilings"] = ceilings
+        # Likewise its operator tables: the search's plans of this model share one dict.
+        plan.__dict__["_tables"] = tables
         batches = batch_grid(plan.largest_batch)
         timing = plan.timing(batches)
     except MlcostError as error:
