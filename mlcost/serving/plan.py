@@ -93,7 +93,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: What :meth:`ServePlan.sweep` varies.
-SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
+SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "pp", "weights", "kv_format", "rate")
 MILLION = 1e6
 SECONDS_PER_HOUR = 3600.0
 
