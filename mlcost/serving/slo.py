@@ -352,6 +352,8 @@ def search_slo(
                         pruned += not problem
                         continue
                     shown = [x for x in layouts if stages == 1 or not x]
+                    if not shown:  # disaggregated alone is searched without stages
+                        break
                     found = _candidates(spec, Candidate(gpu, t, w, kv, engine, pp=stages), shown,
                                         node, (prompt, output), target, price, catalog,
                                         problem or ceilings[w], tables)  # fmt: skip
@@ -385,9 +387,8 @@ def _candidates(
     rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
     disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
     there are none; ``tables`` the search's operator tables (:meth:`mlcost.ServePlan._table`).
-    Both layouts share one plan's memory, forwards and decode steps: the
-    disaggregated timing is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated
-    one's parts."""
+    Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
+    is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
     per_node = node.gpus_per_node
     bases = {apart: replace(base, disaggregated=apart,
                             nodes=math.ceil((2 if apart else 1) * base.tp * base.pp / per_node))

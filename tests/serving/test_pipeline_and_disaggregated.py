@@ -241,3 +241,13 @@ def test_cli_bad_pipeline_input_one_line_exit_2(args: list[str], fragment: str) 
     assert result.exit_code == 2
     line = result.stderr.strip()
     assert "\n" not in line and fragment in line
+
+
+def test_cli_search_of_the_disaggregated_layout_alone() -> None:
+    result = invoke("serve", "llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--engine",
+                    "vllm", "--disaggregated", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    front = json.loads(result.stdout)["pareto"]
+    assert front and all(c["disaggregated"] and c["pp"] == 1 for c in front)
+    # a pair of replicas: twice the GPUs of one
+    assert all(c["gpus"] == 2 * c["tp"] for c in front)
