@@ -160,6 +160,14 @@ def test_rate_prices_the_deployment_per_hour() -> None:
         (["--ttft", "-5ms", "--tpot", "50ms"], "ttft"),
         (["--ttft", "500", "--tpot", "50ms"], "--ttft"),
         (["--gpu", "h100-sxm5-80gb", "--tpot", "50ms", "--plot", "x.png"], "--plot"),
+        # issue 63: pipeline stages and nodes
+        (["--gpu", "h100-sxm5-80gb", "--tp", "8", "--pp", "2"], "--nodes 2"),
+        (["--pp", "0"], "--pp: got '0'"),
+        (["--pp", "33"], "pp: got 33"),
+        (["--nodes", "0"], "--nodes: got '0'"),
+        (["--gpu", "rtx-4090", "--nodes", "2"], "cannot be joined"),
+        (["--pp", "2", "--disaggregated"], "pp: got 2"),
+        (["--ttft", "500ms", "--tpot", "50ms", "--tp", "3"], "tp: got 3"),
     ],
 )
 def test_cli_bad_slo_input_one_line_exit_2(args: list[str], field: str) -> None:

@@ -225,24 +225,6 @@ def test_cli_search_with_one_pipeline_degree() -> None:
     assert all(math.isfinite(c["usd_per_m_output"]) for c in data["pareto"])
 
 
-@pytest.mark.parametrize(
-    ("args", "fragment"),
-    [
-        (["--gpu", "h100-sxm5-80gb", "--tp", "8", "--pp", "2"], "--nodes 2"),
-        (["--pp", "0"], "--pp: got '0'"),
-        (["--pp", "33"], "pp: got 33"),
-        (["--nodes", "0"], "--nodes: got '0'"),
-        (["--gpu", "rtx-4090", "--nodes", "2"], "cannot be joined"),
-        (["--pp", "2", "--disaggregated"], "pp: got 2"),
-    ],
-)
-def test_cli_bad_pipeline_input_one_line_exit_2(args: list[str], fragment: str) -> None:
-    result = invoke("serve", "llama-3-8b", *args)
-    assert result.exit_code == 2
-    line = result.stderr.strip()
-    assert "\n" not in line and fragment in line
-
-
 def test_cli_search_of_the_disaggregated_layout_alone() -> None:
     result = invoke("serve", "llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--engine",
                     "vllm", "--disaggregated", "--json")  # fmt: skip
