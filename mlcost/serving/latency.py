@@ -79,6 +79,17 @@ def forward_time(table: OperatorTable, ceilings: dict[str, Ceilings]) -> StepTim
     return operator_times(table, ceilings)
 
 
+def roofline_seconds(table: OperatorTable, ceilings: dict[str, Ceilings], engine: Engine) -> Real:
+    """The seconds of ``table``'s rows on the roofline (:func:`forward_time`) as ``engine``
+    runs them: its grouped MoE kernel one launch (and one kernel latency) per layer's
+    experts. What engines with the same grouping share (:meth:`mlcost.ServePlan.timing`
+    reuses it across the engines of a search)."""
+    table = replace(
+        table, metadata={**table.metadata, "grouped_experts": engine.grouped_expert_gemm}
+    )
+    return forward_time(table, ceilings).seconds
+
+
 def engine_counts(engine: Engine, table: OperatorTable, layers: int) -> tuple[float, float]:
     """Kernels and host operations of one forward of ``layers`` layers under ``engine``: its
     counts per layer and outside the layers, or one per operator row where it gives none.
@@ -112,18 +123,21 @@ def forward_seconds(
     *,
     layers: int,
     graph: bool,
+    roofline: Real | None = None,
+    counts: tuple[float, float] | None = None,
 ) -> Real:
     """Seconds of the forward ``table`` under ``engine`` (arrays in sweeps): the roofline of its
     rows plus ``K`` kernels' overhead each, replayed from a CUDA graph (``graph``) or launched;
     a launched step waits for its host, ``max(GPU, host ops x dispatch overhead)``
     (:class:`mlcost.specs.Engine`; the engine's own work per step, ``step_overhead``, is added
-    once per engine step by its caller, not per forward)."""
-    kernels, host_ops = engine_counts(engine, table, layers)
-    # The engine's grouped MoE kernel: one launch (and one kernel latency) per layer's experts.
-    table = replace(
-        table, metadata={**table.metadata, "grouped_experts": engine.grouped_expert_gemm}
-    )
-    gpu = np.asarray(forward_time(table, ceilings).seconds) + kernels * engine.kernel_seconds(graph)
+    once per engine step by its caller, not per forward). ``roofline`` and ``counts``: the
+    rows' seconds and the kernels and host operations when the caller has them
+    (:func:`roofline_seconds` and :func:`engine_counts` of the same table, ceilings and
+    engine)."""
+    kernels, host_ops = engine_counts(engine, table, layers) if counts is None else counts
+    if roofline is None:
+        roofline = roofline_seconds(table, ceilings, engine)
+    gpu = np.asarray(roofline) + kernels * engine.kernel_seconds(graph)
     host = 0.0 if graph else host_ops * engine.dispatch_seconds
     return plain(np.maximum(gpu, host))
 
@@ -340,6 +354,7 @@ __all__ = [
     "mean_context",
     "prefill_share",
     "prompts_per_prefill",
+    "roofline_seconds",
     "serving_ceilings",
     "tensor_parallel_seconds",
     "time_to_first_token",

@@ -59,12 +59,14 @@ from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import (
     batching_iteration_seconds,
     closed_loop_steady_state,
+    engine_counts,
     expected_accepted_tokens,
     expert_parallel_seconds,
     forward_seconds,
     mean_context,
     prefill_share,
     prompts_per_prefill,
+    roofline_seconds,
     serving_ceilings,
     tensor_parallel_seconds,
     time_to_first_token,
@@ -426,17 +428,52 @@ class ServePlan(Result):
         dict to all the plans of a model: a table depends on nothing outside its key)."""
         return {}
 
-    def _table(self, build: Any, model: TransformerSpec, *shape: Any) -> OperatorTable:
-        """``build(model, *shape, **options)`` (:func:`prefill_operators`,
-        :func:`decode_operators`), built once per model, shape and serving options."""
-        key = (
+    @cached_property
+    def _forwards(self) -> dict[tuple[Any, ...], Any]:
+        """What :meth:`_forward` derived from a table (its roofline seconds per engine grouping,
+        GPU and formats; its kernel counts per engine), by key (a search shares one dict, as it
+        shares :meth:`_tables`)."""
+        return {}
+
+    def _table_key(self, build: Any, model: TransformerSpec, *shape: Any) -> tuple[Any, ...]:
+        return (
             build.__name__, model.name, model.num_layers, tuple(self._options.items()),
             *((np.shape(x), np.asarray(x, dtype=np.float64).tobytes()) for x in shape),
         )  # fmt: skip
+
+    def _table(self, build: Any, model: TransformerSpec, *shape: Any) -> OperatorTable:
+        """``build(model, *shape, **options)`` (:func:`prefill_operators`,
+        :func:`decode_operators`), built once per model, shape and serving options."""
+        key = self._table_key(build, model, *shape)
         table = self._tables.get(key)
         if table is None:
             table = self._tables[key] = build(model, *shape, **self._options)
         return table
+
+    def _forward(self, build: Any, model: TransformerSpec, *shape: Any, graph: bool = False) -> Any:
+        """:func:`forward_seconds` of ``build``'s table under this plan's engine, its roofline
+        seconds kept beside the table (:meth:`_tables`) for every engine that groups its
+        experts alike on the same GPU and formats (the ceilings' key)."""
+        table_key = self._table_key(build, model, *shape)
+        table = self._tables.get(table_key)
+        if table is None:
+            table = self._tables[table_key] = build(model, *shape, **self._options)
+        engine = self.resolved_engine
+        key = (
+            "roofline", table_key, engine.grouped_expert_gemm, self.accelerator.name,
+            self.weights, self.kv_format,
+        )  # fmt: skip
+        roofline = self._forwards.get(key)
+        if roofline is None:
+            roofline = self._forwards[key] = roofline_seconds(table, self._ceilings, engine)
+        counts_key = ("counts", table_key, engine.name)
+        counts = self._forwards.get(counts_key)
+        if counts is None:
+            counts = self._forwards[counts_key] = engine_counts(engine, table, model.num_layers)
+        return forward_seconds(
+            table, self._ceilings, engine, layers=model.num_layers, graph=graph,
+            roofline=roofline, counts=counts,
+        )  # fmt: skip
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
@@ -564,19 +601,17 @@ class ServePlan(Result):
         # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
         # step with the prefill chunks it carries, a speculative round), not per forward.
         overhead = engine.step_seconds
-        forward = seconds(self._table(prefill_operators, model, 1, p), model, False) + comm(p)
+        forward = self._forward(prefill_operators, model, 1, p) + comm(p)
         prefill = forward + overhead
         together = prompts_per_prefill(engine.prefill_tokens, p)
         if together == 1:
             per_prompt_token = forward / p
         else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
-            batched = self._table(prefill_operators, model, together, p)
-            per_prompt_token = (seconds(batched, model, False) + comm(together * p)) / (
-                together * p
-            )
+            batched = self._forward(prefill_operators, model, together, p)
+            per_prompt_token = (batched + comm(together * p)) / (together * p)
         draft = self.draft_model
         if draft is None:
-            step = seconds(self._table(decode_operators, model, b, context), model, True)
+            step = self._forward(decode_operators, model, b, context, graph=graph)
             step = step + comm(b)
             tokens = np.ones_like(b)
         else:

@@ -326,7 +326,8 @@ def search_slo(
     target = (ttft_s, tpot_s, factor, rate_value)
     candidates: list[Candidate] = []
     pruned = 0
-    tables: dict[tuple[Any, ...], Any] = {}  # operator tables, shared by every plan of the search
+    # operator tables and what the plans derive from them, shared by every plan of the search
+    shared: tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any]] = ({}, {})
     for gpu in _gpus(catalog, gpus):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
         node = system_of(gpu, catalog=catalog)
@@ -357,7 +358,7 @@ def search_slo(
                         break
                     found = _candidates(spec, Candidate(gpu, t, w, kv, engine, pp=stages), shown,
                                         node, (prompt, output), target, price, catalog,
-                                        problem or ceilings[w, kv], tables)  # fmt: skip
+                                        problem or ceilings[w, kv], shared)  # fmt: skip
                     candidates += found.values()
                     aggregated = found.get(False)
                     memory_stops = (
@@ -381,13 +382,14 @@ def _candidates(
     price: float,
     catalog: Catalog,
     ceilings: dict[str, Any] | str,
-    tables: dict[tuple[Any, ...], Any],
+    shared: tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any]],
 ) -> dict[bool, Candidate]:
     """``base`` in each of ``layouts`` (False: aggregated, True: disaggregated), each at the
     largest batch that meets ``target`` (TTFT and TPOT in seconds, the band's factor, the
     rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
     disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
-    there are none; ``tables`` the search's operator tables (:meth:`mlcost.ServePlan._table`).
+    there are none; ``shared`` the search's operator tables and what the plans derive from
+    them (:meth:`mlcost.ServePlan._table`, :meth:`mlcost.ServePlan._forward`).
     Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
     is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
     per_node = node.gpus_per_node
@@ -407,8 +409,9 @@ def _candidates(
         # The plan's ceilings are those of its GPU and formats (ServePlan._ceilings, a cached
         # property): every configuration on that GPU and those formats shares one set.
         plan.__dict__["_ceilings"] = ceilings
-        # Likewise its operator tables: the search's plans of this model share one dict.
-        plan.__dict__["_tables"] = tables
+        # Likewise its operator tables and their roofline seconds and kernel counts: the
+        # search's plans of this model share them.
+        plan.__dict__["_tables"], plan.__dict__["_forwards"] = shared
         batches = batch_grid(plan.largest_batch)
         timing = plan.timing(batches)
     except MlcostError as error:
