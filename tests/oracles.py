@@ -314,6 +314,32 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Dense Qwen3: Qwen/Qwen3-0.6B ... Qwen/Qwen3-32B config.json (head_dim 128 throughout; the
+# three smallest tie the LM head to the embedding).
+QWEN3 = {
+    "model_type": "qwen3",
+    "vocab_size": 151936,
+    "head_dim": 128,
+    "hidden_act": "silu",
+    "max_position_embeddings": 40960,
+    "rope_theta": 1000000.0,
+    "attention_bias": False,
+    "use_sliding_window": False,
+    "sliding_window": None,
+}
+for _name, (_h, _layers, _heads, _f, _tie) in {
+    "qwen3-0.6b": (1024, 28, 16, 3072, True),
+    "qwen3-1.7b": (2048, 28, 16, 6144, True),
+    "qwen3-4b": (2560, 36, 32, 9728, True),
+    "qwen3-8b": (4096, 36, 32, 12288, False),
+    "qwen3-14b": (5120, 40, 40, 17408, False),
+    "qwen3-32b": (5120, 64, 64, 25600, False),
+}.items():
+    HF_CONFIGS[_name] = {
+        **QWEN3, "hidden_size": _h, "num_hidden_layers": _layers, "num_attention_heads": _heads,
+        "num_key_value_heads": 8, "intermediate_size": _f, "tie_word_embeddings": _tie,
+    }  # fmt: skip
+
 # meta-llama/Llama-3.3-70B-Instruct's config.json gives Llama 3.1 70B's values.
 HF_CONFIGS["llama-3.3-70b"] = dict(HF_CONFIGS["llama-3.1-70b"])
 
@@ -499,6 +525,7 @@ HF_CLASSES = {
     "llama": ("LlamaConfig", "LlamaForCausalLM"),
     "mistral": ("MistralConfig", "MistralForCausalLM"),
     "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"),
+    "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
     "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
     "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
     "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),

@@ -2,7 +2,7 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
+``qwen2``, ``qwen3``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
 ``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
 are those of the matching ``transformers`` configuration class.
 """
@@ -206,14 +206,21 @@ def _qwen2_moe(c: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def _qwen3_moe(c: Mapping[str, Any]) -> dict[str, Any]:
-    """Qwen3-MoE (transformers ``Qwen3MoeConfig``): Llama-like attention with per-head QK-norm
-    (``head_dim`` given, 128 in the released configs), no shared expert, routed experts every
-    ``decoder_sparse_step`` layers except ``mlp_only_layers``."""
+def _qwen3(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Dense Qwen3 (transformers ``Qwen3Config``): Llama-like attention without bias and with
+    per-head QK-norm (``head_dim`` given, 128 in the released configs)."""
     spec = _llama_like(c)
     spec["qk_norm"], spec["qk_norm_per_head"] = True, True
     if c.get("use_sliding_window") and c.get("sliding_window"):
         spec["sliding_window"] = c["sliding_window"]
+    return spec
+
+
+def _qwen3_moe(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen3-MoE (transformers ``Qwen3MoeConfig``): dense Qwen3's attention (:func:`_qwen3`),
+    no shared expert, routed experts every ``decoder_sparse_step`` layers except
+    ``mlp_only_layers``."""
+    spec = _qwen3(c)
     spec["moe"] = {
         **_experts(c, "num_experts", "moe_intermediate_size"),
         "every": c.get("decoder_sparse_step", 1),
@@ -275,6 +282,7 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "llama": _llama,
     "mistral": _mistral,
     "qwen2": _qwen2,
+    "qwen3": _qwen3,
     "gemma2": _gemma2,
     "bert": _bert,
     "mixtral": _mixtral,
