@@ -2,7 +2,7 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``qwen3``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
+``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
 ``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
 are those of the matching ``transformers`` configuration class.
 """
@@ -145,6 +145,51 @@ def _gemma2(c: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
+def _gemma3(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Gemma 3's text model (transformers ``Gemma3TextConfig``, ``model_type`` ``gemma3_text``;
+    a ``gemma3`` config.json nests it under ``text_config``, read alone: the vision tower is not
+    modelled): Gemma 2's sandwich norms and scaled, tied embeddings, per-head QK-norm in place
+    of the logit soft-capping, and a sliding-window layer pattern where every
+    ``sliding_window_pattern``-th layer (6 by default) is global."""
+    spec = _gemma2(c)
+    spec["qk_norm"], spec["qk_norm_per_head"] = True, True
+    spec["norm_in_fp32"] = True
+    spec["max_position_embeddings"] = c.get("max_position_embeddings", 131072)
+    if c.get("sliding_window"):
+        spec["global_attention_every"] = _global_every(c)
+    return spec
+
+
+def _global_every(c: Mapping[str, Any]) -> int:
+    """Every how many layers Gemma 3 attends globally: ``sliding_window_pattern`` (6 by
+    default), or read from ``layer_types`` where the config lists them, which must then follow
+    that rule (layer ``i`` global when ``(i + 1) % every == 0``)."""
+    every = int(c.get("sliding_window_pattern") or c.get("_sliding_window_pattern") or 6)
+    types = c.get("layer_types")
+    if not types:
+        return every
+    if "full_attention" in types:
+        every = list(types).index("full_attention") + 1
+    expected = [
+        "full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(len(types))
+    ]
+    if list(types) != expected:
+        raise SpecError(
+            [
+                "layer_types: expected a global ('full_attention') layer every "
+                f"{every} layers and sliding ones between; another pattern is not modelled"
+            ]
+        )
+    return every
+
+
+def _gemma3_outer(c: Mapping[str, Any]) -> dict[str, Any]:
+    text = c.get("text_config")
+    if not isinstance(text, Mapping):
+        raise SpecError(["text_config: missing; a gemma3 config.json nests the text model there"])
+    return _gemma3(text)
+
+
 def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "architecture": "encoder",
@@ -284,6 +329,8 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "qwen2": _qwen2,
     "qwen3": _qwen3,
     "gemma2": _gemma2,
+    "gemma3_text": _gemma3,
+    "gemma3": _gemma3_outer,
     "bert": _bert,
     "mixtral": _mixtral,
     "qwen2_moe": _qwen2_moe,

@@ -173,13 +173,18 @@ def qk_norm_op(
 ) -> Operator:
     """An RMSNorm over the whole query (or key) projection, ``width`` wide (OLMoE's QK-norm;
     Muennighoff et al. 2024 section 2), saving what the hidden-state RMSNorm saves
-    (:meth:`StepBuilder.norm`) at that width; ``weight``: its parameters when they are fewer
-    than ``width`` (Qwen3 normalizes each head with one ``d``-wide weight)."""
-    tokens, act = step.tokens, step.act
+    (:meth:`StepBuilder.norm`) at that width: an FP32 copy of the input, one FP32 ``1/rms`` per
+    row normalized and the normalized value (FP32 where the weight is applied in FP32, Gemma 3;
+    none where the weight is frozen). ``weight``: its parameters when they are fewer than
+    ``width`` (Qwen3 and Gemma 3 normalize each head with one ``d``-wide weight, so a token has
+    ``width / d`` rows)."""
+    tokens, act, model = step.tokens, step.act, step.model
+    normalized = 0 if step.frozen_norms else (4 if model.norm_in_fp32 else act)
+    rows = tokens * (width // weight if weight else 1)
     return elementwise_operator(
         name, "layer", step.layer_count, tokens * width, "rmsnorm", activation_bytes=act,
         kind=OperatorKind.NORM, parameters=width if weight is None else weight, saved_elements=1,
-        saved_element_bytes=tokens * width * 4 + tokens * 4 + tokens * width * act,
+        saved_element_bytes=tokens * width * 4 + rows * 4 + tokens * width * normalized,
         recompute_fraction=step.layer_rf, tensor_parallel=tensor_parallel,
     )  # fmt: skip
 
