@@ -367,6 +367,26 @@ for _name, (_h, _f, _layers, _heads, _kv, _extra) in {
         "num_attention_heads": _heads, "num_key_value_heads": _kv, **_extra,
     }  # fmt: skip
 
+# OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json.
+OLMO2 = {
+    "model_type": "olmo2",
+    "vocab_size": 100352,
+    "hidden_act": "silu",
+    "max_position_embeddings": 4096,
+    "rope_theta": 500000.0,
+    "attention_bias": False,
+    "tie_word_embeddings": False,
+}
+for _name, (_h, _f, _layers, _heads, _kv) in {
+    "olmo-2-7b": (4096, 11008, 32, 32, 32),
+    "olmo-2-13b": (5120, 13824, 40, 40, 40),
+    "olmo-2-32b": (5120, 27648, 64, 40, 8),
+}.items():
+    HF_CONFIGS[_name] = {
+        **OLMO2, "hidden_size": _h, "intermediate_size": _f, "num_hidden_layers": _layers,
+        "num_attention_heads": _heads, "num_key_value_heads": _kv,
+    }  # fmt: skip
+
 # meta-llama/Llama-3.3-70B-Instruct's config.json gives Llama 3.1 70B's values.
 HF_CONFIGS["llama-3.3-70b"] = dict(HF_CONFIGS["llama-3.1-70b"])
 
@@ -555,6 +575,7 @@ HF_CLASSES = {
     "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
     "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
     "gemma3_text": ("Gemma3TextConfig", "Gemma3ForCausalLM"),
+    "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"),
     "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
     "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
     "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"),

@@ -2,7 +2,7 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
+``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``olmo2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
 ``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
 are those of the matching ``transformers`` configuration class.
 """
@@ -190,6 +190,18 @@ def _gemma3_outer(c: Mapping[str, Any]) -> dict[str, Any]:
     return _gemma3(text)
 
 
+def _olmo2(c: Mapping[str, Any]) -> dict[str, Any]:
+    """OLMo 2 (transformers ``Olmo2Config``): Llama-like, with RMSNorm on each sublayer's output
+    before its residual add and none before it (``reordered``), QK-norm over the whole query and
+    key projections (OLMoE's), and the norm weight applied in FP32 (``Olmo2RMSNorm``:
+    ``(self.weight * hidden_states).to(input_dtype)`` on FP32 hidden states)."""
+    spec = _llama_like(c)
+    spec["norm_placement"] = "reordered"
+    spec["qk_norm"] = True
+    spec["norm_in_fp32"] = True
+    return spec
+
+
 def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "architecture": "encoder",
@@ -331,6 +343,7 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "gemma2": _gemma2,
     "gemma3_text": _gemma3,
     "gemma3": _gemma3_outer,
+    "olmo2": _olmo2,
     "bert": _bert,
     "mixtral": _mixtral,
     "qwen2_moe": _qwen2_moe,

@@ -32,7 +32,8 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
     n_q, n_kv = model.num_attention_heads, model.kv_heads
     block = "layer"
     ops = []
-    if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
+    # post-LN (BERT) normalizes after the residual add, OLMo 2's reordered norm the output
+    if model.norm_placement not in ("post", "reordered"):
         ops.append(step.norm("attention norm", block, count, rf))
     mla = model.latent_attention
     if mla is not None:
@@ -110,7 +111,7 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             tensor_parallel=True,
         )
     )
-    if model.norm_placement == "sandwich":
+    if model.norm_placement in ("sandwich", "reordered"):
         ops.append(step.norm("post-attention norm", block, count, rf))
     if step.dropout_on:
         ops.append(step.hidden("attention residual dropout", block, count, "dropout", rf))
@@ -197,11 +198,13 @@ def mlp_block_ops(step: StepBuilder) -> list[Operator]:
     model, count, rf = step.model, step.layer_count, step.layer_rf
     block = "layer"
     post = model.norm_placement == "post"
-    ops = [step.norm("attention post-norm" if post else "mlp norm", block, count, rf)]
+    ops = []
+    if model.norm_placement != "reordered":
+        ops.append(step.norm("attention post-norm" if post else "mlp norm", block, count, rf))
     if step.dense_mlp_count:
         ops += feed_forward_ops(step, "mlp", model.ffn_hidden_size, step.dense_mlp_count)
     ops += moe_block_ops(step)
-    if model.norm_placement == "sandwich":
+    if model.norm_placement in ("sandwich", "reordered"):
         ops.append(step.norm("post-mlp norm", block, count, rf))
     if step.dropout_on:
         ops.append(step.hidden("mlp residual dropout", block, count, "dropout", rf))
