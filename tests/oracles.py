@@ -387,6 +387,33 @@ for _name, (_h, _f, _layers, _heads, _kv) in {
         "num_attention_heads": _heads, "num_key_value_heads": _kv,
     }  # fmt: skip
 
+# Phi-3 mini and medium (microsoft/Phi-3-mini-4k-instruct, -medium-4k-instruct) and Phi-4
+# (microsoft/phi-4) config.json: model_type phi3.
+PHI3 = {
+    "model_type": "phi3",
+    "hidden_act": "silu",
+    "attention_bias": False,
+    "tie_word_embeddings": False,
+    "resid_pdrop": 0.0,
+    "embd_pdrop": 0.0,
+    "attention_dropout": 0.0,
+}
+HF_CONFIGS["phi-3-mini"] = {
+    **PHI3, "vocab_size": 32064, "hidden_size": 3072, "intermediate_size": 8192,
+    "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+    "max_position_embeddings": 4096, "rope_theta": 10000.0, "sliding_window": 2047,
+}  # fmt: skip
+HF_CONFIGS["phi-3-medium"] = {
+    **PHI3, "vocab_size": 32064, "hidden_size": 5120, "intermediate_size": 17920,
+    "num_hidden_layers": 40, "num_attention_heads": 40, "num_key_value_heads": 10,
+    "max_position_embeddings": 4096, "rope_theta": 10000.0, "sliding_window": 2047,
+}  # fmt: skip
+HF_CONFIGS["phi-4"] = {
+    **PHI3, "vocab_size": 100352, "hidden_size": 5120, "intermediate_size": 17920,
+    "num_hidden_layers": 40, "num_attention_heads": 40, "num_key_value_heads": 10,
+    "max_position_embeddings": 16384, "rope_theta": 250000.0, "sliding_window": None,
+}  # fmt: skip
+
 # meta-llama/Llama-3.3-70B-Instruct's config.json gives Llama 3.1 70B's values.
 HF_CONFIGS["llama-3.3-70b"] = dict(HF_CONFIGS["llama-3.1-70b"])
 
@@ -576,6 +603,7 @@ HF_CLASSES = {
     "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
     "gemma3_text": ("Gemma3TextConfig", "Gemma3ForCausalLM"),
     "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"),
+    "phi3": ("Phi3Config", "Phi3ForCausalLM"),
     "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
     "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
     "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"),

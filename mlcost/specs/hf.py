@@ -2,7 +2,7 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``olmo2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
+``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``olmo2``, ``phi3`` (Phi-3 and Phi-4), ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
 ``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
 are those of the matching ``transformers`` configuration class.
 """
@@ -190,6 +190,26 @@ def _gemma3_outer(c: Mapping[str, Any]) -> dict[str, Any]:
     return _gemma3(text)
 
 
+def _phi3(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Phi-3 and Phi-4 (transformers ``Phi3Config``): Llama's shapes with the query, key and
+    value projections in one GEMM (``qkv_proj``) and the gate and up projections in one
+    (``gate_up_proj``): the same parameters and FLOPs as separate ones, and what they save
+    equals the separate projections' (q and k leave through the rotary embedding, v as a view
+    of the fused output, gate and up as two views of one output). A sliding window where the
+    config gives one. A partial rotary factor (Phi-4-mini) is refused: not modelled."""
+    if float(c.get("partial_rotary_factor", 1.0)) != 1.0:
+        raise SpecError(
+            [
+                f"partial_rotary_factor: got {c['partial_rotary_factor']!r}, expected 1.0 (rotary "
+                "embedding on part of each head is not modelled)"
+            ]
+        )
+    spec = _llama_like(c)
+    if c.get("sliding_window"):
+        spec["sliding_window"] = c["sliding_window"]
+    return spec
+
+
 def _olmo2(c: Mapping[str, Any]) -> dict[str, Any]:
     """OLMo 2 (transformers ``Olmo2Config``): Llama-like, with RMSNorm on each sublayer's output
     before its residual add and none before it (``reordered``), QK-norm over the whole query and
@@ -344,6 +364,7 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "gemma3_text": _gemma3,
     "gemma3": _gemma3_outer,
     "olmo2": _olmo2,
+    "phi3": _phi3,
     "bert": _bert,
     "mixtral": _mixtral,
     "qwen2_moe": _qwen2_moe,
