@@ -185,6 +185,9 @@ def test_h200_datasheet(catalog: Catalog) -> None:
 CARDS = {
     # Ada whitepaper v2.1 Appendix A: GeForce RTX 4090 1008 GB/s, 450 W, BF16 165.2, FP8 yes.
     "rtx-4090": (1008, 450, 165.2, True),
+    # RTX Blackwell whitepaper, Appendix A: GeForce RTX 5090 1792 GB/s, 575 W TGP, BF16 with
+    # FP32 accumulate 209.5 (half of 170 SMs x 2.407 GHz x 1,024 FLOP/clock = 209.50), FP8 yes.
+    "rtx-5090": (1792, 575, 209.5, True),
     # Ampere GA102 whitepaper: GeForce RTX 3090 936 GB/s, 350 W, BF16 71 (FP32 acc.), no FP8.
     "rtx-3090": (936, 350, 71, False),
     # RTX A6000 datasheet 768 GB/s, 300 W; GA102 whitepaper BF16 154.8.
