@@ -220,8 +220,8 @@ def roofline(
     slope and the ridge point labelled with their units; the operators of ``step`` as bubbles
     (area = share of the step time) coloured by what bounds them (compute, memory, launch
     latency), the ``labelled`` slowest labelled without overlap (memory-bound ones included);
-    ``measured`` points as (FLOP/byte, TFLOP/s, label), labelled with them at the right margin. The title names the model, GPU, batch,
-    sequence and precision."""
+    ``measured`` points as (FLOP/byte, TFLOP/s, label), labelled with them at the right margin.
+    The title names the model, GPU, batch, sequence and precision."""
     from matplotlib.lines import Line2D
 
     figure, ax = _figure(ax, size=(9, 5.5))

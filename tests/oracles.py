@@ -356,8 +356,14 @@ GEMMA3 = {
     "head_dim": 256,
 }
 for _name, (_h, _f, _layers, _heads, _kv, _extra) in {
-    "gemma-3-1b": (1152, 6912, 26, 4, 1, {"vocab_size": 262144, "max_position_embeddings": 32768,
-                                          "sliding_window": 512}),
+    "gemma-3-1b": (
+        1152,
+        6912,
+        26,
+        4,
+        1,
+        {"vocab_size": 262144, "max_position_embeddings": 32768, "sliding_window": 512},
+    ),
     "gemma-3-4b": (2560, 10240, 34, 8, 4, {}),
     "gemma-3-12b": (3840, 15360, 48, 16, 8, {}),
     "gemma-3-27b": (5376, 21504, 62, 32, 16, {"head_dim": 128, "query_pre_attn_scalar": 168}),

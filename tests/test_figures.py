@@ -214,7 +214,7 @@ def test_a_notebook_figure_serves_a_reader(path: Path, monkeypatch: pytest.Monke
         lines = "".join(cell["source"]).splitlines()
         code = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
         with _kept_figures() as kept, contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(code, f"{path.name}, cell {index}", "exec"), namespace)  # noqa: S102
+            exec(compile(code, f"{path.name}, cell {index}", "exec"), namespace)
         figures = kept + [plt.figure(number) for number in plt.get_fignums()]
         for figure in figures:
             found += 1

@@ -2,9 +2,10 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``olmo2``, ``phi3`` (Phi-3 and Phi-4), ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
-``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
-are those of the matching ``transformers`` configuration class.
+``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``olmo2``,
+``phi3`` (Phi-3 and Phi-4), ``bert``, and the mixture-of-experts families ``mixtral``,
+``qwen2_moe``, ``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys
+a config omits are those of the matching ``transformers`` configuration class.
 """
 
 from __future__ import annotations
