@@ -92,6 +92,12 @@ class ForeignGpuNote(Note):
     (``compatible_accelerators``). Rule: used as a what-if, and said."""
 
 
+class UnmodelledGpuNote(Note):
+    """An accelerator the memory model does not describe (a TPU, a Gaudi, a ROCm GPU:
+    :func:`mlcost.memory.unmodelled_reason`). Rule: ``fit --gpu all`` and the smallest catalog
+    GPU leave it out, and say so; named on its own it is answered with the model, and said."""
+
+
 class DefaultNameNote(Note):
     """A short name shared by several catalog entries resolved to the one marked its default
     (``default_for``): the message names the entry chosen and the others. The command line prints

@@ -129,12 +129,18 @@ class FineTuning(Model):
         """The adapter's output scale ``alpha / r`` (Hu et al. 2021, section 4.1)."""
         return self.alpha / self.rank
 
+    def method_name(self) -> str:
+        """The method and its rank: ``LoRA r=16``, ``QLoRA (NF4) r=16`` or ``full``."""
+        if not self.adapters:
+            return "full"
+        return f"{'QLoRA (NF4)' if self.quantized else 'LoRA'} r={self.rank}"
+
     def describe(self) -> str:
-        """A short text: ``LoRA r=16 on q_proj,v_proj`` or ``full (frozen: embeddings)``."""
+        """A short text: ``LoRA r=16 alpha=16 on q_proj,v_proj`` or ``full (frozen:
+        embeddings)``."""
         if self.adapters:
             targets = ",".join(self.target_modules) or "the default targets"
-            name = "QLoRA (NF4)" if self.quantized else "LoRA"
-            return f"{name} r={self.rank} alpha={self.alpha:g} on {targets}"
+            return f"{self.method_name()} alpha={self.alpha:g} on {targets}"
         parts = [*self.frozen] + (
             [f"first {self.frozen_layers} layers"] if self.frozen_layers else []
         )

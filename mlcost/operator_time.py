@@ -62,8 +62,19 @@ class OperatorTime(Record, frozen=True):
 
     @property
     def bound(self) -> Any:
-        """``"compute"`` or ``"memory"``, whichever time is larger."""
-        return np.where(np.asarray(self.compute) >= np.asarray(self.memory), "compute", "memory")
+        """:func:`bound_of` this row's compute and memory seconds."""
+        return bound_of(self.compute, self.memory)
+
+
+def bound_of(compute: Any, memory: Any) -> Any:
+    """``"compute"`` or ``"memory"``, whichever time is larger, and ``"fused"`` where both are
+    zero: an operator folded into a neighbouring kernel (a residual add under a fused
+    implementation, the softmax of a measured fused attention kernel) runs no kernel of its
+    own, so neither ceiling bounds it."""
+    compute, memory = np.asarray(compute), np.asarray(memory)
+    return np.where(
+        (compute <= 0) & (memory <= 0), "fused", np.where(compute >= memory, "compute", "memory")
+    )
 
 
 class Execution(Record, frozen=True, dict=True):
@@ -647,6 +658,7 @@ __all__ = [
     "Execution",
     "OperatorTime",
     "attention_kernels",
+    "bound_of",
     "fused_groups",
     "gemm_compute",
     "gemm_compute_by_shard",

@@ -220,8 +220,8 @@ def roofline(
     slope and the ridge point labelled with their units; the operators of ``step`` as bubbles
     (area = share of the step time) coloured by what bounds them (compute, memory, launch
     latency), the ``labelled`` slowest labelled without overlap (memory-bound ones included);
-    ``measured`` points as (FLOP/byte, TFLOP/s, label). The title names the model, GPU, batch,
-    sequence and precision."""
+    ``measured`` points as (FLOP/byte, TFLOP/s, label), labelled with them at the right margin.
+    The title names the model, GPU, batch, sequence and precision."""
     from matplotlib.lines import Line2D
 
     figure, ax = _figure(ax, size=(9, 5.5))
@@ -263,6 +263,7 @@ def roofline(
             textcoords="offset points", xytext=(-30, 14 + 24 * index), fontsize=7,
             rotation=35, color="dimgray",
         )  # fmt: skip
+    tagged: list[tuple[str, float, float]] = []  # (label, x, y): labelled at the right margin
     if step is not None:
         total = float(np.sum(in_unit(step.total, "s")))
         points = []
@@ -284,14 +285,7 @@ def roofline(
         slowest = sorted(points, reverse=True)[:labelled]
         memory_bound = [p for p in sorted(points, reverse=True) if p[4] == "memory"][:2]
         chosen = slowest + [p for p in memory_bound if p not in slowest]
-        if chosen:
-            heights = _spread_labels([_axes_fraction(ax, p[2]) for p in chosen], 0.04, 0.92, 0.07)
-            for (time, x, y, name, _), height in zip(chosen, heights, strict=True):
-                ax.annotate(
-                    f"{name} ({time / total:.0%})", (x, y), xycoords="data",
-                    xytext=(1.02, height), textcoords="axes fraction", fontsize=7, va="center",
-                    arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "gray"},
-                )  # fmt: skip
+        tagged += [(f"{name} ({time / total:.0%})", x, y) for time, x, y, name, _ in chosen]
         handles, _ = ax.get_legend_handles_labels()
         for bound, color in BOUND_COLORS.items():
             handles.append(
@@ -302,12 +296,19 @@ def roofline(
         ax.legend(fontsize=7, loc="lower right")
     for x, y, label in measured:
         ax.scatter([x], [y], marker="x", color="black")
-        ax.annotate(label, (x, y), fontsize=7)
+        tagged.append((label, x, y))
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("attainable throughput (TFLOP/s)")
     if lines:  # headroom above the highest peak for its ridge label (a decade on a log axis)
         low, high = ax.get_ylim()
         ax.set_ylim(low, max(high, 10 * max(peak for _, peak, _ in lines)))
+    if tagged:  # the slowest operators and the measured points, joined to their labels
+        heights = _spread_labels([_axes_fraction(ax, y) for _, _, y in tagged], 0.04, 0.92, 0.07)
+        for (text, x, y), height in zip(tagged, heights, strict=True):
+            ax.annotate(
+                text, (x, y), xycoords="data", xytext=(1.02, height), textcoords="axes fraction",
+                fontsize=7, va="center", arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "gray"},
+            )  # fmt: skip
     title = "Roofline"
     if step is not None:
         title = (

@@ -36,6 +36,7 @@ from mlcost.operator_time import (
     Execution,
     OperatorTime,
     attention_kernels_by_degree,
+    bound_of,
     fused_groups,
     operator_rows,
     parameter_tensors,
@@ -264,7 +265,7 @@ class StepTime(Record, Result, frozen=True):
             entry["launch_s"] += float(np.sum(row.launch))
             entry["time_s"] += float(np.sum(row.total))
         frame = pd.DataFrame.from_dict(records, orient="index")
-        frame["bound"] = np.where(frame["compute_s"] >= frame["memory_s"], "compute", "memory")
+        frame["bound"] = bound_of(frame["compute_s"], frame["memory_s"])
         frame["share"] = frame["time_s"] / frame["time_s"].sum()
         return frame.sort_values("time_s", ascending=False)
 

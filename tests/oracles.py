@@ -314,6 +314,112 @@ HF_CONFIGS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Dense Qwen3: Qwen/Qwen3-0.6B ... Qwen/Qwen3-32B config.json (head_dim 128 throughout; the
+# three smallest tie the LM head to the embedding).
+QWEN3 = {
+    "model_type": "qwen3",
+    "vocab_size": 151936,
+    "head_dim": 128,
+    "hidden_act": "silu",
+    "max_position_embeddings": 40960,
+    "rope_theta": 1000000.0,
+    "attention_bias": False,
+    "use_sliding_window": False,
+    "sliding_window": None,
+}
+for _name, (_h, _layers, _heads, _f, _tie) in {
+    "qwen3-0.6b": (1024, 28, 16, 3072, True),
+    "qwen3-1.7b": (2048, 28, 16, 6144, True),
+    "qwen3-4b": (2560, 36, 32, 9728, True),
+    "qwen3-8b": (4096, 36, 32, 12288, False),
+    "qwen3-14b": (5120, 40, 40, 17408, False),
+    "qwen3-32b": (5120, 64, 64, 25600, False),
+}.items():
+    HF_CONFIGS[_name] = {
+        **QWEN3, "hidden_size": _h, "num_hidden_layers": _layers, "num_attention_heads": _heads,
+        "num_key_value_heads": 8, "intermediate_size": _f, "tie_word_embeddings": _tie,
+    }  # fmt: skip
+
+# Gemma 3's text models: google/gemma-3-1b-pt config.json, and the text_config of
+# google/gemma-3-4b-pt, -12b-pt and -27b-pt (their vision towers are not modelled). Keys a
+# text_config leaves out take Gemma3TextConfig's defaults, written here.
+GEMMA3 = {
+    "model_type": "gemma3_text",
+    "hidden_activation": "gelu_pytorch_tanh",
+    "rope_theta": 1000000.0,
+    "rope_local_base_freq": 10000.0,
+    "sliding_window_pattern": 6,
+    "vocab_size": 262208,
+    "max_position_embeddings": 131072,
+    "sliding_window": 1024,
+    "query_pre_attn_scalar": 256,
+    "head_dim": 256,
+}
+for _name, (_h, _f, _layers, _heads, _kv, _extra) in {
+    "gemma-3-1b": (
+        1152,
+        6912,
+        26,
+        4,
+        1,
+        {"vocab_size": 262144, "max_position_embeddings": 32768, "sliding_window": 512},
+    ),
+    "gemma-3-4b": (2560, 10240, 34, 8, 4, {}),
+    "gemma-3-12b": (3840, 15360, 48, 16, 8, {}),
+    "gemma-3-27b": (5376, 21504, 62, 32, 16, {"head_dim": 128, "query_pre_attn_scalar": 168}),
+}.items():
+    HF_CONFIGS[_name] = {
+        **GEMMA3, "hidden_size": _h, "intermediate_size": _f, "num_hidden_layers": _layers,
+        "num_attention_heads": _heads, "num_key_value_heads": _kv, **_extra,
+    }  # fmt: skip
+
+# OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json.
+OLMO2 = {
+    "model_type": "olmo2",
+    "vocab_size": 100352,
+    "hidden_act": "silu",
+    "max_position_embeddings": 4096,
+    "rope_theta": 500000.0,
+    "attention_bias": False,
+    "tie_word_embeddings": False,
+}
+for _name, (_h, _f, _layers, _heads, _kv) in {
+    "olmo-2-7b": (4096, 11008, 32, 32, 32),
+    "olmo-2-13b": (5120, 13824, 40, 40, 40),
+    "olmo-2-32b": (5120, 27648, 64, 40, 8),
+}.items():
+    HF_CONFIGS[_name] = {
+        **OLMO2, "hidden_size": _h, "intermediate_size": _f, "num_hidden_layers": _layers,
+        "num_attention_heads": _heads, "num_key_value_heads": _kv,
+    }  # fmt: skip
+
+# Phi-3 mini and medium (microsoft/Phi-3-mini-4k-instruct, -medium-4k-instruct) and Phi-4
+# (microsoft/phi-4) config.json: model_type phi3.
+PHI3 = {
+    "model_type": "phi3",
+    "hidden_act": "silu",
+    "attention_bias": False,
+    "tie_word_embeddings": False,
+    "resid_pdrop": 0.0,
+    "embd_pdrop": 0.0,
+    "attention_dropout": 0.0,
+}
+HF_CONFIGS["phi-3-mini"] = {
+    **PHI3, "vocab_size": 32064, "hidden_size": 3072, "intermediate_size": 8192,
+    "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+    "max_position_embeddings": 4096, "rope_theta": 10000.0, "sliding_window": 2047,
+}  # fmt: skip
+HF_CONFIGS["phi-3-medium"] = {
+    **PHI3, "vocab_size": 32064, "hidden_size": 5120, "intermediate_size": 17920,
+    "num_hidden_layers": 40, "num_attention_heads": 40, "num_key_value_heads": 10,
+    "max_position_embeddings": 4096, "rope_theta": 10000.0, "sliding_window": 2047,
+}  # fmt: skip
+HF_CONFIGS["phi-4"] = {
+    **PHI3, "vocab_size": 100352, "hidden_size": 5120, "intermediate_size": 17920,
+    "num_hidden_layers": 40, "num_attention_heads": 40, "num_key_value_heads": 10,
+    "max_position_embeddings": 16384, "rope_theta": 250000.0, "sliding_window": None,
+}  # fmt: skip
+
 # meta-llama/Llama-3.3-70B-Instruct's config.json gives Llama 3.1 70B's values.
 HF_CONFIGS["llama-3.3-70b"] = dict(HF_CONFIGS["llama-3.1-70b"])
 
@@ -499,7 +605,11 @@ HF_CLASSES = {
     "llama": ("LlamaConfig", "LlamaForCausalLM"),
     "mistral": ("MistralConfig", "MistralForCausalLM"),
     "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"),
+    "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
     "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
+    "gemma3_text": ("Gemma3TextConfig", "Gemma3ForCausalLM"),
+    "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"),
+    "phi3": ("Phi3Config", "Phi3ForCausalLM"),
     "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
     "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
     "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"),
@@ -590,25 +700,34 @@ def layer_count_key(config: dict[str, Any]) -> str:
 
 def layer_period(config: dict[str, Any]) -> int:
     """After how many layers a model's layers repeat: Gemma 2 alternates sliding-window and
-    global attention layers (2); the other dense models repeat one layer (1)."""
-    return 2 if config["model_type"] == "gemma2" else 1
+    global attention layers (2), Gemma 3 has a global layer every ``sliding_window_pattern``
+    (6); the other dense models repeat one layer (1)."""
+    if config["model_type"] == "gemma2":
+        return 2
+    if config["model_type"] == "gemma3_text":
+        return int(config.get("sliding_window_pattern", 6))
+    return 1
 
 
 def at_full_depth(config: dict[str, Any], measure: Callable[[dict[str, Any]], Any]) -> Any:
     """``measure`` (a count, or an array of counts, taken on a model built from a config) at the
-    full depth ``L`` of ``config``, measured on models of ``p``, ``2p`` and ``3p`` layers (``p``
-    :func:`layer_period`) instead of on the deep model itself.
+    full depth ``L = k·p + r`` of ``config`` (``p`` :func:`layer_period`, ``0 <= r < p``),
+    measured on models of ``p + r``, ``2p + r`` and ``3p + r`` layers instead of on the deep
+    model itself.
 
-    Every ``p`` layers are the same modules running the same operations, so a count of the whole
-    model is ``a + b·L``: ``f(L) = f(p) + (L/p - 1)·(f(2p) - f(p))``. The third depth checks
-    that this holds exactly (``f(3p) - f(2p) == f(2p) - f(p)``) and raises AssertionError where
-    it does not, so a model whose layers differ cannot pass through the extrapolation."""
+    Every ``p`` layers are the same modules running the same operations, and the ``r`` layers
+    after the last whole period are the first ``r`` of a period, so a count of the whole model
+    is ``a + b·k``: ``f(L) = f(p + r) + (k - 1)·(f(2p + r) - f(p + r))``. The third depth checks
+    that this holds exactly (``f(3p + r) - f(2p + r) == f(2p + r) - f(p + r)``) and raises
+    AssertionError where it does not, so a model whose layers differ cannot pass through the
+    extrapolation."""
     key, period = layer_count_key(config), layer_period(config)
     layers = int(config[key])
-    if layers % period:
-        raise AssertionError(f"{layers} layers is not a whole number of periods of {period}")
-    first, second, third = (measure({**config, key: period * j}) for j in (1, 2, 3))
+    periods, rest = divmod(layers, period)
+    if periods < 1:
+        raise AssertionError(f"{layers} layers is less than one period of {period}")
+    first, second, third = (measure({**config, key: period * j + rest}) for j in (1, 2, 3))
     step = np.asarray(second) - np.asarray(first)
     if not np.array_equal(np.asarray(third) - np.asarray(second), step):
         raise AssertionError(f"not linear in the layer count: {first}, {second}, {third}")
-    return np.asarray(first) + (layers // period - 1) * step
+    return np.asarray(first) + (periods - 1) * step

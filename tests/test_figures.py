@@ -1,13 +1,20 @@
-"""Issue 64: every figure the package draws serves a reader. Each is rendered and its axes
-inspected: a title, axis labels with their units, a legend where there are several series, and
-no text drawn over other text (matplotlib's rendered extents of tick labels, annotations,
-titles and axis labels)."""
+"""Issue 64: every figure the package or a notebook draws serves a reader. Each is rendered and
+its axes inspected: a title, axis labels with their units, a legend where there are several
+series, and no text drawn over other text (matplotlib's rendered extents of tick labels,
+annotations, titles and axis labels). The package's figures are built here, the trace
+calibration's (measured against predicted, class by class) from a trace the project holds; the
+notebooks' figures by running each notebook's code in this process and inspecting every figure
+it draws (shown, saved or left open)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -25,6 +32,8 @@ from mlcost.parallel import scaling_curve
 from mlcost.published import validate_published
 from mlcost.serving.slo import search_slo
 from mlcost.timing import step_time
+from mlcost.trace_fit import calibrate_from_trace, compare_trace
+from mlcost.validate import bench_training, training_spec
 from mlcost.validate import plot as validation_plot
 
 CONFIG = TrainingConfig(sequence_length=1024)
@@ -41,6 +50,31 @@ def _bench_report() -> pd.DataFrame:
         {"measured_s": [1e-3, 1e-2, 1e-1], "predicted_before_s": [1.2e-3, 0.9e-2, 1.3e-1],
          "predicted_after_s": [1.05e-3, 1.0e-2, 0.98e-1]}
     )  # fmt: skip
+
+
+#: The H200 traces the project holds (tests/test_trace_fit.py uses them too).
+TRACES = Path(__file__).resolve().parents[1] / "benchmarks/data/h200-2026-11-27"
+
+
+def _trace_comparison() -> Any:
+    """The trace calibration's figure: a profile fitted from one GPT-3 350M trace, then the
+    125M run's trace against its prediction, class by class (``mlcost calibrate --trace``)."""
+    rows = json.loads((TRACES / "training.json").read_text())["rows"]
+    by_key = {(r["name"], r["micro_batch_size"], r["recompute"]): r for r in rows}
+    fitted_row, row = by_key[("gpt3-350m", 8, "none")], by_key[("gpt3-125m", 8, "none")]
+    fitted = calibrate_from_trace(
+        TRACES / "traces" / fitted_row["trace"], training_spec(fitted_row),
+        bench_training(fitted_row["sequence_length"], "bf16-mixed"),
+        Layout(micro_batch_size=8), base="h200-sxm-141gb", implementation="ddp-eager",
+        step_seconds=fitted_row["step_median_s"],
+    )  # fmt: skip
+    comparison = compare_trace(
+        TRACES / "traces" / row["trace"], training_spec(row),
+        bench_training(row["sequence_length"], "bf16-mixed"), fitted.profile,
+        Layout(micro_batch_size=8), implementation="ddp-eager",
+        step_seconds=row["step_median_s"],
+    )  # fmt: skip
+    return comparison.plot().figure
 
 
 FIGURES: dict[str, Callable[[], Any]] = {
@@ -65,6 +99,7 @@ FIGURES: dict[str, Callable[[], Any]] = {
     ).plot(),
     "published validation": lambda: validate_published().plot(),
     "bench validation": lambda: validation_plot(_bench_report()),
+    "trace calibration": _trace_comparison,
 }
 
 #: An axis label states its unit in parentheses, or counts something (no unit).
@@ -86,6 +121,14 @@ def _numeric(labels: list[Any]) -> bool:
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_a_figure_serves_a_reader(name: str) -> None:
     figure = FIGURES[name]()
+    problems = figure_problems(figure)
+    matplotlib.pyplot.close(figure)
+    assert not problems, f"{name}: " + "; ".join(problems[:8])
+
+
+def figure_problems(figure: Any) -> list[str]:
+    """What keeps a rendered figure from serving a reader: an untitled figure, a numeric axis
+    without a label or a unit, several series without a legend, text drawn over text."""
     figure.canvas.draw()
     renderer = figure.canvas.get_renderer()
     problems = []
@@ -119,10 +162,68 @@ def test_a_figure_serves_a_reader(name: str) -> None:
                 problems.append(f"{a!r} overlaps {b!r}")
     if not titled:
         problems.append("no title")
-    matplotlib.pyplot.close(figure)
-    assert not problems, f"{name}: " + "; ".join(problems[:8])
+    return problems
 
 
 def _shared_legend(figure: Any, axes: list[Any]) -> bool:
     """A figure legend, or a twin axes' series listed in its partner's legend."""
     return bool(figure.legends) or any(ax.get_legend() is not None for ax in axes)
+
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+
+@contextlib.contextmanager
+def _kept_figures() -> Iterator[list[Any]]:
+    """Every figure closed while the block runs, kept open for inspection (a notebook shows a
+    figure by saving it to PNG and closing it)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    kept: list[Any] = []
+    close = plt.close
+
+    def keep(fig: Any = None) -> None:
+        if isinstance(fig, Figure):
+            kept.append(fig)
+        else:
+            close(fig)
+
+    plt.close = keep  # type: ignore[assignment]
+    try:
+        yield kept
+    finally:
+        plt.close = close
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_a_notebook_figure_serves_a_reader(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each notebook's code cells run in order in one namespace (IPython magics left out: the
+    backend is Agg here), and each figure a cell draws is checked as the package's are. At
+    least as many are found as the notebook's saved outputs show."""
+    import matplotlib.pyplot as plt
+
+    notebook = json.loads(path.read_text())
+    monkeypatch.chdir(path.parent)
+    namespace: dict[str, Any] = {"__name__": "__notebook__"}
+    problems, found = [], 0
+    plt.close("all")
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        code = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+        with _kept_figures() as kept, contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(code, f"{path.name}, cell {index}", "exec"), namespace)
+        figures = kept + [plt.figure(number) for number in plt.get_fignums()]
+        for figure in figures:
+            found += 1
+            problems += [f"cell {index}: {p}" for p in figure_problems(figure)]
+        plt.close("all")
+    shown = sum(
+        "image/png" in output.get("data", {})
+        for cell in notebook["cells"]
+        for output in cell.get("outputs", [])
+    )
+    assert found >= shown, f"{path.name}: {found} figures drawn, {shown} shown"
+    assert not problems, f"{path.name}: " + "; ".join(problems[:8])

@@ -487,3 +487,18 @@ def test_time_to_train_by_hand() -> None:
     np.testing.assert_array_equal(swept.steps, [476_838.0, 953_675.0])
     assert swept.wall_seconds[0] == one.wall_seconds
     assert training_time(5e11, 1000, 1.25, 16, 0.0).wall_seconds == math.inf
+
+
+def test_fused_residual_add_is_not_called_compute_bound() -> None:
+    # The default implementation folds each residual add into the kernel before it (a
+    # bias-dropout-add): the row runs no kernel, so it has neither compute nor memory time.
+    # With both times zero, "compute >= memory" holds trivially; the label must say "fused",
+    # not "compute" (a residual add does one FLOP per element it reads twice and writes once,
+    # well under 1 FLOP/B, far below any ridge point).
+    gpu = mlcost.accelerator("h100-sxm5-80gb")
+    step = step_time(mlcost.model("gpt2"), TrainingConfig(sequence_length=128), gpu)
+    adds = [r for r in step.rows if r.name.endswith("residual add")]
+    assert adds and all(float(np.sum(r.compute)) == float(np.sum(r.memory)) == 0 for r in adds)
+    assert {str(r.bound) for r in adds} == {"fused"}
+    others = [r for r in step.rows if float(np.sum(r.memory)) > 0]
+    assert {str(r.bound) for r in others} <= {"compute", "memory"}

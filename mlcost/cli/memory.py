@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import textwrap
+import warnings
 from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
@@ -26,9 +27,10 @@ from mlcost.cli.options import (
     with_options,
 )
 from mlcost.cli.output import MORE, print_explained, print_json, stdout_console
-from mlcost.errors import MlcostError
+from mlcost.errors import MlcostError, UnmodelledGpuNote
 from mlcost.layout import Layout
 from mlcost.memory import (
+    MEMORY_MODEL_SCOPE,
     PROFILES,
     Profile,
     able_gpus,
@@ -36,7 +38,9 @@ from mlcost.memory import (
     max_sequence_length,
     memory_breakdown,
     min_gpus,
+    modelled_gpus,
     smallest_gpu,
+    unmodelled_reason,
 )
 from mlcost.memory.breakdown import MemoryBreakdown
 from mlcost.results import SHORT_WIDTH
@@ -167,7 +171,9 @@ def _show_fit(
         return
     console = stdout_console()
     if not every:
-        typer.echo(_fit_short(spec, config, layout, accelerator, answers, methods, inference))
+        typer.echo(
+            _fit_short(spec, config, layout, accelerator, breakdown, answers, methods, inference)
+        )
         typer.echo(MORE)
         return
     console.print(f"{accelerator.name}: {answers['verdict']}")
@@ -196,7 +202,7 @@ def _memory_short(breakdown: MemoryBreakdown, accelerator: Accelerator) -> str:
     """``mlcost memory``'s short answer: what it is about, fits?, the largest terms."""
     wrap = functools.partial(textwrap.wrap, width=SHORT_WIDTH, subsequent_indent="  ")
     lines = wrap(f"memory per GPU on {accelerator.name}: {breakdown.description}")
-    lines += wrap(breakdown.why_not().split("; largest terms")[0])
+    lines += wrap(breakdown.fit_text())
     largest = sorted(breakdown.terms, key=lambda t: -float(in_unit(t.value, "GiB")))
     column = max(len(t.name) for t in largest[:SHORT_TERMS]) + 2
     lines += [f"  {t.name:<{column}}{in_unit(t.value, 'GiB'):>9,.2f} GiB"
@@ -232,6 +238,7 @@ def fit(
         _fit_side_by_side(spec, config, layout, names, chosen, as_json)
         return
     accelerator = resolve_accelerator(names[0] if names else "")
+    _note_unmodelled([accelerator])
     breakdown = memory_breakdown(spec, config, accelerator, layout, profile=chosen)
     gpus = [g for g in default_catalog().items("accelerators") if isinstance(g, Accelerator)]
     sharded = layout.model_copy(update={"zero_stage": 3, "dp": 1, "global_batch_size": None})
@@ -256,23 +263,40 @@ def fit(
         raise typer.Exit(EXIT_DOES_NOT_FIT)
 
 
+def serving_format(config: TrainingConfig, accelerator: Accelerator) -> str:
+    """The 16-bit format ``fit``'s inference row serves in: the run's own (``fp16`` for an
+    ``fp16-mixed`` run, ``bf16`` for a ``bf16``/``bf16-mixed`` run, the BF16 of an FP8 recipe's
+    other GEMMs), and for a run without one (FP32) BF16 where the GPU has a BF16 peak, else
+    FP16 (a V100 or a T4 has no BF16 tensor cores)."""
+    for fmt in config.policy.compute_formats:
+        if fmt in ("bf16", "fp16"):
+            return fmt
+    return "bf16" if "bf16" in accelerator.formats else "fp16"
+
+
 def _inference(
     spec: ModelSpec, accelerator: Accelerator, config: TrainingConfig
 ) -> dict[str, Any] | None:
-    """Serving ``spec`` on one ``accelerator`` (bf16 weights and KV cache, ``mlcost serve``'s
-    defaults) with sequences of the run's length: weights per GPU and the largest batch
-    (:attr:`mlcost.serving.ServePlan.memory`); ``None`` for a model serving does not cover."""
+    """Serving ``spec`` on one ``accelerator`` (weights and KV cache in the run's 16-bit
+    format, :func:`serving_format`; ``mlcost serve``'s other defaults) with sequences of the
+    run's length: weights per GPU and the largest batch (:attr:`mlcost.serving.ServePlan.memory`);
+    ``None`` for a model serving does not cover (not a decoder transformer), and a row naming
+    the reason (``refused``) where ``ServePlan`` refuses the model."""
     if not isinstance(spec, TransformerSpec) or spec.architecture != "decoder":
         return None
     from mlcost.serving import ServePlan
 
     tokens = max(config.sequence_length, 2)
+    fmt = serving_format(config, accelerator)
     try:
-        memory = ServePlan(spec, gpu=accelerator, prompt=tokens - 1, output=1).memory
-    except MlcostError:
-        return None
+        memory = ServePlan(
+            spec, gpu=accelerator, prompt=tokens - 1, output=1, weights=fmt, kv_format=fmt
+        ).memory
+    except MlcostError as error:
+        return {"fits": None, "format": fmt, "refused": str(error)}
     return {
         "fits": memory["max_batch"] >= 1,
+        "format": fmt,
         "weights_gib": memory["weights"] / 2**30,
         "max_batch": int(memory["max_batch"]),
         "tokens_per_sequence": int(memory["longest"]),
@@ -280,12 +304,14 @@ def _inference(
 
 
 def _inference_text(inference: dict[str, Any]) -> str:
+    if inference.get("refused"):
+        return f"not answered: {inference['refused']}"
+    weights = f"{inference['format']} weights {inference['weights_gib']:,.1f} GiB"
     if not inference["fits"]:
-        return f"does not fit (bf16 weights {inference['weights_gib']:,.1f} GiB)"
+        return f"does not fit ({weights})"
     return (
         f"fits: up to {inference['max_batch']:,} sequences of "
-        f"{inference['tokens_per_sequence']:,} tokens (bf16 weights "
-        f"{inference['weights_gib']:,.1f} GiB)"
+        f"{inference['tokens_per_sequence']:,} tokens ({weights})"
     )
 
 
@@ -305,7 +331,8 @@ def _method_text(row: Any, config: TrainingConfig, layout: Layout) -> str:
 
 def _fit_short(
     spec: ModelSpec, config: TrainingConfig, layout: Layout, accelerator: Accelerator,
-    answers: dict[str, Any], methods: FineTuningFit | None, inference: dict[str, Any] | None,
+    breakdown: MemoryBreakdown, answers: dict[str, Any], methods: FineTuningFit | None,
+    inference: dict[str, Any] | None,
 ) -> str:  # fmt: skip
     """``mlcost fit``'s short answer: training (full, LoRA, QLoRA) and inference on the GPU,
     then the fewest GPUs and the smallest catalog GPU for the full run."""
@@ -316,10 +343,10 @@ def _fit_short(
     ]
     rows: list[tuple[str, str]] = []
     if methods is not None:
-        rows += [("full training" if r.method == "full" else r.tuning.describe().split(" alpha")[0],
+        rows += [("full training" if r.method == "full" else r.tuning.method_name(),
                   _method_text(r, config, layout)) for r in methods.methods]  # fmt: skip
     else:
-        rows.append(("training", answers["verdict"].split(";")[0]))
+        rows.append(("training", breakdown.fit_text()))
     if inference is not None:
         rows.append(("inference", _inference_text(inference)))
     rows.append(("fewest GPUs", f"{answers['min_gpus_zero3']} with ZeRO-3 (full training)"))
@@ -338,11 +365,24 @@ def _fit_side_by_side(
 ) -> None:  # fmt: skip
     """``mlcost fit MODEL --gpu a,b`` (or ``all``): one row per GPU, training (full, LoRA,
     QLoRA: GiB per GPU, fits?) and inference (the largest batch) side by side."""
+    left_out: dict[str, str] = {}
     if names == ["all"]:
         catalog = default_catalog().items("accelerators")
-        accelerators = able_gpus(config, [g for g in catalog if isinstance(g, Accelerator)])
+        able = able_gpus(config, [g for g in catalog if isinstance(g, Accelerator)])
+        accelerators, left_out = modelled_gpus(able)
+        if left_out:
+            by_stack: dict[str, list[str]] = {}
+            for name, stack in left_out.items():
+                by_stack.setdefault(stack, []).append(name)
+            runs = "; ".join(f"{', '.join(n)} run {stack}" for stack, n in by_stack.items())
+            warnings.warn(
+                f"left out {len(left_out)} accelerators: {MEMORY_MODEL_SCOPE}; {runs}",
+                UnmodelledGpuNote,
+                stacklevel=2,
+            )
     else:
         accelerators = [resolve_accelerator(name) for name in names]
+        _note_unmodelled(accelerators)
     if not isinstance(spec, TransformerSpec) or spec.architecture != "decoder":
         raise MlcostError(
             f"--gpu: several GPUs side by side take a decoder transformer; {spec.name} is not "
@@ -363,7 +403,9 @@ def _fit_side_by_side(
         record["inference"] = _inference(spec, accelerator, config)
         records.append(record)
     if as_json:
-        print_json({"model": spec.name, "gpus": records})
+        print_json({"model": spec.name, "gpus": records,
+                    "left_out": [{"gpu": name, "runs": stack, "reason": MEMORY_MODEL_SCOPE}
+                                 for name, stack in left_out.items()]})  # fmt: skip
         return
     typer.echo(
         f"{spec.name}, {config.policy.name}, b={layout.micro_batch_size}, "
@@ -372,6 +414,7 @@ def _fit_side_by_side(
     typer.echo(
         f"{'GPU':<20}{'usable':>8}{'full':>12}{'LoRA':>12}{'QLoRA':>12}{'serve (batch)':>15}"
     )
+    refused: dict[str, str] = {}
     for record in records:
         cells = [
             f"{'yes' if record[m]['fits'] else 'no'} {record[m]['gib']:,.1f}"
@@ -379,13 +422,29 @@ def _fit_side_by_side(
         ]
         served = record["inference"]
         serve_text = "-" if served is None else "no"
-        if served is not None and served["fits"]:
+        if served is not None and served.get("refused"):
+            serve_text = "refused*"
+            refused[record["gpu"]] = served["refused"]
+        elif served is not None and served["fits"]:
             serve_text = f"yes {served['max_batch']:,}"
         typer.echo(
             f"{record['gpu'][:19]:<20}{record['usable_gib']:>8.1f}"
             + "".join(f"{c:>12}" for c in cells)
             + f"{serve_text:>15}"
         )
+    for name, reason in refused.items():
+        typer.echo(f"* {name}: serving not answered: {reason}")
+
+
+def _note_unmodelled(accelerators: list[Accelerator]) -> None:
+    """A note for each named accelerator the memory model does not describe (answered with it
+    all the same: the user named it)."""
+    for accelerator in accelerators:
+        reason = unmodelled_reason(accelerator)
+        if reason is not None:
+            warnings.warn(
+                f"{reason}: read its answer as PyTorch-on-CUDA's", UnmodelledGpuNote, stacklevel=3
+            )
 
 
 def _finetuning_rows(

@@ -196,10 +196,16 @@ def roofline(
     for entry in placed:
         console.print(
             f"  {entry['name']}: {entry['intensity'].magnitude:,.1f} FLOP/B, "
-            f"{entry['bound']}-bound, {entry['time'].magnitude:.3f} ms"
+            f"{_bound_text(entry['bound'])}, {entry['time'].magnitude:.3f} ms"
         )
     if out is not None:
         console.print(f"wrote {out}")
+
+
+def _bound_text(bound: str) -> str:
+    """What bounds an operator, in words: ``compute-bound``, ``memory-bound``, or, for a row
+    :func:`mlcost.operator_time.bound_of` calls ``fused``, that it runs inside another kernel."""
+    return "fused (no kernel of its own)" if bound == "fused" else f"{bound}-bound"
 
 
 #: GPUs and operators the short answer of ``mlcost roofline`` lists (the slowest operators).
@@ -245,7 +251,7 @@ def _roofline_short(
     for entry in slowest:
         row = short_rows(
             [(entry["name"].ljust(width),
-              f"{entry['intensity'].magnitude:,.1f} FLOP/B, {entry['bound']}-bound, "
+              f"{entry['intensity'].magnitude:,.1f} FLOP/B, {_bound_text(entry['bound'])}, "
               f"{entry['time'].magnitude:.3f} ms")],
             indent="  ",
         )  # fmt: skip

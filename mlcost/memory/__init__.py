@@ -28,17 +28,23 @@ from mlcost.memory.breakdown import (
     per_gpu_memory,
 )
 from mlcost.memory.solve import (
+    MEMORY_MODEL_SCOPE,
+    MODELLED_VENDORS,
     able_gpus,
     max_micro_batch_size,
     max_sequence_length,
     min_gpus,
+    modelled_gpus,
     smallest_gpu,
+    unmodelled_reason,
 )
 from mlcost.memory.states import model_state_bytes_per_parameter, zero_model_state_bytes
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 
 __all__ = [
     "DEFAULT_OVERHEADS",
+    "MEMORY_MODEL_SCOPE",
+    "MODELLED_VENDORS",
     "MODEL_STATES",
     "PROFILES",
     "ActivationParts",
@@ -57,7 +63,9 @@ __all__ = [
     "memory_breakdown",
     "min_gpus",
     "model_state_bytes_per_parameter",
+    "modelled_gpus",
     "per_gpu_memory",
     "smallest_gpu",
+    "unmodelled_reason",
     "zero_model_state_bytes",
 ]

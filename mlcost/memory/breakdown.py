@@ -395,13 +395,12 @@ class MemoryBreakdown(Record, Result, frozen=True, dict=True):
         """True where the total is within the GPU's capacity (bytes compared with bytes)."""
         return in_unit(self.headroom, "byte") >= 0
 
-    def why_not(self) -> str:
-        """A sentence saying whether it fits, by how much, and the largest terms."""
+    def fit_text(self) -> str:
+        """Whether it fits and by how much, from the total and the capacity: ``fits: X of Y
+        (Z free)`` or ``does not fit: needs X of Y per GPU; short by Z``."""
         if self.capacity is None:
             return "no GPU given"
         headroom = self.headroom
-        biggest = sorted(self.terms, key=lambda t: -float(np.max(in_unit(t.value, "byte"))))
-        top = ", ".join(f"{t.name} {gib_text(t.value)}" for t in biggest[:3])
         if np.all(self.fits()):
             return (
                 f"fits: {gib_text(self.total)} of {gib_text(self.capacity)} "
@@ -409,8 +408,16 @@ class MemoryBreakdown(Record, Result, frozen=True, dict=True):
             )
         return (
             f"does not fit: needs {gib_text(self.total)} of {gib_text(self.capacity)} per GPU; "
-            f"short by {gib_text(-headroom)}; largest terms: {top}"
+            f"short by {gib_text(-headroom)}"
         )
+
+    def why_not(self) -> str:
+        """:meth:`fit_text`, and where it does not fit the three largest terms."""
+        if self.capacity is None or np.all(self.fits()):
+            return self.fit_text()
+        biggest = sorted(self.terms, key=lambda t: -float(np.max(in_unit(t.value, "byte"))))
+        top = ", ".join(f"{t.name} {gib_text(t.value)}" for t in biggest[:3])
+        return f"{self.fit_text()}; largest terms: {top}"
 
     def title(self) -> str:
         return self.description

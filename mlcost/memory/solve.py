@@ -158,16 +158,55 @@ def smallest_gpu(
 ) -> Accelerator | None:
     """The GPU of ``gpus`` with the least memory on which the step fits (``None`` if none),
     among those that compute in the run's precision (a V100 has no BF16: never the answer for a
-    ``bf16-mixed`` run); ``options`` are :func:`memory_breakdown`'s keywords (profile,
+    ``bf16-mixed`` run) and that the memory model describes (:func:`modelled_gpus`: no TPU,
+    Gaudi or ROCm GPU); ``options`` are :func:`memory_breakdown`'s keywords (profile,
     overheads)."""
     spec = as_model(model)
-    for candidate in sorted(
-        able_gpus(config, gpus), key=lambda g: in_unit(g.memory_available, "byte")
-    ):
+    candidates = modelled_gpus(able_gpus(config, gpus))[0]
+    for candidate in sorted(candidates, key=lambda g: in_unit(g.memory_available, "byte")):
         breakdown = memory_breakdown(spec, config, candidate, layout, **options)
         if bool(np.all(breakdown.fits())):
             return candidate
     return None
+
+
+#: The vendors whose accelerators the memory model describes: it is PyTorch on CUDA's (the
+#: caching allocator's blocks and fragmentation, the CUDA context of :class:`Overheads`, the
+#: saved tensors of PyTorch's eager kernels, checked against ``torch.cuda`` counters).
+MODELLED_VENDORS = frozenset({"NVIDIA"})
+
+#: What each other vendor's accelerators run instead (why the model does not describe them).
+_OTHER_STACKS = {
+    "Google": "XLA (which plans a step's buffers itself)",
+    "AMD": "PyTorch on ROCm (HIP's allocator and context, not measured here)",
+    "Intel": "PyTorch on the Gaudi bridge (Habana's allocator and graph mode)",
+}
+
+
+def other_stack(gpu: Accelerator) -> str | None:
+    """What ``gpu`` runs in place of PyTorch on CUDA, ``None`` for a GPU the memory model
+    describes (:data:`MODELLED_VENDORS`)."""
+    if gpu.vendor in MODELLED_VENDORS:
+        return None
+    return _OTHER_STACKS.get(gpu.vendor, f"{gpu.vendor}'s own software stack")
+
+
+#: Why the memory model does not describe an accelerator of another vendor.
+MEMORY_MODEL_SCOPE = "the memory model is PyTorch on CUDA's (caching allocator, CUDA context)"
+
+
+def unmodelled_reason(gpu: Accelerator) -> str | None:
+    """``None`` where the memory model describes ``gpu``, else one sentence saying why not:
+    what it runs instead (:func:`other_stack`) and :data:`MEMORY_MODEL_SCOPE`."""
+    stack = other_stack(gpu)
+    return None if stack is None else f"{gpu.name} runs {stack}; {MEMORY_MODEL_SCOPE}"
+
+
+def modelled_gpus(gpus: list[Accelerator]) -> tuple[list[Accelerator], dict[str, str]]:
+    """``gpus`` split into those the memory model describes (in their order) and the others,
+    each with what it runs instead (:func:`other_stack`)."""
+    stacks = {g.name: stack for g in gpus if (stack := other_stack(g)) is not None}
+    return [g for g in gpus if g.name not in stacks], stacks
 
 
 def able_gpus(config: TrainingConfig, gpus: list[Accelerator]) -> list[Accelerator]:

@@ -243,6 +243,12 @@ class ServePlan(Result):
                     f"{name}: got {value!r}, but engine {engine.name} serves "
                     f"{', '.join(served)}; choose one of those or another --engine"
                 )
+        vendor = self.accelerator.vendor
+        if engine.vendors and vendor not in engine.vendors:
+            raise MlcostError(
+                f"engine: {engine.name} runs on {', '.join(engine.vendors)} GPUs, not on "
+                f"{self.accelerator.name} ({vendor}); choose --engine vllm or sglang"
+            )
         t = check_tensor_parallel(model, self.tp)
         per_node = self.resolved_system.gpus_per_node
         total = per_node * int(self.resolved_system.nodes)

@@ -2,9 +2,10 @@
 
 No ``transformers`` and no network: the file is read as JSON and mapped field by field for the
 families whose reference implementations we match exactly (``gpt2``, ``llama``, ``mistral``,
-``qwen2``, ``gemma2``, ``bert``, and the mixture-of-experts families ``mixtral``, ``qwen2_moe``,
-``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys a config omits
-are those of the matching ``transformers`` configuration class.
+``qwen2``, ``qwen3``, ``gemma2``, ``gemma3_text`` (and ``gemma3``'s text model), ``olmo2``,
+``phi3`` (Phi-3 and Phi-4), ``bert``, and the mixture-of-experts families ``mixtral``,
+``qwen2_moe``, ``qwen3_moe``, ``olmoe``, ``deepseek_v2`` and ``deepseek_v3``). Defaults for keys
+a config omits are those of the matching ``transformers`` configuration class.
 """
 
 from __future__ import annotations
@@ -145,6 +146,83 @@ def _gemma2(c: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
+def _gemma3(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Gemma 3's text model (transformers ``Gemma3TextConfig``, ``model_type`` ``gemma3_text``;
+    a ``gemma3`` config.json nests it under ``text_config``, read alone: the vision tower is not
+    modelled): Gemma 2's sandwich norms and scaled, tied embeddings, per-head QK-norm in place
+    of the logit soft-capping, and a sliding-window layer pattern where every
+    ``sliding_window_pattern``-th layer (6 by default) is global."""
+    spec = _gemma2(c)
+    spec["qk_norm"], spec["qk_norm_per_head"] = True, True
+    spec["norm_in_fp32"] = True
+    spec["max_position_embeddings"] = c.get("max_position_embeddings", 131072)
+    if c.get("sliding_window"):
+        spec["global_attention_every"] = _global_every(c)
+    return spec
+
+
+def _global_every(c: Mapping[str, Any]) -> int:
+    """Every how many layers Gemma 3 attends globally: ``sliding_window_pattern`` (6 by
+    default), or read from ``layer_types`` where the config lists them, which must then follow
+    that rule (layer ``i`` global when ``(i + 1) % every == 0``)."""
+    every = int(c.get("sliding_window_pattern") or c.get("_sliding_window_pattern") or 6)
+    types = c.get("layer_types")
+    if not types:
+        return every
+    if "full_attention" in types:
+        every = list(types).index("full_attention") + 1
+    expected = [
+        "full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(len(types))
+    ]
+    if list(types) != expected:
+        raise SpecError(
+            [
+                "layer_types: expected a global ('full_attention') layer every "
+                f"{every} layers and sliding ones between; another pattern is not modelled"
+            ]
+        )
+    return every
+
+
+def _gemma3_outer(c: Mapping[str, Any]) -> dict[str, Any]:
+    text = c.get("text_config")
+    if not isinstance(text, Mapping):
+        raise SpecError(["text_config: missing; a gemma3 config.json nests the text model there"])
+    return _gemma3(text)
+
+
+def _phi3(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Phi-3 and Phi-4 (transformers ``Phi3Config``): Llama's shapes with the query, key and
+    value projections in one GEMM (``qkv_proj``) and the gate and up projections in one
+    (``gate_up_proj``): the same parameters and FLOPs as separate ones, and what they save
+    equals the separate projections' (q and k leave through the rotary embedding, v as a view
+    of the fused output, gate and up as two views of one output). A sliding window where the
+    config gives one. A partial rotary factor (Phi-4-mini) is refused: not modelled."""
+    if float(c.get("partial_rotary_factor", 1.0)) != 1.0:
+        raise SpecError(
+            [
+                f"partial_rotary_factor: got {c['partial_rotary_factor']!r}, expected 1.0 (rotary "
+                "embedding on part of each head is not modelled)"
+            ]
+        )
+    spec = _llama_like(c)
+    if c.get("sliding_window"):
+        spec["sliding_window"] = c["sliding_window"]
+    return spec
+
+
+def _olmo2(c: Mapping[str, Any]) -> dict[str, Any]:
+    """OLMo 2 (transformers ``Olmo2Config``): Llama-like, with RMSNorm on each sublayer's output
+    before its residual add and none before it (``reordered``), QK-norm over the whole query and
+    key projections (OLMoE's), and the norm weight applied in FP32 (``Olmo2RMSNorm``:
+    ``(self.weight * hidden_states).to(input_dtype)`` on FP32 hidden states)."""
+    spec = _llama_like(c)
+    spec["norm_placement"] = "reordered"
+    spec["qk_norm"] = True
+    spec["norm_in_fp32"] = True
+    return spec
+
+
 def _bert(c: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "architecture": "encoder",
@@ -206,14 +284,21 @@ def _qwen2_moe(c: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def _qwen3_moe(c: Mapping[str, Any]) -> dict[str, Any]:
-    """Qwen3-MoE (transformers ``Qwen3MoeConfig``): Llama-like attention with per-head QK-norm
-    (``head_dim`` given, 128 in the released configs), no shared expert, routed experts every
-    ``decoder_sparse_step`` layers except ``mlp_only_layers``."""
+def _qwen3(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Dense Qwen3 (transformers ``Qwen3Config``): Llama-like attention without bias and with
+    per-head QK-norm (``head_dim`` given, 128 in the released configs)."""
     spec = _llama_like(c)
     spec["qk_norm"], spec["qk_norm_per_head"] = True, True
     if c.get("use_sliding_window") and c.get("sliding_window"):
         spec["sliding_window"] = c["sliding_window"]
+    return spec
+
+
+def _qwen3_moe(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen3-MoE (transformers ``Qwen3MoeConfig``): dense Qwen3's attention (:func:`_qwen3`),
+    no shared expert, routed experts every ``decoder_sparse_step`` layers except
+    ``mlp_only_layers``."""
+    spec = _qwen3(c)
     spec["moe"] = {
         **_experts(c, "num_experts", "moe_intermediate_size"),
         "every": c.get("decoder_sparse_step", 1),
@@ -275,7 +360,12 @@ FAMILIES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "llama": _llama,
     "mistral": _mistral,
     "qwen2": _qwen2,
+    "qwen3": _qwen3,
     "gemma2": _gemma2,
+    "gemma3_text": _gemma3,
+    "gemma3": _gemma3_outer,
+    "olmo2": _olmo2,
+    "phi3": _phi3,
     "bert": _bert,
     "mixtral": _mixtral,
     "qwen2_moe": _qwen2_moe,

@@ -9,7 +9,7 @@ heads, f = FFN size; Vaswani et al. 2017, with GQA from Ainslie et al. 2023):
 
     attention = h·d·n_q (Q) + 2·h·d·n_kv (K, V) + d·n_q·h (O)   [+ biases d·n_q + 2·d·n_kv, + h]
     mlp       = 2·h·f (plain) or 3·h·f (gated: gate, up, down)     [+ biases f (2f gated) + h]
-    norms     = k·h, k = 2 (pre/post-LN) or 4 (Gemma-2 sandwich)   [x2 with LayerNorm bias]
+    norms     = k·h, k = 2 (pre/post-LN, reordered) or 4 (Gemma sandwich)   [x2 with LayerNorm bias]
 
 plus embeddings V·h, learned positions P·h, token types T·h, final norm, and an LM head V·h
 when it is not tied to the embeddings. For large h this is the familiar 12·L·h^2 (GPT-2/3).
@@ -190,7 +190,11 @@ class TransformerSpec(ModelSpec):
     activation: Activation = "gelu"
     norm: Literal["layernorm", "rmsnorm"] = "layernorm"
     norm_bias: bool | None = None
-    norm_placement: Literal["pre", "post", "sandwich"] = "pre"
+    # pre: norm before each sublayer (GPT-2, Llama); post: after each residual add (BERT);
+    # sandwich: before and after each sublayer (Gemma 2/3); reordered: after each sublayer,
+    # before its residual add, none before it (OLMo 2's reordered norm; Team OLMo 2024,
+    # '2 OLMo 2 Furious', arXiv 2501.00656).
+    norm_placement: Literal["pre", "post", "sandwich", "reordered"] = "pre"
     final_norm: bool = True
     embedding_norm: bool = False
     vocab_size: PositiveInt

@@ -323,6 +323,8 @@ class Engine(Spec):
     # false: once per query head, mlcost.serving.workload.cached_attention_ops).
     gqa_aware_attention: bool = True
     paged_kv: bool = True
+    # Accelerator vendors the engine runs on (empty: any); checked by ServePlan.
+    vendors: tuple[str, ...] = ()
     # Formats the engine serves (empty: any of mlcost's); checked by ServePlan.
     weight_formats: tuple[str, ...] = ()
     kv_formats: tuple[str, ...] = ()

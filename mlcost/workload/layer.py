@@ -32,7 +32,8 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
     n_q, n_kv = model.num_attention_heads, model.kv_heads
     block = "layer"
     ops = []
-    if model.norm_placement != "post":  # post-LN (BERT) normalizes after the residual add
+    # post-LN (BERT) normalizes after the residual add, OLMo 2's reordered norm the output
+    if model.norm_placement not in ("post", "reordered"):
         ops.append(step.norm("attention norm", block, count, rf))
     mla = model.latent_attention
     if mla is not None:
@@ -110,7 +111,7 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             tensor_parallel=True,
         )
     )
-    if model.norm_placement == "sandwich":
+    if model.norm_placement in ("sandwich", "reordered"):
         ops.append(step.norm("post-attention norm", block, count, rf))
     if step.dropout_on:
         ops.append(step.hidden("attention residual dropout", block, count, "dropout", rf))
@@ -173,13 +174,18 @@ def qk_norm_op(
 ) -> Operator:
     """An RMSNorm over the whole query (or key) projection, ``width`` wide (OLMoE's QK-norm;
     Muennighoff et al. 2024 section 2), saving what the hidden-state RMSNorm saves
-    (:meth:`StepBuilder.norm`) at that width; ``weight``: its parameters when they are fewer
-    than ``width`` (Qwen3 normalizes each head with one ``d``-wide weight)."""
-    tokens, act = step.tokens, step.act
+    (:meth:`StepBuilder.norm`) at that width: an FP32 copy of the input, one FP32 ``1/rms`` per
+    row normalized and the normalized value (FP32 where the weight is applied in FP32, Gemma 3;
+    none where the weight is frozen). ``weight``: its parameters when they are fewer than
+    ``width`` (Qwen3 and Gemma 3 normalize each head with one ``d``-wide weight, so a token has
+    ``width / d`` rows)."""
+    tokens, act, model = step.tokens, step.act, step.model
+    normalized = 0 if step.frozen_norms else (4 if model.norm_in_fp32 else act)
+    rows = tokens * (width // weight if weight else 1)
     return elementwise_operator(
         name, "layer", step.layer_count, tokens * width, "rmsnorm", activation_bytes=act,
         kind=OperatorKind.NORM, parameters=width if weight is None else weight, saved_elements=1,
-        saved_element_bytes=tokens * width * 4 + tokens * 4 + tokens * width * act,
+        saved_element_bytes=tokens * width * 4 + rows * 4 + tokens * width * normalized,
         recompute_fraction=step.layer_rf, tensor_parallel=tensor_parallel,
     )  # fmt: skip
 
@@ -192,11 +198,13 @@ def mlp_block_ops(step: StepBuilder) -> list[Operator]:
     model, count, rf = step.model, step.layer_count, step.layer_rf
     block = "layer"
     post = model.norm_placement == "post"
-    ops = [step.norm("attention post-norm" if post else "mlp norm", block, count, rf)]
+    ops = []
+    if model.norm_placement != "reordered":
+        ops.append(step.norm("attention post-norm" if post else "mlp norm", block, count, rf))
     if step.dense_mlp_count:
         ops += feed_forward_ops(step, "mlp", model.ffn_hidden_size, step.dense_mlp_count)
     ops += moe_block_ops(step)
-    if model.norm_placement == "sandwich":
+    if model.norm_placement in ("sandwich", "reordered"):
         ops.append(step.norm("post-mlp norm", block, count, rf))
     if step.dropout_on:
         ops.append(step.hidden("mlp residual dropout", block, count, "dropout", rf))

@@ -671,7 +671,9 @@ def test_report_mode_says_when_the_published_hours_disagree() -> None:
 
 
 def test_explain_shows_an_unknown_price_as_unknown_not_nan() -> None:
-    text = Plan(LLAMA, system="dgx-a100", failures=False).explain()
+    # The DGX-1's V100 SXM2 32GB has no catalog price (AWS's p3 price is the 16 GB card's).
+    config = TrainingConfig(precision="fp16-mixed")  # a V100 has no BF16
+    text = Plan(LLAMA, system="dgx-1", config=config, failures=False).explain()
     assert "unknown USD/h" in text
     assert not re.search(r"(?<![\w.])nan(?!\w)", text, re.IGNORECASE)
 

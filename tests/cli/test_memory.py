@@ -71,9 +71,12 @@ def test_fit_suggests_only_gpus_of_the_precision(cli: Cli, precision: str) -> No
     result = cli("fit", "gpt2", "--precision", precision, "--json")
     assert result.exit_code == 0, result.stderr
     chosen = mlcost.accelerator(json.loads(result.stdout)["smallest_catalog_gpu"])
+    # ... and that the memory model (PyTorch on CUDA) describes: NVIDIA's (a TPU v5e's 16 GB
+    # would otherwise be the answer for bf16, with XLA's memory planning answered as CUDA's).
     able = [
         g for g in mlcost.catalog().items("accelerators")
         if ("bf16" if precision == "bf16-mixed" else "fp16") in g.formats  # type: ignore[attr-defined]
+        and g.vendor == "NVIDIA"  # type: ignore[attr-defined]
     ]  # fmt: skip
     assert chosen.memory_available == min(g.memory_available for g in able)  # type: ignore[attr-defined]
     if precision == "bf16-mixed":
@@ -96,3 +99,53 @@ def test_a_name_of_one_card_says_nothing_more(cli: Cli) -> None:
     result = cli("fit", "gpt2", "--gpu", "4090", "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["gpu"] == "rtx-4090" and result.stderr == ""
+
+
+def test_fit_all_leaves_out_what_the_memory_model_does_not_describe(cli: Cli) -> None:
+    # Google's TPUs (XLA), AMD's Instinct GPUs (ROCm) and Intel's Gaudi run other software
+    # stacks than PyTorch on CUDA, whose allocator and context the memory model describes.
+    result = cli("fit", "gpt2", "--gpu", "all", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    shown = {row["gpu"] for row in data["gpus"]}
+    others = {g.name for g in mlcost.catalog().items("accelerators")
+              if g.vendor in ("Google", "AMD", "Intel")}  # type: ignore[attr-defined]  # fmt: skip
+    assert others >= {"tpu-v5e", "mi300x-192gb", "gaudi-3"}
+    assert not shown & others
+    assert {row["gpu"] for row in data["left_out"]} == others
+    assert "note: left out 6 accelerators" in result.stderr and "XLA" in result.stderr
+
+
+def test_a_named_tpu_is_answered_and_said_to_be_outside_the_model(cli: Cli) -> None:
+    result = cli("fit", "gpt2", "--gpu", "tpu-v5e")
+    assert result.exit_code == 0, result.stderr
+    assert "note: tpu-v5e runs XLA" in " ".join(result.stderr.split())
+
+
+def test_fit_inference_names_the_runs_16_bit_format(cli: Cli) -> None:
+    # An fp16-mixed run on a V100 (Volta whitepaper: FP16 tensor cores, no BF16) serves in
+    # FP16; a bf16-mixed run on an H100 in BF16. Both keep 2 bytes per weight.
+    v100 = cli("fit", "gpt2", "--gpu", "v100-sxm2-32gb", "--precision", "fp16-mixed")
+    assert "fp16 weights" in v100.stdout and "bf16" not in v100.stdout.replace("\n", " ")
+    h100 = cli("fit", "gpt2", "--gpu", "h100-sxm5-80gb", "--json")
+    inference = json.loads(h100.stdout)["inference"]
+    assert inference["format"] == "bf16"
+    # GPT-2's 124,439,808 parameters x 2 bytes (tied head counted once) = 0.2318 GiB.
+    assert inference["weights_gib"] == pytest.approx(124_439_808 * 2 / 2**30, rel=1e-9)
+
+
+def test_fit_says_why_serving_is_not_answered(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where ServePlan refuses the model, the inference row gives ServePlan's reason instead of
+    # disappearing.
+    from mlcost.errors import MlcostError
+    from mlcost.serving import ServePlan
+
+    def refuse(self: ServePlan) -> dict[str, float]:
+        raise MlcostError("engine: a refusal for the test")
+
+    monkeypatch.setattr(ServePlan, "memory", property(refuse))
+    result = cli("fit", "gpt2", "--gpu", "h100-sxm5-80gb")
+    assert "inference" in result.stdout
+    assert "not answered: engine: a refusal for the test" in " ".join(result.stdout.split())
+    side = cli("fit", "gpt2", "--gpu", "h100-sxm5-80gb,a100-sxm4-80gb")
+    assert "refused*" in side.stdout and "serving not answered: engine: a refusal" in side.stdout

@@ -76,3 +76,17 @@ def test_pure_data_parallelism_does_not_fit_and_the_suggestions_do(cli: Cli) -> 
         tried = cli(*LLAMA_70B_1024[:4], *options.split(), "--json")
         assert tried.exit_code == 0, (options, tried.stderr)
         assert json.loads(tried.stdout)["fits"] is True
+
+
+def test_plan_on_eight_l40s_prints_a_cost(cli: Cli) -> None:
+    # Issue 64's acceptance line: the L40S has a catalog price (CoreWeave, 18.00 USD/hour for 8
+    # GPUs = 2.25 per GPU-hour), so the plan prints a rental cost = GPU-hours x 2.25.
+    result = cli("plan", "qwen2.5-7b", "--gpu", "l40s", "--gpus", "8", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    figures = {f["name"]: f["value"] for f in data["figures"]}
+    hours = figures["GPU-hours"]["value"]
+    assert figures["rental cost"]["unit"] == "USD"
+    assert figures["rental cost"]["value"] == pytest.approx(hours * 2.25, rel=1e-9)
+    short = cli("plan", "qwen2.5-7b", "--gpu", "l40s", "--gpus", "8").stdout
+    assert "rental cost unknown" not in short and "rental cost" in short

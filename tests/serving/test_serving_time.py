@@ -181,3 +181,13 @@ def test_time_to_first_token_hand_derivation() -> None:
         0.4 + 0.025 + rho * 0.4 / (2 * (1 - rho))
     )
     assert time_to_first_token(0.4, 0.05, 0.09, 50, 500) == pytest.approx(0.585, abs=1e-3)
+
+
+def test_an_engine_runs_only_on_its_vendors_gpus() -> None:
+    # TensorRT-LLM is NVIDIA's (CUDA and TensorRT only): an MI300X plan under it is refused,
+    # one under vLLM (which has a ROCm backend) is answered.
+    from mlcost.errors import MlcostError
+
+    with pytest.raises(MlcostError, match="engine: tensorrt-llm runs on NVIDIA GPUs"):
+        mlcost.ServePlan("llama-3-8b", gpu="mi300x-192gb", engine="tensorrt-llm")
+    assert mlcost.ServePlan("llama-3-8b", gpu="mi300x-192gb", engine="vllm").fits

@@ -185,6 +185,9 @@ def test_h200_datasheet(catalog: Catalog) -> None:
 CARDS = {
     # Ada whitepaper v2.1 Appendix A: GeForce RTX 4090 1008 GB/s, 450 W, BF16 165.2, FP8 yes.
     "rtx-4090": (1008, 450, 165.2, True),
+    # RTX Blackwell whitepaper, Appendix A: GeForce RTX 5090 1792 GB/s, 575 W TGP, BF16 with
+    # FP32 accumulate 209.5 (half of 170 SMs x 2.407 GHz x 1,024 FLOP/clock = 209.50), FP8 yes.
+    "rtx-5090": (1792, 575, 209.5, True),
     # Ampere GA102 whitepaper: GeForce RTX 3090 936 GB/s, 350 W, BF16 71 (FP32 acc.), no FP8.
     "rtx-3090": (936, 350, 71, False),
     # RTX A6000 datasheet 768 GB/s, 300 W; GA102 whitepaper BF16 154.8.
@@ -531,3 +534,33 @@ def test_a_name_no_path_can_be_is_an_unknown_name(catalog: Catalog) -> None:
     # hold one) must be an unknown name, not a ValueError from the file system.
     with pytest.raises(UnknownNameError):
         catalog.resolve("dgx\x00h100", ("node",))
+
+
+# Rental prices typed from their pages (instance price / GPUs): CoreWeave's 8-GPU instances of
+# February 2026 (L40S 18.00, A100 80GB 21.60, B200 68.80 USD/hour), Vultr's MI300X 1.85.
+DEFAULT_PRICES = {
+    "l40s": 18.00 / 8,
+    "a100-sxm4-80gb": 21.60 / 8,
+    "b200-sxm-180gb": 68.80 / 8,
+    "mi300x-192gb": 1.85,
+}
+
+
+@pytest.mark.parametrize("gpu", sorted(DEFAULT_PRICES))
+def test_the_gpus_people_rent_have_a_default_price(catalog: Catalog, gpu: str) -> None:
+    from mlcost.site import resolve_price
+
+    usd, source = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
+    assert usd == pytest.approx(DEFAULT_PRICES[gpu], rel=1e-12)
+    assert "default: the newest on-demand offer" in source and "dated 20" in source
+    for price in catalog.prices_for(gpu):
+        assert price.references and price.sources  # every price cites its page
+
+
+def test_the_comparison_prices_every_gpu_it_compares(catalog: Catalog) -> None:
+    # The UI's comparison (and so its Pareto plot) draws only priced rows: every GPU it compares
+    # but the GeForce card has a catalog price now.
+    from mlcost.ui.state import COMPARED_GPUS
+
+    unpriced = {gpu for gpu in COMPARED_GPUS if not catalog.prices_for(gpu)}
+    assert unpriced == {"rtx-4090"}

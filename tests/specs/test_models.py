@@ -60,3 +60,41 @@ def test_gpt2_small_hand_derivation(catalog: Catalog) -> None:
     per_layer = (3 * h * h + 3 * h) + (h * h + h) + (2 * h * 4 * h + 4 * h + h) + 2 * (2 * h)
     total = layers * per_layer + (vocab + positions) * h + 2 * h
     assert catalog.model("gpt2").parameter_count == total == 124_439_808
+
+
+# Model cards and reports (outside figures, rounded as printed): Qwen/Qwen3-* "Number of
+# Parameters" and "(Non-Embedding)", the Phi-3 Technical Report (3.8B mini, 14B medium), and
+# OLMo 2 13B's checkpoint (model.safetensors.index.json total_size 54,864,793,600 bytes of FP32
+# = 13,716,198,400 parameters, exact). Phi-4's "14-billion" names a class (it counts 14.66B).
+PUBLISHED = {
+    "qwen3-0.6b": ("0.6", "0.44"),
+    "qwen3-1.7b": ("1.7", "1.4"),
+    "qwen3-4b": ("4.0", "3.6"),
+    "qwen3-8b": ("8.2", "6.95"),
+    "qwen3-14b": ("14.8", "13.2"),
+    "qwen3-32b": ("32.8", "31.2"),
+    "phi-3-mini": ("3.8", None),
+    "phi-3-medium": ("14", None),
+}
+
+
+def _rounds_to(count: int, printed: str) -> bool:
+    """Whether ``count`` parameters round to ``printed`` billions at the printed digits."""
+    digits = len(printed.split(".")[1]) if "." in printed else 0
+    return round(count / 1e9, digits) == float(printed)
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_counts_round_to_the_published_figures(catalog: Catalog, name: str) -> None:
+    spec = catalog.transformer(name)
+    total, non_embedding = PUBLISHED[name]
+    assert _rounds_to(spec.parameter_count, total)
+    if non_embedding is not None:
+        # Qwen's "non-embedding" leaves out the input embedding and, when untied, the LM head.
+        parts = spec.parameter_breakdown()
+        body = spec.parameter_count - parts["embeddings"] - parts["head"]
+        assert _rounds_to(body, non_embedding)
+
+
+def test_olmo2_13b_equals_its_checkpoint(catalog: Catalog) -> None:
+    assert catalog.transformer("olmo-2-13b").parameter_count == 54_864_793_600 // 4
