@@ -110,7 +110,17 @@ def clock_of(device: str) -> str:
 #: The families measured again in every pass (``run(passes=...)``): those whose single
 #: timings calibration fits (the collectives, a fit over many payloads, and the host-device
 #: copies are measured once).
-INTERLEAVED = ("gemm", "bmm", "memory", "kernels", "attention", "optimizer", "launch", "e2e")
+INTERLEAVED = (
+    "gemm",
+    "bmm",
+    "memory",
+    "kernels",
+    "attention",
+    "optimizer",
+    "launch",
+    "host",
+    "e2e",
+)
 
 
 def _quieter(stored: dict[str, Any], again: dict[str, Any]) -> dict[str, Any]:
