@@ -87,6 +87,7 @@ class Layout(Model):
     )
     offload: bool = False
     tp_overlap: bool = False
+    ep_overlap: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> "Layout":
@@ -124,6 +125,11 @@ class Layout(Model):
             raise ValueError(
                 "tp_overlap: overlaps tensor-parallel communication with the layer's GEMMs; it "
                 "needs tp > 1 and sequence_parallel (as Megatron's --tp-comm-overlap does)"
+            )
+        if self.ep_overlap and self.ep == 1:
+            raise ValueError(
+                "ep_overlap: hides the expert-parallel all-to-all behind another micro-batch's "
+                "compute; it needs ep > 1 (e.g. ep=8 on a mixture-of-experts model)"
             )
         if (self.recompute == "every-k") != (self.recompute_every is not None):
             raise ValueError(
@@ -253,6 +259,8 @@ class Layout(Model):
             parts.append("SP")
         if self.tp_overlap:
             parts.append("TP-overlap")
+        if self.ep_overlap:
+            parts.append("EP-overlap")
         if self.recompute != "none":
             every = f" every {self.recompute_every}" if self.recompute == "every-k" else ""
             parts.append(f"recompute {self.recompute}{every}")

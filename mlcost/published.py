@@ -61,6 +61,7 @@ from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
 from mlcost.systems import SystemLike, system
 from mlcost.uncertainty import (
+    POOLED,
     Band,
     Calibration,
     band_from_errors,
@@ -163,6 +164,34 @@ def megatron_flops(batch: int, sequence: int, layers: int, hidden: int, vocab: i
     return float(flops.magnitude)
 
 
+class PublishedRun(Record, frozen=True):
+    """A published training run as its family's one configuration states it: the model, the
+    training configuration, the published layout, the system it ran on and the implementation
+    profile (what :func:`training_runs` gives for each training row)."""
+
+    id: str
+    model: TransformerSpec
+    config: TrainingConfig
+    layout: Layout
+    system: str
+    implementation: str
+
+    def step(self) -> MultiGpuStep:
+        """The predicted step of this run."""
+        return multi_gpu_step_time(
+            self.model, self.config, self.system, self.layout, implementation=self.implementation
+        )
+
+
+def megatron_layout(gpus: int, tp: int, pp: int, global_batch: int) -> Layout:
+    """The ``megatron-core-h100`` family's layout (module docstring): the published degrees and
+    batch, micro-batch 1, ZeRO-1, sequence parallelism and TP overlap where ``tp > 1``."""
+    return Layout(
+        dp=gpus // (tp * pp), tp=tp, pp=pp, micro_batch_size=1, global_batch_size=global_batch,
+        zero_stage=1, sequence_parallel=tp > 1, tp_overlap=tp > 1,
+    )  # fmt: skip
+
+
 def megatron_step(
     gpt: tuple[int, int, int, int, int],
     global_batch: int,
@@ -175,10 +204,7 @@ def megatron_step(
     its layout, predicted step and achieved FLOP/s per GPU in Megatron's convention, on
     ``target`` (the family's DGX H100; another system for what-if diagnostics)."""
     h, layers, heads, vocab, seq = gpt
-    layout = Layout(
-        dp=gpus // (tp * pp), tp=tp, pp=pp, micro_batch_size=1, global_batch_size=global_batch,
-        zero_stage=1, sequence_parallel=tp > 1, tp_overlap=tp > 1,
-    )  # fmt: skip
+    layout = megatron_layout(gpus, tp, pp, global_batch)
     step = multi_gpu_step_time(
         megatron_gpt(h, layers, heads, vocab, seq), TrainingConfig(sequence_length=seq),
         target, layout, implementation="megatron-core",
@@ -225,20 +251,29 @@ def mpt(size: str, sequence: int) -> TransformerSpec:
     )  # fmt: skip
 
 
-def _llm_foundry(case: dict[str, Any]) -> Prediction:
+def _llm_foundry_run(case: dict[str, Any]) -> PublishedRun:
+    """An llm-foundry row's run (module docstring)."""
     c = case["conditions"]
-    size = case["id"].split(".")[-2]
-    seq, gpus, gb = c["seq"], c["gpus"], c["global_batch"]
-    model = mpt(size, seq)
-    node = next(v for k, v in MPT_NODES.items() if c["gpu"].startswith(k))
+    seq = c["seq"]
     layout = Layout(
-        dp=gpus, micro_batch_size=c["micro_batch"], global_batch_size=gb, zero_stage=3,
+        dp=c["gpus"], micro_batch_size=c["micro_batch"], global_batch_size=c["global_batch"],
+        zero_stage=3,
         recompute="full" if str(c["activation_checkpointing"]) == "True" else "none",
     )  # fmt: skip
     config = TrainingConfig(
         sequence_length=seq, precision="fp8" if "FP8" in c["gpu"] else "bf16-mixed"
     )
-    step = multi_gpu_step_time(model, config, node, layout, implementation="fsdp")
+    node = next(v for k, v in MPT_NODES.items() if c["gpu"].startswith(k))
+    model = mpt(case["id"].split(".")[-2], seq)
+    return PublishedRun(case["id"], model, config, layout, node, "fsdp")
+
+
+def _llm_foundry(case: dict[str, Any]) -> Prediction:
+    c = case["conditions"]
+    run = _llm_foundry_run(case)
+    model, config, layout, node = run.model, run.config, run.layout, run.system
+    seq, gpus, gb = c["seq"], c["gpus"], c["global_batch"]
+    step = run.step()
     seconds = in_unit(step.total, "s")
     note = f"{node}, {layout.describe()}, {config.precision}, step {seconds:.3g} s"
     if model.parameter_count != c["params"]:
@@ -251,13 +286,31 @@ def _llm_foundry(case: dict[str, Any]) -> Prediction:
     )  # fmt: skip
 
 
+#: The strong-scaling curve of the Megatron-LM README: the 177B GPT of its table (h, layers,
+#: heads, vocabulary, sequence), batch 1152, TP 8 and PP 6 (inferred from the table's 177B row:
+#: the text gives no degrees), at 96 and 4608 GPUs.
+class StrongScaling(Record, frozen=True):
+    """The strong-scaling runs' model ``(h, layers, heads, vocabulary, sequence)``, batch and
+    model-parallel degrees."""
+
+    gpt: tuple[int, int, int, int, int]
+    batch: int
+    tp: int
+    pp: int
+
+
+STRONG_SCALING = StrongScaling((12288, 96, 96, 131072, 4096), 1152, 8, 6)
+STRONG_SCALING_POINTS = ((96, "MFU_at_96_gpus_pct"), (4608, "MFU_at_4608_gpus_pct"))
+
+
 def _strong_scaling(case: dict[str, Any]) -> list[Prediction]:
-    """The 177B model of the README table (TP8 PP6, inferred: the strong-scaling text gives no
-    degrees) at 96 and 4608 GPUs, batch 1152: MFU in Megatron's convention."""
+    """The 177B model of the README table (:data:`STRONG_SCALING`) at 96 and 4608 GPUs: MFU in
+    Megatron's convention."""
     peak = default_catalog().accelerator("h100-sxm5-80gb").peak("bf16").to("flop/s").magnitude
     out = []
-    for gpus, key in ((96, "MFU_at_96_gpus_pct"), (4608, "MFU_at_4608_gpus_pct")):
-        layout, step, rate = megatron_step((12288, 96, 96, 131072, 4096), 1152, gpus, 8, 6)
+    g = STRONG_SCALING
+    for gpus, key in STRONG_SCALING_POINTS:
+        layout, step, rate = megatron_step(g.gpt, g.batch, gpus, g.tp, g.pp)
         out.append(
             Prediction(
                 f"{case['id']}.{gpus}", "megatron-core-h100", f"MFU at {gpus} GPUs", "%",
@@ -305,7 +358,8 @@ def korthikanti_run(
 
 def _korthikanti_step(case: dict[str, Any]) -> Prediction:
     model, config, layout = korthikanti_run(case["conditions"])
-    step = multi_gpu_step_time(model, config, "dgx-a100", layout, implementation="megatron-core")
+    run = PublishedRun(case["id"], model, config, layout, "dgx-a100", "megatron-core")
+    step = run.step()
     return Prediction(
         case["id"], "korthikanti-a100", "seconds per iteration", "s", float(case["value"]),
         in_unit(step.total, "s"),
@@ -565,6 +619,35 @@ def _not_predicted(case: dict[str, Any], reason: str) -> Prediction:
                       measured, None, note=reason)  # fmt: skip
 
 
+def training_runs() -> list[PublishedRun]:
+    """Every training run of the validation set's training families, as its family's one
+    configuration states it (the runs behind the step-time rows; the ones whose sources say
+    they ran, so each must fit its GPUs)."""
+    runs = []
+    for case in published_cases():
+        cid, c = case["id"], case.get("conditions", {})
+        if cid.startswith("run.megatron_h100.") and "strong" not in cid:
+            gpt = megatron_gpt(c["hidden"], c["layers"], c["heads"], c["vocab"], c["seq"])
+            layout = megatron_layout(c["gpus"], c["TP"], c["PP"], c["global_batch"])
+            config = TrainingConfig(sequence_length=c["seq"])
+            runs.append(PublishedRun(cid, gpt, config, layout, "dgx-h100", "megatron-core"))
+        elif cid == "run.megatron_h100.gpt3_strong_scaling":
+            g = STRONG_SCALING
+            gpt = megatron_gpt(*g.gpt)
+            config = TrainingConfig(sequence_length=g.gpt[-1])
+            for gpus, _ in STRONG_SCALING_POINTS:
+                layout = megatron_layout(gpus, g.tp, g.pp, g.batch)
+                runs.append(
+                    PublishedRun(f"{cid}.{gpus}", gpt, config, layout, "dgx-h100", "megatron-core")
+                )
+        elif cid.startswith("run.llmfoundry."):
+            runs.append(_llm_foundry_run(case))
+        elif cid.startswith("run.korthikanti.") and cid != "run.korthikanti.530b":
+            model, config, layout = korthikanti_run(c)
+            runs.append(PublishedRun(cid, model, config, layout, "dgx-a100", "megatron-core"))
+    return runs
+
+
 def predict_case(case: dict[str, Any]) -> list[Prediction]:
     """mlcost's predictions for one row of the validation set (module docstring)."""
     cid = case["id"]
@@ -699,7 +782,18 @@ def training_calibrations(result: PublishedValidation) -> dict[str, Calibration]
     """Each implementation profile's correction factor (:func:`mlcost.uncertainty.
     calibration_factor`) from the uncorrected training-run rows of ``result``."""
     ratios, profiles, families = training_ratios(result)
-    out = {}
+    out = {
+        POOLED: Calibration(
+            profile=" and ".join(sorted(set(profiles.tolist()))) + ", pooled",
+            factor=calibration_factor(ratios),
+            rows=int(ratios.size),
+            derivation=f"median of measured / predicted step time over the {ratios.size} "
+            f"training runs of the published validation set ({', '.join(TRAINING_FAMILIES)}), "
+            "for an implementation profile without published runs of its own; leaving each "
+            "family out of the fit in turn, the held-out family predicted so is within its band "
+            "as often as with its own factor (mlcost validate --published, docs/validation.md)",
+        )
+    }
     for profile in sorted(set(profiles.tolist())):
         mine = profiles == profile
         names = ", ".join(sorted(set(families[mine].tolist())))
@@ -738,11 +832,15 @@ def validate_published() -> PublishedValidation:
 
 __all__ = [
     "MPT",
+    "STRONG_SCALING",
     "TRAINING_FAMILIES",
     "Prediction",
+    "PublishedRun",
     "PublishedValidation",
+    "StrongScaling",
     "megatron_flops",
     "megatron_gpt",
+    "megatron_layout",
     "megatron_step",
     "mpt",
     "predict_case",
@@ -750,5 +848,6 @@ __all__ = [
     "training_band",
     "training_calibrations",
     "training_ratios",
+    "training_runs",
     "validate_published",
 ]

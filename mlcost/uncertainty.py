@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from functools import cache, cached_property
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from mlcost.arrays import Array
 from mlcost.errors import MlcostError
 from mlcost.records import Record, replace
 from mlcost.results import Figure
+
+if TYPE_CHECKING:
+    from mlcost.specs import Accelerator
 
 #: The level of every band: the share of published rows inside it.
 LEVEL = 0.8
@@ -84,12 +87,16 @@ def calibration_factor(ratios: Any) -> float:
 def corrected_ratios(ratios: Any, groups: Any, fitted_on: Any) -> Array:
     """``measured / predicted`` after each group's (implementation profile's) correction
     factor, fitted (:func:`calibration_factor`) on the rows ``fitted_on`` only (a boolean
-    mask): a group without rows there keeps its uncorrected prediction."""
+    mask): a group without rows there takes the pooled factor of all the rows there, as a
+    profile without published runs does (:func:`calibration`)."""
     values, names = np.asarray(ratios, dtype=np.float64), np.asarray(groups)
     mask = np.asarray(fitted_on, dtype=bool)
+    pooled = calibration_factor(values[mask])
     factors = {
-        name: calibration_factor(values[mask & (names == name)]) for name in set(names.tolist())
-    }
+        name: calibration_factor(values[mask & (names == name)]) if np.any(mask & (names == name))
+        else pooled
+        for name in set(names.tolist())
+    }  # fmt: skip
     return values / np.array([factors[name] for name in names.tolist()])
 
 
@@ -154,10 +161,16 @@ class Calibration(Record, frozen=True, dict=True):
         return f"calibrated to {self.rows} published runs of {self.profile} (x{self.factor:.3f})"
 
 
+#: The key of ``uncertainty.json``'s calibration that pools every training run, the factor of an
+#: implementation profile without published runs of its own.
+POOLED = "pooled"
+
+
 @cache
 def calibrations() -> dict[str, Calibration]:
-    """The shipped correction factor of each implementation profile that has published runs
-    (``mlcost/data/uncertainty.json``, written by ``benchmarks/validate_runs.py --write``)."""
+    """The shipped correction factor of each implementation profile that has published runs,
+    and the :data:`POOLED` one of all of them (``mlcost/data/uncertainty.json``, written by
+    ``benchmarks/validate_runs.py --write``)."""
     text = resources.files("mlcost").joinpath("data/uncertainty.json").read_text()
     data = json.loads(text).get("calibration", {})
     return {
@@ -171,10 +184,42 @@ def calibrations() -> dict[str, Calibration]:
     }
 
 
-def calibration(profile: str | None) -> Calibration | None:
-    """The correction factor of the implementation profile named ``profile`` (None for a
-    profile without published runs, or none given: its step time stays the roofline model's)."""
-    return None if profile is None else calibrations().get(profile)
+def calibration(
+    profile: str | None, *, own_run: bool = False, own_profile: bool = False
+) -> Calibration | None:
+    """The correction factor of a step time run by the implementation profile named
+    ``profile`` (None: no profile given, the roofline model's figure):
+
+    * a profile with published runs: its own factor (the median over its runs);
+    * a profile without: the :data:`POOLED` factor of every published run (what leaving each
+      family out of the fit in turn measures: docs/validation.md), unless the accelerator is
+      the user's own profile (``own_profile``: ``mlcost calibrate``), which says what their
+      hardware does and is not pooled with others';
+    * none when the accelerator was fitted from the user's own profiled run (``own_run``:
+      ``mlcost calibrate --trace``): that run is the calibration."""
+    if profile is None or own_run:
+        return None
+    found = calibrations()
+    if profile in found:
+        return found[profile]
+    return None if own_profile else found.get(POOLED)
+
+
+def step_calibration(profile: str | None, accelerator: Accelerator) -> Calibration | None:
+    """:func:`calibration` of a step run by ``profile`` on ``accelerator``: whether its
+    ``measured`` block is the user's own (what ``mlcost calibrate`` writes: the torch it was
+    measured under, the catalog accelerator it is based on, or the trace it was fitted from;
+    a catalog accelerator's published measurements have none of them) and fitted from their
+    profiled run (``trace``)."""
+    measured = accelerator.measured
+    if measured is None:
+        return calibration(profile)
+    own = (measured.torch, measured.based_on, measured.trace)
+    return calibration(
+        profile,
+        own_run=measured.trace is not None,
+        own_profile=any(value is not None for value in own),
+    )
 
 
 def with_band(figure: Figure) -> Figure:
@@ -185,6 +230,7 @@ def with_band(figure: Figure) -> Figure:
 
 __all__ = [
     "LEVEL",
+    "POOLED",
     "Band",
     "Calibration",
     "band_from_errors",
@@ -194,6 +240,7 @@ __all__ = [
     "corrected_ratios",
     "held_out_bands",
     "leave_one_family_out",
+    "step_calibration",
     "step_time_band",
     "with_band",
 ]

@@ -18,9 +18,24 @@ from mlcost.layout import Layout
 from mlcost.memory import MemoryTerm, memory_breakdown
 from mlcost.memory.terms import MODEL_STATES
 from mlcost.parallel import multi_gpu_step_time
-from mlcost.published import korthikanti_run, megatron_gpt, published_cases
+from mlcost.published import (
+    korthikanti_run,
+    megatron_gpt,
+    published_cases,
+    training_ratios,
+    validate_published,
+)
 from mlcost.roofline import Ceilings
-from mlcost.uncertainty import calibration_factor, corrected_ratios, leave_one_family_out
+from mlcost.specs import default_catalog
+from mlcost.specs.hardware import TraceOrigin
+from mlcost.uncertainty import (
+    POOLED,
+    calibration_factor,
+    calibrations,
+    corrected_ratios,
+    leave_one_family_out,
+    step_calibration,
+)
 from mlcost.workload import TrainingConfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -171,3 +186,76 @@ def test_calibration_factor_and_leave_one_family_out_by_hand() -> None:
     # [0.9/0.95, 1.0/0.95] = [0.947, 1.053]; x's 1.1/1.3 = 0.846 and 1.2/1.3 = 0.923 fall out.
     inside = leave_one_family_out(ratios, groups, np.array(["x", "x", "y", "y", "y"]), 0.0)
     assert not inside[0] and not inside[1]
+
+
+def test_a_profile_without_published_runs_takes_the_pooled_factor_by_hand() -> None:
+    # Fitted on the "b" rows only, "a" has no rows there: it takes the median of every row
+    # fitted on (0.9, 1.0: 0.95), as a profile without published runs takes the pooled factor.
+    ratios = np.array([1.1, 1.2, 1.3, 0.9, 1.0])
+    groups = np.array(["a", "a", "a", "b", "b"])
+    fitted_on = np.array([False, False, False, True, True])
+    corrected = corrected_ratios(ratios, groups, fitted_on)
+    assert corrected == pytest.approx(ratios / 0.95)
+
+
+def test_the_pooled_factor_is_the_median_of_every_published_run() -> None:
+    # 28 runs: the shipped factor is the median of their measured / uncorrected ratios, and a
+    # profile without runs (ddp-eager) gets it on a catalog GPU, but not on the user's own
+    # profile (mlcost calibrate), nor on one fitted from their profiled run (--trace).
+    ratios, profiles, _ = training_ratios(validate_published())
+    assert ratios.size == 28 and set(profiles.tolist()) == {"megatron-core", "fsdp"}
+    pooled = calibrations()[POOLED]
+    assert pooled.factor == pytest.approx(float(np.median(ratios)), rel=1e-5)
+    h100 = default_catalog().accelerator("h100-sxm5-80gb")
+    assert step_calibration("ddp-eager", h100) == pooled
+    assert step_calibration("megatron-core", h100) == calibrations()["megatron-core"]
+    assert step_calibration(None, h100) is None
+    assert h100.measured is not None
+    for field in ("based_on", "torch"):  # calibrate writes both for a GPU, torch for a CPU
+        update = {"measured": h100.measured.model_copy(update={field: "x"})}
+        own = h100.model_copy(update=update)
+        assert step_calibration("ddp-eager", own) is None
+        assert step_calibration("megatron-core", own) == calibrations()["megatron-core"]
+    origin = TraceOrigin(
+        file="step.json", sha256="0" * 64, device="cuda", steps=3, model="gpt2",
+        micro_batch_size=8, sequence_length=1024, step_time=mlcost.Q_(100, "ms"),
+    )  # fmt: skip
+    traced = own.model_copy(
+        update={"measured": own.measured.model_copy(update={"trace": origin})}  # type: ignore[union-attr]
+    )
+    assert step_calibration("megatron-core", traced) is None
+
+
+def test_expert_parallel_all_to_all_hidden_as_a_layout_option() -> None:
+    # Mixtral-8x7B's config.json: 32 layers, h 4096, 8 experts, top-2. Per MoE layer and
+    # micro-batch: dispatch and combine forward, their conjugates backward (4 all-to-alls) of
+    # the b·s·k routed token copies of h BF16 values, over the 8 expert-parallel ranks of one
+    # DGX H100. Exposed without overlap; with Layout.ep_overlap (DualPipe, Megatron-Core's
+    # --overlap-moe-expert-parallel-comm) hidden behind the other micro-batch's compute, which
+    # then runs slower by Calculon's NVLink processor_usage, 0.15 of the hidden time.
+    model = default_catalog().model("mixtral-8x7b")
+    config = TrainingConfig(sequence_length=4096)
+    message = 4096 * 2 * 4096 * 2
+    calls = 4 * 32 * 4  # micro-batches x MoE layers x all-to-alls
+    one = mlcost.collective_time("dgx-h100", "all-to-all", mlcost.Q_(message, "byte"), ranks=8)
+    total = calls * float(one.time.to("s").magnitude)
+    exposed = {}
+    for overlap in (False, True):
+        layout = Layout(
+            dp=8, ep=8, zero_stage=1, micro_batch_size=1, gradient_accumulation=4,
+            ep_overlap=overlap,
+        )  # fmt: skip
+        step = multi_gpu_step_time(
+            model, config, "dgx-h100", layout, implementation="megatron-core"
+        )
+        term = step.terms.set_index("strategy").loc["expert parallel"]
+        assert term["message_bytes"] == message
+        assert term["time"] == pytest.approx(total, rel=1e-9)
+        exposed[overlap] = term["exposed"]
+    assert exposed[False] == pytest.approx(total, rel=1e-9)
+    assert exposed[True] == pytest.approx(0.15 * total, rel=1e-9)
+
+
+def test_ep_overlap_needs_expert_parallelism() -> None:
+    with pytest.raises(ValueError, match=r"ep_overlap: .* needs ep > 1"):
+        Layout(dp=8, ep_overlap=True)

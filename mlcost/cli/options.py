@@ -251,14 +251,17 @@ TRAINING = OptionGroup(
         ),
         _flag(
             "precision", str, ("--precision",),
-            "fp32 | fp16-mixed | bf16-mixed (default) | bf16 | fp8",
+            "fp32 | fp16-mixed | bf16-mixed (default) | bf16 | fp8 | fp8-params (FP8 weights)",
         ),
         _flag("attention", str, ("--attention",), "eager | flash (default)"),
         _flag(
             "attention_flops", str, ("--attention-flops",),
             "executed (default: every score the kernel computes) | causal",
         ),
-        _flag("optimizer", str, ("--optimizer",), "adamw (default) | adam | sgd | lion | ..."),
+        _flag(
+            "optimizer", str, ("--optimizer",),
+            "adamw (default) | adamw-bf16 | adam | sgd | lion | ...",
+        ),
         _flag("window", int, ("--window",), "Sliding-window attention of this many keys."),
         _flag("image_size", int, ("--image-size",), "Conv nets: pixels."),
         _flag(
@@ -306,6 +309,10 @@ _PARALLEL_OPTIONS = (
     _flag(
         "tp_overlap", bool, ("--tp-overlap/--no-tp-overlap",),
         "Overlap tensor-parallel communication with the GEMMs (with --sp).",
+    ),
+    _flag(
+        "ep_overlap", bool, ("--ep-overlap/--no-ep-overlap",),
+        "Hide the expert-parallel all-to-all behind another micro-batch (with --ep).",
     ),
     _flag(
         "offload", bool, ("--offload/--no-offload",),

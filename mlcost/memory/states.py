@@ -69,8 +69,12 @@ def model_state_bytes_per_parameter(
     """
     policy = PRECISION_POLICIES[precision]
     mixed = gradient_bytes is not None and policy.master_weight > 0
+    stored = policy.stored_weight
+    linear_share = 0.0
+    if policy.stored_linear_weight and isinstance(model, TransformerSpec):
+        linear_share = layer_linear_parameters(model) / model.parameter_count
     dense = {
-        MemoryTerm.WEIGHTS: policy.stored_weight,
+        MemoryTerm.WEIGHTS: stored + (policy.stored_linear_weight - stored) * linear_share,
         MemoryTerm.GRADIENTS: gradient_bytes if mixed and gradient_bytes else policy.gradient,
         MemoryTerm.MASTER_WEIGHTS: policy.master_weight,
         MemoryTerm.OPTIMIZER_STATES: OPTIMIZERS[optimizer].state_bytes,
@@ -81,15 +85,31 @@ def model_state_bytes_per_parameter(
     trainable = trainable_parameters(model, finetune) / total
     quantized = quantized_parameters(model, finetune) / total
     frozen = frozen_parameters(model, finetune) / total
-    stored = policy.stored_weight
-    frozen_weights = (frozen - quantized) * stored + quantized * (
-        quantized_bits_per_parameter(finetune) / 8
+    # FP8-stored linears (``fp8-params``): a frozen base's layer linears in 1 byte; the
+    # adapters, and a full fine-tune's trained weights, at the model's average.
+    fp8_linears = 0.0 if quantized or not finetune.adapters else linear_share
+    frozen_weights = (
+        (frozen - quantized - fp8_linears) * stored
+        + fp8_linears * policy.stored_linear_weight
+        + quantized * (quantized_bits_per_parameter(finetune) / 8)
     )
     averaged = {term: nbytes * trainable for term, nbytes in dense.items()}
+    if finetune.adapters:
+        averaged[MemoryTerm.WEIGHTS] = stored * trainable
     averaged[MemoryTerm.WEIGHTS] += frozen_weights
     if finetune.paged:  # paged optimizer: states evictable to host memory (QLoRA section 3)
         averaged[MemoryTerm.OPTIMIZER_STATES] = 0.0
     return averaged
+
+
+def layer_linear_parameters(model: TransformerSpec) -> int:
+    """Parameters of the layers' linears (attention projections, MLPs, routed and shared
+    experts, with their biases), the weights an FP8 recipe runs its GEMMs on and
+    ``fp8-params`` stores in FP8 (:data:`mlcost.workload.config.PRECISION_POLICIES`); the
+    embeddings, norms, router and output layer are not among them."""
+    breakdown = model.parameter_breakdown()
+    parts = ("attention", "mlp", "routed experts", "shared experts")
+    return sum(breakdown.get(part, 0) for part in parts)
 
 
 def state_bytes(

@@ -42,7 +42,8 @@ class CommOptions(Record, frozen=True):
     (``sequence_parallel_regather``), pipeline sends exposed every micro-batch
     (``pipeline_sends_exposed``) and the compute a hidden collective takes from the GPU
     (``collective_compute_share``, intra- and inter-node); tensor-parallel overlap is a layout
-    option (``Layout.tp_overlap``)."""
+    option (``Layout.tp_overlap``), and so is the expert-parallel one where the software does
+    not overlap it by default (``Layout.ep_overlap``)."""
 
     overlap: bool = True
     bucket: pint.Quantity = DEFAULT_OVERHEADS.communication_bucket
@@ -104,6 +105,7 @@ class Degrees(Record, frozen=True):
     last_layers: Column
     middle_layers: Column
     tp_overlap: Column  # TP communication overlapped with the layer GEMMs
+    ep_overlap: Column  # EP all-to-all hidden behind another micro-batch's compute
 
     @classmethod
     def from_layouts(cls, layouts: Sequence[Layout], layers: int) -> Degrees:
@@ -132,7 +134,7 @@ class Degrees(Record, frozen=True):
 
 
 #: The :class:`Degrees` fields, in order, and the :class:`~mlcost.layout.Layout` attribute each
-#: of the first eleven reads (the rest are the recomputed share and the pipeline's layer split).
+#: of the first twelve reads (the rest are the recomputed share and the pipeline's layer split).
 _FROM_LAYOUT = {
     "dp": "dp",
     "tp": "tp",
@@ -145,6 +147,7 @@ _FROM_LAYOUT = {
     "sequence_parallel": "sequence_parallel",
     "virtual": "virtual_stages",
     "tp_overlap": "tp_overlap",
+    "ep_overlap": "ep_overlap",
 }
 _FIELDS = (*_FROM_LAYOUT, "recompute_fraction", "first_layers", "last_layers", "middle_layers")
 

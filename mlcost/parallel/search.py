@@ -588,7 +588,7 @@ def _degrees(cand: dict[str, np.ndarray], layers: int) -> Degrees:
         micro_batches=cand["m"], zero=cand["zero"], sequence_parallel=cand["sp"],
         virtual=cand["v"], recompute_fraction=np.where(cand["recompute"] == 2, 1.0, 0.0),
         first_layers=stages["first"], last_layers=stages["last"], middle_layers=stages["middle"],
-        tp_overlap=cand["tpo"],
+        tp_overlap=cand["tpo"], ep_overlap=np.zeros_like(cand["tpo"], dtype=bool),
     )  # fmt: skip
 
 

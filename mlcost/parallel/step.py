@@ -57,7 +57,7 @@ from mlcost.timing import (
     model_flops_utilization,
     time_to_train,
 )
-from mlcost.uncertainty import Calibration, calibration, with_band
+from mlcost.uncertainty import Calibration, step_calibration, with_band
 from mlcost.units import Q_, in_unit
 from mlcost.workload import TrainingConfig
 
@@ -111,7 +111,7 @@ def evaluate(
         exposed = exposed + term.exposed_seconds
         communication = communication + term.time_seconds
     uncorrected = compute + bubble + exposed
-    found = calibration(None if software is None else software.name)
+    found = step_calibration(None if software is None else software.name, system.accelerator)
     factor = 1.0 if found is None else found.factor
     total = uncorrected * factor
     model_flops = parts.model_flops * m * degrees.dp
@@ -462,7 +462,7 @@ def multi_gpu_step_time(
         peak=Q_(parts.peak, "flop/s").to("TFLOP/s"),
         stage_time=Q_(only(result.shard.micro_batch), "s"),
         optimizer_time=Q_(only(result.shard.optimizer), "s"),
-        calibration=calibration(software.name),
+        calibration=step_calibration(software.name, resolved.accelerator),
         details={
             "mode": mode,
             "options": (options or CommOptions()).for_software(software),

@@ -511,8 +511,11 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     is taken from the data-parallel ranks, so it spans nodes once ``t·c·e`` exceeds a node),
     each moving the ``b·s/c·k`` routed token copies of ``h`` values (Lepikhin et al. 2021,
     GShard, section 3.2; Fedus et al. 2022, Switch, section 2). Exposed, unless the software
-    overlaps it with another micro-batch's compute (``overlap_expert_alltoall``: DeepSeek-V3's
-    DualPipe, arXiv 2412.19437 section 3.2.1; Megatron-Core's 1F1B all-to-all overlap). The
+    (``overlap_expert_alltoall``) or the layout (``Layout.ep_overlap``) overlaps it with another
+    micro-batch's compute (DeepSeek-V3's DualPipe, arXiv 2412.19437 section 3.2.1;
+    Megatron-Core's ``--overlap-moe-expert-parallel-comm``): then what outlasts the step's
+    micro-batches of compute is exposed, and the compute it hides behind slows by the share a
+    collective takes (``collective_compute_share``). The
     experts come from the model spec (:attr:`ModelDims.moe_layers` and its top-k)."""
     d, dims = c.degrees, c.dims
     if dims.moe_layers == 0:
@@ -542,7 +545,8 @@ def expert_parallel_terms(c: _Terms) -> list[CommTerm]:
     calls = d.micro_batches * moe_stage_layers * (4 + 2 * d.recompute_fraction)
     a2a, where = c.seconds(Collective.ALL_TO_ALL, routed, d.ep, d.tp * d.cp)
     total = calls * a2a
-    hides = c.keep > 0 and c.options.overlap_expert_alltoall
+    overlapped = np.asarray(d.ep_overlap, dtype=bool) | c.options.overlap_expert_alltoall
+    hides = overlapped & (c.keep > 0)
     exposed = np.where(
         hides, np.maximum(0.0, total - d.micro_batches * c.compute.micro_batch), total
     )

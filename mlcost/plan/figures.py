@@ -14,7 +14,7 @@ from mlcost.plan.resolve import Run
 from mlcost.results import Figure
 from mlcost.scaling import HOFFMANN
 from mlcost.timing import MFU_SOURCE
-from mlcost.uncertainty import calibration, with_band
+from mlcost.uncertainty import step_calibration, with_band
 from mlcost.units import Q_, format_quantity, in_unit, quantity_in
 
 Values = dict[str, Any]
@@ -77,7 +77,7 @@ def step_figures(run: Run, v: Values) -> list[Figure]:
     """Compute, exposed communication, input pipeline and the step."""
     c, g, a = run.config, run.system.accelerator, run.assumptions
     napkin = run.sustained is not None
-    found = calibration(run.software.name)
+    found = step_calibration(run.software.name, run.system.accelerator)
     compute_formula = (
         f"FLOPs per step / (GPUs x sustained {(run.sustained or 0) / 1e12:g} TFLOP/s) (napkin mode)"
         if napkin

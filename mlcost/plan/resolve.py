@@ -427,6 +427,8 @@ def describe_layout_options(layout: Layout) -> str:
     parts = [f"--dp {layout.dp}", f"--tp {layout.tp}", f"--pp {layout.pp}"]
     if layout.cp > 1:
         parts.append(f"--cp {layout.cp}")
+    if layout.ep > 1:
+        parts.append(f"--ep {layout.ep}")
     if layout.virtual_stages > 1:
         parts.append(f"--vp {layout.virtual_stages}")
     parts.append(f"--zero {layout.zero_stage}")
@@ -436,6 +438,8 @@ def describe_layout_options(layout: Layout) -> str:
         parts.append("--sp")
     if layout.tp_overlap:
         parts.append("--tp-overlap")
+    if layout.ep_overlap:
+        parts.append("--ep-overlap")
     if layout.recompute != "none":
         parts.append(f"--recompute {layout.recompute}")
     if layout.recompute_every is not None:

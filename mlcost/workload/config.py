@@ -17,11 +17,19 @@ from mlcost.records import Record
 from mlcost.specs.base import Model, PositiveInt
 from mlcost.specs.models import TransformerSpec
 
-Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8"]
+Precision = Literal["fp32", "fp16-mixed", "bf16-mixed", "bf16", "fp8", "fp8-params"]
 AttentionImplementation = Literal["eager", "flash"]
 AttentionFlops = Literal["executed", "causal"]
 Optimizer = Literal[
-    "sgd", "sgd-momentum", "rmsprop", "adam", "adamw", "adam-8bit", "adafactor", "lion"
+    "sgd",
+    "sgd-momentum",
+    "rmsprop",
+    "adam",
+    "adamw",
+    "adamw-bf16",
+    "adam-8bit",
+    "adafactor",
+    "lion",
 ]
 
 
@@ -39,6 +47,14 @@ class PrecisionPolicy(Record, frozen=True):
     the output layer (LM head) stay in ``high_precision_format`` (Megatron-LM's ``--fp8`` keeps
     the output layer in BF16; llm-foundry's FP8 runs use ``te.Linear`` for the attention and MLP
     projections only).
+
+    ``fp8-params`` is the FP8 recipe with FP8 storage of those weights: Transformer Engine's
+    ``fp8_model_init`` (docs, "fp8_model_init": the modules' parameters are created and kept in
+    FP8, and the optimizer keeps the high-precision master copy) and Megatron-LM's
+    ``--fp8-param-gather`` (the distributed optimizer gathers the FP8 parameters). The layers'
+    linear weights are held in 1 byte (``stored_linear_weight``; their biases ride along, a few
+    per mille of them), the embeddings, norms, router and output layer in BF16; the master
+    weights stay FP32.
     """
 
     name: str
@@ -51,6 +67,7 @@ class PrecisionPolicy(Record, frozen=True):
     compute_format: str  # key of the accelerator's peak_compute that GEMMs run at
     layer_gemms_only: bool = False  # only the layers' GEMMs run in compute_format (FP8 recipes)
     high_precision_format: str = ""  # the format of the other GEMMs (BF16 under FP8)
+    stored_linear_weight: float = 0.0  # the layers' linear weights held in (0: stored_weight)
 
     @property
     def compute_formats(self) -> tuple[str, ...]:
@@ -70,6 +87,7 @@ PRECISION_POLICIES: dict[str, PrecisionPolicy] = {
     "bf16-mixed": PrecisionPolicy("bf16-mixed", 2, 2, 2, 2, 2, 4, "bf16"),
     "bf16": PrecisionPolicy("bf16", 2, 2, 2, 2, 2, 0, "bf16"),
     "fp8": PrecisionPolicy("fp8", 2, 1, 1, 2, 2, 4, "fp8", True, "bf16"),
+    "fp8-params": PrecisionPolicy("fp8-params", 2, 1, 1, 2, 2, 4, "fp8", True, "bf16", 1),
 }
 
 

@@ -18,7 +18,10 @@ Sources of the table:
   parameter more; tensors under ``min_8bit_size`` = 4096 values keep 32-bit states, neglected;
   the 256-entry quantization maps are shared); Adafactor (Shazeer & Stern
   2018: factored second moment, row and column sums, about 0 bytes per parameter of a matrix;
-  no first moment by default); Lion (Chen et al. 2023: one momentum buffer).
+  no first moment by default); Lion (Chen et al. 2023: one momentum buffer); AdamW with BF16
+  moments (DeepSeek-V3 technical report, arXiv 2412.19437 section 3.3.3, "Low-Precision
+  Optimizer States": the first and second moments tracked in BF16, the master weights and
+  gradients kept in FP32), the same FLOPs as AdamW.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ OPTIMIZERS: dict[str, OptimizerProfile] = {
     "rmsprop": OptimizerProfile("rmsprop", 8, (("square average (fp32)", 4),)),
     "adam": OptimizerProfile("adam", 14, (("exp_avg (fp32)", 4), ("exp_avg_sq (fp32)", 4))),
     "adamw": OptimizerProfile("adamw", 16, (("exp_avg (fp32)", 4), ("exp_avg_sq (fp32)", 4))),
+    "adamw-bf16": OptimizerProfile(
+        "adamw-bf16", 16, (("exp_avg (bf16)", 2), ("exp_avg_sq (bf16)", 2))
+    ),
     "adam-8bit": OptimizerProfile(
         "adam-8bit",
         20,
