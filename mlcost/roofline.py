@@ -593,9 +593,10 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
     if measured.first_touch_bandwidth is not None and measured.mmap_threshold is not None:
         fields["first_touch_bandwidth"] = float(in_unit(measured.first_touch_bandwidth, "B/s"))
         fields["mmap_threshold"] = float(in_unit(measured.mmap_threshold, "B"))
+        rate = format_quantity(measured.first_touch_bandwidth.to("GB/s"))
         parts.append(
-            f"first touch of fresh pages {format_quantity(measured.first_touch_bandwidth.to('GB/s'))}"
-            f" for buffers of {format_quantity(measured.mmap_threshold.to('MiB'))} or more "
+            f"first touch of fresh pages {rate} for buffers of "
+            f"{format_quantity(measured.mmap_threshold.to('MiB'))} or more "
             "(mlcost bench, measured on this machine)"
         )
     if measured.vector_efficiency is not None:

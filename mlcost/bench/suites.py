@@ -537,7 +537,9 @@ def launch(
 FIRST_TOUCH = ("fill-fresh", "fill-reused")
 
 
-def host(device: str, preset: dict[str, Any], skip: Skip = _never) -> Iterator[dict[str, Any] | None]:
+def host(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
     """Host work of a host-executed device (the CPU): the first touch of fresh pages. A buffer
     of ``first_touch_bytes`` (twice glibc's largest mmap threshold, 32 MiB: mallopt(3)) is
     allocated and filled each call, so the allocator maps it afresh and the kernel faults in
