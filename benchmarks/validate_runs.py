@@ -155,7 +155,8 @@ def summary_table(result: PublishedValidation) -> str:
     """The summary table of docs/validation.md: the expected values (each implementation's
     calibration applied), the uncorrected roofline model, Calculon beside them."""
     lines = [
-        "| family | rows | median \\|error\\| | worst | + (too fast; memory: over) | within 20 % | Calculon |",
+        "| family | rows | median \\|error\\| | worst | + (too fast; memory: over) "
+        "| within 20 % | Calculon |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for family in TRAINING_FAMILIES:

@@ -104,6 +104,23 @@ def main() -> None:
                   serving_predictions(without(step_overhead=None))))  # fmt: skip
     print(summary("one launch per expert (no grouped expert GEMMs)",
                   serving_predictions(without(grouped_expert_gemm=False))))  # fmt: skip
+    bf16_attention = serving_predictions(without(fp8_attention=False))
+    print(summary("attention in BF16 under an FP8 KV cache (TensorRT-LLM's FP8 context FMHA off)",
+                  bf16_attention))  # fmt: skip
+    print(f"  apart: {split_summary(bf16_attention)}")
+    poisson = serving_predictions(poisson=True)
+    print(summary("the closed-loop rows' first token on the Poisson (M/D/1) queue instead of the "
+                  "closed loop's mean value analysis", poisson))  # fmt: skip
+    print(f"  apart: {split_summary(poisson)}")
+    for r in poisson:
+        if r["id"].endswith(".ttft"):
+            print(f"  {r['id']}: {r['predicted']:.1f} ms ({r['error']:+.1%})")
+    layout = serving_predictions(layout=True)
+    print(summary("MoE rows in their source layout (ep 8, attention data parallel), not shipped",
+                  layout))  # fmt: skip
+    for r in layout:
+        if r["family"].endswith("-moe"):
+            print(f"  {r['id']}: {r['predicted']:.0f} token/s ({r['error']:+.1%})")
     per_row, median = step_overhead_fit("vllm")
     print("vLLM step overhead refitted (the per-step time at which each of its rows is met; "
           f"the profile carries the median): {median:.2f} ms from "

@@ -39,7 +39,7 @@ def test_a_records_per_row_columns_are_cut_and_nothing_else() -> None:
     degrees = Degrees(
         dp=tp * 10, tp=tp, pp=2, cp=broadcast, ep=1, micro_batch=1, micro_batches=tp + 100,
         zero=0, sequence_parallel=False, virtual=1, recompute_fraction=0.0, first_layers=4,
-        last_layers=4, middle_layers=4, tp_overlap=False,
+        last_layers=4, middle_layers=4, tp_overlap=False, ep_overlap=False,
     )  # fmt: skip
     cut = rows_of(degrees, slice(2, 5), rows)
     assert cut.tp.tolist() == [3, 4, 5]

@@ -49,11 +49,15 @@ from mlcost.units import Q_
 from mlcost.workload.table import OperatorTable
 
 
-def serving_ceilings(gpu: Accelerator, weights: str = "bf16") -> dict[str, Ceilings]:
+def serving_ceilings(
+    gpu: Accelerator, weights: str = "bf16", kv_format: str = "bf16"
+) -> dict[str, Ceilings]:
     """The GPU's ceilings (datasheet or measured profile, :meth:`Ceilings.from_accelerator`) for
     the 16-bit operators (key ``""``) and for the GEMMs of ``weights`` (``fp8``), without a
     launch overhead per operator row: the engine's cost per kernel replaces it
-    (:func:`forward_seconds`).
+    (:func:`forward_seconds`). An FP8 KV cache adds the FP8 ceilings where the GPU has an FP8
+    peak, for the attention of an engine that computes it in FP8 (rows without a ceiling of
+    their format run at the 16-bit one).
 
     Without the output-tile wave model of training GEMMs: the GEMMs of a few tokens that
     serving runs (GEMV and split-K kernels, e.g. TensorRT-LLM's and vLLM's skinny-GEMM paths)
@@ -64,6 +68,8 @@ def serving_ceilings(gpu: Accelerator, weights: str = "bf16") -> dict[str, Ceili
     fmt = compute_format(weights)
     if fmt != "bf16":
         ceilings[fmt] = Ceilings.from_accelerator(gpu, fmt, **overrides)
+    if kv_format == "fp8" and "fp8" in gpu.formats and "fp8" not in ceilings:
+        ceilings["fp8"] = Ceilings.from_accelerator(gpu, "fp8", **overrides)
     return ceilings
 
 
@@ -137,6 +143,31 @@ def tensor_parallel_seconds(
     size = np.asarray(tokens, dtype=np.float64) * hidden_size * element_bytes
     where = placement(system, tensor_parallel)
     return plain(2 * layers * np.asarray(collective_seconds(system, "all-reduce", size, where)))
+
+
+def expert_parallel_seconds(
+    system: System,
+    expert_parallel: int,
+    hidden_size: int,
+    moe_layers: int,
+    tokens: Real,
+    top_k: int,
+    element_bytes: float = 2.0,
+) -> Real:
+    """Expert parallelism with attention data parallelism: per MoE layer a dispatch and a
+    combine all-to-all over the ``e`` ranks, each rank sending its ``tokens`` tokens' ``k``
+    copies of ``h`` values, ``T·k·h·e_b`` bytes per rank (the pairwise all-to-all of
+    :mod:`mlcost.comms.collectives`, ``(n-1)·alpha + (n-1)/n·S/beta``: the share routed to the
+    rank's own experts stays), ``2·L_moe`` of them per forward on the system's links, not
+    overlapped (each layer's experts wait for their tokens; Rajbhandari et al. 2022,
+    "DeepSpeed-MoE", section 5; Lepikhin et al. 2020, "GShard", section 2.2). 0 for ``e = 1``."""
+    counts(top_k, "top_k")
+    if expert_parallel == 1:
+        return plain(np.zeros(np.shape(tokens)))
+    size = np.asarray(finite(tokens, "tokens"), dtype=np.float64) * top_k * hidden_size
+    where = placement(system, expert_parallel)
+    seconds = collective_seconds(system, "all-to-all", size * element_bytes, where)
+    return plain(2 * moe_layers * np.asarray(seconds))
 
 
 def expected_accepted_tokens(acceptance: Real, draft_tokens: int) -> Real:
@@ -220,10 +251,90 @@ def time_to_first_token(
     return plain(s + np.asarray(step) / 2 + rho * s / (2 * (1 - rho)))
 
 
+def closed_loop_time_to_first_token(
+    prefill: Real, iteration: Real, users: Real, output: float
+) -> Real:
+    """Mean time to first token when ``N = users`` clients each send their next request the
+    moment the previous one ends (a closed loop without think time: genai-perf's and
+    perf_analyzer's ``--concurrency``), by exact mean value analysis of the closed network
+    (Reiser and Lavenberg 1980, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+    JACM 27(2)): the prefill server (``S = prefill`` per prompt, first come first served) and
+    the decode phase, a delay of ``Z = (O - 1) · iteration`` during which a client needs no
+    prefill. A request arrives with a completion, at an iteration's end, so each prefill queued
+    ahead of it is waited in full; by the arrival theorem it finds the queue of the other
+    ``n - 1`` clients::
+
+        R(n) = S · (1 + Q(n - 1)),  X(n) = n / (Z + R(n)),  Q(n) = X(n) · R(n),  Q(0) = 0
+
+    and TTFT = ``R(N)``; the interactive response-time law ``N = X · (R + Z)`` holds by
+    construction (one client: ``S``; no decode phase: ``N · S``, the clients queued in turn).
+    Arrays (one configuration per element) run the recursion together."""
+    s = np.asarray(finite(prefill, "prefill"), dtype=np.float64)
+    z = (float(finite(output, "output", strict=True)) - 1) * np.asarray(
+        finite(iteration, "iteration"), dtype=np.float64
+    )
+    n_users = np.asarray(counts(users, "users"), dtype=np.float64)
+    s, z, n_users = np.broadcast_arrays(s, z, n_users)
+    queue = np.zeros(s.shape)
+    response = s.copy()
+    for n in range(1, int(np.max(n_users)) + 1):
+        active = n <= n_users  # elements whose recursion has not reached its N yet
+        step = s * (1 + queue)
+        response = np.where(active, step, response)
+        total = z + step
+        safe = np.where(total > 0, total, 1.0)
+        queue = np.where(active, np.where(total > 0, n / safe * step, 0.0), queue)
+    return plain(response)
+
+
+def closed_loop_steady_state(
+    prefill: Real,
+    step: Real,
+    prompt_seconds: Real,
+    users: Real,
+    output: float,
+    tokens: Real = 1.0,
+    rounds: int = 60,
+) -> tuple[Real, Real, Real]:
+    """The closed loop of ``N = users`` clients in steady state: ``(iteration, ttft,
+    request_rate)``. Each request spends its first token's wait (TTFT,
+    :func:`closed_loop_time_to_first_token`) and ``O - 1`` decode iterations, so the
+    response-time law gives its rate, ``X = N / (TTFT + (O - 1) · I / tokens)`` (``tokens`` per
+    decode step); the iteration carries the decode ``step`` and the prefills of the ``X · I``
+    prompts that arrive during it, ``prompt_seconds`` each, ``I = step + X · I · prompt_seconds``,
+    so ``I = step / (1 - X · prompt_seconds)``. The two are solved together by damped fixed-point
+    iteration (``rounds``): unlike the open queue, the loop can never be overloaded, since fewer
+    requests arrive while the iteration grows. One client: TTFT = its prefill, ``I = step /
+    (1 - X · prompt_seconds)`` with ``X = 1 / (S + (O - 1) I)``."""
+    s = np.asarray(finite(prefill, "prefill"), dtype=np.float64)
+    t = np.asarray(finite(step, "step", strict=True), dtype=np.float64)
+    sp = np.asarray(finite(prompt_seconds, "prompt_seconds"), dtype=np.float64)
+    n = np.asarray(counts(users, "users"), dtype=np.float64)
+    per_step = np.asarray(finite(tokens, "tokens", strict=True), dtype=np.float64)
+    o = float(finite(output, "output", strict=True))
+
+    def response(iteration: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ttft = np.asarray(
+            closed_loop_time_to_first_token(s, iteration / per_step, n, o), dtype=np.float64
+        )
+        return ttft, n / (ttft + (o - 1) * iteration / per_step)
+
+    iteration = t * np.ones(np.broadcast(s, t, sp, n, per_step).shape)
+    for _ in range(int(counts(rounds, "rounds"))):
+        _, rate = response(iteration)
+        busy = np.minimum(rate * sp, 0.95)  # below 1: the damped step never overshoots past it
+        iteration = (iteration + t / (1 - busy)) / 2
+    ttft, rate = response(iteration)
+    return plain(iteration), plain(ttft), plain(rate)
+
+
 __all__ = [
     "batching_iteration_seconds",
+    "closed_loop_steady_state",
+    "closed_loop_time_to_first_token",
     "engine_counts",
     "expected_accepted_tokens",
+    "expert_parallel_seconds",
     "forward_seconds",
     "forward_time",
     "mean_context",

@@ -58,7 +58,9 @@ from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import (
     batching_iteration_seconds,
+    closed_loop_steady_state,
     expected_accepted_tokens,
+    expert_parallel_seconds,
     forward_seconds,
     mean_context,
     prefill_share,
@@ -93,6 +95,8 @@ if TYPE_CHECKING:
 
 #: What :meth:`ServePlan.sweep` varies.
 SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
+#: How requests arrive (:attr:`ServePlan.arrivals`).
+ARRIVALS = ("poisson", "closed-loop")
 MILLION = 1e6
 SECONDS_PER_HOUR = 3600.0
 
@@ -135,10 +139,12 @@ class ServePlan(Result):
     system: str | Path | Node | None = None
     tp: int = 1
     pp: int = 1
+    ep: int = 1
     prompt: int | Sequence[int] = 1024
     output: int | Sequence[int] = 256
     batch: int | None = None
     rate: float | pint.Quantity | None = None
+    arrivals: str = "poisson"
     weights: str = "bf16"
     kv_format: str = "bf16"
     block_size: int | None = None
@@ -257,6 +263,8 @@ class ServePlan(Result):
                 f"pp: got {stages}, but engine {self.resolved_engine.name} serves a static batch; "
                 "pipeline stages need continuous batching (e.g. --engine vllm)"
             )
+        self._check_expert_parallel(model, t)
+        self._check_arrivals()
         if t > total:
             raise MlcostError(
                 f"tp: got {t}, but {self.resolved_system.name} has {total} GPUs "
@@ -321,7 +329,85 @@ class ServePlan(Result):
             ):
                 raise MlcostError(f"{name}: got {value!r}, expected a whole number >= 1")
 
+    def _check_expert_parallel(self, model: TransformerSpec, t: int) -> None:
+        """``ep`` > 1: the one layout modelled, experts split over the ``tp`` ranks of the
+        replica with attention data parallel over them (``ep = tp``; TensorRT-LLM's ``--tp 8
+        --ep 8`` with ``enable_attention_dp``), for an MoE model, aggregated, without stages or
+        a draft."""
+        ep = self.ep
+        if isinstance(ep, bool) or not isinstance(ep, (int, np.integer)) or ep < 1:
+            raise MlcostError(f"ep: got {ep!r}, expected a whole number >= 1 (e.g. 1 or 8)")
+        if ep == 1:
+            return
+        if model.moe is None:
+            raise MlcostError(
+                f"ep: got {ep}, but {model.name} is dense (no experts to split); use ep=1"
+            )
+        if ep != t:
+            raise MlcostError(
+                f"ep: got {ep} with tp {t}; expert parallelism is modelled with attention data "
+                f"parallel over the replica's GPUs (ep = tp); use ep={t} or tp={ep}"
+            )
+        if model.moe.num_experts % ep:
+            raise MlcostError(
+                f"ep: got {ep}, expected a divisor of {model.name}'s {model.moe.num_experts} "
+                "routed experts (e.g. 8)"
+            )
+        if self.pp > 1 or self.draft is not None or self.disaggregated:
+            raise MlcostError(
+                f"ep: got {ep}; expert parallelism with attention data parallel is modelled for "
+                "aggregated serving without pipeline stages or a draft model; use ep=1 with pp, "
+                "draft or disaggregated"
+            )
+        if not self.resolved_engine.continuous_batching:
+            raise MlcostError(
+                f"ep: got {ep}, but engine {self.resolved_engine.name} serves a static batch; "
+                "attention data parallel needs continuous batching (e.g. --engine tensorrt-llm)"
+            )
+
+    def _check_arrivals(self) -> None:
+        """``arrivals``: ``poisson`` (requests at random, the M/D/1 prefill queue) or
+        ``closed-loop`` (``batch`` clients each sending the next request when the previous one
+        ends), the latter for aggregated continuous batching without pipeline stages."""
+        if self.arrivals not in ARRIVALS:
+            raise MlcostError(
+                f"arrivals: got {self.arrivals!r}, expected one of {', '.join(ARRIVALS)} "
+                "(closed-loop: batch = the number of clients, as genai-perf --concurrency)"
+            )
+        if self.arrivals == "closed-loop" and (
+            self.pp > 1 or self.disaggregated or not self.resolved_engine.continuous_batching
+        ):
+            raise MlcostError(
+                "arrivals: got 'closed-loop'; the closed-loop queue is modelled for aggregated "
+                "continuous batching without pipeline stages; use arrivals='poisson' with pp, "
+                "disaggregated or a static batch"
+            )
+
     # ----- the chain --------------------------------------------------------------------------
+    @property
+    def _data_parallel(self) -> int:
+        """Attention data-parallel ranks of a replica: ``ep`` under expert parallelism (each
+        serves ``1/ep`` of the sequences with the whole attention), 1 otherwise."""
+        return self.ep
+
+    @property
+    def _attention_tp(self) -> int:
+        """The tensor-parallel degree of the attention (and of the KV cache): 1 under attention
+        data parallel, ``tp`` otherwise."""
+        return 1 if self.ep > 1 else self.tp
+
+    def _communication(self, tokens: Any) -> Any:
+        """Seconds of a forward's collectives for ``tokens`` tokens on one rank: the
+        tensor-parallel all-reduces, or under expert parallelism the MoE dispatch and combine
+        all-to-alls (:func:`mlcost.serving.latency.expert_parallel_seconds`)."""
+        model, system = self.transformer, self.resolved_system
+        if self.ep > 1 and model.moe is not None:
+            return expert_parallel_seconds(
+                system, self.ep, model.hidden_size, model.moe_layers, tokens,
+                model.moe.experts_per_token,
+            )  # fmt: skip
+        return tensor_parallel_seconds(system, self.tp, model.hidden_size, model.num_layers, tokens)
+
     @property
     def _prompt(self) -> np.ndarray:
         return _counts(self.prompt, "prompt")
@@ -333,14 +419,16 @@ class ServePlan(Result):
     @cached_property
     def _options(self) -> dict[str, Any]:
         return {
-            "weights": self.weights, "kv_format": self.kv_format, "tensor_parallel": self.tp,
+            "weights": self.weights, "kv_format": self.kv_format,
+            "tensor_parallel": self._attention_tp, "expert_parallel": self.ep,
             "group_size": self.group_size,
             "grouped_kv_reads": self.resolved_engine.gqa_aware_attention,
+            "fp8_attention": self.resolved_engine.fp8_attention,
         }  # fmt: skip
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
-        return serving_ceilings(self.accelerator, self.weights)
+        return serving_ceilings(self.accelerator, self.weights, self.kv_format)
 
     def _weight_bytes(self, model: TransformerSpec) -> float:
         """Weight bytes on one GPU: a tensor-parallel rank's share, and with ``pp`` pipeline
@@ -359,8 +447,8 @@ class ServePlan(Result):
     def _rank_weight_bytes(self, model: TransformerSpec) -> float:
         table = decode_operators(model, 1, 1, **self._options)
         held = weight_bytes(
-            table, model.parameter_count, self.weights, tensor_parallel=self.tp,
-            group_size=self.group_size,
+            table, model.parameter_count, self.weights, tensor_parallel=self._attention_tp,
+            group_size=self.group_size, expert_parallel=self.ep,
         )  # fmt: skip
         return float(in_unit(held, "byte"))
 
@@ -372,7 +460,7 @@ class ServePlan(Result):
 
     def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
         held = kv_cache_bytes(
-            model, tokens, 1, self.kv_format, tensor_parallel=self.tp, block_size=block
+            model, tokens, 1, self.kv_format, tensor_parallel=self._attention_tp, block_size=block
         )
         return float(in_unit(held, "byte")) * self._stage_layers  # the largest stage's layers
 
@@ -394,7 +482,9 @@ class ServePlan(Result):
         free = budget - weights
         return {
             "capacity": capacity, "budget": budget, "weights": weights, "sequence": sequence,
-            "free": free, "max_batch": float(max(math.floor(free / sequence), 0)),
+            "free": free,
+            # under attention data parallel each of the ep ranks holds its own sequences
+            "max_batch": float(max(math.floor(free / sequence), 0) * self._data_parallel),
             "block": float(block), "longest": longest,
         }  # fmt: skip
 
@@ -432,13 +522,18 @@ class ServePlan(Result):
         p, o = float(np.mean(self._prompt)), float(np.mean(self._output))
         context = mean_context(self._prompt, self._output)
         b = np.asarray(batch, dtype=np.float64)
-        h, layers = model.hidden_size, model.num_layers
 
         engine = self.resolved_engine
         graph = engine.decode_graphs
 
         def comm(tokens: Any) -> Any:
-            return tensor_parallel_seconds(system, self.tp, h, layers, tokens)
+            return self._communication(tokens)
+
+        # Under attention data parallel (ep > 1) every rank runs the forwards below for its own
+        # b / ep sequences (and, prefilling, its own prompts), the experts taking the tokens of
+        # all ranks; the replica's tokens per iteration are ep times a rank's.
+        dp = self._data_parallel
+        b = b / dp
 
         def seconds(table: OperatorTable, of: TransformerSpec, step: bool) -> Any:
             return forward_seconds(table, c, engine, layers=of.num_layers, graph=step and graph)
@@ -512,6 +607,23 @@ class ServePlan(Result):
             }  # fmt: skip
         if self.pp > 1:
             return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
+        if self.arrivals == "closed-loop":
+            # b clients per rank in a closed loop: the response-time law sets the request rate
+            # and with it the prefills each iteration carries (closed_loop_steady_state).
+            looped, ttft, rate = (
+                np.asarray(value, dtype=np.float64)
+                for value in closed_loop_steady_state(
+                    prefill, step, p * per_prompt_token, np.ceil(b), o, tokens
+                )
+            )
+            return {
+                "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
+                "tokens_per_step": tokens, "iteration": looped, "tpot": looped / tokens,
+                "ttft": ttft, "prefill_share": rate * prefill,
+                "output_rate": dp * rate * o, "request_rate": dp * rate, "prompt": p,
+                "output": o, "gpu_s_per_output_token": self.tp / (dp * rate * o),
+                "context": context,
+            }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
         iteration = np.asarray(iteration, dtype=np.float64)
         return {
@@ -519,9 +631,9 @@ class ServePlan(Result):
             "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
             "ttft": time_to_first_token(prefill, step, iteration, b * tokens, o),
             "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
-            "output_rate": b * tokens / iteration,
-            "request_rate": b * tokens / iteration / o, "prompt": p, "output": o,
-            "gpu_s_per_output_token": self.tp * iteration / (b * tokens),
+            "output_rate": dp * b * tokens / iteration,
+            "request_rate": dp * b * tokens / iteration / o, "prompt": p, "output": o,
+            "gpu_s_per_output_token": self.tp * iteration / (dp * b * tokens),
             "context": context,
         }  # fmt: skip
 
@@ -670,11 +782,13 @@ class ServePlan(Result):
         v["replicas"] = self.replicas(rate, v["request_rate"], v["prompt"] * v["per_prompt_token"])
         v["gpus"] = v["replicas"] * self.tp * self.pp
         # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
+        # A rank's prefills, its b / dp sequences' share (attention data parallel: dp = ep).
+        dp = self._data_parallel
         input_share = (
-            batch * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
+            batch / dp * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
         )
         decode_part = v["iteration"] - (0.0 if self.disaggregated else input_share)
-        v["input_gpu_s"] = self.tp * v["per_prompt_token"]
+        v["input_gpu_s"] = self.tp / dp * v["per_prompt_token"]
         v["output_gpu_s"] = self.tp * self.pp * decode_part / (batch * v["tokens_per_step"])
         measured = self.accelerator.measured
         based_on = measured.based_on if measured is not None else None
@@ -687,10 +801,7 @@ class ServePlan(Result):
         pue = region_pue(self.pue, self.facility, grid=self.grid, assumptions=self.assumptions)
         v.update(electricity)
         v.update(pue)
-        communication = tensor_parallel_seconds(
-            self.resolved_system, self.tp, self.transformer.hidden_size,
-            self.transformer.num_layers, batch,
-        )  # fmt: skip
+        communication = self._communication(batch / dp)
         busy = 1.0 - float(np.asarray(communication)) / v["step"] if v["step"] > 0 else 1.0
         convention = resolve_power(
             accounting=self.accounting, power_per_gpu=self.power_per_gpu,
@@ -746,7 +857,8 @@ class ServePlan(Result):
         )
         return (
             f"{self.transformer.name} on {self.accelerator.name}"
-            + (f" x{self.tp} (tensor parallel)" if self.tp > 1 else "")
+            + (f" x{self.tp} (tensor parallel)" if self.tp > 1 and self.ep == 1 else "")
+            + (f" x{self.ep} (expert parallel, attention data parallel)" if self.ep > 1 else "")
             + (f" x{self.pp} (pipeline stages)" if self.pp > 1 else "")
             + f", weights {self.weights}, KV cache {self.kv_format}, prompt "
             f"{np.mean(self._prompt):.0f} / output {np.mean(self._output):.0f} tokens{spec}"
@@ -782,7 +894,7 @@ class ServePlan(Result):
                    "GEMM weights in the serving format (+ scales) + the rest in 16 bits, / tp",
                    f"{self.weights}, tp={self.tp}", "mlcost.serving.weights (AWQ/GPTQ layouts)"),
             Figure("KV cache per token", kv_bytes_per_token(model, self.kv_format,
-                                                             tensor_parallel=self.tp).to("KiB/token"),
+                                                             tensor_parallel=self._attention_tp).to("KiB/token"),
                    "L x width x e (width 2 x n_kv x d per rank; d_c + d_rope for MLA)",
                    f"{self.kv_format}",
                    "mlcost.serving.kv_cache"),
@@ -794,7 +906,8 @@ class ServePlan(Result):
                    f"{m['capacity'] / gb:.1f} GB x {self.assumptions.gpu_memory_utilization} - "
                    f"{m['weights'] / gb:.1f} GB", ASSUMPTION_SOURCES["gpu_memory_utilization"]),
             Figure("largest batch", Q_(m["max_batch"], "dimensionless"),
-                   "floor(memory for the KV cache / KV cache per sequence)"),
+                   "floor(memory for the KV cache / KV cache per sequence)"
+                   + (f" x {self.ep} attention data-parallel ranks" if self.ep > 1 else "")),
         ]  # fmt: skip
         if not self.fits:
             return tuple(memory)
@@ -833,8 +946,12 @@ class ServePlan(Result):
             banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
                    "prefill + KV transfer + step / 2 (prefill pool sized for its load)"
                    if self.disaggregated else
+                   "R(N): R(n) = prefill x (1 + Q(n-1)), Q(n) = n R(n) / (R(n) + (O-1) x "
+                   "iteration), N = batch clients" if self.arrivals == "closed-loop" else
                    "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
                    f"rho {v['prefill_share']:.2f}",
+                   "mean value analysis of the closed loop (Reiser and Lavenberg 1980)"
+                   if self.arrivals == "closed-loop" else
                    "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, "
                    "section 5.7)")),
             banded(Figure("time per output token", Q_(v["tpot"], "s").to("ms"),
@@ -879,7 +996,7 @@ class ServePlan(Result):
         data.update(
             {
                 "model": self.transformer.name, "gpu": self.accelerator.name, "tp": self.tp,
-                "pp": self.pp,
+                "pp": self.pp, "ep": self.ep,
                 "weights": self.weights, "kv_format": self.kv_format, "fits": self.fits,
                 "region": self.grid.name,
             }
@@ -937,4 +1054,4 @@ def _label(value: Any) -> Any:
     return getattr(value, "name", value)
 
 
-__all__ = ["SWEEP_AXES", "ServePlan"]
+__all__ = ["ARRIVALS", "SWEEP_AXES", "ServePlan"]

@@ -65,12 +65,20 @@ def _model(name: str) -> TransformerSpec:
     return default_catalog().transformer(name)
 
 
-def _plan(case: dict[str, Any], engine: Engine | str, batch: int | None) -> ServePlan:
+def _plan(
+    case: dict[str, Any],
+    engine: Engine | str,
+    batch: int | None,
+    layout: bool = False,
+    poisson: bool = False,
+) -> ServePlan:
     where = {"system": case["system"]} if "system" in case else {"gpu": case["gpu"]}
+    ep = int(case.get("source_layout", {}).get("ep", 1)) if layout else 1
+    arrivals = "poisson" if poisson else case.get("arrivals", "poisson")
     return ServePlan(
         _model(case["model"]), **where, tp=int(case["tp"]), weights=case["weights"],
         kv_format=case["kv_format"], prompt=int(case["prompt"]), output=int(case["output"]),
-        batch=batch, engine=engine,
+        batch=batch, engine=engine, ep=ep, arrivals=arrivals,
     )  # fmt: skip
 
 
@@ -82,9 +90,10 @@ def static_batch_latency(plan: ServePlan, batch: int) -> float:
     counts(batch, "batch")
     spec, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
     prompt, output = int(np.mean(plan._prompt)), int(np.mean(plan._output))
-    ceilings = serving_ceilings(plan.accelerator, plan.weights)
+    ceilings = serving_ceilings(plan.accelerator, plan.weights, plan.kv_format)
     options = {"tensor_parallel": plan.tp, "weights": plan.weights, "kv_format": plan.kv_format,
-               "grouped_kv_reads": engine.gqa_aware_attention}  # fmt: skip
+               "grouped_kv_reads": engine.gqa_aware_attention,
+               "fp8_attention": engine.fp8_attention}  # fmt: skip
     h, layers = spec.hidden_size, spec.num_layers
     prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
                               engine, layers=layers, graph=False)  # fmt: skip
@@ -101,32 +110,42 @@ def static_batch_latency(plan: ServePlan, batch: int) -> float:
 
 
 def predict_serving_case(
-    case: dict[str, Any], engines: Mapping[str, Engine] | None = None
+    case: dict[str, Any],
+    engines: Mapping[str, Engine] | None = None,
+    *,
+    poisson: bool = False,
+    layout: bool = False,
 ) -> float:
     """mlcost's prediction for one serving row, in the row's unit (module docstring);
     ``engines`` replaces the catalog's profile of an engine by name (to measure a mechanism
-    on and off)."""
+    on and off). A row's ``arrivals`` (``closed-loop`` for the NIM rows) set the plan's queue;
+    measured, not shipped: ``poisson`` times every row's first token with the Poisson queue,
+    ``layout`` predicts a row in its ``source_layout`` (expert parallel ``ep`` with attention
+    data parallel)."""
     name = case["engine"]
     engine: Engine | str = (engines or {}).get(name, name)
     family, load = case["family"], case["load"]
     if family.startswith("trtllm-perf-overview"):
-        plan = _plan(case, engine, None)
+        plan = _plan(case, engine, None, layout, poisson)
         largest = plan.largest_batch
-        return float(_plan(case, engine, largest).row()["output_tokens_per_s"])
+        return float(_plan(case, engine, largest, layout, poisson).row()["output_tokens_per_s"])
     if family == "vllm-dashboard":
         batch = int(str(load).removeprefix("static-"))
         return static_batch_latency(_plan(case, engine, batch), batch)
-    row = _plan(case, engine, int(load)).row()
+    row = _plan(case, engine, int(load), layout, poisson).row()
     if case["unit"] == "token/s":
         return float(row["output_tokens_per_s"])
     return float(row["ttft_ms"] if case["quantity"] == "time to first token" else row["tpot_ms"])
 
 
-def serving_predictions(engines: Mapping[str, Engine] | None = None) -> list[dict[str, Any]]:
-    """Every serving row with its prediction and error ``predicted / measured - 1``."""
+def serving_predictions(
+    engines: Mapping[str, Engine] | None = None, **variant: bool
+) -> list[dict[str, Any]]:
+    """Every serving row with its prediction and error ``predicted / measured - 1``
+    (``variant``: :func:`predict_serving_case`'s ``closed_loop`` and ``layout``)."""
     out = []
     for case in serving_cases():
-        predicted = predict_serving_case(case, engines)
+        predicted = predict_serving_case(case, engines, **variant)
         measured = float(case["value"])
         out.append(
             {

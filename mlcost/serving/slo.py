@@ -267,23 +267,24 @@ def search_slo(
     candidates: list[Candidate] = []
     for gpu in _gpus(catalog, gpus):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
-        ceilings: dict[str, Any] = {}  # the GPU's ceilings per weight format, built once
+        # the GPU's ceilings per weight and KV-cache format, built once
+        ceilings: dict[tuple[str, str], Any] = {}
         for t, w, kv, engine, apart in itertools.product(tp, weights, kv_formats, engines, layouts):
             problem = "" if math.isfinite(price) else "no price for this GPU"
-            if not problem and w not in ceilings:
+            if not problem and (w, kv) not in ceilings:
                 try:
-                    ceilings[w] = serving_ceilings(catalog.accelerator(gpu), w)
+                    ceilings[w, kv] = serving_ceilings(catalog.accelerator(gpu), w, kv)
                 except MlcostError as error:
-                    ceilings[w] = str(error)
-            if not problem and isinstance(ceilings[w], str):
-                problem = ceilings[w]
+                    ceilings[w, kv] = str(error)
+            if not problem and isinstance(ceilings[w, kv], str):
+                problem = ceilings[w, kv]
             base = Candidate(gpu, t, w, kv, engine, apart)
             if problem:
                 candidates.append(replace(base, problem=problem))
                 continue
             target = (ttft_s, tpot_s, factor, rate_value)
             candidates.append(
-                _candidate(spec, base, prompt, output, target, price, catalog, ceilings[w])
+                _candidate(spec, base, prompt, output, target, price, catalog, ceilings[w, kv])
             )
     return SloSearch(
         model=spec.name, ttft_s=ttft_s, tpot_s=tpot_s, rate=rate_value, prompt=prompt,
@@ -311,8 +312,8 @@ def _candidate(
                          catalog=catalog)  # fmt: skip
         if not plan.fits:
             return replace(base, problem="does not fit")
-        # The plan's ceilings are those of its GPU and weight format (ServePlan._ceilings, a
-        # cached property): every configuration on that GPU and format shares one set.
+        # The plan's ceilings are those of its GPU and formats (ServePlan._ceilings, a cached
+        # property): every configuration on that GPU and those formats shares one set.
         plan.__dict__["_ceilings"] = ceilings
         batches = batch_grid(plan.largest_batch)
         timing = plan.timing(batches)

@@ -49,6 +49,7 @@ def weight_bytes(
     *,
     tensor_parallel: int = 1,
     group_size: int | None = None,
+    expert_parallel: int = 1,
 ) -> pint.Quantity:
     """Bytes of weights one rank holds for the forward ``table``
     (:func:`mlcost.serving.workload.forward_operators`, one rank's rows): the layers' GEMM
@@ -57,14 +58,20 @@ def weight_bytes(
     split over the ranks (vocabulary-parallel embedding and LM head). The rest is the model's
     parameters less the layers' GEMMs of all ranks together (a split row's parameters times
     ``t``, a replicated row's once), so replicated GEMMs (DeepSeek-V3's latent down projections
-    and router) never eat into the embedding and the head."""
+    and router) never eat into the embedding and the head. Under expert parallelism
+    (``expert_parallel`` ``e``) a rank's routed-expert rows are ``E/e`` of the experts: the
+    model's are ``e`` times them."""
     quantized = 0.0
     whole = 0.0  # the layers' GEMM parameters of the model, not one rank's
     for op in table.operators:
         if op.kind == OperatorKind.MATMUL and op.block == "layer":
             held = float(op.parameters) * float(op.count)
             quantized += held
-            whole += held * (tensor_parallel if op.tensor_parallel else 1)
+            whole += (
+                held
+                * (tensor_parallel if op.tensor_parallel else 1)
+                * (expert_parallel if op.gemm_group else 1)
+            )
     rest = max(parameters - whole, 0.0) / tensor_parallel
     per_parameter = weight_bytes_per_parameter(weights, group_size)
     return Q_(quantized * per_parameter + HIGH_PRECISION_BYTES * rest, "byte")

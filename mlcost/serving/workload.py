@@ -30,6 +30,14 @@ Under tensor parallelism of degree ``t`` (Shoeybi et al. 2019, Megatron-LM secti
 ``1/t`` of every split operator (the projections, the MLP, the attention heads, the LM head) and
 all of the replicated ones (norms, residual adds); its attention has ``n_q/t`` query heads and
 ``max(1, n_kv/t)`` key-value heads.
+
+Expert parallelism with attention data parallelism (how TensorRT-LLM, SGLang and vLLM serve
+DeepSeek and Qwen3 MoE models: ``--ep`` with ``enable_attention_dp``, ``--enable-dp-attention``,
+``--enable-expert-parallel``): ``e`` ranks each hold the whole attention, the norms, the
+embedding and the head, and serve their own ``b/e`` sequences with their own KV cache; the
+routed experts are split, ``E/e`` whole experts per rank, and each MoE layer dispatches every
+token to the ranks of its ``k`` experts and combines the results (all-to-all,
+:func:`mlcost.serving.latency.expert_parallel_seconds`).
 """
 
 from __future__ import annotations
@@ -139,12 +147,15 @@ def cached_attention_ops(
     eager: bool = False,
     tensor_parallel: int = 1,
     grouped_kv_reads: bool = True,
+    fp8_attention: bool = False,
 ) -> list[Operator]:
     """The attention core of each layer pattern against the cache (module docstring): scores,
     softmax, scores x V, and the cache write of the new keys and values. A GQA-aware kernel
     (``grouped_kv_reads``: FlashAttention, FlashInfer, TensorRT-LLM's XQA) reads each cached
     key-value head once for its group of query heads; one that is not reads it once per query
-    head, ``n_q / n_kv`` times the bytes (no saving from grouped-query attention)."""
+    head, ``n_q / n_kv`` times the bytes (no saving from grouped-query attention). With
+    ``fp8_attention`` the two matmuls compute in FP8 (an engine that runs its attention kernels
+    on FP8 inputs under an FP8 KV cache, :attr:`mlcost.specs.Engine.fp8_attention`)."""
     d = model.head_size
     n_q = model.num_attention_heads // check_tensor_parallel(model, tensor_parallel)
     width = cache_elements_per_token(model, tensor_parallel)  # 2·n_kv·d for MHA/GQA/MQA
@@ -171,7 +182,10 @@ def cached_attention_ops(
             "block": "layer", "count": count, "pattern": label, "tensor_parallel": True,
             "role": OperatorRole.ATTENTION_CORE,
         }  # fmt: skip
-        matmul: dict[str, Any] = {**core, "kind": OperatorKind.ATTENTION, "gemm_batch": b * n_q}
+        matmul: dict[str, Any] = {
+            **core, "kind": OperatorKind.ATTENTION, "gemm_batch": b * n_q,
+            "format": "fp8" if fp8_attention else "",
+        }  # fmt: skip
         ops += [
             Operator(
                 name=f"attention scores QK^T{suffix}",
@@ -234,16 +248,25 @@ def forward_operators(
     tensor_parallel: int = 1,
     group_size: int | None = None,
     grouped_kv_reads: bool = True,
+    expert_parallel: int = 1,
+    fp8_attention: bool = False,
 ) -> OperatorTable:
     """One rank's forward over ``new_tokens`` per sequence for ``batch`` sequences with
-    ``past_tokens`` already cached (module docstring); counts may be numpy arrays."""
+    ``past_tokens`` already cached (module docstring); counts may be numpy arrays.
+
+    ``expert_parallel`` ``e`` > 1: the rank is one of ``e`` attention data-parallel ranks that
+    split the routed experts (module docstring): its ``batch`` sequences run the whole attention
+    (``tensor_parallel`` 1), its ``E/e`` local experts take the tokens routed to them from all
+    ``e`` ranks, ``e·b·q·k/E`` rows each (:class:`mlcost.workload.builder.StepBuilder`'s ``ep``),
+    and an expert is touched by any of the ``e·b·q`` tokens."""
     if not isinstance(model, TransformerSpec):
         raise MlcostError(f"model: {model!r} is not a transformer; serving needs one")
     if attention not in ("masked", "executed"):
         raise MlcostError(f"attention: got {attention!r}, expected 'masked' or 'executed'")
     step = StepBuilder(
-        model=model, config=_FORWARD, b=batch, s=new_tokens, micro=1, layer_rf=0.0, core_rf=0.0
-    )
+        model=model, config=_FORWARD, b=batch, s=new_tokens, micro=1, layer_rf=0.0, core_rf=0.0,
+        ep=expert_parallel,
+    )  # fmt: skip
     last = replace(step, s=1)  # logits of the last position only
     kv_bytes = element_bytes(kv_format, field="kv_format")
     per_parameter = weight_bytes_per_parameter(weights, group_size)
@@ -251,7 +274,7 @@ def forward_operators(
     attention_rows = cached_attention_ops(
         model, batch, new_tokens, past_tokens, kv_bytes=kv_bytes, act=step.act,
         eager=attention == "executed", tensor_parallel=tensor_parallel,
-        grouped_kv_reads=grouped_kv_reads,
+        grouped_kv_reads=grouped_kv_reads, fp8_attention=fp8_attention and kv_format == "fp8",
     )  # fmt: skip
     layer: list[Operator] = []
     for op in attention_block_ops(step):
@@ -261,7 +284,9 @@ def forward_operators(
                 attention_rows = []
             continue
         layer.append(_weights(op, step.act, per_parameter, fmt))
-    touched = touched_expert_fraction(model, np.asarray(batch) * np.asarray(new_tokens))
+    touched = touched_expert_fraction(
+        model, np.asarray(batch) * np.asarray(new_tokens) * expert_parallel
+    )
     layer += [_weights(op, step.act, per_parameter, fmt, touched) for op in mlp_block_ops(step)]
     rows = [*embedding_ops(step), *layer, *head_ops(last)]
     operators = tuple(
@@ -272,7 +297,12 @@ def forward_operators(
         operators=operators,
         description=f"{model.name} forward: b={sweep_text(batch)}, {sweep_text(new_tokens)} new "
         f"token(s) after {sweep_text(past_tokens)} cached, weights {weights}, KV cache {kv_format}"
-        + (f", tp={tensor_parallel} (one rank)" if tensor_parallel > 1 else ""),
+        + (f", tp={tensor_parallel} (one rank)" if tensor_parallel > 1 else "")
+        + (
+            f", ep={expert_parallel} with attention data parallel (one rank)"
+            if expert_parallel > 1
+            else ""
+        ),
         tokens_per_step=np.asarray(batch) * np.asarray(new_tokens),
         metadata={
             "micro_batches": 1,
@@ -283,6 +313,7 @@ def forward_operators(
             "weights": weights,
             "kv_format": kv_format,
             "tensor_parallel": tensor_parallel,
+            "expert_parallel": expert_parallel,
             # Serving engines run Q, K, V as one GEMM and gate and up as another (vLLM's
             # QKVParallelLinear and MergedColumnParallelLinear, TensorRT-LLM's fused QKV and
             # gated MLP, scripts/measure_serving.py alike): one launch each.

@@ -336,6 +336,9 @@ class Engine(Spec):
     # The experts of an MoE layer run as one launch for all local experts (a fused or grouped
     # MoE kernel) instead of one per expert (mlcost.serving.latency.engine_counts).
     grouped_expert_gemm: bool = False
+    # Under an FP8 KV cache the attention matmuls (prefill's context attention, decode's) run
+    # on the FP8 tensor cores (mlcost.serving.workload.cached_attention_ops).
+    fp8_attention: bool = False
 
     def kernel_seconds(self, graph: bool) -> float:
         """Seconds per kernel beyond its roofline time, replayed from a graph or launched."""

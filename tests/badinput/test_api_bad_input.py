@@ -502,6 +502,9 @@ def _helpers() -> dict[str, Any]:
     from mlcost.published import megatron_flops
     from mlcost.serving.latency import (
         batching_iteration_seconds,
+        closed_loop_steady_state,
+        closed_loop_time_to_first_token,
+        expert_parallel_seconds,
         mean_context,
         prefill_share,
         prompts_per_prefill,
@@ -517,6 +520,9 @@ def _helpers() -> dict[str, Any]:
         "batching_iteration_seconds": batching_iteration_seconds, "batch_grid": batch_grid,
         "touched_expert_fraction": touched_expert_fraction, "megatron_flops": megatron_flops,
         "in_flight_micro_batches": in_flight_micro_batches, "attention_pairs": attention_pairs,
+        "closed_loop_time_to_first_token": closed_loop_time_to_first_token,
+        "closed_loop_steady_state": closed_loop_steady_state,
+        "expert_parallel_seconds": expert_parallel_seconds,
     }  # fmt: skip
 
 
@@ -539,6 +545,13 @@ def _helpers() -> dict[str, Any]:
         ("in_flight_micro_batches", (4, 0.5), {}, "micro_batches"),
         ("attention_pairs", (math.inf,), {"causal": True}, "sequence_length"),
         ("attention_pairs", (4096,), {"causal": True, "window": 0}, "window"),
+        ("closed_loop_time_to_first_token", (0.4, 0.02, 0, 500), {}, "users"),
+        ("closed_loop_time_to_first_token", (math.nan, 0.02, 5, 500), {}, "prefill"),
+        ("closed_loop_time_to_first_token", (0.4, 0.02, 5, 0), {}, "output"),
+        ("closed_loop_steady_state", (0.4, 0.0, 0.3, 10, 500), {}, "step"),
+        ("closed_loop_steady_state", (0.4, 0.02, 0.3, 2.5, 500), {}, "users"),
+        ("expert_parallel_seconds", ("dgx-h200", 8, 4096, 94, -1, 8), {}, "tokens"),
+        ("expert_parallel_seconds", ("dgx-h200", 8, 4096, 94, 256, 0), {}, "top_k"),
     ],
 )  # fmt: skip
 def test_formula_helpers_refuse_numbers_outside_physics(
@@ -546,6 +559,9 @@ def test_formula_helpers_refuse_numbers_outside_physics(
 ) -> None:
     if name == "touched_expert_fraction":
         args = (default_catalog().model(args[0]), *args[1:])
+    if name == "expert_parallel_seconds":
+        plan = mlcost.ServePlan("qwen3-235b-a22b", system=args[0], tp=8, weights="fp8")
+        args = (plan.resolved_system, *args[1:])
     with pytest.raises(MlcostError) as caught:
         _helpers()[name](*args, **kwargs)
     assert str(caught.value).startswith(f"{fragment}: got")
