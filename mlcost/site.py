@@ -27,7 +27,7 @@ from mlcost.units import in_unit, magnitude_in, positive_magnitude
 
 def resolve_system(
     *,
-    system: str | Path | Node | Cluster | None,
+    system: str | Path | Node | Cluster | System | None,
     gpu: str | Path | Accelerator | None,
     catalog: Catalog,
     assumptions: Assumptions,

@@ -60,6 +60,9 @@ SystemGpuOption = Annotated[
         help="Accelerator in place of the system's: catalog name, spec YAML or calibrated profile.",
     ),
 ]
+NodesOption = Annotated[
+    int | None, typer.Option("--nodes", help="Number of nodes (default: the system's).")
+]
 ImplementationOption = Annotated[
     str | None,
     typer.Option(

@@ -15,6 +15,7 @@ from mlcost.cli.options import (
     ImplementationOption,
     JsonOption,
     ModelArgument,
+    NodesOption,
     SystemGpuOption,
     quantity_option,
     resolve_model,
@@ -42,9 +43,6 @@ SystemOption = Annotated[
     typer.Option(
         "--system", help="Node, cluster or GPU: catalog name or spec path, e.g. dgx-h100."
     ),
-]
-NodesOption = Annotated[
-    int | None, typer.Option("--nodes", help="Number of nodes (default: the system's).")
 ]
 BytesOption = Annotated[
     str, typer.Option("--bytes", help="Message size, e.g. 1GB, 256MiB or 1e9 (bytes).")

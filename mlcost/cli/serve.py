@@ -16,6 +16,7 @@ from mlcost.cli.options import (
     ForceOption,
     JsonOption,
     ModelArgument,
+    NodesOption,
     price_option,
     quantity_option,
     renamed,
@@ -29,6 +30,7 @@ from mlcost.cli.output import (
 )
 from mlcost.errors import MlcostError
 from mlcost.serving import ServePlan
+from mlcost.specs import TransformerSpec
 
 
 def _count(text: str, option: str) -> int:
@@ -64,9 +66,21 @@ def serve(
     tp: Annotated[
         int | None,
         typer.Option(
-            "--tp", "--gpus", help="GPUs of one replica, tensor parallel over them (default 1)."
+            "--tp",
+            "--gpus",
+            help="Tensor-parallel degree: GPUs of one pipeline stage (default 1; a search: only "
+            "this degree).",
         ),
     ] = None,
+    pp: Annotated[
+        int | None,
+        typer.Option(
+            "--pp",
+            help="Pipeline-parallel degree: stages of one replica, each tp GPUs (default 1; a "
+            "search: only this degree).",
+        ),
+    ] = None,
+    nodes: NodesOption = None,
     prompt: Annotated[str, typer.Option(help="Prompt (input) tokens per request.")] = "1024",
     output_tokens: Annotated[
         str | None, typer.Option("--output-tokens", help="Output tokens per request (default 256).")
@@ -104,7 +118,7 @@ def serve(
         typer.Option(
             "--disaggregated",
             help="Prefill and decode on separate replicas, the KV cache sent between them "
-            "(with --ttft/--tpot and no --gpu: searched beside the aggregated layout).",
+            "(a search: only this layout; it tries both otherwise).",
         ),
     ] = False,
     ttft: Annotated[
@@ -145,20 +159,33 @@ def serve(
     tpot_value = None if tpot is None else _latency(tpot, "--tpot")
     if plot is not None:
         check_destination(plot, "--plot", force=force)
+    degrees = {"tp": tp, "pp": pp, "nodes": nodes}
+    counted = {k: None if v is None else _count(str(v), f"--{k}") for k, v in degrees.items()}
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
-        layouts = (False, True) if disaggregated else (False,)
+        layouts = (True,) if disaggregated else (False, True)
         _search(model, (ttft_value, tpot_value), rate_value, prompt, output, engine, layouts,
-                plot, as_json, (explain, every), force=force)  # fmt: skip
+                counted, plot, as_json, (explain, every), force=force)  # fmt: skip
         return
     if plot is not None:
         raise MlcostError(
             "--plot: draws the Pareto front of a search; give --ttft/--tpot without --gpu/--system"
         )
+    where: dict[str, Any] = {
+        "gpu": gpu if gpu is not None or system is not None else DEFAULT_GPU,
+        "system": system,
+    }
+    if counted["nodes"] is not None:  # the system, or the GPU's standard node, on that many nodes
+        from mlcost.systems import system as system_of
+
+        target = system if system is not None else where["gpu"]
+        gpu_in = gpu if system is not None else None
+        where = {"gpu": None, "system": system_of(target, accelerator=gpu_in,
+                                                   nodes=counted["nodes"])}  # fmt: skip
     plan = ServePlan(
         model,
-        gpu=gpu if gpu is not None or system is not None else DEFAULT_GPU,
-        system=system,
-        tp=1 if tp is None else _count(str(tp), "--tp"),
+        **where,
+        tp=counted["tp"] or 1,
+        pp=counted["pp"] or 1,
         prompt=_count(prompt, "--prompt"),
         output=_count(output, "--output-tokens"),
         batch=None if batch is None else _count(batch, "--concurrency"),
@@ -189,6 +216,7 @@ def _search(
     output: str,
     engine: str | None,
     layouts: tuple[bool, ...],
+    degrees: dict[str, int | None],
     plot: Path | None,
     as_json: bool,
     shown: tuple[bool, bool],
@@ -196,20 +224,38 @@ def _search(
     force: bool = False,
 ) -> None:
     """``mlcost serve MODEL --ttft T --tpot T``: the cheapest configuration, its runner-up and
-    the Pareto front (:func:`mlcost.serving.slo.search_slo`); with ``--disaggregated``,
-    disaggregated prefill and decode among the candidates."""
+    the Pareto front (:func:`mlcost.serving.slo.search_slo`); ``degrees``: ``--tp``/``--pp``
+    restrict the search to one degree each, ``--nodes`` is the most nodes a replica spans; with
+    ``--disaggregated`` disaggregated prefill and decode only."""
     ttft, tpot = target
     from rich.table import Table
 
     from mlcost.assumptions import DEFAULT_ASSUMPTIONS
-    from mlcost.serving.slo import DEFAULT_ENGINES, search_slo
+    from mlcost.serving.slo import (
+        DEFAULT_ENGINES,
+        DEFAULT_MAX_NODES,
+        DEFAULT_PP,
+        DEFAULT_TP,
+        search_slo,
+    )
 
+    tp, pp, nodes = degrees["tp"], degrees["pp"], degrees["nodes"]
+    if tp is not None or pp is not None:  # a degree the model cannot take: refused, not searched
+        from mlcost.serving.workload import check_pipeline_stages, check_tensor_parallel
+        from mlcost.specs.catalog import as_model, default_catalog
+
+        spec = as_model(model, default_catalog())
+        if isinstance(spec, TransformerSpec):
+            _ = tp is None or check_tensor_parallel(spec, tp)
+            _ = pp is None or check_pipeline_stages(spec, pp)
     result = search_slo(
         model,
         ttft=ttft if ttft is not None else DEFAULT_ASSUMPTIONS.serving_ttft_target,
         tpot=tpot if tpot is not None else DEFAULT_ASSUMPTIONS.serving_tpot_target,
         rate=rate, prompt=_count(prompt, "--prompt"), output=_count(output, "--output-tokens"),
         engines=(engine,) if engine else DEFAULT_ENGINES, layouts=layouts,
+        tp=DEFAULT_TP if tp is None else (tp,), pp=DEFAULT_PP if pp is None else (pp,),
+        max_nodes=DEFAULT_MAX_NODES if nodes is None else nodes,
     )  # fmt: skip
     if plot is not None:
         import matplotlib

@@ -71,6 +71,7 @@ from mlcost.serving.latency import (
 )
 from mlcost.serving.weights import weight_bytes
 from mlcost.serving.workload import (
+    check_pipeline_stages,
     check_tensor_parallel,
     decode_operators,
     forward_operators,
@@ -94,7 +95,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: What :meth:`ServePlan.sweep` varies.
-SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "weights", "kv_format", "rate")
+SWEEP_AXES = ("batch", "prompt", "output", "gpu", "tp", "pp", "weights", "kv_format", "rate")
 #: How requests arrive (:attr:`ServePlan.arrivals`).
 ARRIVALS = ("poisson", "closed-loop")
 MILLION = 1e6
@@ -136,7 +137,7 @@ class ServePlan(Result):
     model: str | ModelSpec
     _: KW_ONLY
     gpu: str | Path | Accelerator | None = None
-    system: str | Path | Node | None = None
+    system: str | Path | Node | System | None = None
     tp: int = 1
     pp: int = 1
     ep: int = 1
@@ -243,16 +244,7 @@ class ServePlan(Result):
         t = check_tensor_parallel(model, self.tp)
         per_node = self.resolved_system.gpus_per_node
         total = per_node * int(self.resolved_system.nodes)
-        stages = self.pp
-        if (
-            isinstance(stages, bool)
-            or not isinstance(stages, (int, np.integer))
-            or not (1 <= stages <= model.num_layers)
-        ):
-            raise MlcostError(
-                f"pp: got {stages!r}, expected a whole number of pipeline stages from 1 to "
-                f"{model.num_layers} ({model.name}'s layers), e.g. 2 or 4"
-            )
+        stages = check_pipeline_stages(model, self.pp)
         if stages > 1 and (self.draft is not None or self.disaggregated):
             raise MlcostError(
                 f"pp: got {stages}; pipeline-parallel serving is modelled for aggregated serving "
@@ -268,13 +260,15 @@ class ServePlan(Result):
         if t > total:
             raise MlcostError(
                 f"tp: got {t}, but {self.resolved_system.name} has {total} GPUs "
-                f"({per_node} per node); choose --tp <= {per_node} within a node, or a --system "
-                "of several nodes (e.g. dgx-h100-superpod-su) to span nodes"
+                f"({per_node} per node); choose --tp <= {per_node} within a node, or --nodes "
+                f"{math.ceil(t / per_node)} (or a --system of several nodes, e.g. "
+                "dgx-h100-superpod-su) to span nodes"
             )
         if stages > 1 and t * stages > total:
             raise MlcostError(
                 f"pp: got tp {t} x pp {stages} = {t * stages} GPUs, but "
-                f"{self.resolved_system.name} has {total}; choose fewer stages or a larger --system"
+                f"{self.resolved_system.name} has {total} ({per_node} per node); choose fewer "
+                f"stages or --nodes {math.ceil(t * stages / per_node)}"
             )
         prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
         if prompt.size != output.size and 1 not in (prompt.size, output.size):
@@ -427,6 +421,24 @@ class ServePlan(Result):
         }  # fmt: skip
 
     @cached_property
+    def _tables(self) -> dict[tuple[Any, ...], OperatorTable]:
+        """The operator tables this plan built, by :meth:`_table`'s key (a search hands one
+        dict to all the plans of a model: a table depends on nothing outside its key)."""
+        return {}
+
+    def _table(self, build: Any, model: TransformerSpec, *shape: Any) -> OperatorTable:
+        """``build(model, *shape, **options)`` (:func:`prefill_operators`,
+        :func:`decode_operators`), built once per model, shape and serving options."""
+        key = (
+            build.__name__, model.name, model.num_layers, tuple(self._options.items()),
+            *((np.shape(x), np.asarray(x, dtype=np.float64).tobytes()) for x in shape),
+        )  # fmt: skip
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = build(model, *shape, **self._options)
+        return table
+
+    @cached_property
     def _ceilings(self) -> dict[str, Any]:
         return serving_ceilings(self.accelerator, self.weights, self.kv_format)
 
@@ -445,12 +457,23 @@ class ServePlan(Result):
         return outside + math.ceil(model.num_layers / self.pp) * layer
 
     def _rank_weight_bytes(self, model: TransformerSpec) -> float:
-        table = decode_operators(model, 1, 1, **self._options)
-        held = weight_bytes(
-            table, model.parameter_count, self.weights, tensor_parallel=self._attention_tp,
-            group_size=self.group_size, expert_parallel=self.ep,
+        """A tensor-parallel rank's weight bytes, built once per catalog for the model, format,
+        degrees and group (:meth:`Catalog.derived`: a search asks for the same on every GPU,
+        KV format and engine)."""
+
+        def build() -> float:
+            table = decode_operators(model, 1, 1, **self._options)
+            held = weight_bytes(
+                table, model.parameter_count, self.weights, tensor_parallel=self._attention_tp,
+                group_size=self.group_size, expert_parallel=self.ep,
+            )  # fmt: skip
+            return float(in_unit(held, "byte"))
+
+        key = (
+            "serving weight bytes", model.name, self.weights, self.tp, self._attention_tp,
+            self.ep, self.group_size,
         )  # fmt: skip
-        return float(in_unit(held, "byte"))
+        return self._catalog.derived(key, model, build)
 
     @property
     def _stage_layers(self) -> float:
@@ -541,19 +564,19 @@ class ServePlan(Result):
         # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
         # step with the prefill chunks it carries, a speculative round), not per forward.
         overhead = engine.step_seconds
-        forward = seconds(prefill_operators(model, 1, p, **self._options), model, False) + comm(p)
+        forward = seconds(self._table(prefill_operators, model, 1, p), model, False) + comm(p)
         prefill = forward + overhead
         together = prompts_per_prefill(engine.prefill_tokens, p)
         if together == 1:
             per_prompt_token = forward / p
         else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
-            batched = prefill_operators(model, together, p, **self._options)
+            batched = self._table(prefill_operators, model, together, p)
             per_prompt_token = (seconds(batched, model, False) + comm(together * p)) / (
                 together * p
             )
         draft = self.draft_model
         if draft is None:
-            step = seconds(decode_operators(model, b, context, **self._options), model, True)
+            step = seconds(self._table(decode_operators, model, b, context), model, True)
             step = step + comm(b)
             tokens = np.ones_like(b)
         else:
@@ -590,21 +613,11 @@ class ServePlan(Result):
                 "context": context,
             }  # fmt: skip
         if self.disaggregated:
-            # Prefill and decode on separate replicas (DistServe, Zhong et al. 2024, section 3):
-            # a decode iteration is the decode step alone; the first token waits for the
-            # prompt's prefill, the KV cache's transfer and half a step (the prefill pool sized
-            # for its load, no queue counted).
-            transfer = self.kv_transfer_seconds
-            alone = np.asarray(step, dtype=np.float64)
-            return {
+            parts = {
                 "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
-                "tokens_per_step": tokens, "iteration": alone, "tpot": alone / tokens,
-                "ttft": prefill + transfer + alone / 2, "prefill_share": 0.0 * alone,
-                "output_rate": b * tokens / alone, "request_rate": b * tokens / alone / o,
-                "gpu_s_per_output_token": self.tp
-                * (alone / (b * tokens) + p / o * per_prompt_token),
-                "prompt": p, "output": o, "context": context, "kv_transfer": transfer,
+                "tokens_per_step": tokens, "prompt": p, "output": o, "context": context,
             }  # fmt: skip
+            return self.disaggregated_timing(parts, b)
         if self.pp > 1:
             return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
         if self.arrivals == "closed-loop":
@@ -637,6 +650,44 @@ class ServePlan(Result):
             "context": context,
         }  # fmt: skip
 
+    def disaggregated_timing(self, parts: dict[str, Any], batch: Any) -> dict[str, Any]:
+        """:meth:`timing` of prefill and decode on separate replicas (DistServe, Zhong et al.
+        2024, section 3) from its ``parts`` (``prefill``, ``per_prompt_token``, ``step``,
+        ``tokens_per_step``, ``prompt``, ``output``, ``context``, as :meth:`timing` of the
+        aggregated layout gives them for the same model, GPUs and formats): a decode iteration
+        is the decode step alone; the first token waits for the prompt's prefill ``S``, its
+        place in the prefill pool's queue, the KV cache's transfer ``T``
+        (:attr:`kv_transfer_seconds`) and half a step. The prefill pool is an M/D/1 queue
+        (prompts at random, one prefill at a time, as :func:`mlcost.serving.latency.
+        time_to_first_token` queues them) kept at the utilization ``rho`` its TTFT target
+        (:attr:`latency_target`) allows: the mean wait ``rho·S / (2(1 - rho))``
+        (Pollaczek-Khinchine) fills the budget ``W = target - S - T - step/2``, so ``rho =
+        2x / (1 + 2x)`` with ``x = W / S`` (``rho = 1/2``, a wait of ``S/2``, where no budget
+        is left: the layout misses its target). An output token costs the decode replica's
+        ``tp x step / b`` GPU-seconds and the prefill pool's ``tp x P / O x`` prefill seconds
+        per prompt token over ``rho``: a pool kept busier would queue past the target."""
+        b = np.asarray(batch, dtype=np.float64)
+        prefill, per_prompt_token = parts["prefill"], parts["per_prompt_token"]
+        tokens, p, o = parts["tokens_per_step"], parts["prompt"], parts["output"]
+        transfer = self.kv_transfer_seconds
+        alone = np.asarray(parts["step"], dtype=np.float64)
+        s = np.asarray(prefill, dtype=np.float64)
+        fixed = s + transfer + alone / 2
+        # the budget shrunk by 1e-9 so that the queue fills it without rounding past it
+        budget = (self.latency_target[0] - fixed) * (1 - 1e-9)
+        x = np.maximum(budget, 0.0) / s
+        rho = np.where(budget > 0, 2 * x / (1 + 2 * x), 0.5)
+        wait = rho * s / (2 * (1 - rho))
+        return {
+            "prefill": prefill, "per_prompt_token": per_prompt_token, "step": parts["step"],
+            "tokens_per_step": tokens, "iteration": alone, "tpot": alone / tokens,
+            "ttft": fixed + wait, "prefill_share": 0.0 * alone, "prefill_pool_load": rho,
+            "output_rate": b * tokens / alone, "request_rate": b * tokens / alone / o,
+            "gpu_s_per_output_token": self.tp
+            * (alone / (b * tokens) + p / o * per_prompt_token / rho),
+            "prompt": p, "output": o, "context": parts["context"], "kv_transfer": transfer,
+        }  # fmt: skip
+
     def stage_hop_seconds(self, tokens: Any) -> Any:
         """Seconds to pass ``tokens`` activations (``tokens · h`` 16-bit values per rank) from
         one pipeline stage to the next, point to point (``alpha + S / beta``, Hockney 1994;
@@ -660,23 +711,30 @@ class ServePlan(Result):
         (its decode step, the prefill tokens of the ``m · P / O`` prompts that replace its
         finished sequences, and ``pp`` stage-to-stage transfers, the last stage's back to the
         first), and ``b`` tokens come out per round: TPOT is the round, throughput ``b /
-        round``. Every stage reads its weights once per micro-batch, ``pp`` times a round: at
-        small batches the pipeline's TPOT is that of one GPU holding the whole model, its gain
-        is memory (Narayanan et al. 2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The
-        first token waits for its prompt's prefill through every stage, ``pp - 1`` transfers,
-        and the prefill queue of its micro-batch."""
+        round``. With uneven stages (``L`` not a multiple of ``pp``, as vLLM splits them) the
+        largest stage, ``ceil(L / pp)`` layers, sets the pace: the decode and prefill terms
+        are scaled by ``pp x ceil(L / pp) / L`` (1 for even stages). Every stage reads its
+        weights once per micro-batch, ``pp`` times a round: at small batches the pipeline's
+        TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al.
+        2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The first token waits for its
+        prompt's prefill through every stage, ``pp - 1`` transfers, and the prefill queue of
+        its micro-batch."""
         model, engine = self.transformer, self.resolved_engine
         m = np.asarray(b, dtype=np.float64) / self.pp
         decode = forward_seconds(
-            decode_operators(model, m, context, **self._options), self._ceilings, engine,
+            self._table(decode_operators, model, m, context), self._ceilings, engine,
             layers=model.num_layers, graph=engine.decode_graphs,
         )  # fmt: skip
+        # Uneven stages (L not a multiple of pp): the largest, ceil(L / pp) layers, sets the
+        # pace, so a round takes pp x its share of the model's work instead of the whole.
+        slowest = self.pp * self._stage_layers
         step = (
-            np.asarray(decode)
-            + tensor_parallel_seconds(self.resolved_system, self.tp, model.hidden_size,
-                                      model.num_layers, m)
+            slowest * (np.asarray(decode)
+                       + tensor_parallel_seconds(self.resolved_system, self.tp,
+                                                 model.hidden_size, model.num_layers, m))
             + engine.step_seconds
         )  # fmt: skip
+        per_prompt_token = slowest * np.asarray(per_prompt_token)
         hops = self.pp * np.asarray(self.stage_hop_seconds(m))
         round_ = (
             np.asarray(
@@ -781,11 +839,18 @@ class ServePlan(Result):
         )
         v["replicas"] = self.replicas(rate, v["request_rate"], v["prompt"] * v["per_prompt_token"])
         v["gpus"] = v["replicas"] * self.tp * self.pp
-        # GPU-seconds of one replica per token: input (prefill) and output (decode) apart.
-        # A rank's prefills, its b / dp sequences' share (attention data parallel: dp = ep).
+        # GPU-seconds of one replica per token: input (prefill) and output (decode) apart; an
+        # iteration (with pp stages, a round of pp micro-batches of b / pp) carries the prefill
+        # of the b / (pp·dp) x tokens x P / O prompt tokens that replace a rank's finished
+        # sequences (attention data parallel: dp = ep ranks share the b sequences).
         dp = self._data_parallel
         input_share = (
-            batch / dp * v["tokens_per_step"] * v["prompt"] / v["output"] * v["per_prompt_token"]
+            batch
+            / (self.pp * dp)
+            * v["tokens_per_step"]
+            * v["prompt"]
+            / v["output"]
+            * v["per_prompt_token"]
         )
         decode_part = v["iteration"] - (0.0 if self.disaggregated else input_share)
         v["input_gpu_s"] = self.tp / dp * v["per_prompt_token"]
@@ -996,7 +1061,7 @@ class ServePlan(Result):
         data.update(
             {
                 "model": self.transformer.name, "gpu": self.accelerator.name, "tp": self.tp,
-                "pp": self.pp, "ep": self.ep,
+                "pp": self.pp, "ep": self.ep, "nodes": int(self.resolved_system.nodes),
                 "weights": self.weights, "kv_format": self.kv_format, "fits": self.fits,
                 "region": self.grid.name,
             }

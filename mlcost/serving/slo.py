@@ -1,8 +1,13 @@
 """Serve to a latency target: the cheapest configuration that meets it, the Pareto front of cost
 against latency, and why the runner-up lost.
 
-A configuration is a GPU type of the catalog (on its standard node), a tensor-parallel degree
-within the node, the weight and KV-cache formats and the engine (:class:`mlcost.specs.Engine`).
+A configuration is a GPU type of the catalog on its standard node (several of them, joined by
+the node's network, where the layout needs more GPUs than one holds), a tensor-parallel degree
+and a number of pipeline stages (``tp x pp`` GPUs a replica, up to ``max_nodes`` nodes: the
+tensor-parallel all-reduces and the stage-to-stage transfers on the system's links), the
+weight and KV-cache formats, the engine (:class:`mlcost.specs.Engine`) and the layout:
+aggregated, or prefill and decode on separate replicas with each prompt's KV cache sent from
+one to the other (:class:`mlcost.ServePlan` ``disaggregated``).
 For each, the batch is the largest that meets ``TTFT <= ttft`` and ``TPOT <= tpot`` after the
 serving band's margin (:func:`serving_latency_band`: a prediction ``t`` meets a target ``T``
 when ``t x high <= T``, ``high`` the 90th percentile of measured / predicted latency over the
@@ -11,21 +16,35 @@ published serving rows), within the KV cache and the engine's batch cap
 per token while the latency holds. Its cost is the GPU price times the GPU-seconds an output
 token takes with its share of the prefills (``gpu_s_per_output_token`` of
 :meth:`mlcost.ServePlan.timing`) per million output tokens, or with ``rate`` the USD per hour of
-the replicas that carry it (:meth:`mlcost.ServePlan.replicas`). ``layouts`` adds disaggregated
-prefill and decode (:class:`mlcost.ServePlan` ``disaggregated``) beside the aggregated layout.
+the replicas that carry it (:meth:`mlcost.ServePlan.replicas`).
+
+Pipeline stages are searched only where they can win. Take ``tp`` GPUs with ``pp`` stages at a
+batch ``b``: each round passes ``pp`` micro-batches of ``m = b / pp`` through the whole model
+(:meth:`mlcost.ServePlan._pipeline_timing`), so its TPOT is at least the round of ``tp`` GPUs
+without stages at batch ``m``, and its cost per token, ``tp x pp x round / b = tp x round /
+m``, at least theirs; only its memory differs: a stage holds ``1/pp`` of the layers, so the
+unstaged replica needs ``W (1 - 1/pp)`` more bytes for the same ``m``. ``pp`` stages are
+therefore tried only where ``pp / 2`` stages (or none) do not fit, or the KV cache, not the
+latency target or the engine's cap, stops their batch; the others are counted as pruned. (A
+stage's transfers also shift the prefill queue by microseconds; ``prune=False`` searches every
+layout, and a test checks the two agree.) Disaggregated serving is searched without stages
+(:class:`mlcost.ServePlan` models it with ``pp = 1``); its two replicas are placed on one node
+when ``2 x tp`` GPUs fit there (the KV cache over the node's links), else on two (over the
+network).
 
 The cheapest configuration is chosen; the runner-up is the cheapest other deployment, and the
 reason it lost is its cost, what stops its batch and the latency it gives away. The Pareto
 front holds the configurations that no other beats on both cost and TPOT (at their batch).
 
-Not searched (issue 63, left for later): pipeline and expert parallelism, and tensor
-parallelism across nodes.
+Not searched: expert parallelism (not modelled by :class:`mlcost.ServePlan`), and pipeline
+stages under disaggregation.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -41,21 +60,30 @@ from mlcost.serving.plan import ServePlan
 from mlcost.site import resolve_price
 from mlcost.specs import Accelerator, Catalog, ModelSpec, default_catalog
 from mlcost.specs.catalog import as_model
+from mlcost.systems import System
+from mlcost.systems import system as system_of
 from mlcost.units import Q_, magnitude_in
 
 if TYPE_CHECKING:
     import pandas as pd
 
 #: What the search varies by default (every catalog GPU as well).
-DEFAULT_TP = (1, 2, 4, 8)
+DEFAULT_TP = (1, 2, 4, 8, 16)
+DEFAULT_PP = (1, 2, 4)
+DEFAULT_MAX_NODES = 2
 DEFAULT_WEIGHTS = ("bf16", "fp8", "int4")
 DEFAULT_KV_FORMATS = ("bf16", "fp8")
 DEFAULT_ENGINES = ("vllm", "tensorrt-llm", "sglang")
+DEFAULT_LAYOUTS = (False, True)
+#: Why a GPU without a catalog price is not searched.
+NO_PRICE = "no price for this GPU"
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """One configuration and what it gives at its batch (``problem`` says why none)."""
+    """One configuration and what it gives at its batch (``problem`` says why none);
+    ``limit`` what stops its batch: ``memory`` (the KV cache), ``cap`` (the engine's batch
+    cap) or ``latency`` (the target)."""
 
     gpu: str
     tp: int
@@ -63,6 +91,8 @@ class Candidate:
     kv_format: str
     engine: str
     disaggregated: bool = False
+    pp: int = 1
+    nodes: int = 1
     batch: int = 0
     ttft_ms: float = math.nan
     tpot_ms: float = math.nan
@@ -71,6 +101,7 @@ class Candidate:
     usd_per_m_output: float = math.nan
     usd_per_hour: float = math.nan
     largest: int = 0
+    limit: str = ""
     problem: str = ""
 
     @property
@@ -78,10 +109,17 @@ class Candidate:
         return not self.problem
 
     @property
+    def hardware(self) -> tuple[str, int, int, str, str]:
+        """The GPU, the degrees and the formats: what a runner-up must differ in."""
+        return (self.gpu, self.tp, self.pp, self.weights, self.kv_format)
+
+    @property
     def label(self) -> str:
         layout = " disaggregated" if self.disaggregated else ""
-        return (f"{self.gpu} x{self.tp} {self.weights}/{self.kv_format} {self.engine}{layout}"
-                f" b={self.batch}")  # fmt: skip
+        stages = f" pp{self.pp}" if self.pp > 1 else ""
+        nodes = f" on {self.nodes} nodes" if self.nodes > 1 else ""
+        return (f"{self.gpu} x{self.tp}{stages}{nodes} {self.weights}/{self.kv_format} "
+                f"{self.engine}{layout} b={self.batch}")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -97,6 +135,9 @@ class SloSearch(Result):
     output: int
     margin: float
     candidates: tuple[Candidate, ...] = field(default_factory=tuple)
+    #: Pipeline layouts not evaluated because a layout with fewer stages dominates them
+    #: (module docstring).
+    pruned: int = 0
 
     def _cost(self, c: Candidate) -> float:
         return c.usd_per_hour if self.rate is not None else c.usd_per_m_output
@@ -119,18 +160,21 @@ class SloSearch(Result):
         best = self.chosen
         if best is None:
             return None
-        key = (best.gpu, best.tp, best.weights, best.kv_format)
-        others = [c for c in self.feasible if (c.gpu, c.tp, c.weights, c.kv_format) != key]
+        others = [c for c in self.feasible if c.hardware != best.hardware]
         return others[0] if others else None
 
     def _limit(self, c: Candidate) -> str:
-        if c.batch >= c.largest:
-            return f"the KV cache or the engine's cap stops its batch at {c.batch}"
+        if c.limit == "memory":
+            return f"the KV cache stops its batch at {c.batch}"
+        if c.limit == "cap":
+            return f"the engine's batch cap stops its batch at {c.batch}"
         return f"the latency target stops its batch at {c.batch} (of {c.largest} that fit)"
 
     def why_runner_up_lost(self) -> str:
-        """Why the runner-up lost: its cost against the choice's, what limits its throughput,
-        and the latency it would buy; the premium of the choice under the other engines."""
+        """Why the runner-up lost: its cost against the choice's, what limits its batch (the KV
+        cache, the engine's cap or the latency target) and the latency it would buy; the
+        premium of the choice's hardware under the other engines and layouts, nearest and
+        dearest."""
         best, second = self.chosen, self.runner_up
         if best is None or second is None:
             return "no runner-up: no other deployment meets the target"
@@ -140,19 +184,22 @@ class SloSearch(Result):
         if second.tpot_ms < best.tpot_ms:
             faster = (f"; it is faster (TPOT {second.tpot_ms:.1f} against {best.tpot_ms:.1f} "
                       "ms), which the target does not reward")  # fmt: skip
-        key = (best.gpu, best.tp, best.weights, best.kv_format)
-        variants = [c for c in self.feasible
-                    if c is not best and (c.gpu, c.tp, c.weights, c.kv_format) == key]  # fmt: skip
-        engines = "; ".join(
-            f"under {c.engine}{' disaggregated' if c.disaggregated else ''} the choice costs "
-            f"{self._cost(c) / self._cost(best) - 1:+.1%}"
-            for c in variants
-        )
+        variants = [c for c in self.feasible if c is not best and c.hardware == best.hardware]
+        engines = ""
+        if variants:  # feasible is sorted by cost: the first is the nearest, the last the dearest
+
+            def premium(c: Candidate) -> str:
+                layout = "disaggregated" if c.disaggregated else "aggregated"
+                return f"{self._cost(c) / self._cost(best) - 1:+.1%} ({c.engine} {layout})"
+
+            near, far = variants[0], variants[-1]
+            engines = ("; under another engine or layout the choice costs "
+                       + (premium(near) if near is far else
+                          f"{premium(near)} to {premium(far)}"))  # fmt: skip
         return (f"the runner-up, {second.label}, costs {self._cost(second):.4g} {unit} against "
                 f"{self._cost(best):.4g} ({more:+.1%}): {second.tokens_per_s:,.0f} against "
                 f"{best.tokens_per_s:,.0f} output tokens/s on {second.gpus} against {best.gpus} "
-                f"GPUs, {self._limit(second)}{faster}"
-                + (f"; {engines}" if engines else ""))  # fmt: skip
+                f"GPUs, {self._limit(second)}{faster}{engines}")  # fmt: skip
 
     def pareto(self) -> list[Candidate]:
         """Feasible configurations no other beats on both cost and TPOT, by TPOT."""
@@ -172,9 +219,12 @@ class SloSearch(Result):
     def figures(self) -> list[Figure]:
         best = self.chosen
         band = serving_latency_band()
-        searched = f"{len(self.candidates)} configurations, {len(self.feasible)} meet the target"
+        searched = (f"{len(self.candidates)} configurations, {len(self.feasible)} meet the "
+                    f"target; {self.pruned} pipeline layouts pruned as dominated")  # fmt: skip
         if best is None:
-            return [Figure("chosen", "none meets the target", "", searched)]
+            problems = Counter(c.problem for c in self.candidates if c.problem != NO_PRICE)
+            common = f" (most often: {problems.most_common(1)[0][0]})" if problems else ""
+            return [Figure("chosen", "none meets the target" + common, "", searched)]
         margin = (f"predicted latency x {self.margin:.3f} <= target ({band.note})"
                   if self.margin != 1 else "predicted latency <= target")  # fmt: skip
         figures = [
@@ -185,10 +235,11 @@ class SloSearch(Result):
             Figure("output throughput per replica", Q_(best.tokens_per_s, "token/s"),
                    "b / iteration"),
             Figure("GPUs", Q_(best.gpus, "dimensionless"),
-                   "tp, or ceil(rate / requests per second per replica) x tp"),
+                   "tp x pp, or ceil(rate / requests per second per replica) x tp x pp"),
             Figure("USD per million output tokens", Q_(best.usd_per_m_output, "USD"),
-                   "price per GPU-hour / 3600 x GPU-seconds per output token (tp x iteration / b; "
-                   "disaggregated, plus the prefill pool's P / O prompt tokens) x 1e6"),
+                   "price per GPU-hour / 3600 x GPU-seconds per output token (tp x pp x "
+                   "iteration / b; disaggregated, plus the prefill pool's P / O prompt tokens) "
+                   "x 1e6"),
         ]  # fmt: skip
         if self.rate is not None:
             figures.append(Figure("USD per hour", Q_(best.usd_per_hour, "USD/hour"),
@@ -243,17 +294,21 @@ def search_slo(
     output: int = 256,
     gpus: Any = None,
     tp: tuple[int, ...] = DEFAULT_TP,
+    pp: tuple[int, ...] = DEFAULT_PP,
+    max_nodes: int = DEFAULT_MAX_NODES,
     weights: tuple[str, ...] = DEFAULT_WEIGHTS,
     kv_formats: tuple[str, ...] = DEFAULT_KV_FORMATS,
     engines: tuple[str, ...] = DEFAULT_ENGINES,
-    layouts: tuple[bool, ...] = (False,),
+    layouts: tuple[bool, ...] = DEFAULT_LAYOUTS,
     margin: bool = True,
+    prune: bool = True,
     catalog: Catalog | None = None,
 ) -> SloSearch:
     """The cheapest configuration of ``model`` that meets ``ttft`` and ``tpot`` (module
-    docstring); ``layouts``: aggregated (False) and, with True, disaggregated prefill and decode
-    (twice the work: about 2 s instead of 1); ``margin`` applies the serving latency band
-    (False: the bare prediction)."""
+    docstring); ``tp`` and ``pp`` the degrees tried, a replica on at most ``max_nodes`` of the
+    GPU's standard node; ``layouts``: aggregated (False) and disaggregated prefill and decode
+    (True); ``margin`` applies the serving latency band (False: the bare prediction);
+    ``prune=False`` evaluates every pipeline layout, the dominated ones too."""
     catalog = catalog or default_catalog()
     spec = as_model(model, catalog)
     ttft_s = float(magnitude_in(ttft, "s", "ttft"))
@@ -263,14 +318,23 @@ def search_slo(
     rate_value = None if rate is None else float(magnitude_in(rate, "1/s", "rate", bare=True))
     if rate_value is not None and not rate_value > 0:
         raise MlcostError(f"rate: got {rate!r}, expected requests per second > 0")
+    counts(max_nodes, "max_nodes")
+    for name, degrees in (("tp", tp), ("pp", pp)):
+        for degree in degrees:
+            counts(degree, name)
     factor = serving_latency_band().high if margin else 1.0
+    target = (ttft_s, tpot_s, factor, rate_value)
     candidates: list[Candidate] = []
+    pruned = 0
+    tables: dict[tuple[Any, ...], Any] = {}  # operator tables, shared by every plan of the search
     for gpu in _gpus(catalog, gpus):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
+        node = system_of(gpu, catalog=catalog)
+        per_node = node.gpus_per_node
         # the GPU's ceilings per weight and KV-cache format, built once
         ceilings: dict[tuple[str, str], Any] = {}
-        for t, w, kv, engine, apart in itertools.product(tp, weights, kv_formats, engines, layouts):
-            problem = "" if math.isfinite(price) else "no price for this GPU"
+        for w, kv, engine in itertools.product(weights, kv_formats, engines):
+            problem = "" if math.isfinite(price) else NO_PRICE
             if not problem and (w, kv) not in ceilings:
                 try:
                     ceilings[w, kv] = serving_ceilings(catalog.accelerator(gpu), w, kv)
@@ -278,49 +342,112 @@ def search_slo(
                     ceilings[w, kv] = str(error)
             if not problem and isinstance(ceilings[w, kv], str):
                 problem = ceilings[w, kv]
-            base = Candidate(gpu, t, w, kv, engine, apart)
-            if problem:
-                candidates.append(replace(base, problem=problem))
-                continue
-            target = (ttft_s, tpot_s, factor, rate_value)
-            candidates.append(
-                _candidate(spec, base, prompt, output, target, price, catalog, ceilings[w, kv])
-            )
+            for t in sorted(set(tp)):
+                if t > per_node * max_nodes:
+                    continue
+                memory_stops = True  # no stages yet: the first layout is always tried
+                for stages in sorted(set(pp)):
+                    if t * stages > per_node * max_nodes:
+                        continue
+                    if prune and not memory_stops:
+                        pruned += not problem
+                        continue
+                    shown = [x for x in layouts if stages == 1 or not x]
+                    if not shown:  # disaggregated alone is searched without stages
+                        break
+                    found = _candidates(spec, Candidate(gpu, t, w, kv, engine, pp=stages), shown,
+                                        node, (prompt, output), target, price, catalog,
+                                        problem or ceilings[w, kv], tables)  # fmt: skip
+                    candidates += found.values()
+                    aggregated = found.get(False)
+                    memory_stops = (
+                        aggregated is None
+                        or aggregated.problem == "does not fit"
+                        or (aggregated.feasible and aggregated.limit == "memory")
+                    )
     return SloSearch(
         model=spec.name, ttft_s=ttft_s, tpot_s=tpot_s, rate=rate_value, prompt=prompt,
-        output=output, margin=factor, candidates=tuple(candidates),
+        output=output, margin=factor, candidates=tuple(candidates), pruned=pruned,
     )  # fmt: skip
 
 
-def _candidate(
+def _candidates(
     spec: ModelSpec,
     base: Candidate,
-    prompt: int,
-    output: int,
+    layouts: list[bool],
+    node: System,
+    tokens: tuple[int, int],
     target: tuple[float, float, float, float | None],
     price: float,
     catalog: Catalog,
-    ceilings: dict[str, Any],
-) -> Candidate:
-    """``base`` at the largest batch that meets ``target`` (TTFT and TPOT in seconds, the
-    band's factor, the rate), or why none does."""
-    ttft_s, tpot_s, factor, rate = target
+    ceilings: dict[str, Any] | str,
+    tables: dict[tuple[Any, ...], Any],
+) -> dict[bool, Candidate]:
+    """``base`` in each of ``layouts`` (False: aggregated, True: disaggregated), each at the
+    largest batch that meets ``target`` (TTFT and TPOT in seconds, the band's factor, the
+    rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
+    disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
+    there are none; ``tables`` the search's operator tables (:meth:`mlcost.ServePlan._table`).
+    Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
+    is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
+    per_node = node.gpus_per_node
+    bases = {apart: replace(base, disaggregated=apart,
+                            nodes=math.ceil((2 if apart else 1) * base.tp * base.pp / per_node))
+             for apart in layouts}  # fmt: skip
+    if isinstance(ceilings, str):
+        return {apart: replace(b, problem=ceilings) for apart, b in bases.items()}
+    prompt, output = tokens
     try:
-        plan = ServePlan(spec, gpu=base.gpu, tp=base.tp, weights=base.weights,
-                         kv_format=base.kv_format, engine=base.engine,
-                         disaggregated=base.disaggregated, prompt=prompt, output=output,
+        plan = ServePlan(spec, system=node.with_nodes(math.ceil(base.tp * base.pp / per_node)),
+                         tp=base.tp, pp=base.pp, weights=base.weights, kv_format=base.kv_format,
+                         engine=base.engine, prompt=prompt, output=output,
                          catalog=catalog)  # fmt: skip
         if not plan.fits:
-            return replace(base, problem="does not fit")
+            return {apart: replace(b, problem="does not fit") for apart, b in bases.items()}
         # The plan's ceilings are those of its GPU and formats (ServePlan._ceilings, a cached
         # property): every configuration on that GPU and those formats shares one set.
         plan.__dict__["_ceilings"] = ceilings
+        # Likewise its operator tables: the search's plans of this model share one dict.
+        plan.__dict__["_tables"] = tables
         batches = batch_grid(plan.largest_batch)
         timing = plan.timing(batches)
-        ttft, tpot = np.asarray(timing["ttft"]), np.asarray(timing["tpot"])
-        meets = (ttft * factor <= ttft_s) & (tpot * factor <= tpot_s)
     except MlcostError as error:
-        return replace(base, problem=str(error))
+        return {apart: replace(b, problem=str(error)) for apart, b in bases.items()}
+    limits = (plan.largest_batch, int(plan.memory["max_batch"]))
+    found: dict[bool, Candidate] = {}
+    for apart, b in bases.items():
+        if not apart:
+            found[apart] = _at_target(b, plan, batches, timing, limits, target, price)
+            continue
+        try:
+            # its prefill pool kept as busy as the TTFT target (less the band's margin) allows
+            split = ServePlan(spec, system=node.with_nodes(b.nodes), tp=base.tp,
+                              weights=base.weights, kv_format=base.kv_format,
+                              engine=base.engine, disaggregated=True, prompt=prompt,
+                              output=output, catalog=catalog,
+                              ttft=Q_(target[0] / target[2], "s"))  # fmt: skip
+            times = split.disaggregated_timing(timing, batches)
+        except MlcostError as error:
+            found[apart] = replace(b, problem=str(error))
+            continue
+        found[apart] = _at_target(b, split, batches, times, limits, target, price)
+    return found
+
+
+def _at_target(
+    base: Candidate,
+    plan: ServePlan,
+    batches: np.ndarray,
+    timing: dict[str, Any],
+    limits: tuple[int, int],
+    target: tuple[float, float, float, float | None],
+    price: float,
+) -> Candidate:
+    """``base`` at the largest of ``batches`` whose ``timing`` meets ``target``; ``limits``:
+    the largest batch (the KV cache's, capped by the engine) and the KV cache's alone."""
+    ttft_s, tpot_s, factor, rate = target
+    ttft, tpot = np.asarray(timing["ttft"]), np.asarray(timing["tpot"])
+    meets = (ttft * factor <= ttft_s) & (tpot * factor <= tpot_s)
     if not np.any(meets):
         reason = "TTFT" if ttft[0] * factor > ttft_s else "TPOT"
         return replace(base, problem=f"{reason} above target at batch 1")
@@ -330,18 +457,26 @@ def _candidate(
         value = np.asarray(timing[key], dtype=np.float64)
         return float(value[i] if value.ndim else value)
 
+    largest, memory = limits
+    limit = "latency"
+    if int(batches[i]) >= largest:
+        limit = "memory" if largest >= memory else "cap"
     replicas = plan.replicas(rate, at("request_rate"), at("prompt") * at("per_prompt_token"))
+    gpus = base.tp * base.pp
     return replace(
         base, batch=int(batches[i]), ttft_ms=at("ttft") * 1e3, tpot_ms=at("tpot") * 1e3,
-        tokens_per_s=at("output_rate"), gpus=int(replicas) * base.tp,
+        tokens_per_s=at("output_rate"), gpus=int(replicas) * gpus,
         usd_per_m_output=price / 3600.0 * at("gpu_s_per_output_token") * 1e6,
-        usd_per_hour=price * replicas * base.tp, largest=plan.largest_batch,
+        usd_per_hour=price * replicas * gpus, largest=largest, limit=limit,
     )  # fmt: skip
 
 
 __all__ = [
     "DEFAULT_ENGINES",
     "DEFAULT_KV_FORMATS",
+    "DEFAULT_LAYOUTS",
+    "DEFAULT_MAX_NODES",
+    "DEFAULT_PP",
     "DEFAULT_TP",
     "DEFAULT_WEIGHTS",
     "Candidate",

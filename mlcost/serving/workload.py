@@ -89,6 +89,21 @@ def check_tensor_parallel(model: TransformerSpec, tensor_parallel: Any) -> int:
     return int(t)
 
 
+def check_pipeline_stages(model: TransformerSpec, stages: Any) -> int:
+    """``stages`` if ``model`` can be served in that many pipeline stages: a whole number from 1
+    to its layer count (uneven splits allowed: vLLM gives the remainder layers to some stages)."""
+    if (
+        isinstance(stages, bool)
+        or not isinstance(stages, (int, np.integer))
+        or not (1 <= stages <= model.num_layers)
+    ):
+        raise MlcostError(
+            f"pp: got {stages!r}, expected a whole number of pipeline stages from 1 to "
+            f"{model.num_layers} ({model.name}'s layers), e.g. 2 or 4"
+        )
+    return int(stages)
+
+
 def _forward_only(op: Operator) -> Operator:
     """The row without its backward pass and without anything saved for one."""
     return replace(
@@ -338,6 +353,7 @@ def decode_operators(
 
 __all__ = [
     "cached_attention_ops",
+    "check_pipeline_stages",
     "check_tensor_parallel",
     "decode_operators",
     "forward_operators",

@@ -215,6 +215,15 @@ SERVE_CASES: tuple[tuple[str, ...], ...] = (
     ("llama-3-8b", "--price", "-1"), ("llama-3-8b", "--region", "atlantis"),
     ("llama-3-70b", "--gpu", "h100-sxm5-80gb"), ("resnet-50",), ("nope",), ("",),
     ("llama-3-8b", "--json", "--tp", "3"),
+    # issue 63: pipeline stages and nodes
+    ("llama-3-8b", "--pp", "0"), ("llama-3-8b", "--pp", "-1"), ("llama-3-8b", "--pp", "abc"),
+    ("llama-3-8b", "--pp", "33"), ("llama-3-70b", "--tp", "8", "--pp", "2"),
+    ("llama-3-8b", "--nodes", "0"), ("llama-3-8b", "--gpu", "rtx-4090", "--nodes", "2"),
+    ("llama-3-8b", "--pp", "2", "--disaggregated"), ("llama-3-8b", "--pp", "2", "--engine",
+    "hf-generate"), ("llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--pp", "40"),
+    ("llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--tp", "3"),
+    ("llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--nodes", "0"),
+    ("llama-3-8b", "--pp", "3", "--json"),
 )  # fmt: skip
 
 

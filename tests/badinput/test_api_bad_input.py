@@ -470,6 +470,12 @@ def _q(value: float, unit: str) -> Any:
         (lambda: mlcost.ServePlan("bert-base", gpu=H100, prompt=128, output=16), "encoder"),
         (lambda: mlcost.ServePlan("llama-3-8b", gpu=H100, draft="gpt2", acceptance=0.7),
          "vocabulary"),
+        # issue 63: pipeline stages and the search's degrees
+        (lambda: mlcost.ServePlan("llama-3-8b", system="dgx-h100", pp=33), "pp: got 33"),
+        (lambda: mlcost.ServePlan("llama-3-8b", system="dgx-h100", tp=8, pp=2), "--nodes 2"),
+        (lambda: _slo().search_slo("gpt2", ttft="1 s", tpot="1 s", pp=(0,)), "pp"),
+        (lambda: _slo().search_slo("gpt2", ttft="1 s", tpot="1 s", max_nodes=0), "max_nodes"),
+        (lambda: _workload().check_pipeline_stages(mlcost.model("gpt2"), 2.5), "pp: got 2.5"),
         # building blocks: negative, NaN, zero
         (lambda: _collectives().ring_allreduce_time(_q(-14, "GB"), 8, _q(100, "GB/s")), "size"),
         (lambda: _collectives().ring_allreduce_time(_q(math.nan, "GB"), 8, _q(100, "GB/s")),
@@ -594,6 +600,18 @@ def _kv() -> Any:
     from mlcost.serving import kv_cache
 
     return kv_cache
+
+
+def _slo() -> Any:
+    from mlcost.serving import slo
+
+    return slo
+
+
+def _workload() -> Any:
+    from mlcost.serving import workload
+
+    return workload
 
 
 def test_a_dict_of_fields_is_taken_where_a_record_is() -> None:

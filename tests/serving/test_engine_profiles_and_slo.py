@@ -106,12 +106,18 @@ def test_the_choice_meets_the_target_with_the_band_margin(search: object) -> Non
     assert best is not None
     high = serving_latency_band().high
     assert best.ttft_ms * high <= 500 and best.tpot_ms * high <= 50
-    # The plan of the chosen configuration, built anew, predicts what the search reported.
+    # The plan of the chosen configuration, built anew on its nodes (with the TTFT target less
+    # the band's margin, which sizes a disaggregated prefill pool), predicts what the search
+    # reported.
     plan = mlcost.ServePlan(
-        "llama-3-70b", gpu=best.gpu, tp=best.tp, weights=best.weights,
-        kv_format=best.kv_format, engine=best.engine, batch=best.batch,
+        "llama-3-70b", system=mlcost.system(best.gpu, nodes=best.nodes), tp=best.tp,
+        pp=best.pp, weights=best.weights, kv_format=best.kv_format, engine=best.engine,
+        disaggregated=best.disaggregated, batch=best.batch, ttft=f"{500 / high} ms",
     )  # fmt: skip
-    assert plan.row()["tpot_ms"] == pytest.approx(best.tpot_ms)
+    row = plan.row()
+    assert row["tpot_ms"] == pytest.approx(best.tpot_ms)
+    assert row["ttft_ms"] == pytest.approx(best.ttft_ms)
+    assert row["gpus"] == best.gpus
 
 
 def test_no_configuration_seen_is_cheaper_and_the_front_is_not_dominated(search: object) -> None:
@@ -123,8 +129,8 @@ def test_no_configuration_seen_is_cheaper_and_the_front_is_not_dominated(search:
     assert all(c.usd_per_m_output >= best.usd_per_m_output for c in search.feasible)
     second = search.runner_up
     assert second is not None and second.usd_per_m_output >= best.usd_per_m_output
-    assert (second.gpu, second.tp, second.weights, second.kv_format) != (
-        best.gpu, best.tp, best.weights, best.kv_format)  # fmt: skip
+    assert (second.gpu, second.tp, second.pp, second.weights, second.kv_format) != (
+        best.gpu, best.tp, best.pp, best.weights, best.kv_format)  # fmt: skip
     assert "runner-up" in search.why_runner_up_lost()
     front = search.pareto()
     for c in front:
@@ -155,6 +161,14 @@ def test_rate_prices_the_deployment_per_hour() -> None:
         (["--ttft", "-5ms", "--tpot", "50ms"], "ttft"),
         (["--ttft", "500", "--tpot", "50ms"], "--ttft"),
         (["--gpu", "h100-sxm5-80gb", "--tpot", "50ms", "--plot", "x.png"], "--plot"),
+        # issue 63: pipeline stages and nodes
+        (["--gpu", "h100-sxm5-80gb", "--tp", "8", "--pp", "2"], "--nodes 2"),
+        (["--pp", "0"], "--pp: got '0'"),
+        (["--pp", "33"], "pp: got 33"),
+        (["--nodes", "0"], "--nodes: got '0'"),
+        (["--gpu", "rtx-4090", "--nodes", "2"], "cannot be joined"),
+        (["--pp", "2", "--disaggregated"], "pp: got 2"),
+        (["--ttft", "500ms", "--tpot", "50ms", "--tp", "3"], "tp: got 3"),
     ],
 )
 def test_cli_bad_slo_input_one_line_exit_2(args: list[str], field: str) -> None:
@@ -177,8 +191,8 @@ def test_disaggregated_layouts_in_the_search() -> None:
     # More candidates can only lower the cheapest cost; a disaggregated choice pays for its
     # prefill pool, so its GPUs are twice its decode replica's.
     args = {"ttft": "500 ms", "tpot": "50 ms", "gpus": ["h100-sxm5-80gb", "h200-sxm-141gb"]}
-    aggregated = search_slo("llama-3-70b", **args)
-    both = search_slo("llama-3-70b", layouts=(False, True), **args)
+    aggregated = search_slo("llama-3-70b", layouts=(False,), **args)
+    both = search_slo("llama-3-70b", **args)  # both layouts by default
     assert aggregated.chosen is not None and both.chosen is not None
     assert both.chosen.usd_per_m_output <= aggregated.chosen.usd_per_m_output
     assert any(c.disaggregated for c in both.feasible)

@@ -255,10 +255,10 @@ def test_tensor_parallel_across_nodes() -> None:
 def test_disaggregated_prefill_and_decode() -> None:
     """Issue 63: prefill and decode on separate replicas (DistServe). A decode iteration is the
     decode step alone (TPOT = step); the first token waits for the prompt's prefill, the KV
-    cache's transfer and half a step. Across two DGX H100 nodes each rank sends Llama-3-8B's
-    cache of 1024 tokens, 32 layers x 2 x 8 heads x 128 x 2 bytes x 1024 = 134,217,728 bytes, over
-    its share of the node's InfiniBand: 8 x 400 Gb/s NICs for 8 GPUs, 50 GB/s a GPU at most, so
-    at least 2.68 ms; within one node over NVLink, less."""
+    cache's transfer, half a step and the prefill pool's queue. Across two DGX H100 nodes each
+    rank sends Llama-3-8B's cache of 1024 tokens, 32 layers x 2 x 8 heads x 128 x 2 bytes x
+    1024 = 134,217,728 bytes, over its share of the node's InfiniBand: 8 x 400 Gb/s NICs for 8
+    GPUs, 50 GB/s a GPU at most, so at least 2.68 ms; within one node over NVLink, less."""
     args = {"prompt": 1024, "output": 256, "batch": 64, "disaggregated": True}
     apart = mlcost.ServePlan("llama-3-8b", system="dgx-h100-superpod-su", **args)
     together = mlcost.ServePlan("llama-3-8b", system="dgx-h100", **args)
@@ -266,9 +266,10 @@ def test_disaggregated_prefill_and_decode() -> None:
     assert together.kv_transfer_seconds < apart.kv_transfer_seconds
     t = apart.timing(64)
     assert float(t["tpot"]) == pytest.approx(float(t["step"]))
-    assert float(t["ttft"]) == pytest.approx(
-        float(t["prefill"]) + apart.kv_transfer_seconds + float(t["step"]) / 2
-    )
+    # ...plus the prefill pool's queue, which fills what the 450 ms default target leaves.
+    fixed = float(t["prefill"]) + apart.kv_transfer_seconds + float(t["step"]) / 2
+    assert fixed < 0.450
+    assert float(t["ttft"]) == pytest.approx(0.450, rel=1e-6)
     aggregated = mlcost.ServePlan("llama-3-8b", system="dgx-h100-superpod-su", prompt=1024,
                                   output=256, batch=64)  # fmt: skip
     # Without prefills in its iterations a decode replica is faster per token...
