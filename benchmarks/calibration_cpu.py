@@ -1,6 +1,8 @@
 """The calibration loop on this machine's CPU, measured in one run: the quick suite, the
 calibrated profile, and the prediction errors before and after against the targets (GEMM median
-error < 15%, collectives R^2 > 0.9, end-to-end step of the reference GPT < 10%).
+error < 15%, collectives R^2 > 0.9, end-to-end step of the reference GPT < 10%). The step is
+predicted as the eager loop it is on a CPU (:data:`mlcost.implementation.HOST_IMPLEMENTATION`),
+with the host's measured per-operator time and first-touch rate.
 
 The whole loop (bench, calibrate, validate) runs ``--cycles`` times (default 3), each into its
 own results folder: a shared machine's speed drifts between the minute the GEMMs are measured
@@ -86,6 +88,8 @@ def cycle(directory: Path, retries: int) -> dict[str, float]:
         "bandwidth_gbs": float(profile.memory_bandwidth.to("GB/s").magnitude),
     }
     assert profile.measured is not None
+    touch = profile.measured.first_touch_bandwidth
+    numbers["first_touch_gbs"] = float(touch.to("GB/s").magnitude) if touch else float("nan")
     for fit in profile.measured.collectives:
         numbers[f"r2_{fit.collective}"] = float(fit.r_squared)
         print(

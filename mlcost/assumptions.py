@@ -30,6 +30,7 @@ class Assumptions(Model):
     gpu_idle_fraction: Fraction = 0.15
     host_power_per_gpu: Power = Q_(25, "W")
     measured_host_power: Power = Q_(125, "W")
+    host_mmap_threshold: Bytes = Q_(32, "MiB")
     gpus_per_host: int = Field(default=8, gt=0)
     fallback_pue: float = Field(default=1.58, ge=1.0, le=5.0)
     hyperscale_pue: float = Field(default=1.10, ge=1.0, le=5.0)
@@ -78,6 +79,15 @@ ASSUMPTION_SOURCES: dict[str, str] = {
         "CPU such as Intel's Core i9-13900K (Intel ARK) and within the 65-360 W of AMD EPYC 9004 "
         "default TDPs (AMD product pages); an assumption to replace with the profile's tdp "
         "(e.g. from RAPL or the CPU's datasheet)"
+    ),
+    "host_mmap_threshold": (
+        "glibc's malloc serves an allocation at or above its mmap threshold with fresh pages "
+        "from mmap(2) and unmaps them on free(3), so every such allocation pays the page faults "
+        "of first touch; the threshold is dynamic (it rises to the size of a freed mapped "
+        "block) up to DEFAULT_MMAP_THRESHOLD_MAX, 32 MiB on 64-bit systems, so an allocation "
+        "of 32 MiB or more is always mapped afresh (mallopt(3), M_MMAP_THRESHOLD, Linux "
+        "man-pages 6.x; glibc malloc/malloc.c). Below it whether a freed block goes back to the "
+        "system depends on the heap's state (M_TRIM_THRESHOLD, twice the dynamic threshold)"
     ),
     "gpus_per_host": "The textbook chapter, W-23 (GPUS_PER_HOST = 8); the DGX/HGX node size",
     "fallback_pue": (

@@ -10,6 +10,9 @@ measurements before and after.
   STREAM are physically inconsistent (a disturbed STREAM run) and refused
   (:func:`check_consistency`), not fitted.
 * Launch overhead: the median time of a one-element kernel.
+* First touch (a CPU): the rate of mapping fresh pages, a fresh buffer's fill above the
+  allocator's mmap threshold less a reused one's (:func:`fit_first_touch`), with the threshold
+  itself (:attr:`mlcost.assumptions.Assumptions.host_mmap_threshold`, glibc's, mallopt(3)).
 * Collectives: least-squares alpha-beta fit ``t = alpha + bytes / bandwidth`` per collective
   (Hockney 1994), with its R^2.
 
@@ -381,6 +384,43 @@ def fit_launch(results: pd.DataFrame) -> float | None:
     return float(np.clip(rows["seconds"].median(), *LAUNCH_BOUNDS))
 
 
+#: Bounds of the fitted first-touch rate (bytes of fresh pages mapped and first written per
+#: second beyond a write to mapped ones): a minor page fault of a 4 KiB page costs about 0.1 to
+#: a few microseconds on Linux (this repository's 2-core EPYC slice measured 1.3 us, 3 GB/s;
+#: Gorman, "Understanding the Linux Virtual Memory Manager", ch. 4), so 4 KiB / 40 us = 0.1 GB/s
+#: at the slow end; a rate below it is not page faults but a disturbed timing, and the results
+#: are refused. A rate above 100 GB/s (40 ns a page) is no measurable cost: no term.
+FIRST_TOUCH_BOUNDS = (1e8, 1e11)
+
+
+def fit_first_touch(results: pd.DataFrame) -> float | None:
+    """The first-touch rate ``B / (t_fresh - t_reused)`` (bytes per second) of the host family
+    (:func:`mlcost.bench.suites.host`: the same fill of a buffer above the allocator's mmap
+    threshold, allocated afresh and allocated once); ``None`` where it was not measured, or a
+    fresh buffer cost no more than :data:`FIRST_TOUCH_BOUNDS` allows (no page faults: an
+    allocator that keeps its pages, transparent huge pages). A rate below the bounds is refused
+    (one line naming the values): the timing was disturbed."""
+    rows = _ok(results, "host")
+    by_name = {str(row["name"]): row for _, row in rows.iterrows()}
+    if "fill-fresh" not in by_name or "fill-reused" not in by_name:
+        return None
+    fresh, reused = by_name["fill-fresh"], by_name["fill-reused"]
+    extra = float(fresh["seconds"]) - float(reused["seconds"])
+    nbytes = float(fresh["bytes"])
+    if extra <= nbytes / FIRST_TOUCH_BOUNDS[1]:
+        return None
+    rate = nbytes / extra
+    if rate < FIRST_TOUCH_BOUNDS[0]:
+        raise MlcostError(
+            f"host fill-fresh: the first touch of {nbytes / 2**20:.0f} MiB took "
+            f"{extra * 1e3:.3g} ms beyond a reused buffer's fill, {rate / 1e9:.3g} GB/s, below "
+            f"the {FIRST_TOUCH_BOUNDS[0] / 1e9:g} GB/s a page fault allows; the timing was "
+            "disturbed by other work on the machine; measure again into a new folder "
+            "('mlcost bench --out NEW'), on a quieter machine if you can"
+        )
+    return rate
+
+
 def fit_alpha_beta(sizes: np.ndarray, times: np.ndarray) -> tuple[float, float, float]:
     """Least squares ``t = alpha + beta · bytes``; returns (alpha s, bandwidth B/s, R^2)."""
     design = np.vstack([np.ones_like(sizes), sizes]).T
@@ -464,6 +504,7 @@ def calibrate(
         bandwidth = min(bandwidth, base.memory_bandwidth.to("B/s").magnitude)
     attention_peaks = dict(peaks)
     launch = fit_launch(results)
+    first_touch = fit_first_touch(results) if measured_device(metadata) == "cpu" else None
     collectives = fit_collectives(results)
     measured_peaks = {}
     gemms = _ok(results, "gemm")
@@ -501,6 +542,12 @@ def calibrate(
         "gemm_unaligned": fit_unaligned(results),
         "memory_bandwidth": format_quantity(Q_(bandwidth, "B/s").to("GB/s")) if bandwidth else None,
         "launch_overhead": format_quantity(Q_(launch, "s").to("us")) if launch else None,
+        "first_touch_bandwidth": (
+            format_quantity(Q_(first_touch, "B/s").to("GB/s")) if first_touch else None
+        ),
+        "mmap_threshold": (
+            format_quantity(Assumptions().host_mmap_threshold) if first_touch else None
+        ),
         "vector_efficiency": vector_efficiency,
         "kind_efficiency": fit_kind_efficiency(results, vector_peak),
         "optimizer_efficiency": fit_optimizer_curve(results, vector_peak),
@@ -541,8 +588,12 @@ def calibrate(
         "measured": measured,
         "notes": "Peaks are the best throughput measured, not a datasheet's; the GEMM "
         "efficiency curve is relative to them.",
-        "references": {"bench": source, **host["references"]},
-        "sources": {"*": "bench", **host["sources"]},
+        "references": {
+            "bench": source,
+            **host["references"],
+            "mmap": ASSUMPTION_SOURCES["host_mmap_threshold"],
+        },
+        "sources": {"*": "bench", **host["sources"], "measured.mmap_threshold": "mmap"},
     }
     return _validated(data)
 

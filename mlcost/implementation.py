@@ -36,6 +36,9 @@ from mlcost.specs import Catalog, Implementation, Kernel, Spec, default_catalog
 #: Engine, the software behind most published large training runs (the Megatron-LM README's H100
 #: table, the Llama 3 and Nemotron reports).
 DEFAULT_IMPLEMENTATION = "megatron-core"
+#: The implementation of a plain eager training loop on a host-executed device (a CPU): what
+#: ``mlcost bench``'s end-to-end step runs there (for-loop AdamW, eager FP32 cross-entropy).
+HOST_IMPLEMENTATION = "pytorch-cpu"
 
 
 class Software(Record, frozen=True, dict=True):
@@ -159,6 +162,7 @@ def attention_kernel_seconds(
 
 __all__ = [
     "DEFAULT_IMPLEMENTATION",
+    "HOST_IMPLEMENTATION",
     "Software",
     "SoftwareLike",
     "attention_kernel_seconds",

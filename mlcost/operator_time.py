@@ -26,7 +26,12 @@ of the format the operator runs in: BF16 for the heads and attention under an FP
   about ten passes over FP32 logits where a fused kernel makes three over 16-bit ones);
 * the host dispatches every kernel (``dispatch_overhead`` each; a for-loop optimizer dispatches
   ``optimizer_ops_per_tensor`` per parameter tensor): an operator takes at least its host time,
-  ``max(GPU time, host time)`` (the GPU waits for a host that falls behind).
+  ``max(GPU time, host time)`` (the GPU waits for a host that falls behind);
+* on a host-executed device (a CPU profile that measured its first-touch rate), the loss adds
+  the page faults of the buffers of the logits' shape the implementation allocates afresh
+  every step (``CrossEntropyKernels.logit_buffers``) where they reach the allocator's mmap
+  threshold (:meth:`mlcost.roofline.Ceilings.first_touch_seconds`): the host's own time,
+  after the operator's (nothing overlaps it).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from mlcost.records import Record, replace
 from mlcost.roofline import Ceilings, gemm_pass_seconds
 from mlcost.specs import Implementation, Kernel
 from mlcost.workload import OperatorKind, OperatorRole, OperatorTable
+from mlcost.workload.experts import FP32_BYTES
 from mlcost.workload.table import ELEMENTWISE_FLOPS, Operator
 
 Mode = Literal["roofline", "no-overlap"]
@@ -59,6 +65,7 @@ class OperatorTime(Record, frozen=True):
     total: Real
     gaps: Real = 0.0  # the GPU's gaps between this operator's kernels (part of ``launch``)
     host: Real = 0.0  # host time dispatching them (``launch`` holds what exceeds the GPU's)
+    first_touch: Real = 0.0  # a host-executed device's page faults of fresh buffers
 
     @property
     def bound(self) -> Any:
@@ -579,6 +586,7 @@ def operator_time(
     host_ops = host_ops + recompute
     compute: Real
     memory: Real
+    touch: Real = 0.0
     kernel = kernels.get(op.pattern) if op.role == OperatorRole.ATTENTION_CORE else None
     if kernel is not None:  # the measured fused kernel: its time on the scores row
         first = _is_scores(op)
@@ -617,6 +625,8 @@ def operator_time(
             passes = loss.forward_bytes * (1 + recompute)
             memory = logits * (passes + loss.backward_bytes) / bandwidth
             host_ops = float(loss.kernels)
+            if loss.logit_buffers:
+                touch = ceilings.first_touch_seconds(logits * FP32_BYTES, loss.logit_buffers)
     body = ceilings.combine(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch
     host = host_ops * ex.dispatch
@@ -628,9 +638,10 @@ def operator_time(
         compute=compute * count,
         memory=memory * count,
         launch=(total - body) * count,
-        total=total * count,
+        total=(total + touch) * count,
         gaps=gaps * count,
         host=host * count,
+        first_touch=touch * count,
     )
 
 

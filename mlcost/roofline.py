@@ -124,6 +124,9 @@ class Ceilings:
       bytes (``Measured.kernel_latency``; :meth:`latency_of`).
     * ``corner`` infinite: the sharp roofline ``max(compute, memory)`` unless a smoother corner
       was measured (``Measured.roofline_corner``; :meth:`combine`).
+    * ``first_touch_bandwidth`` 0 (none): a host-executed device's rate of mapping and first
+      writing fresh pages, for buffers of at least ``mmap_threshold`` bytes
+      (``Measured.first_touch_bandwidth``; :meth:`first_touch_seconds`); a GPU has none.
     """
 
     name: str
@@ -153,6 +156,8 @@ class Ceilings:
     read_bandwidth: pint.Quantity | None = None
     kernel_latency: tuple[tuple[str, float], ...] = ()
     corner: float = math.inf
+    first_touch_bandwidth: float = 0.0
+    mmap_threshold: float = math.inf
     source: str = "Ceilings defaults (assumptions; see the class docstring)"
 
     # ----- magnitudes in SI, converted once ---------------------------------------------------
@@ -245,6 +250,19 @@ class Ceilings:
         share its kernels reached in a profiled run (``Measured.kind_memory_efficiency``), else
         :attr:`memory_efficiency`."""
         return self._kind_memory_efficiencies.get(kind, self.memory_efficiency)
+
+    def first_touch_seconds(self, buffer_bytes: Real, buffers: Real) -> Real:
+        """Seconds a host-executed device spends mapping ``buffers`` fresh buffers of
+        ``buffer_bytes`` each, every step: ``n · B / r_touch`` where ``B >= threshold`` (the
+        allocator maps such a buffer afresh and unmaps it on free, so each step faults its
+        pages in again: glibc's ``M_MMAP_THRESHOLD``, mallopt(3)), else 0; ``r_touch`` the
+        first-touch rate measured by ``mlcost bench`` beyond a write to mapped pages. 0 without
+        a measured rate (a GPU, or a profile that measured none)."""
+        if self.first_touch_bandwidth <= 0:
+            return 0.0
+        size = np.asarray(buffer_bytes, dtype=np.float64)
+        seconds = np.where(size >= self.mmap_threshold, buffers * size, 0.0)
+        return plain(seconds / self.first_touch_bandwidth)
 
     @cached_property
     def launch_seconds(self) -> float:
@@ -572,6 +590,15 @@ def _measured_ceilings(gpu: Accelerator, format: str, base: dict[str, Any]) -> d
         parts.append(f"roofline corner p = {measured.roofline_corner:g}")
     if measured.launch_overhead is not None:
         fields["launch_overhead"] = measured.launch_overhead
+    if measured.first_touch_bandwidth is not None and measured.mmap_threshold is not None:
+        fields["first_touch_bandwidth"] = float(in_unit(measured.first_touch_bandwidth, "B/s"))
+        fields["mmap_threshold"] = float(in_unit(measured.mmap_threshold, "B"))
+        rate = format_quantity(measured.first_touch_bandwidth.to("GB/s"))
+        parts.append(
+            f"first touch of fresh pages {rate} for buffers of "
+            f"{format_quantity(measured.mmap_threshold.to('MiB'))} or more "
+            "(mlcost bench, measured on this machine)"
+        )
     if measured.vector_efficiency is not None:
         fields["vector_efficiency"] = measured.vector_efficiency
     if measured.kind_efficiency:

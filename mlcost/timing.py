@@ -223,6 +223,21 @@ class StepTime(Record, Result, frozen=True):
         )
         roofline = "Williams et al. 2009 (roofline); ceilings: " + c.source
         flops = in_unit(self.table.model_flops, "flop")
+        touch = sum(float(np.sum(r.first_touch)) for r in self.rows)
+        host = []
+        if touch:  # a host-executed device's page faults (mlcost.operator_time)
+            host.append(
+                Figure(
+                    "first touch",
+                    Q_(touch, "s").to("ms"),
+                    "fresh buffers at or above the mmap threshold x bytes / first-touch rate",
+                    f"{touch * 1e3:.4g} ms of the step at "
+                    f"{c.first_touch_bandwidth / 1e9:.3g} GB/s, buffers of "
+                    f"{c.mmap_threshold / 2**20:.4g} MiB or more",
+                    "first-touch rate measured on this machine by mlcost bench; threshold: "
+                    "glibc mallopt(3), M_MMAP_THRESHOLD (DEFAULT_MMAP_THRESHOLD_MAX); " + c.source,
+                )
+            )
         return [
             with_band(
                 Figure(
@@ -249,6 +264,7 @@ class StepTime(Record, Result, frozen=True):
                 "",
                 MFU_SOURCE,
             ),
+            *host,
         ]
 
     def by_kind(self) -> pd.DataFrame:

@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from mlcost.bench.store import ResultStore, check_request, key_of
+from mlcost.bench.store import FAMILY_NAMES, ResultStore, check_request, key_of
 from mlcost.bench.suites import FAMILIES, PRESETS
 from mlcost.errors import MlcostError
 
@@ -110,7 +110,7 @@ def clock_of(device: str) -> str:
 #: The families measured again in every pass (``run(passes=...)``): those whose single
 #: timings calibration fits (the collectives, a fit over many payloads, and the host-device
 #: copies are measured once).
-INTERLEAVED = ("gemm", "bmm", "memory", "kernels", "attention", "optimizer", "launch", "e2e")
+INTERLEAVED = tuple(name for name in FAMILY_NAMES if name not in ("transfer", "collective"))
 
 
 def _quieter(stored: dict[str, Any], again: dict[str, Any]) -> dict[str, Any]:

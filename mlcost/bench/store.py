@@ -58,6 +58,7 @@ FAMILY_NAMES = (
     "transfer",
     "collective",
     "launch",
+    "host",
     "e2e",
 )
 PRESET_NAMES = ("quick", "full")

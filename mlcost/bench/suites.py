@@ -48,6 +48,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "attention_seq": [64, 128, 256, 512],
         "bmm": [(16, 128, 128, 32), (16, 128, 32, 128), (8, 256, 256, 64)],
         "collective_elements": [2**12, 2**16, 2**19, 2**21, 2**22],
+        # twice glibc's largest mmap threshold (32 MiB, mallopt(3)): always mapped afresh
+        "first_touch_bytes": 2**26,
         "attention_shape": (4, 4, 32),
         "repeats": 7,
         # a measurement whose repetitions are disturbed (mlcost.bench.timer.DISTURBED) is made
@@ -78,6 +80,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "attention_seq": [512, 1024, 2048, 4096, 8192],
         "bmm": [(128, 2048, 2048, 128), (128, 2048, 128, 2048), (512, 1024, 1024, 64)],
         "collective_elements": [2**12, 2**16, 2**20, 2**24, 2**26, 2**28],
+        "first_touch_bytes": 2**26,
         "attention_shape": (4, 16, 128),
         "repeats": 20,
         "attempts": 3,
@@ -530,6 +533,39 @@ def launch(
     yield _guarded("launch", "add-1-element", device, "fp32", {}, measure, skip)
 
 
+#: The host family's two fills: a buffer allocated afresh each call, and one allocated once.
+FIRST_TOUCH = ("fill-fresh", "fill-reused")
+
+
+def host(
+    device: str, preset: dict[str, Any], skip: Skip = _never
+) -> Iterator[dict[str, Any] | None]:
+    """Host work of a host-executed device (the CPU): the first touch of fresh pages. A buffer
+    of ``first_touch_bytes`` (twice glibc's largest mmap threshold, 32 MiB: mallopt(3)) is
+    allocated and filled each call, so the allocator maps it afresh and the kernel faults in
+    every page; the same fill of a buffer allocated once writes pages already mapped. The
+    difference over the bytes is the first-touch rate (:func:`mlcost.calibrate.fit_first_touch`).
+    Not measured on a GPU (its kernels never touch fresh host pages)."""
+    nbytes = int(preset["first_touch_bytes"])
+    elements = nbytes // 4
+    for name in FIRST_TOUCH:
+        params = {"bytes": nbytes}
+
+        def measure(name: str = name, params: dict[str, Any] = params) -> dict[str, Any]:
+            if device != "cpu":
+                raise NotImplementedError(f"first touch is not supported on {device} (host only)")
+            kept = torch.empty(elements)
+            function: Callable[[], Any] = (
+                (lambda: torch.empty(elements).fill_(1.0))
+                if name == "fill-fresh"
+                else (lambda: kept.fill_(1.0))
+            )
+            timing = _timed(function, device, preset)
+            return record("host", name, device, "fp32", params, timing=timing, bytes_moved=nbytes)
+
+        yield _guarded("host", name, device, "fp32", params, measure, skip)
+
+
 def end_to_end(
     device: str, preset: dict[str, Any], skip: Skip = _never
 ) -> Iterator[dict[str, Any] | None]:
@@ -634,5 +670,6 @@ FAMILIES: dict[str, Callable[..., Iterator[dict[str, Any] | None]]] = {
     "transfer": transfer,
     "collective": collective,
     "launch": launch,
+    "host": host,
     "e2e": end_to_end,
 }

@@ -57,8 +57,8 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {  # name: (module, attribute,
                  "Ridge points of GPUs, and where a model's operators sit on the roofline."),
     "bench": ("mlcost.cli.measure", "bench", False,
               "Measure this device: GEMMs, attention, memory bandwidth, kernels, the optimizer, "
-              "launch latency, host-device copies, collectives and an end-to-end training "
-              "step."),
+              "launch latency, first touch of fresh pages (CPU), host-device copies, "
+              "collectives and an end-to-end training step."),
     "calibrate": ("mlcost.cli.measure", "calibrate", False,
                   "Fit the measurements into a hardware profile (the catalog's schema, with the "
                   "fits and their provenance) that every command accepts in place of a catalog "

@@ -46,7 +46,7 @@ def bench(
         typer.Option(
             "--only",
             help="Benchmark families: gemm, memory, kernels, attention, "
-            "optimizer, launch, transfer, collective, e2e (repeatable).",
+            "optimizer, launch, host, transfer, collective, e2e (repeatable).",
         ),
     ] = None,
     formats: Annotated[
@@ -54,7 +54,8 @@ def bench(
     ] = None,
 ) -> None:
     """Measure this device: GEMMs, attention, memory bandwidth, kernels, the optimizer, launch
-    latency, host-device copies, collectives and an end-to-end training step.
+    latency, first touch of fresh pages (CPU), host-device copies, collectives and an
+    end-to-end training step.
 
     Results go to OUT_DIR/results.csv with OUT_DIR/metadata.json; an interrupted run resumes. On
     a GPU node: 'mlcost bench --device cuda --full'. Collectives across GPUs or nodes: run under

@@ -67,8 +67,8 @@ ImplementationOption = Annotated[
     str | None,
     typer.Option(
         "--implementation",
-        help="The software that runs the step: megatron-core (default) | fsdp | ddp-eager | a "
-        "profile YAML.",
+        help="The software that runs the step: megatron-core (default) | fsdp | ddp-eager | "
+        "deepspeed | pytorch-cpu | a profile YAML.",
     ),
 ]
 ModelArgument = Annotated[

@@ -157,6 +157,13 @@ class Measured(_Part):
     #: (:meth:`mlcost.roofline.Ceilings.combine`); None: the sharp roofline, ``max``.
     roofline_corner: float | None = Field(default=None, gt=1.0)
     launch_overhead: Duration | None = None
+    #: A host-executed device (a CPU): the rate at which the host maps fresh pages and writes
+    #: them for the first time, beyond a write to pages already mapped (``mlcost bench``'s host
+    #: family: a fresh buffer above the allocator's mmap threshold against a reused one); with
+    #: ``mmap_threshold``, the allocation size at and above which every allocation is mapped
+    #: afresh and unmapped on free (:meth:`mlcost.roofline.Ceilings.first_touch_seconds`).
+    first_touch_bandwidth: ByteRate | None = None
+    mmap_threshold: Bytes | None = None
     vector_efficiency: float | None = Field(default=None, gt=0, le=1.0)
     kind_efficiency: dict[str, float] = Field(default_factory=dict)
     #: Per operator kind that is bound by memory (``norm``, ``activation``, ``elementwise``,

@@ -111,6 +111,12 @@ class CrossEntropyKernels(_Part):
     forward_bytes: float = Field(gt=0)
     backward_bytes: float = Field(gt=0)
     kernels: PositiveInt
+    #: FP32 buffers of the logits' shape a step allocates afresh (eager ``F.cross_entropy`` in
+    #: FP32: the logits, the log-probabilities, the zero-filled gradient and the logits'
+    #: gradient): on a host-executed device, buffers at or above the allocator's mmap threshold
+    #: pay the page faults of first touch every step
+    #: (:meth:`mlcost.roofline.Ceilings.first_touch_seconds`). Absent: not counted.
+    logit_buffers: PositiveInt | None = None
 
 
 class Kernel(Spec):
