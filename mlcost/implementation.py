@@ -30,7 +30,7 @@ from pathlib import Path
 from mlcost.arrays import Real
 from mlcost.errors import MlcostError
 from mlcost.records import Record
-from mlcost.specs import Catalog, Implementation, Kernel, Spec, default_catalog
+from mlcost.specs import Accelerator, Catalog, Implementation, Kernel, Spec, default_catalog
 
 #: The implementation a prediction assumes when none is given: Megatron-Core with Transformer
 #: Engine, the software behind most published large training runs (the Megatron-LM README's H100
@@ -39,6 +39,15 @@ DEFAULT_IMPLEMENTATION = "megatron-core"
 #: The implementation of a plain eager training loop on a host-executed device (a CPU): what
 #: ``mlcost bench``'s end-to-end step runs there (for-loop AdamW, eager FP32 cross-entropy).
 HOST_IMPLEMENTATION = "pytorch-cpu"
+
+
+def default_implementation(accelerator: Accelerator) -> str:
+    """The implementation a plan runs when none is named: :data:`HOST_IMPLEMENTATION` on a
+    host-executed device (a profile ``mlcost calibrate`` measured on the CPU: its
+    ``measured_on`` names the CPU), else :data:`DEFAULT_IMPLEMENTATION`."""
+    measured = accelerator.measured
+    on_cpu = measured is not None and measured.measured_on.lower().startswith("cpu")
+    return HOST_IMPLEMENTATION if on_cpu else DEFAULT_IMPLEMENTATION
 
 
 class Software(Record, frozen=True, dict=True):
@@ -166,5 +175,6 @@ __all__ = [
     "Software",
     "SoftwareLike",
     "attention_kernel_seconds",
+    "default_implementation",
     "implementation",
 ]

@@ -14,7 +14,7 @@ import pint
 from mlcost.assumptions import Assumptions
 from mlcost.checks import counts
 from mlcost.errors import MlcostError, UnknownNameError
-from mlcost.implementation import Software
+from mlcost.implementation import Software, default_implementation
 from mlcost.implementation import implementation as implementation_of
 from mlcost.layout import Layout
 from mlcost.parallel.search import SearchResult, search, unstated_knobs
@@ -326,7 +326,10 @@ def resolve(plan: PlanInputs) -> Run:
     )
     gpus = _gpus(plan, base)
     resolved = base.for_gpus(gpus)
-    software = implementation_of(plan.implementation, catalog)
+    chosen = plan.implementation
+    if chosen is None:  # a CPU profile runs the eager host loop, a GPU Megatron-Core
+        chosen = default_implementation(resolved.accelerator)
+    software = implementation_of(chosen, catalog)
     if plan.global_batch_size is not None:  # 0 is refused, never read as "the default"
         counts(plan.global_batch_size, "global_batch_size")
     batch = plan.global_batch_size or default_global_batch(model, config, gpus, assumptions)
