@@ -364,17 +364,26 @@ def launch_heads(forward_flops: Real, sequence: Real, head_dim: Real, causal: bo
     return forward_flops / (4 * d * s * s * (0.5 if causal else 1.0))
 
 
-def parameter_tensors(table: OperatorTable) -> float:
-    """Parameter tensors of the model (one per operator row with parameters, per layer): what a
-    for-loop optimizer dispatches its operations over (biases counted with their weights)."""
+def parameter_tensors(table: OperatorTable, fused: frozenset[str] = frozenset()) -> float:
+    """Parameter tensors of the model as its code holds them, what a for-loop optimizer
+    dispatches its operations over: per layer, each row's :attr:`Operator.parameter_tensors`
+    (a weight and a bias: two; a row with parameters but no count: one), the rows of a fuse
+    group run as one GEMM (``fused``, :func:`fused_groups`: GPT-2's ``c_attn``, Megatron-Core's
+    ``linear_qkv``) counted once, as the one module they are. The reference GPT of
+    ``mlcost bench`` has 28, ``len(list(model.parameters()))`` (tests/test_host_work.py)."""
     micro = float(table.metadata.get("micro_batches", 1))
-    return float(
-        sum(
-            np.max(op.count) / micro
-            for op in table.operators
-            if op.kind != OperatorKind.OPTIMIZER and np.any(op.parameters > 0)
-        )
-    )
+    seen: set[tuple[str, str]] = set()
+    total = 0.0
+    for op in table.operators:
+        if op.kind == OperatorKind.OPTIMIZER or not np.any(op.parameters > 0):
+            continue
+        if op.fuse_group in fused:
+            if (op.block, op.fuse_group) in seen:
+                continue
+            seen.add((op.block, op.fuse_group))
+        tensors = float(np.max(op.parameter_tensors)) or 1.0
+        total += float(np.max(op.count)) / micro * tensors
+    return total
 
 
 def _grouped(op: Operator, ex: Execution) -> bool:
@@ -587,6 +596,7 @@ def operator_time(
     compute: Real
     memory: Real
     touch: Real = 0.0
+    extra: Real = 0.0  # a bias's gradient sum, after the GEMM (nothing overlaps it)
     kernel = kernels.get(op.pattern) if op.role == OperatorRole.ATTENTION_CORE else None
     if kernel is not None:  # the measured fused kernel: its time on the scores row
         first = _is_scores(op)
@@ -603,6 +613,9 @@ def operator_time(
             ceilings.latency_of(kind) if kind != OperatorKind.ATTENTION or _is_scores(op) else 0.0
         )
         memory = memory_seconds(op, ceilings) + latency * host_ops
+        sums = _bias_gradient_sum(op, ex, ceilings, kernels_shared)
+        if sums is not None:  # its own kernel after the GEMM's: its launch and its bytes
+            host_ops, extra = host_ops + 1 / kernels_shared, sums
     elif ex.folds and kind == OperatorKind.ELEMENTWISE and op.name.endswith("residual add"):
         # Residual adds, folded into the bias-dropout-add (or GEMM epilogue) kernel before them
         # (never a GEMM: residual adds are element-wise).
@@ -630,19 +643,37 @@ def operator_time(
     body = ceilings.combine(compute, memory) if ex.roofline else compute + memory
     gaps = host_ops * launch
     host = host_ops * ex.dispatch
-    total = np.maximum(body + gaps, host)  # the GPU waits for a host that falls behind
+    total = np.maximum(body + gaps, host) + extra  # the GPU waits for a host that falls behind
     count = op.count
     return OperatorTime(
         name=op.name,
         kind=kind,
         compute=compute * count,
-        memory=memory * count,
-        launch=(total - body) * count,
+        memory=(memory + extra) * count,
+        launch=(total - extra - body) * count,
         total=(total + touch) * count,
         gaps=gaps * count,
         host=host * count,
         first_touch=touch * count,
     )
+
+
+def _bias_gradient_sum(
+    op: Operator, ex: Execution, ceilings: Ceilings, kernels_shared: int
+) -> Real | None:
+    """Seconds of a GEMM's bias-gradient reduction under an implementation that runs it as
+    its own kernel (``bias_gradient_sums``: eager autograd's ``grad.sum(0)`` in ``addmm``'s
+    backward), None where there is none (no bias, no weight gradient, or fused): a read of
+    the output gradient, shaped as the forward's output (``bytes_written``, one rank's share:
+    ``1/c`` of the tokens, ``1/t`` of a column-parallel GEMM's features), at the read-stream
+    rate; the fused rows of one GEMM (``kernels_shared``) share one sum over their outputs."""
+    spec = ex.spec
+    biased = np.any(op.parameter_tensors > 1) and np.any(op.backward_weight_flops)
+    if spec is None or not spec.bias_gradient_sums or not biased:
+        return None
+    t, c = ex.shard
+    share = c * (t if op.tensor_parallel and not op.row_parallel else 1)
+    return ceilings.stream_seconds(op.bytes_written / share, 0.0)
 
 
 def memory_seconds(op: Operator, ceilings: Ceilings, triad: float | None = None) -> Real:

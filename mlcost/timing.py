@@ -373,7 +373,7 @@ def operator_times_by_shard(
     # Only a for-loop optimizer dispatches per parameter tensor (0 operations per tensor
     # otherwise, so the count is not needed).
     per_tensor = software is not None and software.spec.optimizer_ops_per_tensor
-    tensors = parameter_tensors(table) if per_tensor else 0.0
+    tensors = parameter_tensors(table, fused) if per_tensor else 0.0
     details: dict[str, Any] = {}
     if software is not None:
         details["implementation"] = software.describe()

@@ -250,6 +250,11 @@ class Implementation(Spec):
     #: after it are not recomputed (:func:`mlcost.operator_time.recomputed_rows`). False:
     #: the whole layer's forward is replayed (Megatron-Core's reentrant checkpoint).
     recompute_stops_early: bool = False
+    #: Each bias's gradient is its own reduction in backward (eager autograd: ``addmm``'s
+    #: backward sums the output gradient over the tokens, ``grad.sum(0)``), reading the GEMM's
+    #: output gradient once (:func:`mlcost.operator_time.operator_time`). False: folded into
+    #: the weight-gradient GEMM's epilogue (cuBLASLt's BGRADB, Transformer Engine) or no bias.
+    bias_gradient_sums: bool = False
     # Bytes per parameter of the gradients held from backward to the optimizer step under mixed
     # precision (Megatron's FP32 main_grad buffers); absent: the precision policy's.
     held_gradient_bytes: float | None = Field(default=None, gt=0)

@@ -141,6 +141,9 @@ class Operator(Record, frozen=True):
     backward_bytes: Real = 0
     saved_bytes: Real = 0
     parameters: Real = 0
+    # The parameter tensors of one execution as the model's code holds them (a weight and a
+    # bias: two); 0 with parameters counts as one (:func:`mlcost.operator_time.parameter_tensors`).
+    parameter_tensors: Real = 0
     recompute_fraction: float = 0.0
     # The inputs of a region recomputed on its own (the attention core's q, k and v, on its
     # scores row), kept for backward on the share ``recomputed_alone`` of its executions whose
@@ -404,6 +407,7 @@ def elementwise_operator(
     saved_element_bytes: float | None = None,
     kind: str = "elementwise",
     parameters: Real = 0,
+    parameter_tensors: Real = 0,
     recompute_fraction: float = 0.0,
     role: OperatorRole = OperatorRole.NONE,
     pattern: str = "",
@@ -425,6 +429,7 @@ def elementwise_operator(
         backward_bytes=(inputs + 1) * elements * activation_bytes,
         saved_bytes=saved_elements * saved_size,
         parameters=parameters,
+        parameter_tensors=parameter_tensors,
         recompute_fraction=recompute_fraction,
         role=role,
         pattern=pattern,

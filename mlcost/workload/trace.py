@@ -143,6 +143,7 @@ def trace(
                 backward_weight_flops=w,
                 saved_bytes=saved.get(name, 0),
                 parameters=sum(p.numel() for p in sub.parameters()),
+                parameter_tensors=len(list(sub.parameters())),
             )
         )
     rest_forward: Real = forward.get("Global", 0) - sum(op.forward_flops for op in rows)
@@ -159,6 +160,7 @@ def trace(
             backward_input_flops=rest_backward,
             saved_bytes=saved.get("", 0),
             parameters=sum(p.numel() for p in meta_module.parameters() if p not in listed),
+            parameter_tensors=sum(1 for p in meta_module.parameters() if p not in listed),
         )
     )
     return OperatorTable(
