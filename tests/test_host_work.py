@@ -200,3 +200,126 @@ def test_the_first_touch_rate_is_fitted_and_bounded() -> None:
     with pytest.raises(MlcostError, match=r"host fill-fresh: .* disturbed"):
         fit_first_touch(_host_results(1.004, 0.004))
     assert fit_first_touch(_host_results(0.004, 0.004).iloc[:0]) is None
+
+
+def _table(spec: Any, sequence: int, micro_batch: int) -> Any:
+    from mlcost.workload import operators
+
+    return operators(spec, bench_training(sequence, "fp32"), Layout(micro_batch_size=micro_batch))
+
+
+@pytest.mark.parametrize("layers", [1, 2, 5])
+def test_parameter_tensors_are_counted_as_the_torch_module_holds_them(layers: int) -> None:
+    # PyTorch's own count: the reference GPT's nn.Parameters (fused qkv Linear with its bias,
+    # separate biases, LayerNorm weight and bias, two embeddings, tied head): 12 per layer + 4
+    from mlcost.operator_time import fused_groups, parameter_tensors
+
+    config = GPTConfig(vocab_size=64, sequence_length=8, layers=layers, hidden=16, heads=2)
+    table = _table(spec_of(config), 8, 2)
+    fused = fused_groups(table.operators, None, bool(table.metadata.get("fused_qkv")))
+    assert parameter_tensors(table, fused) == len(list(GPT(config).parameters()))
+    assert len(list(GPT(config).parameters())) == 12 * layers + 4
+
+
+@pytest.mark.parametrize("family", ["llama", "gpt2", "qwen2"])
+def test_parameter_tensors_of_hugging_face_models(family: str) -> None:
+    # transformers' own modules: Llama (no biases, RMSNorm, untied head), GPT-2 (fused c_attn,
+    # biases everywhere), Qwen2 (q, k, v biases only, tied head)
+    transformers = pytest.importorskip("transformers")
+    from mlcost.operator_time import fused_groups, parameter_tensors
+    from mlcost.specs import from_hf_config
+
+    small = {"vocab_size": 128, "max_position_embeddings": 64}
+    configs = {
+        "llama": lambda: transformers.LlamaConfig(
+            **small, hidden_size=32, intermediate_size=64, num_hidden_layers=3,
+            num_attention_heads=4, num_key_value_heads=2, tie_word_embeddings=False,
+        ),
+        "gpt2": lambda: transformers.GPT2Config(
+            vocab_size=128, n_positions=64, n_embd=32, n_layer=3, n_head=4
+        ),
+        "qwen2": lambda: transformers.Qwen2Config(
+            **small, hidden_size=32, intermediate_size=64, num_hidden_layers=3,
+            num_attention_heads=4, num_key_value_heads=2, tie_word_embeddings=True,
+        ),
+    }  # fmt: skip
+    config = configs[family]()
+    model = transformers.AutoModelForCausalLM.from_config(config)
+    table = _table(from_hf_config(config.to_dict(), name=family), 16, 2)
+    fused = fused_groups(table.operators, None, bool(table.metadata.get("fused_qkv")))
+    assert parameter_tensors(table, fused) == len(list(model.parameters()))
+
+
+def test_the_optimizer_row_dispatches_what_adamw_dispatches_on_the_reference_gpt() -> None:
+    # The dispatcher's count over one real AdamW step of the reference GPT against the
+    # optimizer row's host operations (its dispatches past the step's own one or two)
+    config = GPTConfig(vocab_size=64, sequence_length=8, layers=2, hidden=16, heads=2)
+    torch.manual_seed(0)
+    model = GPT(config)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    ids = torch.randint(0, 64, (2, 8))
+    for _ in range(2):
+        model(ids).backward()
+        if _ == 0:
+            optimizer.step()
+    with _Dispatched() as dispatched:
+        optimizer.step()
+    cpu = _cpu(None)
+    step = step_time(
+        spec_of(config), bench_training(8, "fp32"), cpu, Layout(micro_batch_size=2),
+        implementation=HOST_IMPLEMENTATION,
+    )  # fmt: skip
+    row = next(r for r in step.rows if r.kind == "optimizer")
+    dispatch = implementation(HOST_IMPLEMENTATION).spec.dispatch_seconds
+    own = 1  # the optimizer row's own forward dispatch (no backward)
+    assert float(row.host) / dispatch - own == pytest.approx(dispatched.count)
+
+
+class _Sums(torch.utils._python_dispatch.TorchDispatchMode):
+    """The reductions autograd runs for bias gradients (``aten.sum.dim_IntList`` over dim 0 of
+    a 2-D output gradient), counted by PyTorch's dispatcher with the bytes they read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self.bytes = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        if func is torch.ops.aten.sum.dim_IntList and args[0].dim() == 2:
+            self.count += 1
+            self.bytes += args[0].numel() * args[0].element_size()
+        return func(*args, **(kwargs or {}))
+
+
+def test_eager_bias_gradient_sums_are_the_reductions_autograd_runs() -> None:
+    # Eager backward of the reference GPT: one sum over the tokens per biased Linear (qkv,
+    # proj, up, down: 4 per layer), reading its [tokens x n] output gradient. By hand: tokens
+    # T = 2 x 8, widths 3h + h + 4h + h = 9h, FP32: 2 layers x T x 9h x 4 B.
+    config = GPTConfig(vocab_size=64, sequence_length=8, layers=2, hidden=16, heads=2)
+    torch.manual_seed(0)
+    loss = GPT(config)(torch.randint(0, 64, (2, 8)))
+    with _Sums() as sums:
+        loss.backward()
+    assert sums.count == 2 * 4
+    assert sums.bytes == 2 * 16 * 9 * 16 * 4
+    # mlcost: the GEMM rows read those bytes once more at the stream rate, one more launch
+    # per biased GEMM (the fused q, k, v one); nothing under an implementation that fuses them
+    cpu = _cpu(None)
+    spec = implementation(HOST_IMPLEMENTATION).spec
+    assert spec.bias_gradient_sums
+
+    def gemms(software: Any) -> tuple[list[Any], Any]:
+        step = step_time(
+            spec_of(config), bench_training(8, "fp32"), cpu, Layout(micro_batch_size=2),
+            implementation=software,
+        )  # fmt: skip
+        return [r for r in step.rows if r.kind == "matmul"], step.ceilings
+
+    eager, ceilings = gemms(spec)
+    fused, _ = gemms(spec.model_copy(update={"bias_gradient_sums": False}))
+    extra = sum(float(a.memory - b.memory) for a, b in zip(eager, fused, strict=True))
+    assert extra == pytest.approx(float(ceilings.stream_seconds(sums.bytes, 0.0)))
+    launches = sum(float(a.gaps - b.gaps) for a, b in zip(eager, fused, strict=True))
+    assert launches / ceilings.launch_seconds == pytest.approx(sums.count)
+    added = sum(float(a.total - b.total) for a, b in zip(eager, fused, strict=True))
+    assert added >= extra

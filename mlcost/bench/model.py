@@ -58,7 +58,11 @@ class GPT(nn.Module):
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.layers))
         self.norm = nn.LayerNorm(config.hidden)
 
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+    def forward(self, ids: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
+        """The mean cross-entropy of the logits against ``targets`` (default ``ids`` itself: at
+        the default N(0, 1) embeddings the tied head then scores each token's own embedding
+        far above the rest, the loss is 0.0 in FP32 and every gradient is zero or subnormal,
+        which slows some CPU kernels: give a training step other targets)."""
         positions = torch.arange(ids.shape[1], device=ids.device)
         x = self.tokens(ids) + self.positions(positions)
         for block in self.blocks:
@@ -67,7 +71,8 @@ class GPT(nn.Module):
             else:
                 x = block(x)
         logits = self.norm(x) @ self.tokens.weight.t()
-        return functional.cross_entropy(logits.float().flatten(0, 1), ids.flatten())
+        scored = ids if targets is None else targets
+        return functional.cross_entropy(logits.float().flatten(0, 1), scored.flatten())
 
 
 def spec_of(config: GPTConfig) -> TransformerSpec:

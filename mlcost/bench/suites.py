@@ -587,12 +587,14 @@ def end_to_end(
             torch.manual_seed(0)
             model = GPT(config).to(device)
             optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-            ids = torch.randint(
-                0, config.vocab_size, (batch, config.sequence_length), device=device
+            ids, targets = torch.randint(
+                0, config.vocab_size, (2, batch, config.sequence_length), device=device
             )
 
             def step() -> None:
-                loss = model(ids)
+                # targets other than the inputs: a loss above zero and gradients of normal
+                # magnitude, as in training and in the kernel benchmarks (GPT.forward)
+                loss = model(ids, targets)
                 loss.backward()
                 optimizer.step()
                 optimizer.zero_grad(set_to_none=True)
