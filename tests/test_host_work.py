@@ -323,3 +323,27 @@ def test_eager_bias_gradient_sums_are_the_reductions_autograd_runs() -> None:
     assert launches / ceilings.launch_seconds == pytest.approx(sums.count)
     added = sum(float(a.total - b.total) for a, b in zip(eager, fused, strict=True))
     assert added >= extra
+
+
+def test_the_reference_gpt_scored_against_its_inputs_has_no_loss_to_learn() -> None:
+    # PyTorch's own values: at the default N(0, 1) embeddings the tied head scores each token's
+    # own embedding far above the others, so the FP32 loss against the inputs is 0.0 and the
+    # gradients vanish (zero, subnormal or below 1e-30): not a training step. The bench's end-to-end
+    # step scores other targets, with a loss of about ln(vocabulary) or more and normal
+    # gradients, as the kernel benchmarks' random inputs have. The quick preset's width and
+    # vocabulary (hidden 256, vocabulary 4,096), fewer tokens and layers.
+    config = GPTConfig(vocab_size=4096, sequence_length=32, layers=1, hidden=256, heads=4)
+    tiny = torch.finfo(torch.float32).tiny
+    torch.manual_seed(0)
+    ids, targets = torch.randint(0, 4096, (2, 2, 32))
+    model = GPT(config)
+    loss = model(ids)
+    loss.backward()
+    assert float(loss) == 0.0
+    assert float(model.tokens.weight.grad.abs().max()) < 1e-30
+    assert float(model.tokens.weight.grad.abs().mean()) < 1e3 * tiny
+    model.zero_grad(set_to_none=True)
+    loss = model(ids, targets)
+    loss.backward()
+    assert float(loss) > 8.3  # ln 4096 = 8.32, a uniform guess
+    assert float(model.tokens.weight.grad.abs().max()) > 1e-6

@@ -61,8 +61,8 @@ class GPT(nn.Module):
     def forward(self, ids: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
         """The mean cross-entropy of the logits against ``targets`` (default ``ids`` itself: at
         the default N(0, 1) embeddings the tied head then scores each token's own embedding
-        far above the rest, the loss is 0.0 in FP32 and every gradient is zero or subnormal,
-        which slows some CPU kernels: give a training step other targets)."""
+        far above the rest, the loss is 0.0 in FP32 and the gradients vanish (zero, subnormal
+        or below 1e-30), which slows some CPU kernels: give a training step other targets)."""
         positions = torch.arange(ids.shape[1], device=ids.device)
         x = self.tokens(ids) + self.positions(positions)
         for block in self.blocks:

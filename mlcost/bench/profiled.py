@@ -53,11 +53,13 @@ def profile_steps(
     with torch.device(device):
         model = GPT(config, checkpoint=recompute).train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    ids = torch.randint(0, config.vocab_size, (batch, config.sequence_length), device=device)
+    ids, targets = torch.randint(
+        0, config.vocab_size, (2, batch, config.sequence_length), device=device
+    )
     cuda = device.startswith("cuda")
 
     def step() -> None:
-        model(ids).backward()
+        model(ids, targets).backward()  # other targets: a real loss (GPT.forward)
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
         if cuda:
