@@ -22,6 +22,7 @@ function validates.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -57,6 +58,9 @@ def finite(
 ) -> Any:
     """``value`` unchanged when every element is a finite number ``>= minimum`` (``> minimum``
     with ``strict``); else one line naming ``field`` (and the ``unit`` ``value`` is in)."""
+    plain_number = type(value) in (int, float) and math.isfinite(value)
+    if plain_number and (value > minimum or (value == minimum and not strict)):
+        return value  # one plain number within bounds: no array
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -83,6 +87,8 @@ def quantity(
 def counts(value: Any, field: str, *, minimum: int = 1) -> Any:
     """``value`` unchanged when every element is a whole number ``>= minimum``; else one line
     naming ``field``."""
+    if type(value) is int and value >= minimum:  # one plain whole number: no array
+        return value
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):

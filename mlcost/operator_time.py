@@ -389,7 +389,7 @@ def parameter_tensors(table: OperatorTable, fused: frozenset[str] = frozenset())
 def _grouped(op: Operator, ex: Execution) -> bool:
     """Whether ``op``'s GEMMs run as one grouped launch (MoE experts under a grouped GEMM:
     :attr:`Execution.groups_experts`)."""
-    return ex.groups_experts and bool(np.any(op.gemm_group))
+    return ex.groups_experts and _nonzero(op.gemm_group)
 
 
 def fused_groups(
@@ -591,7 +591,7 @@ def operator_time(
     kind, recompute = op.kind, op.recompute_fraction
     # One dispatch for the forward, one for the backward (where it has work), one per
     # recomputed forward.
-    host_ops: Real = 1 + bool(np.any(op.backward_flops) or np.any(op.backward_bytes))
+    host_ops: Real = 1 + (_nonzero(op.backward_flops) or _nonzero(op.backward_bytes))
     host_ops = host_ops + recompute
     compute: Real
     memory: Real
@@ -688,6 +688,12 @@ def memory_seconds(op: Operator, ceilings: Ceilings, triad: float | None = None)
         return op.bytes_moved / rate
     forward = ceilings.stream_seconds(op.bytes_read, op.bytes_written, triad)
     return forward * (1 + op.recompute_fraction) + op.backward_bytes / rate
+
+
+def _nonzero(value: Real) -> bool:
+    """Whether any element of ``value`` is non-zero (one plain number without an array: the
+    serving search asks it of every row of every table)."""
+    return bool(value) if isinstance(value, (int, float)) else bool(np.any(value))
 
 
 def _is_scores(op: Operator) -> bool:

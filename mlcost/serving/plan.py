@@ -465,10 +465,8 @@ class ServePlan(Result):
         if table is None:
             table = self._tables[table_key] = build(model, *shape, **self._options)
         engine = self.resolved_engine
-        key = (
-            "roofline", table_key, engine.grouped_expert_gemm, self.accelerator.name,
-            self.weights, self.kv_format,
-        )  # fmt: skip
+        grouped = engine.grouped_expert_gemm and model.moe is not None  # no experts: no group
+        key = ("roofline", table_key, grouped, self.accelerator.name, self.weights, self.kv_format)
         roofline = self._forwards.get(key)
         if roofline is None:
             roofline = self._forwards[key] = roofline_seconds(table, self._ceilings, engine)
