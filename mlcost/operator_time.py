@@ -668,8 +668,9 @@ def _bias_gradient_sum(
     ``1/c`` of the tokens, ``1/t`` of a column-parallel GEMM's features), at the read-stream
     rate; the fused rows of one GEMM (``kernels_shared``) share one sum over their outputs."""
     spec = ex.spec
-    biased = np.any(op.parameter_tensors > 1) and np.any(op.backward_weight_flops)
-    if spec is None or not spec.bias_gradient_sums or not biased:
+    if spec is None or not spec.bias_gradient_sums:
+        return None
+    if not (_nonzero(np.greater(op.parameter_tensors, 1)) and _nonzero(op.backward_weight_flops)):
         return None
     t, c = ex.shard
     share = c * (t if op.tensor_parallel and not op.row_parallel else 1)
