@@ -69,6 +69,7 @@ def test_a_layer_gemm_row_has_every_field_in_its_place(flags: dict[str, bool]) -
         "backward_bytes": (6 * 3 + 15 * 7 + 10 * 3) + (10 * 5 + 6 * 3 + 15 * 13),  # 416
         "saved_bytes": 2 * 5 * 5,  # its input, as the GEMM reads it: 50
         "parameters": 5 * 3 + 3,  # weight and bias: 18
+        "parameter_tensors": 2,  # the weight and the bias
         "recompute_fraction": 0.25,
         "region_input_bytes": 0.0,
         "recomputed_alone": 0.0,
@@ -99,7 +100,7 @@ def test_an_elementwise_row_has_every_field_in_its_place() -> None:
     row = elementwise_operator(
         "mlp activation", "layer", 23, 7, "gelu", activation_bytes=3, inputs=2,
         saved_elements=4, saved_element_bytes=5, kind="activation", parameters=9,
-        recompute_fraction=0.5, role=OperatorRole.MLP_INTERMEDIATE, pattern="local",
+        parameter_tensors=2, recompute_fraction=0.5, role=OperatorRole.MLP_INTERMEDIATE, pattern="local",
         tensor_parallel=True, note="another note",
     )  # fmt: skip
     forward = 8 * 7  # GELU: 8 FLOPs per element, 7 elements
@@ -116,6 +117,7 @@ def test_an_elementwise_row_has_every_field_in_its_place() -> None:
         "backward_bytes": 3 * 7 * 3,  # (inputs + 1) tensors
         "saved_bytes": 4 * 5,
         "parameters": 9,
+        "parameter_tensors": 2,
         "recompute_fraction": 0.5,
         "region_input_bytes": 0.0,
         "recomputed_alone": 0.0,
