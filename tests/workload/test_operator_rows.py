@@ -100,8 +100,8 @@ def test_an_elementwise_row_has_every_field_in_its_place() -> None:
     row = elementwise_operator(
         "mlp activation", "layer", 23, 7, "gelu", activation_bytes=3, inputs=2,
         saved_elements=4, saved_element_bytes=5, kind="activation", parameters=9,
-        parameter_tensors=2, recompute_fraction=0.5, role=OperatorRole.MLP_INTERMEDIATE, pattern="local",
-        tensor_parallel=True, note="another note",
+        parameter_tensors=2, recompute_fraction=0.5, role=OperatorRole.MLP_INTERMEDIATE,
+        pattern="local", tensor_parallel=True, note="another note",
     )  # fmt: skip
     forward = 8 * 7  # GELU: 8 FLOPs per element, 7 elements
     assert _fields(row) == {
