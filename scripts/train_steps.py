@@ -176,8 +176,11 @@ def build(kind: str, config: dict[str, Any], recompute: bool, device: str) -> to
 
 
 def loss_of(kind: str, model: torch.nn.Module, ids: torch.Tensor) -> torch.Tensor:
+    """The step's loss: next-token targets for mlcost's bench GPT (against its own inputs its
+    tied head scores a loss of 0.0 and the gradients vanish: mlcost.bench.model.GPT.forward),
+    the Hugging Face models' own shifted labels."""
     if kind == "bench":
-        return model(ids)
+        return model(ids, torch.roll(ids, -1, dims=1))
     return model(input_ids=ids, labels=ids).loss
 
 
