@@ -80,6 +80,14 @@ def serve(
             "search: only this degree).",
         ),
     ] = None,
+    ep: Annotated[
+        int | None,
+        typer.Option(
+            "--ep",
+            help="Expert-parallel degree of a mixture-of-experts model, equal to --tp: experts "
+            "split over the tp GPUs, attention data parallel (default 1; not searched).",
+        ),
+    ] = None,
     nodes: NodesOption = None,
     prompt: Annotated[str, typer.Option(help="Prompt (input) tokens per request.")] = "1024",
     output_tokens: Annotated[
@@ -159,9 +167,14 @@ def serve(
     tpot_value = None if tpot is None else _latency(tpot, "--tpot")
     if plot is not None:
         check_destination(plot, "--plot", force=force)
-    degrees = {"tp": tp, "pp": pp, "nodes": nodes}
+    degrees = {"tp": tp, "pp": pp, "ep": ep, "nodes": nodes}
     counted = {k: None if v is None else _count(str(v), f"--{k}") for k, v in degrees.items()}
     if (ttft_value is not None or tpot_value is not None) and gpu is None and system is None:
+        if counted["ep"] is not None:
+            raise MlcostError(
+                f"--ep: got {counted['ep']}, but the search does not try expert parallelism yet; "
+                "give --gpu (or --system) with --tp and --ep to price that layout"
+            )
         layouts = (True,) if disaggregated else (False, True)
         _search(model, (ttft_value, tpot_value), rate_value, prompt, output, engine, layouts,
                 counted, plot, as_json, (explain, every), force=force)  # fmt: skip
@@ -186,6 +199,7 @@ def serve(
         **where,
         tp=counted["tp"] or 1,
         pp=counted["pp"] or 1,
+        ep=counted["ep"] or 1,
         prompt=_count(prompt, "--prompt"),
         output=_count(output, "--output-tokens"),
         batch=None if batch is None else _count(batch, "--concurrency"),

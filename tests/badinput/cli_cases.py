@@ -224,6 +224,10 @@ SERVE_CASES: tuple[tuple[str, ...], ...] = (
     ("llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--tp", "3"),
     ("llama-3-8b", "--ttft", "500ms", "--tpot", "50ms", "--nodes", "0"),
     ("llama-3-8b", "--pp", "3", "--json"),
+    # expert parallelism (attention data parallel): a dense model, ep other than tp, a search
+    ("llama-3-8b", "--ep", "2"), ("mixtral-8x7b", "--tp", "2", "--ep", "0"),
+    ("mixtral-8x7b", "--tp", "2", "--ep", "4"),
+    ("mixtral-8x7b", "--ttft", "500ms", "--tpot", "50ms", "--ep", "2"),
 )  # fmt: skip
 
 

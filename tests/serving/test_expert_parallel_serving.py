@@ -4,6 +4,7 @@ key-value heads of 128, 128 routed experts of 1536, top 8, vocabulary 151,936, u
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -198,3 +199,22 @@ def test_closed_loop_steady_state_laws() -> None:
     free, first, _ = (float(v) for v in closed_loop_steady_state(0.4, 0.02, 0.0, 10, 500))
     assert free == pytest.approx(0.02)
     assert first == pytest.approx(closed_loop_time_to_first_token(0.4, 0.02, 10, 500))
+
+
+def test_cli_serve_takes_ep() -> None:
+    # `mlcost serve --tp 8 --ep 8` is the same layout: the weights per rank by hand (the
+    # docstring of test_memory_per_rank_by_hand), 28,387,049,472 + 6,751,780,864 + 2 x
+    # 1,245,457,920 bytes.
+    from tests.cli.conftest import invoke
+
+    result = invoke(
+        "serve", "qwen3-235b-a22b", "--system", "dgx-h200", "--tp", "8", "--ep", "8",
+        "--weights", "fp8", "--kv-format", "fp8", "--engine", "tensorrt-llm", "--prompt", "128",
+        "--output-tokens", "2048", "--concurrency", "2048", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["tp"], data["ep"]) == (8, 8)
+    weights = next(f for f in data["figures"] if f["name"] == "weights per GPU")
+    expected = 28_387_049_472 + 6_751_780_864 + 2 * 1_245_457_920
+    assert weights["value"]["value"] * 1e9 == pytest.approx(expected, rel=1e-9)
