@@ -61,6 +61,7 @@ from mlcost.specs import Node, TransformerSpec, default_catalog
 from mlcost.specs.hardware import Attached
 from mlcost.systems import SystemLike, system
 from mlcost.uncertainty import (
+    BAND_TAIL,
     POOLED,
     Band,
     Calibration,
@@ -758,12 +759,6 @@ class PublishedValidation(Record, Result, frozen=True):
         from mlcost import plot
 
         return plot.validation(self, ax=ax)
-
-
-#: The band's quantiles: the 5th and 95th percentiles of the corrected training rows. The 10th
-#: and 90th held 75 % of the rows out of sample (each family left out of the fit in turn), below
-#: the band's 80 % level; these hold at least that (benchmarks/validate_runs.py prints it).
-BAND_TAIL = 0.05
 
 
 def training_ratios(result: PublishedValidation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """The uncertainty band of serving latencies, as shipped: ``mlcost/data/serving_band.json``,
 written by ``benchmarks/validate_serving.py --write`` from the published serving rows
-(:func:`mlcost.serving.published.serving_band_from_rows`: the 10th-90th percentile of measured /
+(:func:`mlcost.serving.published.serving_band_from_rows`: the 5th-95th percentile of measured /
 predicted time, with its leave-one-family-out check). The training step's band is
 :func:`mlcost.uncertainty.step_time_band`; the same :class:`~mlcost.uncertainty.Band` here."""
 

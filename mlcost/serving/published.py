@@ -189,20 +189,19 @@ def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> di
     """The band of a serving latency (:func:`mlcost.uncertainty.band_from_errors` on the rows'
     :func:`latency_ratio`), and its leave-one-family-out check: for each family, the band of
     the other families' rows and the share of the family's rows inside it."""
-    from mlcost.uncertainty import band_from_errors, held_out_bands
+    from mlcost.uncertainty import BAND_TAIL, band_from_errors, held_out_bands
 
     ratios = np.asarray([latency_ratio(r) for r in rows])
     families = [str(r["family"]) for r in rows]
     derivation = (
-        f"10th-90th percentile of measured / predicted time over the {ratios.size} published "
-        f"serving rows ({', '.join(dict.fromkeys(families))}; mlcost/data/published_serving.yaml)"
+        f"{100 * BAND_TAIL:.0f}th-{100 * (1 - BAND_TAIL):.0f}th percentile of measured / "
+        f"predicted time over the {ratios.size} published serving rows "
+        f"({', '.join(dict.fromkeys(families))}; mlcost/data/published_serving.yaml)"
     )
-    band = band_from_errors(ratios - 1, derivation, level)
+    band = band_from_errors(ratios - 1, derivation, level, tail=BAND_TAIL)
     held = {
         family: {"low": low, "high": high, "rows": int(inside.size), "inside": int(inside.sum())}
-        for family, (low, high, inside) in held_out_bands(
-            ratios, None, families, (1 - level) / 2
-        ).items()
+        for family, (low, high, inside) in held_out_bands(ratios, None, families, BAND_TAIL).items()
     }
     inside_all = sum(entry["inside"] for entry in held.values())
     return {
