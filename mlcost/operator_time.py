@@ -692,9 +692,9 @@ def memory_seconds(op: Operator, ceilings: Ceilings, triad: float | None = None)
 
 
 def _nonzero(value: Real) -> bool:
-    """Whether any element of ``value`` is non-zero (one plain number without an array: the
-    serving search asks it of every row of every table)."""
-    return bool(value) if isinstance(value, (int, float)) else bool(np.any(value))
+    """Whether any element of ``value`` (a number or an array) is non-zero, by the array's own
+    reduction (numpy's module-level ``np.any`` wrapper costs more than the test itself)."""
+    return bool(np.asarray(value).any())
 
 
 def _is_scores(op: Operator) -> bool:

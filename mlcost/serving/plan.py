@@ -460,10 +460,8 @@ class ServePlan(Result):
         """:func:`forward_seconds` of ``build``'s table under this plan's engine, its roofline
         seconds kept beside the table (:meth:`_tables`) for every engine that groups its
         experts alike on the same GPU and formats (the ceilings' key)."""
+        table = self._table(build, model, *shape)
         table_key = self._table_key(build, model, *shape)
-        table = self._tables.get(table_key)
-        if table is None:
-            table = self._tables[table_key] = build(model, *shape, **self._options)
         engine = self.resolved_engine
         grouped = engine.grouped_expert_gemm and model.moe is not None  # no experts: no group
         key = ("roofline", table_key, grouped, self.accelerator.name, self.weights, self.kv_format)
