@@ -48,6 +48,7 @@ import numpy as np
 import pint
 
 from mlcost import energy
+from mlcost.arrays import plain
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.comms.placement import collective_seconds, placement
 from mlcost.errors import MlcostError, RunDoesNotFitError
@@ -456,10 +457,14 @@ class ServePlan(Result):
             table = self._tables[key] = build(model, *shape, **self._options)
         return table
 
-    def _forward(self, build: Any, model: TransformerSpec, *shape: Any, graph: bool = False) -> Any:
-        """:func:`forward_seconds` of ``build``'s table under this plan's engine, its roofline
-        seconds kept beside the table (:meth:`_tables`) for every engine that groups its
-        experts alike on the same GPU and formats (the ceilings' key)."""
+    def _evaluated(
+        self, build: Any, model: TransformerSpec, *shape: Any
+    ) -> tuple[OperatorTable, Any, tuple[float, float]]:
+        """``build``'s table (:meth:`_table`), its roofline seconds (:func:`roofline_seconds`)
+        and its kernel and host-operation counts under this plan's engine
+        (:func:`engine_counts`): what :func:`forward_seconds` reads, the roofline kept beside
+        the table (:meth:`_forwards`) for every engine that groups its experts alike on the same
+        GPU and formats (the ceilings' key), the counts for each engine."""
         table = self._table(build, model, *shape)
         table_key = self._table_key(build, model, *shape)
         engine = self.resolved_engine
@@ -472,10 +477,37 @@ class ServePlan(Result):
         counts = self._forwards.get(counts_key)
         if counts is None:
             counts = self._forwards[counts_key] = engine_counts(engine, table, model.num_layers)
-        return forward_seconds(
-            table, self._ceilings, engine, layers=model.num_layers, graph=graph,
-            roofline=roofline, counts=counts,
-        )  # fmt: skip
+        return table, roofline, counts
+
+    def _prefill_and_decode(
+        self, model: TransformerSpec, together: int, prompt: float, batch: Any, context: float
+    ) -> tuple[float, float, Any]:
+        """Seconds of the forwards of ``model`` an iteration runs (:func:`forward_seconds` under
+        this plan's engine): a prompt of ``prompt`` tokens prefilled alone, ``together`` of them
+        prefilled in one forward, and, unless ``batch`` is None, the decode step of ``batch``
+        sequences (a number or an array) with ``context`` tokens cached, replayed from a graph
+        where the engine decodes from one. They are the sequences of one table: its counts are
+        arrays, one element per forward (:func:`forward_operators` works element by element,
+        so each is the arithmetic of its own table), placed on the roofline once
+        (:meth:`_evaluated`)."""
+        decode = np.ravel(np.asarray([] if batch is None else batch, dtype=np.float64))
+        sequences = np.concatenate(([1.0, float(together)], decode))
+        new = np.concatenate(([prompt, prompt], np.ones_like(decode)))
+        past = np.concatenate(([0.0, 0.0], np.full_like(decode, context)))
+        table, roofline, counts = self._evaluated(forward_operators, model, sequences, new, past)
+        engine = self.resolved_engine
+
+        def seconds(part: slice, graph: bool) -> Any:
+            return forward_seconds(
+                table, self._ceilings, engine, layers=model.num_layers, graph=graph,
+                roofline=np.asarray(roofline)[part], counts=counts,
+            )  # fmt: skip
+
+        alone, shared = (float(x) for x in seconds(slice(0, 2), False))
+        if batch is None:
+            return alone, shared, None
+        step = np.reshape(seconds(slice(2, None), engine.decode_graphs), np.shape(batch))
+        return alone, shared, plain(step)
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
@@ -603,18 +635,21 @@ class ServePlan(Result):
         # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
         # step with the prefill chunks it carries, a speculative round), not per forward.
         overhead = engine.step_seconds
-        forward = self._forward(prefill_operators, model, 1, p) + comm(p)
-        prefill = forward + overhead
+        # A prompt's prefill alone; admitted prompts share forwards of up to prefill_tokens
+        # tokens (one weight read); the decode step, of the b / pp sequences of a pipeline's
+        # micro-batch (b without stages), unless a draft model proposes the tokens.
         together = prompts_per_prefill(engine.prefill_tokens, p)
-        if together == 1:
-            per_prompt_token = forward / p
-        else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
-            batched = self._forward(prefill_operators, model, together, p)
-            per_prompt_token = (batched + comm(together * p)) / (together * p)
         draft = self.draft_model
+        alone, batched, decode = self._prefill_and_decode(
+            model, together, p, None if draft is not None else b / self.pp, context
+        )
+        forward = alone + comm(p)
+        prefill = forward + overhead
+        per_prompt_token = (batched + comm(together * p)) / (together * p)
+        if self.pp > 1:
+            return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token, decode)
         if draft is None:
-            step = self._forward(decode_operators, model, b, context, graph=graph)
-            step = step + comm(b)
+            step = decode + comm(b)
             tokens = np.ones_like(b)
         else:
             k = self.draft_tokens
@@ -655,8 +690,6 @@ class ServePlan(Result):
                 "tokens_per_step": tokens, "prompt": p, "output": o, "context": context,
             }  # fmt: skip
             return self.disaggregated_timing(parts, b)
-        if self.pp > 1:
-            return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
         if self.arrivals == "closed-loop":
             # b clients per rank in a closed loop: the response-time law sets the request rate
             # and with it the prefills each iteration carries (closed_loop_steady_state).
@@ -735,7 +768,14 @@ class ServePlan(Result):
         return collective_seconds(system, "point-to-point", size, where)
 
     def _pipeline_timing(
-        self, b: Any, p: float, o: float, context: float, prefill: Any, per_prompt_token: Any
+        self,
+        b: Any,
+        p: float,
+        o: float,
+        context: float,
+        prefill: Any,
+        per_prompt_token: Any,
+        decode: Any,
     ) -> dict[str, Any]:
         """Continuous batching over ``pp`` pipeline stages with micro-batched decode (vLLM's
         and TensorRT-LLM's pipeline parallelism: ``pp`` micro-batches of ``m = b / pp``
@@ -755,13 +795,9 @@ class ServePlan(Result):
         TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al.
         2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The first token waits for its
         prompt's prefill through every stage, ``pp - 1`` transfers, and the prefill queue of
-        its micro-batch."""
+        its micro-batch. ``decode``: the model's decode step at ``m`` (:meth:`timing`)."""
         model, engine = self.transformer, self.resolved_engine
         m = np.asarray(b, dtype=np.float64) / self.pp
-        decode = forward_seconds(
-            self._table(decode_operators, model, m, context), self._ceilings, engine,
-            layers=model.num_layers, graph=engine.decode_graphs,
-        )  # fmt: skip
         # Uneven stages (L not a multiple of pp): the largest, ceil(L / pp) layers, sets the
         # pace, so a round takes pp x its share of the model's work instead of the whole.
         slowest = self.pp * self._stage_layers

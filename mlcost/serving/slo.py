@@ -389,7 +389,7 @@ def _candidates(
     rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
     disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
     there are none; ``shared`` the search's operator tables and what the plans derive from
-    them (:meth:`mlcost.ServePlan._table`, :meth:`mlcost.ServePlan._forward`).
+    them (:meth:`mlcost.ServePlan._table`, :meth:`mlcost.ServePlan._evaluated`).
     Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
     is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
     per_node = node.gpus_per_node
