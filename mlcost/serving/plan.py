@@ -483,13 +483,14 @@ class ServePlan(Result):
         self, model: TransformerSpec, together: int, prompt: float, batch: Any, context: float
     ) -> tuple[float, float, Any]:
         """Seconds of the forwards of ``model`` an iteration runs (:func:`forward_seconds` under
-        this plan's engine): a prompt of ``prompt`` tokens prefilled alone, ``together`` of them
-        prefilled in one forward, and, unless ``batch`` is None, the decode step of ``batch``
-        sequences (a number or an array) with ``context`` tokens cached, replayed from a graph
-        where the engine decodes from one. They are the sequences of one table: its counts are
-        arrays, one element per forward (:func:`forward_operators` works element by element,
-        so each is the arithmetic of its own table), placed on the roofline once
-        (:meth:`_evaluated`)."""
+        this plan's engine, plus their collectives, :meth:`_communication`): a prompt of
+        ``prompt`` tokens prefilled alone, ``together`` of them prefilled in one forward, and,
+        unless ``batch`` is None, the decode step of ``batch`` sequences (a number or an array)
+        with ``context`` tokens cached, replayed from a graph where the engine decodes from one.
+        They are the sequences of one table: its counts are arrays, one element per forward
+        (:func:`forward_operators` works element by element, so each is the arithmetic of its
+        own table), placed on the roofline once (:meth:`_evaluated`); their collectives, of
+        ``prompt``, ``together x prompt`` and ``batch`` tokens, one array too."""
         decode = np.ravel(np.asarray([] if batch is None else batch, dtype=np.float64))
         sequences = np.concatenate(([1.0, float(together)], decode))
         new = np.concatenate(([prompt, prompt], np.ones_like(decode)))
@@ -503,11 +504,14 @@ class ServePlan(Result):
                 roofline=np.asarray(roofline)[part], counts=counts,
             )  # fmt: skip
 
-        alone, shared = (float(x) for x in seconds(slice(0, 2), False))
+        moved = np.asarray(self._communication(sequences * new), dtype=np.float64)
+        alone, shared = (
+            float(x + y) for x, y in zip(seconds(slice(0, 2), False), moved[:2], strict=True)
+        )
         if batch is None:
             return alone, shared, None
-        step = np.reshape(seconds(slice(2, None), engine.decode_graphs), np.shape(batch))
-        return alone, shared, plain(step)
+        step = np.asarray(seconds(slice(2, None), engine.decode_graphs)) + moved[2:]
+        return alone, shared, plain(np.reshape(step, np.shape(batch)))
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
@@ -643,13 +647,12 @@ class ServePlan(Result):
         alone, batched, decode = self._prefill_and_decode(
             model, together, p, None if draft is not None else b / self.pp, context
         )
-        forward = alone + comm(p)
-        prefill = forward + overhead
-        per_prompt_token = (batched + comm(together * p)) / (together * p)
+        prefill = alone + overhead
+        per_prompt_token = batched / (together * p)
         if self.pp > 1:
             return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token, decode)
         if draft is None:
-            step = decode + comm(b)
+            step = decode
             tokens = np.ones_like(b)
         else:
             k = self.draft_tokens
@@ -795,17 +798,15 @@ class ServePlan(Result):
         TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al.
         2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The first token waits for its
         prompt's prefill through every stage, ``pp - 1`` transfers, and the prefill queue of
-        its micro-batch. ``decode``: the model's decode step at ``m`` (:meth:`timing`)."""
-        model, engine = self.transformer, self.resolved_engine
+        its micro-batch. ``decode``: the model's decode step at ``m`` with its all-reduces
+        (:meth:`timing`)."""
+        engine = self.resolved_engine
         m = np.asarray(b, dtype=np.float64) / self.pp
         # Uneven stages (L not a multiple of pp): the largest, ceil(L / pp) layers, sets the
         # pace, so a round takes pp x its share of the model's work instead of the whole.
         slowest = self.pp * self._stage_layers
         step = (
-            slowest * (np.asarray(decode)
-                       + tensor_parallel_seconds(self.resolved_system, self.tp,
-                                                 model.hidden_size, model.num_layers, m))
-            + engine.step_seconds
+            slowest * np.asarray(decode) + engine.step_seconds
         )  # fmt: skip
         per_prompt_token = slowest * np.asarray(per_prompt_token)
         hops = self.pp * np.asarray(self.stage_hop_seconds(m))
