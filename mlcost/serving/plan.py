@@ -556,11 +556,27 @@ class ServePlan(Result):
         layers = self.transformer.num_layers
         return math.ceil(layers / self.pp) / layers
 
+    def _cache_bytes(
+        self, model: TransformerSpec, tokens: float, tensor_parallel: int, block: int
+    ) -> float:
+        """One sequence's KV cache of ``tokens`` tokens on one of ``tensor_parallel`` ranks in
+        this plan's format, paged in blocks of ``block`` tokens (:func:`kv_cache_bytes`), in
+        bytes, built once per catalog for the model, tokens, format, degree and block
+        (:meth:`Catalog.derived`: a search asks for the same on every GPU and engine)."""
+
+        def build() -> float:
+            held = kv_cache_bytes(
+                model, tokens, 1, self.kv_format, tensor_parallel=tensor_parallel,
+                block_size=block,
+            )  # fmt: skip
+            return float(in_unit(held, "byte"))
+
+        key = ("serving KV-cache bytes", model.name, tokens, self.kv_format, tensor_parallel, block)
+        return self._catalog.derived(key, model, build)
+
     def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
-        held = kv_cache_bytes(
-            model, tokens, 1, self.kv_format, tensor_parallel=self._attention_tp, block_size=block
-        )
-        return float(in_unit(held, "byte")) * self._stage_layers  # the largest stage's layers
+        held = self._cache_bytes(model, tokens, self._attention_tp, block)
+        return held * self._stage_layers  # the largest stage's layers
 
     @cached_property
     def memory(self) -> dict[str, float]:
@@ -848,10 +864,7 @@ class ServePlan(Result):
         (their inter-node link), else within the node."""
         system = self.resolved_system
         p = float(np.mean(self._prompt))
-        cache = kv_cache_bytes(
-            self.transformer, p, 1, self.kv_format, tensor_parallel=self.tp, block_size=1
-        )
-        size = float(in_unit(cache, "byte"))
+        size = self._cache_bytes(self.transformer, p, self.tp, 1)
         apart = system.gpus_per_node if int(system.nodes) > 1 else 1
         where = placement(system, 2, stride=apart)
         return float(np.asarray(collective_seconds(system, "point-to-point", size, where)))

@@ -75,6 +75,9 @@ DEFAULT_WEIGHTS = ("bf16", "fp8", "int4")
 DEFAULT_KV_FORMATS = ("bf16", "fp8")
 DEFAULT_ENGINES = ("vllm", "tensorrt-llm", "sglang")
 DEFAULT_LAYOUTS = (False, True)
+#: What the plans of a search share: operator tables and what the plans derive from them (by
+#: :meth:`mlcost.ServePlan._table`'s key), and the batch grids by largest batch.
+Shared = tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any], dict[int, np.ndarray]]
 #: Why a GPU without a catalog price is not searched.
 NO_PRICE = "no price for this GPU"
 
@@ -326,8 +329,9 @@ def search_slo(
     target = (ttft_s, tpot_s, factor, rate_value)
     candidates: list[Candidate] = []
     pruned = 0
-    # operator tables and what the plans derive from them, shared by every plan of the search
-    shared: tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any]] = ({}, {})
+    # operator tables and what the plans derive from them, shared by every plan of the search,
+    # and the batch grids by largest batch
+    shared: Shared = ({}, {}, {})
     for gpu in _gpus(catalog, gpus):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
         node = system_of(gpu, catalog=catalog)
@@ -382,14 +386,15 @@ def _candidates(
     price: float,
     catalog: Catalog,
     ceilings: dict[str, Any] | str,
-    shared: tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any]],
+    shared: Shared,
 ) -> dict[bool, Candidate]:
     """``base`` in each of ``layouts`` (False: aggregated, True: disaggregated), each at the
     largest batch that meets ``target`` (TTFT and TPOT in seconds, the band's factor, the
     rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
     disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
     there are none; ``shared`` the search's operator tables and what the plans derive from
-    them (:meth:`mlcost.ServePlan._table`, :meth:`mlcost.ServePlan._evaluated`).
+    them (:meth:`mlcost.ServePlan._table`, :meth:`mlcost.ServePlan._evaluated`) and the batch
+    grids (:func:`batch_grid`) by largest batch.
     Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
     is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
     per_node = node.gpus_per_node
@@ -411,8 +416,10 @@ def _candidates(
         plan.__dict__["_ceilings"] = ceilings
         # Likewise its operator tables and their roofline seconds and kernel counts: the
         # search's plans of this model share them.
-        plan.__dict__["_tables"], plan.__dict__["_forwards"] = shared
-        batches = batch_grid(plan.largest_batch)
+        plan.__dict__["_tables"], plan.__dict__["_forwards"], grids = shared
+        batches = grids.get(plan.largest_batch)
+        if batches is None:
+            batches = grids[plan.largest_batch] = batch_grid(plan.largest_batch)
         timing = plan.timing(batches)
     except MlcostError as error:
         return {apart: replace(b, problem=str(error)) for apart, b in bases.items()}
