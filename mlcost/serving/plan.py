@@ -426,7 +426,9 @@ class ServePlan(Result):
             "tensor_parallel": self._attention_tp, "expert_parallel": self.ep,
             "group_size": self.group_size,
             "grouped_kv_reads": self.resolved_engine.gqa_aware_attention,
-            "fp8_attention": self.resolved_engine.fp8_attention,
+            # FP8 attention needs an FP8 KV cache (forward_operators): said so, an engine with
+            # it and one without build the same tables under a 16-bit cache, and share them.
+            "fp8_attention": self.resolved_engine.fp8_attention and self.kv_format == "fp8",
         }  # fmt: skip
 
     @cached_property
@@ -480,7 +482,13 @@ class ServePlan(Result):
         return table, roofline, counts
 
     def _prefill_and_decode(
-        self, model: TransformerSpec, together: int, prompt: float, batch: Any, context: float
+        self,
+        model: TransformerSpec,
+        together: int,
+        prompt: float,
+        batch: Any,
+        context: float,
+        alongside: Any = None,
     ) -> tuple[float, float, Any]:
         """Seconds of the forwards of ``model`` an iteration runs (:func:`forward_seconds` under
         this plan's engine, plus their collectives, :meth:`_communication`): a prompt of
@@ -490,8 +498,16 @@ class ServePlan(Result):
         They are the sequences of one table: its counts are arrays, one element per forward
         (:func:`forward_operators` works element by element, so each is the arithmetic of its
         own table), placed on the roofline once (:meth:`_evaluated`); their collectives, of
-        ``prompt``, ``together x prompt`` and ``batch`` tokens, one array too."""
-        decode = np.ravel(np.asarray([] if batch is None else batch, dtype=np.float64))
+        ``prompt``, ``together x prompt`` and ``batch`` tokens, one array too. ``alongside``:
+        decode sequences to evaluate in the same table (other plans' of a search, which then
+        find it evaluated), the decode sequences each once and in order."""
+        if batch is None:
+            decode, back = np.zeros(0), np.zeros(0, dtype=np.intp)
+        else:  # the distinct decode sequences, and where each of batch's is among them
+            wanted = np.ravel(np.asarray(batch, dtype=np.float64))
+            extra = np.ravel(np.asarray([] if alongside is None else alongside, dtype=np.float64))
+            decode = np.unique(np.concatenate((wanted, extra)))
+            back = np.searchsorted(decode, wanted)
         sequences = np.concatenate(([1.0, float(together)], decode))
         new = np.concatenate(([prompt, prompt], np.ones_like(decode)))
         past = np.concatenate(([0.0, 0.0], np.full_like(decode, context)))
@@ -511,7 +527,7 @@ class ServePlan(Result):
         if batch is None:
             return alone, shared, None
         step = np.asarray(seconds(slice(2, None), engine.decode_graphs)) + moved[2:]
-        return alone, shared, plain(np.reshape(step, np.shape(batch)))
+        return alone, shared, plain(np.reshape(step[back], np.shape(batch)))
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
@@ -625,13 +641,22 @@ class ServePlan(Result):
                 f"{self.memory['max_batch']:.0f} or more --tp"
             )
 
-    def timing(self, batch: Any) -> dict[str, Any]:
+    def decode_sequences(self, batch: Any) -> Any:
+        """The sequences one decode forward runs for ``batch`` (:meth:`timing`): a rank's
+        ``batch / ep`` under attention data parallel, a micro-batch's ``/ pp`` with pipeline
+        stages."""
+        return np.asarray(batch, dtype=np.float64) / self._data_parallel / self.pp
+
+    def timing(self, batch: Any, *, alongside: Any = None) -> dict[str, Any]:
         """Seconds of one continuous-batching iteration and its parts for ``batch`` sequences
         (a number or a numpy array): the decode step (with speculation), the prefill per prompt
         token, tokens per step, TPOT, TTFT, output tokens per second and the GPU-seconds an
         output token costs with its share of the prefills (``gpu_s_per_output_token``: the
         replica's ``tp`` GPUs over the iteration, and under disaggregation the prefill pool's
-        ``P / O`` prompt tokens per output token besides)."""
+        ``P / O`` prompt tokens per output token besides). ``alongside``: decode sequences
+        (:meth:`decode_sequences`) of other plans of the same model, formats and GPU, placed
+        on the roofline with this plan's (a search's plans share one evaluation); the answer is
+        that of ``batch`` alone."""
         model, system, c = self.transformer, self.resolved_system, self._ceilings
         p, o = float(np.mean(self._prompt)), float(np.mean(self._output))
         context = mean_context(self._prompt, self._output)
@@ -661,8 +686,9 @@ class ServePlan(Result):
         together = prompts_per_prefill(engine.prefill_tokens, p)
         draft = self.draft_model
         alone, batched, decode = self._prefill_and_decode(
-            model, together, p, None if draft is not None else b / self.pp, context
-        )
+            model, together, p, None if draft is not None else self.decode_sequences(batch),
+            context, alongside,
+        )  # fmt: skip
         prefill = alone + overhead
         per_prompt_token = batched / (together * p)
         if self.pp > 1:
