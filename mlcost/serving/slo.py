@@ -456,11 +456,12 @@ def _candidates(
     Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
     is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
     per_node = node.gpus_per_node
-    bases = {apart: replace(base, disaggregated=apart,
-                            nodes=math.ceil((2 if apart else 1) * base.tp * base.pp / per_node))
+    nodes = {apart: math.ceil((2 if apart else 1) * base.tp * base.pp / per_node)
              for apart in layouts}  # fmt: skip
     if isinstance(planned, str):
-        return {apart: replace(b, problem=planned) for apart, b in bases.items()}
+        return {apart: replace(base, disaggregated=apart, nodes=n, problem=planned)
+                for apart, n in nodes.items()}  # fmt: skip
+    bases = {apart: replace(base, disaggregated=apart, nodes=n) for apart, n in nodes.items()}
     prompt, output = tokens
     plan, batches = planned
     try:
