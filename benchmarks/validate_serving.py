@@ -156,8 +156,10 @@ def main() -> None:
     held = serving_band_from_rows(rows)["leave_one_family_out"]["nim"]
     inside = sum(held["low"] <= latency_ratio(r) <= held["high"]
                  for r in honest if r["family"] == "nim")  # fmt: skip
-    print(f"  nim left out with the front end fitted without it (0 ms): {inside} of "
-          f"{held['rows']} inside [{held['low']:.3f}, {held['high']:.3f}]")
+    print(
+        f"  nim left out with the front end fitted without it (0 ms): {inside} of "
+        f"{held['rows']} inside [{held['low']:.3f}, {held['high']:.3f}]"
+    )
     band = serving_band_from_rows(rows)
     print(f"band (80%): measured / predicted time in [{band['low']:.3f}, {band['high']:.3f}] over "
           f"{band['rows']} rows; leave one family out, "

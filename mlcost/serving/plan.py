@@ -667,8 +667,7 @@ class ServePlan(Result):
             looped, ttft, rate = (
                 np.asarray(value, dtype=np.float64)
                 for value in closed_loop_steady_state(
-                    prefill, step, p * per_prompt_token, np.ceil(b), o, tokens,
-                    frontend=frontend,
+                    prefill, step, p * per_prompt_token, np.ceil(b), o, tokens, frontend=frontend
                 )
             )
             return {
@@ -700,14 +699,14 @@ class ServePlan(Result):
         aggregated layout gives them for the same model, GPUs and formats): a decode iteration
         is the decode step alone; the first token waits for the prompt's prefill ``S``, its
         place in the prefill pool's queue, the KV cache's transfer ``T``
-        (:attr:`kv_transfer_seconds`), half a step and the front end's time ``F`` (``frontend``,
-        :attr:`mlcost.specs.Engine.request_overhead`; 0 without it). The prefill pool is an M/D/1 queue
-        (prompts at random, one prefill at a time, as :func:`mlcost.serving.latency.
-        time_to_first_token` queues them) kept at the utilization ``rho`` its TTFT target
-        (:attr:`latency_target`) allows: the mean wait ``rho·S / (2(1 - rho))``
-        (Pollaczek-Khinchine) fills the budget ``W = target - S - T - step/2 - F``, so ``rho =
-        2x / (1 + 2x)`` with ``x = W / S`` (``rho = 1/2``, a wait of ``S/2``, where no budget
-        is left: the layout misses its target). An output token costs the decode replica's
+        (:attr:`kv_transfer_seconds`), half a step and the front end's time ``F``
+        (``frontend``, :attr:`mlcost.specs.Engine.request_overhead`; 0 without it). The prefill
+        pool is an M/D/1 queue (prompts at random, one prefill at a time, as
+        :func:`mlcost.serving.latency.time_to_first_token` queues them) kept at the utilization
+        ``rho`` its TTFT target (:attr:`latency_target`) allows: the mean wait ``rho·S / (2(1 -
+        rho))`` (Pollaczek-Khinchine) fills the budget ``W = target - S - T - step/2 - F``, so
+        ``rho = 2x / (1 + 2x)`` with ``x = W / S`` (``rho = 1/2``, a wait of ``S/2``, where no
+        budget is left: the layout misses its target). An output token costs the decode replica's
         ``tp x step / b`` GPU-seconds and the prefill pool's ``tp x P / O x`` prefill seconds
         per prompt token over ``rho``: a pool kept busier would queue past the target."""
         b = np.asarray(batch, dtype=np.float64)
