@@ -33,8 +33,7 @@ GBP_PER_USD_2024_MONTHLY = (
 
 EXPECTED_USD_PER_KWH = {
     **{
-        region: fmean(halves) / EUR_PER_USD_2024
-        for region, halves in EUROSTAT_BAND_ID_2024.items()
+        region: fmean(halves) / EUR_PER_USD_2024 for region, halves in EUROSTAT_BAND_ID_2024.items()
     },
     "united-kingdom": fmean(DESNZ_MEDIUM_2024_PENCE) / 100 / fmean(GBP_PER_USD_2024_MONTHLY),
     # EIA retail sales, annual, US, sector IND, 2024: 8.13 US cents per kWh.
