@@ -20,6 +20,7 @@ from pathlib import Path
 from mlcost.io import write_text_atomically
 from mlcost.serving.published import (
     SERVING_FAMILIES,
+    latency_ratio,
     predict_serving_case,
     serving_band_from_rows,
     serving_cases,
@@ -82,6 +83,23 @@ def step_overhead_fit(engine: str = "vllm") -> tuple[list[tuple[str, float]], fl
     return per_row, statistics.median(ms for _, ms in per_row)
 
 
+def request_overhead_fit(engine: str = "tensorrt-llm") -> tuple[list[tuple[str, float]], float]:
+    """The front end's time per request of ``engine`` refitted from its published rows: per
+    single-client closed-loop TTFT row, the milliseconds by which the published TTFT exceeds
+    mlcost's prediction without a front end (one client queues behind nobody, so its TTFT is
+    the prefill plus the front end, and the excess is the front end), and their median: one
+    value for the engine, never one per row."""
+    profile = default_catalog().engine(engine)
+    without = {engine: profile.model_copy(update={"request_overhead": None})}
+    per_row = [
+        (str(case["id"]), float(case["value"]) - predict_serving_case(case, without))
+        for case in serving_cases()
+        if case["engine"] == engine and case.get("arrivals") == "closed-loop"
+        and case["quantity"] == "time to first token" and int(case["load"]) == 1
+    ]  # fmt: skip
+    return per_row, statistics.median(ms for _, ms in per_row)
+
+
 def main() -> None:
     rows = serving_predictions()
     width = max(len(str(r["id"])) for r in rows)
@@ -102,6 +120,9 @@ def main() -> None:
                   serving_predictions(without(prefill_tokens=None))))  # fmt: skip
     print(summary("no per-step overhead (vLLM's step_overhead off)",
                   serving_predictions(without(step_overhead=None))))  # fmt: skip
+    no_frontend = serving_predictions(without(request_overhead=None))
+    print(summary("no front end per request (TensorRT-LLM's request_overhead off)", no_frontend))
+    print(f"  apart: {split_summary(no_frontend)}")
     print(summary("one launch per expert (no grouped expert GEMMs)",
                   serving_predictions(without(grouped_expert_gemm=False))))  # fmt: skip
     bf16_attention = serving_predictions(without(fp8_attention=False))
@@ -125,6 +146,20 @@ def main() -> None:
     print("vLLM step overhead refitted (the per-step time at which each of its rows is met; "
           f"the profile carries the median): {median:.2f} ms from "
           + ", ".join(f"{row} {ms:.2f} ms" for row, ms in per_row))  # fmt: skip
+    per_row, median = request_overhead_fit("tensorrt-llm")
+    print("TensorRT-LLM front end refitted (each single-client TTFT row's excess over mlcost "
+          f"without it; the profile carries the median): {median:.2f} ms from "
+          + ", ".join(f"{row} {ms:.2f} ms" for row, ms in per_row))  # fmt: skip
+    # The front end is fitted to the nim rows only: with that family left out nothing is left
+    # to fit it, so its rows are checked at their prediction without it (0 ms).
+    honest = [r if r["family"] != "nim" else n for r, n in zip(rows, no_frontend, strict=True)]
+    held = serving_band_from_rows(rows)["leave_one_family_out"]["nim"]
+    inside = sum(held["low"] <= latency_ratio(r) <= held["high"]
+                 for r in honest if r["family"] == "nim")  # fmt: skip
+    print(
+        f"  nim left out with the front end fitted without it (0 ms): {inside} of "
+        f"{held['rows']} inside [{held['low']:.3f}, {held['high']:.3f}]"
+    )
     band = serving_band_from_rows(rows)
     print(f"band (80%): measured / predicted time in [{band['low']:.3f}, {band['high']:.3f}] over "
           f"{band['rows']} rows; leave one family out, "

@@ -267,7 +267,7 @@ def time_to_first_token(
 
 
 def closed_loop_time_to_first_token(
-    prefill: Real, iteration: Real, users: Real, output: float
+    prefill: Real, iteration: Real, users: Real, output: float, frontend: Real = 0.0
 ) -> Real:
     """Mean time to first token when ``N = users`` clients each send their next request the
     moment the previous one ends (a closed loop without think time: genai-perf's and
@@ -283,13 +283,17 @@ def closed_loop_time_to_first_token(
 
     and TTFT = ``R(N)``; the interactive response-time law ``N = X · (R + Z)`` holds by
     construction (one client: ``S``; no decode phase: ``N · S``, the clients queued in turn).
-    Arrays (one configuration per element) run the recursion together."""
+    ``frontend`` (the serving front end's time per request, :attr:`mlcost.specs.Engine.
+    request_overhead`) is a pure delay on the first token's path, off the GPU's: it joins the
+    delay, ``Z = (O - 1) · iteration + frontend``, and the first token, TTFT = ``R(N) +
+    frontend``. Arrays (one configuration per element) run the recursion together."""
     s = np.asarray(finite(prefill, "prefill"), dtype=np.float64)
+    f = np.asarray(finite(frontend, "frontend"), dtype=np.float64)
     z = (float(finite(output, "output", strict=True)) - 1) * np.asarray(
         finite(iteration, "iteration"), dtype=np.float64
-    )
+    ) + f
     n_users = np.asarray(counts(users, "users"), dtype=np.float64)
-    s, z, n_users = np.broadcast_arrays(s, z, n_users)
+    s, z, f, n_users = np.broadcast_arrays(s, z, f, n_users)
     queue = np.zeros(s.shape)
     response = s.copy()
     for n in range(1, int(np.max(n_users)) + 1):
@@ -299,7 +303,7 @@ def closed_loop_time_to_first_token(
         total = z + step
         safe = np.where(total > 0, total, 1.0)
         queue = np.where(active, np.where(total > 0, n / safe * step, 0.0), queue)
-    return plain(response)
+    return plain(response + f)
 
 
 def closed_loop_steady_state(
@@ -310,6 +314,7 @@ def closed_loop_steady_state(
     output: float,
     tokens: Real = 1.0,
     rounds: int = 60,
+    frontend: Real = 0.0,
 ) -> tuple[Real, Real, Real]:
     """The closed loop of ``N = users`` clients in steady state: ``(iteration, ttft,
     request_rate)``. Each request spends its first token's wait (TTFT,
@@ -320,7 +325,9 @@ def closed_loop_steady_state(
     so ``I = step / (1 - X · prompt_seconds)``. The two are solved together by damped fixed-point
     iteration (``rounds``): unlike the open queue, the loop can never be overloaded, since fewer
     requests arrive while the iteration grows. One client: TTFT = its prefill, ``I = step /
-    (1 - X · prompt_seconds)`` with ``X = 1 / (S + (O - 1) I)``."""
+    (1 - X · prompt_seconds)`` with ``X = 1 / (S + (O - 1) I)``. ``frontend``: the front end's
+    time per request, in the TTFT and so in each client's cycle
+    (:func:`closed_loop_time_to_first_token`)."""
     s = np.asarray(finite(prefill, "prefill"), dtype=np.float64)
     t = np.asarray(finite(step, "step", strict=True), dtype=np.float64)
     sp = np.asarray(finite(prompt_seconds, "prompt_seconds"), dtype=np.float64)
@@ -330,7 +337,8 @@ def closed_loop_steady_state(
 
     def response(iteration: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ttft = np.asarray(
-            closed_loop_time_to_first_token(s, iteration / per_step, n, o), dtype=np.float64
+            closed_loop_time_to_first_token(s, iteration / per_step, n, o, frontend),
+            dtype=np.float64,
         )
         return ttft, n / (ttft + (o - 1) * iteration / per_step)
 

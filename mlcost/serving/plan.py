@@ -680,6 +680,9 @@ class ServePlan(Result):
         # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
         # step with the prefill chunks it carries, a speculative round), not per forward.
         overhead = engine.step_seconds
+        # The front end's time per request (HTTP, tokenization, the first chunk streamed): on
+        # every first token's path, off the GPU's, so outside every queue's service time.
+        frontend = engine.request_seconds
         # A prompt's prefill alone; admitted prompts share forwards of up to prefill_tokens
         # tokens (one weight read); the decode step, of the b / pp sequences of a pipeline's
         # micro-batch (b without stages), unless a draft model proposes the tokens.
@@ -722,7 +725,7 @@ class ServePlan(Result):
             return {
                 "prefill": batch_prefill, "per_prompt_token": per_token, "step": step,
                 "tokens_per_step": tokens, "iteration": amortized, "tpot": step / tokens,
-                "ttft": np.asarray(batch_prefill, dtype=np.float64),
+                "ttft": np.asarray(batch_prefill, dtype=np.float64) + frontend,
                 "prefill_share": batch_prefill / o / amortized,
                 "output_rate": b * tokens / amortized,
                 "request_rate": b * tokens / amortized / o, "prompt": p, "output": o,
@@ -733,6 +736,7 @@ class ServePlan(Result):
             parts = {
                 "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
                 "tokens_per_step": tokens, "prompt": p, "output": o, "context": context,
+                "frontend": frontend,
             }  # fmt: skip
             return self.disaggregated_timing(parts, b)
         if self.arrivals == "closed-loop":
@@ -741,7 +745,7 @@ class ServePlan(Result):
             looped, ttft, rate = (
                 np.asarray(value, dtype=np.float64)
                 for value in closed_loop_steady_state(
-                    prefill, step, p * per_prompt_token, np.ceil(b), o, tokens
+                    prefill, step, p * per_prompt_token, np.ceil(b), o, tokens, frontend=frontend
                 )
             )
             return {
@@ -757,7 +761,8 @@ class ServePlan(Result):
         return {
             "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
             "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
-            "ttft": time_to_first_token(prefill, step, iteration, b * tokens, o),
+            "ttft": np.asarray(time_to_first_token(prefill, step, iteration, b * tokens, o))
+            + frontend,
             "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
             "output_rate": dp * b * tokens / iteration,
             "request_rate": dp * b * tokens / iteration / o, "prompt": p, "output": o,
@@ -772,13 +777,14 @@ class ServePlan(Result):
         aggregated layout gives them for the same model, GPUs and formats): a decode iteration
         is the decode step alone; the first token waits for the prompt's prefill ``S``, its
         place in the prefill pool's queue, the KV cache's transfer ``T``
-        (:attr:`kv_transfer_seconds`) and half a step. The prefill pool is an M/D/1 queue
-        (prompts at random, one prefill at a time, as :func:`mlcost.serving.latency.
-        time_to_first_token` queues them) kept at the utilization ``rho`` its TTFT target
-        (:attr:`latency_target`) allows: the mean wait ``rho·S / (2(1 - rho))``
-        (Pollaczek-Khinchine) fills the budget ``W = target - S - T - step/2``, so ``rho =
-        2x / (1 + 2x)`` with ``x = W / S`` (``rho = 1/2``, a wait of ``S/2``, where no budget
-        is left: the layout misses its target). An output token costs the decode replica's
+        (:attr:`kv_transfer_seconds`), half a step and the front end's time ``F``
+        (``frontend``, :attr:`mlcost.specs.Engine.request_overhead`; 0 without it). The prefill
+        pool is an M/D/1 queue (prompts at random, one prefill at a time, as
+        :func:`mlcost.serving.latency.time_to_first_token` queues them) kept at the utilization
+        ``rho`` its TTFT target (:attr:`latency_target`) allows: the mean wait ``rho·S / (2(1 -
+        rho))`` (Pollaczek-Khinchine) fills the budget ``W = target - S - T - step/2 - F``, so
+        ``rho = 2x / (1 + 2x)`` with ``x = W / S`` (``rho = 1/2``, a wait of ``S/2``, where no
+        budget is left: the layout misses its target). An output token costs the decode replica's
         ``tp x step / b`` GPU-seconds and the prefill pool's ``tp x P / O x`` prefill seconds
         per prompt token over ``rho``: a pool kept busier would queue past the target."""
         b = np.asarray(batch, dtype=np.float64)
@@ -787,7 +793,7 @@ class ServePlan(Result):
         transfer = self.kv_transfer_seconds
         alone = np.asarray(parts["step"], dtype=np.float64)
         s = np.asarray(prefill, dtype=np.float64)
-        fixed = s + transfer + alone / 2
+        fixed = s + transfer + alone / 2 + parts.get("frontend", 0.0)
         # the budget shrunk by 1e-9 so that the queue fills it without rounding past it
         budget = (self.latency_target[0] - fixed) * (1 - 1e-9)
         x = np.maximum(budget, 0.0) / s
@@ -862,7 +868,8 @@ class ServePlan(Result):
         return {
             "prefill": first, "per_prompt_token": per_prompt_token, "step": step + hops,
             "tokens_per_step": np.ones_like(m), "iteration": round_, "tpot": round_,
-            "ttft": time_to_first_token(first, step + hops, round_, m, o),
+            "ttft": np.asarray(time_to_first_token(first, step + hops, round_, m, o))
+            + engine.request_seconds,
             "prefill_share": prefill_share(first, round_, m, o),
             "output_rate": b / round_, "request_rate": b / round_ / o, "prompt": p,
             "output": o, "gpu_s_per_output_token": self.tp * self.pp * round_ / b,
@@ -1122,12 +1129,14 @@ class ServePlan(Result):
                       "disaggregated prefill and decode", "Hockney 1994; Zhong et al. 2024")]
               if self.disaggregated else []),
             banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
-                   "prefill + KV transfer + step / 2 (prefill pool sized for its load)"
-                   if self.disaggregated else
-                   "R(N): R(n) = prefill x (1 + Q(n-1)), Q(n) = n R(n) / (R(n) + (O-1) x "
-                   "iteration), N = batch clients" if self.arrivals == "closed-loop" else
-                   "prefill + step / 2 + rho x prefill / (2 (1 - rho)), rho the prefill share",
-                   f"rho {v['prefill_share']:.2f}",
+                   "prefill + KV transfer + step / 2 + front end (prefill pool sized for its "
+                   "load)" if self.disaggregated else
+                   "R(N) + front end F: R(n) = prefill x (1 + Q(n-1)), Q(n) = n R(n) / (R(n) + "
+                   "(O-1) x iteration + F), N = batch clients" if self.arrivals == "closed-loop"
+                   else "prefill + step / 2 + rho x prefill / (2 (1 - rho)) + front end, rho "
+                   "the prefill share",
+                   f"rho {v['prefill_share']:.2f}, front end F "
+                   f"{engine.request_seconds * 1e3:g} ms ({engine.name})",
                    "mean value analysis of the closed loop (Reiser and Lavenberg 1980)"
                    if self.arrivals == "closed-loop" else
                    "Pollaczek-Khinchine mean wait of an M/D/1 queue (Kleinrock 1975, "

@@ -65,13 +65,16 @@ def _model(name: str) -> TransformerSpec:
     return default_catalog().transformer(name)
 
 
-def _plan(
+def case_plan(
     case: dict[str, Any],
     engine: Engine | str,
     batch: int | None,
     layout: bool = False,
     poisson: bool = False,
 ) -> ServePlan:
+    """The plan mlcost predicts a serving row with: the row's model, system (or GPU), TP,
+    formats and lengths, ``engine`` and ``batch``; its ``arrivals`` (Poisson where absent, or
+    ``poisson``), and with ``layout`` its ``source_layout``'s expert parallelism."""
     where = {"system": case["system"]} if "system" in case else {"gpu": case["gpu"]}
     ep = int(case.get("source_layout", {}).get("ep", 1)) if layout else 1
     arrivals = "poisson" if poisson else case.get("arrivals", "poisson")
@@ -126,13 +129,13 @@ def predict_serving_case(
     engine: Engine | str = (engines or {}).get(name, name)
     family, load = case["family"], case["load"]
     if family.startswith("trtllm-perf-overview"):
-        plan = _plan(case, engine, None, layout, poisson)
+        plan = case_plan(case, engine, None, layout, poisson)
         largest = plan.largest_batch
-        return float(_plan(case, engine, largest, layout, poisson).row()["output_tokens_per_s"])
+        return float(case_plan(case, engine, largest, layout, poisson).row()["output_tokens_per_s"])
     if family == "vllm-dashboard":
         batch = int(str(load).removeprefix("static-"))
-        return static_batch_latency(_plan(case, engine, batch), batch)
-    row = _plan(case, engine, int(load), layout, poisson).row()
+        return static_batch_latency(case_plan(case, engine, batch), batch)
+    row = case_plan(case, engine, int(load), layout, poisson).row()
     if case["unit"] == "token/s":
         return float(row["output_tokens_per_s"])
     return float(row["ttft_ms"] if case["quantity"] == "time to first token" else row["tpot_ms"])
@@ -214,6 +217,7 @@ def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> di
 
 __all__ = [
     "SERVING_FAMILIES",
+    "case_plan",
     "latency_ratio",
     "predict_serving_case",
     "serving_band_from_rows",

@@ -297,7 +297,12 @@ class Engine(Spec):
     (:func:`mlcost.serving.latency.forward_seconds`). Every engine step (one scheduler iteration:
     a decode step with the prefill chunks it carries, a speculative draft-and-verify round, a
     prompt's own prefill) then waits ``step_overhead`` for the engine's own host work between
-    steps (scheduling, input preparation, sampling, output processing).
+    steps (scheduling, input preparation, sampling, output processing). Every request's first
+    token also waits ``request_overhead``, the serving front end's time on its path and off the
+    GPU's (the HTTP request, the OpenAI-compatible API server, tokenization, the first token's
+    detokenization and streamed chunk): the part of a client's time to first token outside the
+    engine's steps (NVIDIA NIM benchmarking guide, "Metrics": TTFT includes tokenization,
+    de-tokenization and network latency besides queueing and prefill).
 
     How it serves (:class:`mlcost.ServePlan`): ``prefill_tokens``, the tokens of one batched or
     chunked prefill forward (absent: each prompt prefilled alone, re-reading every weight);
@@ -322,6 +327,9 @@ class Engine(Spec):
     # scheduling, input preparation, sampling and output processing not overlapped with the
     # kernels (None: none).
     step_overhead: Duration | None = None
+    # The serving front end's time per request on its first token's path, off the GPU's (HTTP,
+    # API server, tokenization, the first chunk's detokenization and streaming; None: none).
+    request_overhead: Duration | None = None
     # Tokens one prefill forward takes (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens,
     # SGLang chunked_prefill_size): admitted prompts are prefilled together, or in chunks, in
     # forwards of up to this many tokens; None: each prompt alone (a static batch).
@@ -369,6 +377,13 @@ class Engine(Spec):
     def step_seconds(self) -> float:
         """``step_overhead`` in seconds (0 without one), converted once per profile."""
         return 0.0 if self.step_overhead is None else float(in_unit(self.step_overhead, "s"))
+
+    @cached_property
+    def request_seconds(self) -> float:
+        """``request_overhead`` in seconds (0 without one), converted once per profile."""
+        if self.request_overhead is None:
+            return 0.0
+        return float(in_unit(self.request_overhead, "s"))
 
 
 __all__ = [

@@ -90,3 +90,19 @@ def test_plan_on_eight_l40s_prints_a_cost(cli: Cli) -> None:
     assert figures["rental cost"]["value"] == pytest.approx(hours * 2.25, rel=1e-9)
     short = cli("plan", "qwen2.5-7b", "--gpu", "l40s", "--gpus", "8").stdout
     assert "rental cost unknown" not in short and "rental cost" in short
+
+
+def test_plan_region_prices_electricity_from_the_region_s_source(cli: Cli) -> None:
+    # --region france: Eurostat nrg_pc_205, band ID, 2024, excluding VAT, EUR 0.14275 per kWh
+    # at 0.9242 EUR per USD (FRED, 2024): 0.1545 USD/kWh, its source named in the figure.
+    run = ("plan", "gpt2-xl", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--tokens", "1e10")
+    result = cli(*run, "--region", "france", "--json")
+    assert result.exit_code == 0, result.stderr
+    figure = {f["name"]: f for f in json.loads(result.stdout)["figures"]}[
+        "ownership cost of this run"
+    ]
+    price = float(re.findall(r"x ([0-9.]+) USD/kWh", figure["substituted"])[-1])
+    assert price == pytest.approx(0.14275 / 0.9242, rel=5e-4)
+    assert "nrg_pc_205" in figure["source"] and "fallback" not in figure["source"]
+    explained = cli(*run, "--region", "france", "--explain")
+    assert "nrg_pc_205" in explained.stdout
