@@ -32,6 +32,11 @@ layout, and a test checks the two agree.) Disaggregated serving is searched with
 when ``2 x tp`` GPUs fit there (the KV cache over the node's links), else on two (over the
 network).
 
+The engines tried on one GPU, formats, degrees and layout evaluate their forwards together:
+their prefills and decode steps at every batch tried are the sequences of one operator table,
+placed on the roofline once (:meth:`mlcost.ServePlan.timing` with ``alongside``), each
+configuration's answer its own.
+
 The cheapest configuration is chosen; the runner-up is the cheapest other deployment, and the
 reason it lost is its cost, what stops its batch and the latency it gives away. The Pareto
 front holds the configurations that no other beats on both cost and TPOT (at their batch).
