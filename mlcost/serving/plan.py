@@ -411,13 +411,19 @@ class ServePlan(Result):
             )  # fmt: skip
         return tensor_parallel_seconds(system, self.tp, model.hidden_size, model.num_layers, tokens)
 
-    @property
+    @cached_property
     def _prompt(self) -> np.ndarray:
-        return _counts(self.prompt, "prompt")
+        """The prompt lengths as an array, read once (read-only: the plan's, not a caller's)."""
+        prompt = _counts(self.prompt, "prompt")
+        prompt.flags.writeable = False
+        return prompt
 
-    @property
+    @cached_property
     def _output(self) -> np.ndarray:
-        return _counts(self.output, "output")
+        """The output lengths as an array, read once (read-only)."""
+        output = _counts(self.output, "output")
+        output.flags.writeable = False
+        return output
 
     @cached_property
     def _options(self) -> dict[str, Any]:
