@@ -344,12 +344,13 @@ def search_slo(
         node = system_of(gpu, catalog=catalog)
         per_node = node.gpus_per_node
         for (i, w), (j, kv) in itertools.product(enumerate(weights), enumerate(kv_formats)):
-            problem: str | dict[str, Any] = NO_PRICE
-            if math.isfinite(price):  # the GPU's ceilings for the formats, or why there are none
+            # the GPU's ceilings for the formats, or why there are none
+            ceilings: dict[str, Any] | str = NO_PRICE
+            if math.isfinite(price):
                 try:
-                    problem = serving_ceilings(catalog.accelerator(gpu), w, kv)
+                    ceilings = serving_ceilings(catalog.accelerator(gpu), w, kv)
                 except MlcostError as error:
-                    problem = str(error)
+                    ceilings = str(error)
             for t in sorted(set(tp)):
                 if t > per_node * max_nodes:
                     continue
@@ -366,14 +367,14 @@ def search_slo(
                         if done[e]:
                             continue
                         if prune and not memory_stops[e]:
-                            pruned += isinstance(problem, dict)
+                            pruned += not isinstance(ceilings, str)
                             continue
                         if not shown:  # disaggregated alone is searched without stages
                             done[e] = True
                             continue
                         base = Candidate(gpu, t, w, kv, engine, pp=stages)
                         tried.append((e, base, _plan(spec, base, node, (prompt, output), catalog,
-                                                     problem, shared)))  # fmt: skip
+                                                     ceilings, shared)))  # fmt: skip
                     # the engines' plans of this layout evaluate their decode steps together
                     alongside = [plan.decode_sequences(grid) for plan, grid in _planned(tried)]
                     for e, base, planned in tried:
