@@ -279,7 +279,7 @@ class ServePlan(Result):
                 f"{self.resolved_system.name} has {total} ({per_node} per node); choose fewer "
                 f"stages or --nodes {math.ceil(t * stages / per_node)}"
             )
-        prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
+        prompt, output = self._prompt, self._output
         if prompt.size != output.size and 1 not in (prompt.size, output.size):
             raise MlcostError(
                 f"output: got {output.size} values for {prompt.size} prompts; give one each, "
