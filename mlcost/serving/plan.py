@@ -917,11 +917,11 @@ class ServePlan(Result):
         cap = self.resolved_engine.max_batch
         return largest if cap is None else min(largest, cap)
 
-    @property
+    @cached_property
     def latency_target(self) -> tuple[float, float]:
         """The TTFT and TPOT (seconds) the default batch must meet: ``ttft``/``tpot`` when given,
         else :attr:`Assumptions.serving_ttft_target` and ``serving_tpot_target`` (MLPerf
-        Inference's interactive constraint)."""
+        Inference's interactive constraint); converted once per plan."""
         a = self.assumptions
         ttft = a.serving_ttft_target if self.ttft is None else self.ttft
         tpot = a.serving_tpot_target if self.tpot is None else self.tpot
