@@ -243,27 +243,42 @@ def prompts_per_prefill(prefill_tokens: int | None, prompt: float) -> int:
     return max(1, int(prefill_tokens // max(float(prompt), 1.0)))
 
 
-def prefill_share(prefill: Real, iteration: Real, tokens: Real, output: float) -> Real:
-    """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · t_prefill /
-    iteration`` (the ``b·E / O`` prompts admitted per iteration, each ``t_prefill``); below 1 by
-    construction, since the iteration contains those prefills."""
-    _check_timing(prefill=prefill, iteration=iteration, tokens=tokens, output=output)
-    return plain(np.asarray(tokens) / output * np.asarray(prefill) / np.asarray(iteration))
+def prefill_share(service: Real, iteration: Real, tokens: Real, output: float) -> Real:
+    """Share of the time a replica spends on prefills, ``rho = (b_tokens / O) · S / iteration``
+    (the ``b·E / O`` prompts admitted per iteration), ``S = service`` the prefill work one
+    admitted prompt adds to the iteration: its share of a batched prefill forward, ``P`` times
+    the batched per-token time (:func:`batching_iteration_seconds` charges exactly that), or its
+    prefill alone for an engine that prefills prompts one at a time. Below 1 by construction,
+    since the iteration contains those prefills. (Charging the queue a prompt's prefill *alone*
+    under batched prefill counted the shared weight read once per prompt and could put ``rho``
+    above 1, where the M/D/1 wait turns negative.)"""
+    _check_timing(prefill=service, iteration=iteration, tokens=tokens, output=output)
+    return plain(np.asarray(tokens) / output * np.asarray(service) / np.asarray(iteration))
 
 
 def time_to_first_token(
-    prefill: Real, step: Real, iteration: Real, tokens: Real, output: float
+    prefill: Real,
+    step: Real,
+    iteration: Real,
+    tokens: Real,
+    output: float,
+    service: Real | None = None,
 ) -> Real:
     """Mean time to first token under continuous batching: the rest of the running decode step
     (half of one on average), the wait for the prompts queued ahead for their prefill, and the
-    prompt's own prefill. Prompts arriving at random and served one prefill at a time form an
-    M/D/1 queue with service ``S = t_prefill`` and load ``rho`` (:func:`prefill_share`), whose
-    mean wait is ``rho · S / (2 (1 - rho))`` (Pollaczek-Khinchine; Kleinrock 1975, "Queueing
-    Systems", vol. 1, section 5.7)."""
+    prompt's own prefill (``prefill``, the forward it rides in). Prompts arriving at random form
+    an M/D/1 queue for the prefill work, each taking ``S = service`` of it (:func:`prefill_share`;
+    ``prefill`` when not given, an engine that prefills prompts one at a time), at load ``rho``;
+    its mean wait is ``rho · S / (2 (1 - rho))`` (Pollaczek-Khinchine; Kleinrock 1975, "Queueing
+    Systems", vol. 1, section 5.7). Under batched prefill the queue is served in forwards of
+    several prompts; counting each prompt at its share ``S`` is the fluid approximation of that
+    batch service."""
     finite(step, "step")
-    rho = np.asarray(prefill_share(prefill, iteration, tokens, output), dtype=np.float64)
-    s = np.asarray(prefill, dtype=np.float64)
-    return plain(s + np.asarray(step) / 2 + rho * s / (2 * (1 - rho)))
+    s = np.asarray(prefill if service is None else service, dtype=np.float64)
+    rho = np.asarray(prefill_share(s, iteration, tokens, output), dtype=np.float64)
+    return plain(
+        np.asarray(prefill, dtype=np.float64) + np.asarray(step) / 2 + rho * s / (2 * (1 - rho))
+    )
 
 
 def closed_loop_time_to_first_token(

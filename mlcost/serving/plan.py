@@ -764,12 +764,15 @@ class ServePlan(Result):
             }  # fmt: skip
         iteration = batching_iteration_seconds(step, per_prompt_token, b * tokens, p, o)
         iteration = np.asarray(iteration, dtype=np.float64)
+        service = p * np.asarray(per_prompt_token)  # what one admitted prompt adds to it
         return {
             "prefill": prefill, "per_prompt_token": per_prompt_token, "step": step,
             "tokens_per_step": tokens, "iteration": iteration, "tpot": iteration / tokens,
-            "ttft": np.asarray(time_to_first_token(prefill, step, iteration, b * tokens, o))
+            "ttft": np.asarray(
+                time_to_first_token(prefill, step, iteration, b * tokens, o, service)
+            )
             + frontend,
-            "prefill_share": prefill_share(prefill, iteration, b * tokens, o),
+            "prefill_share": prefill_share(service, iteration, b * tokens, o),
             "output_rate": dp * b * tokens / iteration,
             "request_rate": dp * b * tokens / iteration / o, "prompt": p, "output": o,
             "gpu_s_per_output_token": self.tp * iteration / (dp * b * tokens),
@@ -871,12 +874,13 @@ class ServePlan(Result):
             + hops
         )
         first = prefill + (self.pp - 1) * np.asarray(self.stage_hop_seconds(p))
+        service = p * per_prompt_token  # what one admitted prompt adds to a round
         return {
             "prefill": first, "per_prompt_token": per_prompt_token, "step": step + hops,
             "tokens_per_step": np.ones_like(m), "iteration": round_, "tpot": round_,
-            "ttft": np.asarray(time_to_first_token(first, step + hops, round_, m, o))
+            "ttft": np.asarray(time_to_first_token(first, step + hops, round_, m, o, service))
             + engine.request_seconds,
-            "prefill_share": prefill_share(first, round_, m, o),
+            "prefill_share": prefill_share(service, round_, m, o),
             "output_rate": b / round_, "request_rate": b / round_ / o, "prompt": p,
             "output": o, "gpu_s_per_output_token": self.tp * self.pp * round_ / b,
             "context": context,

@@ -191,3 +191,34 @@ def test_an_engine_runs_only_on_its_vendors_gpus() -> None:
     with pytest.raises(MlcostError, match="engine: tensorrt-llm runs on NVIDIA GPUs"):
         mlcost.ServePlan("llama-3-8b", gpu="mi300x-192gb", engine="tensorrt-llm")
     assert mlcost.ServePlan("llama-3-8b", gpu="mi300x-192gb", engine="vllm").fits
+
+
+def test_time_to_first_token_queues_each_prompt_at_its_share_of_a_batched_prefill() -> None:
+    """Batched prefill: a prompt alone takes 0.4 s, but admitted prompts share forwards, so each
+    adds only 0.25 s to the iteration (its share of the batched forward). An iteration of 0.09 s
+    for 50 sequences of 500 output tokens admits 0.1 prompts: rho = 0.1 x 0.25 / 0.09 = 0.278,
+    the M/D/1 wait rho x 0.25 / (2 (1 - rho)) = 0.0481 s, and TTFT = 0.4 (the prompt's own
+    forward) + 0.025 + 0.0481 = 0.473 s. Charging the queue the 0.4 s alone gives rho 0.444,
+    and with a slightly shorter iteration (0.035 s) rho above 1 and a negative wait."""
+    from mlcost.serving.latency import prefill_share, time_to_first_token
+
+    rho = 50 / 500 * 0.25 / 0.09
+    assert prefill_share(0.25, 0.09, 50, 500) == pytest.approx(rho)
+    assert time_to_first_token(0.4, 0.05, 0.09, 50, 500, 0.25) == pytest.approx(
+        0.4 + 0.025 + rho * 0.25 / (2 * (1 - rho))
+    )
+    assert time_to_first_token(0.4, 0.05, 0.09, 50, 500, 0.25) == pytest.approx(0.473, abs=1e-3)
+
+
+def test_a_loaded_batched_prefill_engine_keeps_a_positive_first_token_time() -> None:
+    """Regression (found by the slo63 search work): Mixtral-8x7B on 8 H200 at 897 sequences
+    charged each queued prompt its prefill alone where the iteration holds only its share of a
+    batched forward, so rho reached 1.03 and TTFT -191 ms. The queue's load is below 1 by
+    construction (the iteration contains the prefills it admits), and the first token waits at
+    least its own prefill and half a decode step."""
+    from mlcost.serving import ServePlan
+    from mlcost.systems import system
+
+    t = ServePlan("mixtral-8x7b", system=system("h200-sxm-141gb"), tp=8).timing(897)
+    assert 0 < float(t["prefill_share"]) < 1
+    assert float(t["ttft"]) >= float(t["prefill"]) + float(t["step"]) / 2
