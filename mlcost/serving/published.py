@@ -17,6 +17,9 @@ Families and what is compared (like with like):
 * ``vllm-dashboard``: vLLM's latency test, one static batch's end-to-end latency: its prefill and
   its decode steps at their contexts.
 * ``musgrave``: vLLM on an A100, output tokens/s of one request at a time.
+* ``amd-vllm``: AMD's vLLM throughput table on 8 MI300X (FP8 weights and KV, TP 8), output
+  tokens/s of a max-load run (the YAML states why output, not input + output); predicted at
+  batch = the run's max num seqs, or the most sequences the KV cache holds where fewer.
 
 Llama 3.1 8B and Llama 3.3 70B are the catalog's ``llama-3.1-8b`` and ``llama-3.3-70b``.
 """
@@ -40,6 +43,7 @@ from mlcost.specs import Engine, TransformerSpec, default_catalog
 #: The families of serving rows, in the order reports list them.
 SERVING_FAMILIES = (
     "trtllm-perf-overview", "trtllm-perf-overview-moe", "nim", "vllm-dashboard", "musgrave",
+    "amd-vllm",
 )  # fmt: skip
 
 
@@ -135,7 +139,10 @@ def predict_serving_case(
     if family == "vllm-dashboard":
         batch = int(str(load).removeprefix("static-"))
         return static_batch_latency(case_plan(case, engine, batch), batch)
-    row = case_plan(case, engine, int(load), layout, poisson).row()
+    batch = int(load)
+    if family == "amd-vllm":  # max num seqs: vLLM admits no more sequences than the KV cache holds
+        batch = min(batch, int(case_plan(case, engine, None, layout, poisson).memory["max_batch"]))
+    row = case_plan(case, engine, batch, layout, poisson).row()
     if case["unit"] == "token/s":
         return float(row["output_tokens_per_s"])
     return float(row["ttft_ms"] if case["quantity"] == "time to first token" else row["tpot_ms"])
