@@ -84,9 +84,10 @@ def memory(
     as_json: JsonOption = False,
     implementation: ImplementationOption = None,
 ) -> None:
-    """Memory per GPU of one training step, term by term, against the GPU's usable memory
-    (``--implementation``: the software whose gradient buffers and MoE layer's saved tensors
-    count; not given, the Hugging Face eager modules' activations)."""
+    """Memory per GPU of one training step, term by term, against the GPU's usable memory.
+
+    ``--implementation``: the software whose gradient buffers and MoE layer's saved tensors
+    count (not given: the Hugging Face eager modules' activations)."""
     accelerator = resolve_accelerator(gpu)
     breakdown = memory_breakdown(
         resolve_model(model),

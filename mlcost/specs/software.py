@@ -289,8 +289,9 @@ class Implementation(Spec):
     # LM's examples run --micro-batch-size 1); absent: the plan's search chooses it
     # (mlcost.parallel.search.unstated_knobs).
     default_micro_batch_size: int | None = Field(default=None, ge=1)
-    # What its MoE layer keeps for backward (absent: the Hugging Face eager modules').
-    moe_saving: MoeSaving = MoeSaving()
+    # What its MoE layer keeps for backward (absent: the Hugging Face eager modules', every
+    # MoeSaving flag off).
+    moe_saving: MoeSaving | None = None
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""

@@ -120,7 +120,7 @@ class StepBuilder(Record, frozen=True, dict=True):
     frozen_norms: bool = False  # norm weights that do not train (fine-tuning)
     ep: int = 1  # expert-parallel degree: E/ep local experts, each taking ep·T·k/E tokens
     modules: frozenset[str] = frozenset()  # regions recomputed on their own (selective)
-    moe_saving: MoeSaving = MoeSaving()
+    moe_saving: MoeSaving | None = None  # None: the Hugging Face eager modules'
 
     def recomputes(self, module: str) -> bool:
         """Whether selective recomputation replays the region ``module`` on its own."""

@@ -87,11 +87,14 @@ def moe_block_ops(step: StepBuilder, *, norm_output_discarded: bool = False) -> 
     block = "layer"
     common: dict[str, Any] = {"recompute_fraction": rf}
     saving = step.moe_saving
+    router_saves_input = saving is not None and saving.router_saves_input
+    weighted = saving is not None and saving.probs_in_activation
+    index_only = saving is not None and saving.unpermute_keeps_index
     router = step.layer_gemm(
         "moe router", experts, h, bias=moe.router_bias, count=count, saved_replicated=True,
         note="T x E logits; replicated across tensor-parallel ranks",
     )  # fmt: skip
-    if saving.router_saves_input:
+    if router_saves_input:
         # Megatron-Core's RouterGatingLinearFunction keeps its input as given (the shared
         # experts' input too) and casts to FP32 inside.
         router = replace(
@@ -120,10 +123,10 @@ def moe_block_ops(step: StepBuilder, *, norm_output_discarded: bool = False) -> 
     ]
     f_e = moe.expert_ffn_size
     intermediate = 2 * f_e if model.gated_mlp else f_e  # the activation's input per row
-    if saving.probs_in_activation:
+    if weighted:
         expert_ops = _weighted_activation(expert_ops, rows * (intermediate * act + FP32_BYTES))
     if step.recomputes("moe_act"):
-        expert_ops = _recomputed_activation(step, expert_ops, saving.probs_in_activation,
+        expert_ops = _recomputed_activation(step, expert_ops, weighted,
                                             rows * intermediate * act)  # fmt: skip
     ops = [
         router,
@@ -183,7 +186,7 @@ def moe_block_ops(step: StepBuilder, *, norm_output_discarded: bool = False) -> 
             note="inside the fused weighted activation, which keeps what backward needs",
             **common,
         )
-        if saving.probs_in_activation
+        if weighted
         else elementwise_operator(
             "expert output x routing weight",
             block,
@@ -208,13 +211,11 @@ def moe_block_ops(step: StepBuilder, *, norm_output_discarded: bool = False) -> 
             bytes_read=processed * h * act + tokens * h * act,
             bytes_written=tokens * h * act,
             backward_bytes=processed * h * act + tokens * h * act,
-            saved_bytes=processed * INDEX_BYTES
-            if saving.unpermute_keeps_index
-            else processed * h * act,
+            saved_bytes=processed * INDEX_BYTES if index_only else processed * h * act,
             recompute_fraction=rf,
             tensor_parallel=True,
             note="scatter_add_ of the k expert outputs of each token: keeps the int64 index"
-            if saving.unpermute_keeps_index
+            if index_only
             else "index_add_ of the k expert outputs of each token: keeps the rows it adds",
         ),
     ]

@@ -34,7 +34,7 @@ from mlcost.layout import Layout
 from mlcost.records import replace
 from mlcost.results import sweep_text
 from mlcost.specs.models import TransformerSpec
-from mlcost.specs.software import Implementation, MoeSaving
+from mlcost.specs.software import Implementation
 from mlcost.workload.adapters import (
     adapter_layer_ops,
     frozen_embedding_ops,
@@ -255,7 +255,7 @@ def transformer_operators(
         layers=layers,
         ep=layout.ep,
         modules=modules,
-        moe_saving=MoeSaving() if implementation is None else implementation.moe_saving,
+        moe_saving=None if implementation is None else implementation.moe_saving,
     )
     tuning = config.finetune
     frozen = frozen_parts(model, tuning) if not tuning.is_default else set()
