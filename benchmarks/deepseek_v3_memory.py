@@ -13,6 +13,8 @@ Run: ``.venv/bin/python benchmarks/deepseek_v3_memory.py``
 
 from __future__ import annotations
 
+from typing import Any
+
 from mlcost.layout import Layout
 from mlcost.memory import memory_breakdown
 from mlcost.workload import TrainingConfig
@@ -21,7 +23,7 @@ CONFIG = TrainingConfig(sequence_length=4096, precision="fp8", optimizer="adamw-
 PUBLISHED = {"dp": 128, "tp": 1, "pp": 16, "ep": 64, "micro_batch_size": 1,
              "global_batch_size": 15360, "zero_stage": 1}  # fmt: skip
 DEEPSEEK_MODULES = ("layernorm", "mla_up_proj", "moe_act")
-CASES = (
+CASES: tuple[tuple[str, dict[str, Any], str | None], ...] = (
     ("no recomputation, Hugging Face eager MoE tensors", {}, None),
     ("no recomputation, megatron-core MoE tensors", {}, "megatron-core"),
     ("selective (core_attn), megatron-core", {"recompute": "selective"}, "megatron-core"),
