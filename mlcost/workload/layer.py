@@ -235,7 +235,7 @@ def mlp_block_ops(step: StepBuilder) -> list[Operator]:
     ops = []
     # Megatron-Core's ``layernorm`` module recomputes the pre-MLP norm too (its output
     # discarded: the MLP's first projection or the router keeps nothing of it).
-    discard = not post and step.recomputes("layernorm")
+    discard = model.norm_placement not in ("post", "reordered") and step.recomputes("layernorm")
     if model.norm_placement != "reordered":
         name = "attention post-norm" if post else "mlp norm"
         ops.append(step.norm(name, block, count, rf, discard_output=discard))

@@ -287,3 +287,17 @@ def test_describe_names_the_modules() -> None:
     layout = Layout(recompute="selective", recompute_modules=("layernorm", "moe_act"))
     assert layout.describe().endswith("recompute selective (layernorm,moe_act)")
     assert Layout(recompute="selective").describe().endswith("recompute selective")
+
+
+def test_layernorm_leaves_a_model_without_input_norms_alone() -> None:
+    # OLMo 2 normalizes the outputs of attention and MLP (its reordered norms), not their
+    # inputs: there is no input_layernorm or pre_mlp_layernorm to recompute (Megatron-Core skips
+    # an IdentityOp norm), so nothing changes.
+    model = as_model("olmo-2-7b")
+    config = TrainingConfig(sequence_length=64, precision="bf16", attention="flash")
+
+    def saved(modules: tuple[str, ...]) -> float:
+        layout = Layout(recompute="selective", recompute_modules=modules)
+        return float(transformer_operators(model, config, layout).saved_bytes.magnitude)
+
+    assert saved(("core_attn", "layernorm")) == saved(("core_attn",))
