@@ -482,7 +482,12 @@ def operator_rows(
         for i, op in enumerate(ops)
         if not op.is_matmul and op.role != OperatorRole.ATTENTION_CORE
     }
-    by_shard = _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
+    # (One shard: each GEMM row timed on its own, below; stacking would only copy.)
+    by_shard = (
+        _gemm_rows_by_shard(ops, ex, kernels[0], tensors, gemms, launches)
+        if len(executions) > 1
+        else {}
+    )
     return [
         tuple(
             [

@@ -99,11 +99,12 @@ def engine_counts(engine: Engine, table: OperatorTable, layers: int) -> tuple[fl
     ``grouped_expert_gemm`` runs each of them as one launch per layer for all experts (vLLM's
     and SGLang's fused_moe, TensorRT-LLM's CUTLASS MoE), one per expert otherwise."""
     counts(layers, "layers")
-    local = max((float(np.max(op.gemm_group)) for op in table.operators), default=0.0)
+    # (each array's own max: numpy's module-level wrapper costs more than the reduction)
+    local = max((float(np.asarray(op.gemm_group).max()) for op in table.operators), default=0.0)
     grouped = engine.grouped_expert_gemm and local > 0
 
     def launches(op: Any) -> float:
-        count = float(np.max(op.count))
+        count = float(np.asarray(op.count).max())
         return count / local if grouped and count > layers else count
 
     rows = float(sum(launches(op) for op in table.operators))

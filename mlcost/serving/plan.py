@@ -48,6 +48,7 @@ import numpy as np
 import pint
 
 from mlcost import energy
+from mlcost.arrays import plain
 from mlcost.assumptions import ASSUMPTION_SOURCES, Assumptions
 from mlcost.comms.placement import collective_seconds, placement
 from mlcost.errors import MlcostError, RunDoesNotFitError
@@ -278,7 +279,7 @@ class ServePlan(Result):
                 f"{self.resolved_system.name} has {total} ({per_node} per node); choose fewer "
                 f"stages or --nodes {math.ceil(t * stages / per_node)}"
             )
-        prompt, output = _counts(self.prompt, "prompt"), _counts(self.output, "output")
+        prompt, output = self._prompt, self._output
         if prompt.size != output.size and 1 not in (prompt.size, output.size):
             raise MlcostError(
                 f"output: got {output.size} values for {prompt.size} prompts; give one each, "
@@ -410,13 +411,19 @@ class ServePlan(Result):
             )  # fmt: skip
         return tensor_parallel_seconds(system, self.tp, model.hidden_size, model.num_layers, tokens)
 
-    @property
+    @cached_property
     def _prompt(self) -> np.ndarray:
-        return _counts(self.prompt, "prompt")
+        """The prompt lengths as an array, read once (read-only: the plan's, not a caller's)."""
+        prompt = _counts(self.prompt, "prompt")
+        prompt.flags.writeable = False
+        return prompt
 
-    @property
+    @cached_property
     def _output(self) -> np.ndarray:
-        return _counts(self.output, "output")
+        """The output lengths as an array, read once (read-only)."""
+        output = _counts(self.output, "output")
+        output.flags.writeable = False
+        return output
 
     @cached_property
     def _options(self) -> dict[str, Any]:
@@ -425,7 +432,9 @@ class ServePlan(Result):
             "tensor_parallel": self._attention_tp, "expert_parallel": self.ep,
             "group_size": self.group_size,
             "grouped_kv_reads": self.resolved_engine.gqa_aware_attention,
-            "fp8_attention": self.resolved_engine.fp8_attention,
+            # FP8 attention needs an FP8 KV cache (forward_operators): said so, an engine with
+            # it and one without build the same tables under a 16-bit cache, and share them.
+            "fp8_attention": self.resolved_engine.fp8_attention and self.kv_format == "fp8",
         }  # fmt: skip
 
     @cached_property
@@ -456,10 +465,14 @@ class ServePlan(Result):
             table = self._tables[key] = build(model, *shape, **self._options)
         return table
 
-    def _forward(self, build: Any, model: TransformerSpec, *shape: Any, graph: bool = False) -> Any:
-        """:func:`forward_seconds` of ``build``'s table under this plan's engine, its roofline
-        seconds kept beside the table (:meth:`_tables`) for every engine that groups its
-        experts alike on the same GPU and formats (the ceilings' key)."""
+    def _evaluated(
+        self, build: Any, model: TransformerSpec, *shape: Any
+    ) -> tuple[OperatorTable, Any, tuple[float, float]]:
+        """``build``'s table (:meth:`_table`), its roofline seconds (:func:`roofline_seconds`)
+        and its kernel and host-operation counts under this plan's engine
+        (:func:`engine_counts`): what :func:`forward_seconds` reads, the roofline kept beside
+        the table (:meth:`_forwards`) for every engine that groups its experts alike on the same
+        GPU and formats (the ceilings' key), the counts for each engine."""
         table = self._table(build, model, *shape)
         table_key = self._table_key(build, model, *shape)
         engine = self.resolved_engine
@@ -472,10 +485,55 @@ class ServePlan(Result):
         counts = self._forwards.get(counts_key)
         if counts is None:
             counts = self._forwards[counts_key] = engine_counts(engine, table, model.num_layers)
-        return forward_seconds(
-            table, self._ceilings, engine, layers=model.num_layers, graph=graph,
-            roofline=roofline, counts=counts,
-        )  # fmt: skip
+        return table, roofline, counts
+
+    def _prefill_and_decode(
+        self,
+        model: TransformerSpec,
+        together: int,
+        prompt: float,
+        batch: Any,
+        context: float,
+        alongside: Any = None,
+    ) -> tuple[float, float, Any]:
+        """Seconds of the forwards of ``model`` an iteration runs (:func:`forward_seconds` under
+        this plan's engine, plus their collectives, :meth:`_communication`): a prompt of
+        ``prompt`` tokens prefilled alone, ``together`` of them prefilled in one forward, and,
+        unless ``batch`` is None, the decode step of ``batch`` sequences (a number or an array)
+        with ``context`` tokens cached, replayed from a graph where the engine decodes from one.
+        They are the sequences of one table: its counts are arrays, one element per forward
+        (:func:`forward_operators` works element by element, so each is the arithmetic of its
+        own table), placed on the roofline once (:meth:`_evaluated`); their collectives, of
+        ``prompt``, ``together x prompt`` and ``batch`` tokens, one array too. ``alongside``:
+        decode sequences to evaluate in the same table (other plans' of a search, which then
+        find it evaluated), the decode sequences each once and in order."""
+        if batch is None:
+            decode, back = np.zeros(0), np.zeros(0, dtype=np.intp)
+        else:  # the distinct decode sequences, and where each of batch's is among them
+            wanted = np.ravel(np.asarray(batch, dtype=np.float64))
+            extra = np.ravel(np.asarray([] if alongside is None else alongside, dtype=np.float64))
+            decode = np.unique(np.concatenate((wanted, extra)))
+            back = np.searchsorted(decode, wanted)
+        sequences = np.concatenate(([1.0, float(together)], decode))
+        new = np.concatenate(([prompt, prompt], np.ones_like(decode)))
+        past = np.concatenate(([0.0, 0.0], np.full_like(decode, context)))
+        table, roofline, counts = self._evaluated(forward_operators, model, sequences, new, past)
+        engine = self.resolved_engine
+
+        def seconds(part: slice, graph: bool) -> Any:
+            return forward_seconds(
+                table, self._ceilings, engine, layers=model.num_layers, graph=graph,
+                roofline=np.asarray(roofline)[part], counts=counts,
+            )  # fmt: skip
+
+        moved = np.asarray(self._communication(sequences * new), dtype=np.float64)
+        alone, shared = (
+            float(x + y) for x, y in zip(seconds(slice(0, 2), False), moved[:2], strict=True)
+        )
+        if batch is None:
+            return alone, shared, None
+        step = np.asarray(seconds(slice(2, None), engine.decode_graphs)) + moved[2:]
+        return alone, shared, plain(np.reshape(step[back], np.shape(batch)))
 
     @cached_property
     def _ceilings(self) -> dict[str, Any]:
@@ -520,11 +578,27 @@ class ServePlan(Result):
         layers = self.transformer.num_layers
         return math.ceil(layers / self.pp) / layers
 
+    def _cache_bytes(
+        self, model: TransformerSpec, tokens: float, tensor_parallel: int, block: int
+    ) -> float:
+        """One sequence's KV cache of ``tokens`` tokens on one of ``tensor_parallel`` ranks in
+        this plan's format, paged in blocks of ``block`` tokens (:func:`kv_cache_bytes`), in
+        bytes, built once per catalog for the model, tokens, format, degree and block
+        (:meth:`Catalog.derived`: a search asks for the same on every GPU and engine)."""
+
+        def build() -> float:
+            held = kv_cache_bytes(
+                model, tokens, 1, self.kv_format, tensor_parallel=tensor_parallel,
+                block_size=block,
+            )  # fmt: skip
+            return float(in_unit(held, "byte"))
+
+        key = ("serving KV-cache bytes", model.name, tokens, self.kv_format, tensor_parallel, block)
+        return self._catalog.derived(key, model, build)
+
     def _sequence_bytes(self, model: TransformerSpec, tokens: float, block: int) -> float:
-        held = kv_cache_bytes(
-            model, tokens, 1, self.kv_format, tensor_parallel=self._attention_tp, block_size=block
-        )
-        return float(in_unit(held, "byte")) * self._stage_layers  # the largest stage's layers
+        held = self._cache_bytes(model, tokens, self._attention_tp, block)
+        return held * self._stage_layers  # the largest stage's layers
 
     @cached_property
     def memory(self) -> dict[str, float]:
@@ -573,13 +647,22 @@ class ServePlan(Result):
                 f"{self.memory['max_batch']:.0f} or more --tp"
             )
 
-    def timing(self, batch: Any) -> dict[str, Any]:
+    def decode_sequences(self, batch: Any) -> Any:
+        """The sequences one decode forward runs for ``batch`` (:meth:`timing`): a rank's
+        ``batch / ep`` under attention data parallel, a micro-batch's ``/ pp`` with pipeline
+        stages."""
+        return np.asarray(batch, dtype=np.float64) / self._data_parallel / self.pp
+
+    def timing(self, batch: Any, *, alongside: Any = None) -> dict[str, Any]:
         """Seconds of one continuous-batching iteration and its parts for ``batch`` sequences
         (a number or a numpy array): the decode step (with speculation), the prefill per prompt
         token, tokens per step, TPOT, TTFT, output tokens per second and the GPU-seconds an
         output token costs with its share of the prefills (``gpu_s_per_output_token``: the
         replica's ``tp`` GPUs over the iteration, and under disaggregation the prefill pool's
-        ``P / O`` prompt tokens per output token besides)."""
+        ``P / O`` prompt tokens per output token besides). ``alongside``: decode sequences
+        (:meth:`decode_sequences`) of other plans of the same model, formats and GPU, placed
+        on the roofline with this plan's (a search's plans share one evaluation); the answer is
+        that of ``batch`` alone."""
         model, system, c = self.transformer, self.resolved_system, self._ceilings
         p, o = float(np.mean(self._prompt)), float(np.mean(self._output))
         context = mean_context(self._prompt, self._output)
@@ -606,18 +689,21 @@ class ServePlan(Result):
         # The front end's time per request (HTTP, tokenization, the first chunk streamed): on
         # every first token's path, off the GPU's, so outside every queue's service time.
         frontend = engine.request_seconds
-        forward = self._forward(prefill_operators, model, 1, p) + comm(p)
-        prefill = forward + overhead
+        # A prompt's prefill alone; admitted prompts share forwards of up to prefill_tokens
+        # tokens (one weight read); the decode step, of the b / pp sequences of a pipeline's
+        # micro-batch (b without stages), unless a draft model proposes the tokens.
         together = prompts_per_prefill(engine.prefill_tokens, p)
-        if together == 1:
-            per_prompt_token = forward / p
-        else:  # admitted prompts share forwards of up to prefill_tokens tokens (one weight read)
-            batched = self._forward(prefill_operators, model, together, p)
-            per_prompt_token = (batched + comm(together * p)) / (together * p)
         draft = self.draft_model
+        alone, batched, decode = self._prefill_and_decode(
+            model, together, p, None if draft is not None else self.decode_sequences(batch),
+            context, alongside,
+        )  # fmt: skip
+        prefill = alone + overhead
+        per_prompt_token = batched / (together * p)
+        if self.pp > 1:
+            return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token, decode)
         if draft is None:
-            step = self._forward(decode_operators, model, b, context, graph=graph)
-            step = step + comm(b)
+            step = decode
             tokens = np.ones_like(b)
         else:
             k = self.draft_tokens
@@ -659,8 +745,6 @@ class ServePlan(Result):
                 "frontend": frontend,
             }  # fmt: skip
             return self.disaggregated_timing(parts, b)
-        if self.pp > 1:
-            return self._pipeline_timing(b, p, o, context, prefill, per_prompt_token)
         if self.arrivals == "closed-loop":
             # b clients per rank in a closed loop: the response-time law sets the request rate
             # and with it the prefills each iteration carries (closed_loop_steady_state).
@@ -741,7 +825,14 @@ class ServePlan(Result):
         return collective_seconds(system, "point-to-point", size, where)
 
     def _pipeline_timing(
-        self, b: Any, p: float, o: float, context: float, prefill: Any, per_prompt_token: Any
+        self,
+        b: Any,
+        p: float,
+        o: float,
+        context: float,
+        prefill: Any,
+        per_prompt_token: Any,
+        decode: Any,
     ) -> dict[str, Any]:
         """Continuous batching over ``pp`` pipeline stages with micro-batched decode (vLLM's
         and TensorRT-LLM's pipeline parallelism: ``pp`` micro-batches of ``m = b / pp``
@@ -761,21 +852,15 @@ class ServePlan(Result):
         TPOT is that of one GPU holding the whole model, its gain is memory (Narayanan et al.
         2021, section 2.2; Yu et al. 2022, Orca, section 4.2). The first token waits for its
         prompt's prefill through every stage, ``pp - 1`` transfers, and the prefill queue of
-        its micro-batch."""
-        model, engine = self.transformer, self.resolved_engine
+        its micro-batch. ``decode``: the model's decode step at ``m`` with its all-reduces
+        (:meth:`timing`)."""
+        engine = self.resolved_engine
         m = np.asarray(b, dtype=np.float64) / self.pp
-        decode = forward_seconds(
-            self._table(decode_operators, model, m, context), self._ceilings, engine,
-            layers=model.num_layers, graph=engine.decode_graphs,
-        )  # fmt: skip
         # Uneven stages (L not a multiple of pp): the largest, ceil(L / pp) layers, sets the
         # pace, so a round takes pp x its share of the model's work instead of the whole.
         slowest = self.pp * self._stage_layers
         step = (
-            slowest * (np.asarray(decode)
-                       + tensor_parallel_seconds(self.resolved_system, self.tp,
-                                                 model.hidden_size, model.num_layers, m))
-            + engine.step_seconds
+            slowest * np.asarray(decode) + engine.step_seconds
         )  # fmt: skip
         per_prompt_token = slowest * np.asarray(per_prompt_token)
         hops = self.pp * np.asarray(self.stage_hop_seconds(m))
@@ -818,10 +903,7 @@ class ServePlan(Result):
         (their inter-node link), else within the node."""
         system = self.resolved_system
         p = float(np.mean(self._prompt))
-        cache = kv_cache_bytes(
-            self.transformer, p, 1, self.kv_format, tensor_parallel=self.tp, block_size=1
-        )
-        size = float(in_unit(cache, "byte"))
+        size = self._cache_bytes(self.transformer, p, self.tp, 1)
         apart = system.gpus_per_node if int(system.nodes) > 1 else 1
         where = placement(system, 2, stride=apart)
         return float(np.asarray(collective_seconds(system, "point-to-point", size, where)))
@@ -835,11 +917,11 @@ class ServePlan(Result):
         cap = self.resolved_engine.max_batch
         return largest if cap is None else min(largest, cap)
 
-    @property
+    @cached_property
     def latency_target(self) -> tuple[float, float]:
         """The TTFT and TPOT (seconds) the default batch must meet: ``ttft``/``tpot`` when given,
         else :attr:`Assumptions.serving_ttft_target` and ``serving_tpot_target`` (MLPerf
-        Inference's interactive constraint)."""
+        Inference's interactive constraint); converted once per plan."""
         a = self.assumptions
         ttft = a.serving_ttft_target if self.ttft is None else self.ttft
         tpot = a.serving_tpot_target if self.tpot is None else self.tpot

@@ -32,6 +32,11 @@ layout, and a test checks the two agree.) Disaggregated serving is searched with
 when ``2 x tp`` GPUs fit there (the KV cache over the node's links), else on two (over the
 network).
 
+The engines tried on one GPU, formats, degrees and layout evaluate their forwards together:
+their prefills and decode steps at every batch tried are the sequences of one operator table,
+placed on the roofline once (:meth:`mlcost.ServePlan.timing` with ``alongside``), each
+configuration's answer its own.
+
 The cheapest configuration is chosen; the runner-up is the cheapest other deployment, and the
 reason it lost is its cost, what stops its batch and the latency it gives away. The Pareto
 front holds the configurations that no other beats on both cost and TPOT (at their batch).
@@ -75,6 +80,9 @@ DEFAULT_WEIGHTS = ("bf16", "fp8", "int4")
 DEFAULT_KV_FORMATS = ("bf16", "fp8")
 DEFAULT_ENGINES = ("vllm", "tensorrt-llm", "sglang")
 DEFAULT_LAYOUTS = (False, True)
+#: What the plans of a search share: operator tables and what the plans derive from them (by
+#: :meth:`mlcost.ServePlan._table`'s key), and the batch grids by largest batch.
+Shared = tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any], dict[int, np.ndarray]]
 #: Why a GPU without a catalog price is not searched.
 NO_PRICE = "no price for this GPU"
 
@@ -324,52 +332,113 @@ def search_slo(
             counts(degree, name)
     factor = serving_latency_band().high if margin else 1.0
     target = (ttft_s, tpot_s, factor, rate_value)
-    candidates: list[Candidate] = []
+    # each configuration's candidates by its place in the order gpu, weights, KV format, engine,
+    # tp, pp (the engines of a layout are evaluated together, below)
+    found_at: list[tuple[tuple[int, ...], list[Candidate]]] = []
     pruned = 0
-    # operator tables and what the plans derive from them, shared by every plan of the search
-    shared: tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any]] = ({}, {})
-    for gpu in _gpus(catalog, gpus):
+    # operator tables and what the plans derive from them, shared by every plan of the search,
+    # and the batch grids by largest batch
+    shared: Shared = ({}, {}, {})
+    for g, gpu in enumerate(_gpus(catalog, gpus)):
         price, _ = resolve_price(None, catalog=catalog, gpu_names=(gpu,))
         node = system_of(gpu, catalog=catalog)
         per_node = node.gpus_per_node
-        # the GPU's ceilings per weight and KV-cache format, built once
-        ceilings: dict[tuple[str, str], Any] = {}
-        for w, kv, engine in itertools.product(weights, kv_formats, engines):
-            problem = "" if math.isfinite(price) else NO_PRICE
-            if not problem and (w, kv) not in ceilings:
+        for (i, w), (j, kv) in itertools.product(enumerate(weights), enumerate(kv_formats)):
+            # the GPU's ceilings for the formats, or why there are none
+            ceilings: dict[str, Any] | str = NO_PRICE
+            if math.isfinite(price):
                 try:
-                    ceilings[w, kv] = serving_ceilings(catalog.accelerator(gpu), w, kv)
+                    ceilings = serving_ceilings(catalog.accelerator(gpu), w, kv)
                 except MlcostError as error:
-                    ceilings[w, kv] = str(error)
-            if not problem and isinstance(ceilings[w, kv], str):
-                problem = ceilings[w, kv]
+                    ceilings = str(error)
             for t in sorted(set(tp)):
                 if t > per_node * max_nodes:
                     continue
-                memory_stops = True  # no stages yet: the first layout is always tried
+                # each engine's layouts are tried by stages, the first always (no stages yet);
+                # an engine whose layouts have no stages to show is done
+                memory_stops = [True] * len(engines)
+                done = [False] * len(engines)
                 for stages in sorted(set(pp)):
                     if t * stages > per_node * max_nodes:
                         continue
-                    if prune and not memory_stops:
-                        pruned += not problem
-                        continue
                     shown = [x for x in layouts if stages == 1 or not x]
-                    if not shown:  # disaggregated alone is searched without stages
-                        break
-                    found = _candidates(spec, Candidate(gpu, t, w, kv, engine, pp=stages), shown,
-                                        node, (prompt, output), target, price, catalog,
-                                        problem or ceilings[w, kv], shared)  # fmt: skip
-                    candidates += found.values()
-                    aggregated = found.get(False)
-                    memory_stops = (
-                        aggregated is None
-                        or aggregated.problem == "does not fit"
-                        or (aggregated.feasible and aggregated.limit == "memory")
-                    )
+                    tried: list[tuple[int, Candidate, Planned]] = []
+                    for e, engine in enumerate(engines):
+                        if done[e]:
+                            continue
+                        if prune and not memory_stops[e]:
+                            pruned += not isinstance(ceilings, str)
+                            continue
+                        if not shown:  # disaggregated alone is searched without stages
+                            done[e] = True
+                            continue
+                        base = Candidate(gpu, t, w, kv, engine, pp=stages)
+                        tried.append((e, base, _plan(spec, base, node, (prompt, output), catalog,
+                                                     ceilings, shared)))  # fmt: skip
+                    # the engines' plans of this layout evaluate their decode steps together
+                    alongside = [plan.decode_sequences(grid) for plan, grid in _planned(tried)]
+                    for e, base, planned in tried:
+                        found = _candidates(spec, base, shown, node, (prompt, output), target,
+                                            price, catalog, planned, alongside)  # fmt: skip
+                        found_at.append(((g, i, j, e, t, stages), list(found.values())))
+                        aggregated = found.get(False)
+                        memory_stops[e] = (
+                            aggregated is None
+                            or aggregated.problem == "does not fit"
+                            or (aggregated.feasible and aggregated.limit == "memory")
+                        )
+    # in the order of the loops gpu, weights, KV format, engine, tp, pp
+    candidates = [c for _, found in sorted(found_at, key=lambda item: item[0]) for c in found]
     return SloSearch(
         model=spec.name, ttft_s=ttft_s, tpot_s=tpot_s, rate=rate_value, prompt=prompt,
         output=output, margin=factor, candidates=tuple(candidates), pruned=pruned,
     )  # fmt: skip
+
+
+#: A configuration's aggregated plan and its batch grid, or why there is none.
+Planned = tuple[ServePlan, np.ndarray] | str
+
+
+def _planned(tried: list[tuple[int, Candidate, Planned]]) -> list[tuple[ServePlan, np.ndarray]]:
+    return [planned for _, _, planned in tried if not isinstance(planned, str)]
+
+
+def _plan(
+    spec: ModelSpec,
+    base: Candidate,
+    node: System,
+    tokens: tuple[int, int],
+    catalog: Catalog,
+    ceilings: dict[str, Any] | str,
+    shared: Shared,
+) -> Planned:
+    """``base``'s aggregated plan, on as many nodes of ``node`` as its GPUs take, and the
+    batches it tries (:func:`batch_grid` of its largest), or why there is none: ``ceilings``,
+    the GPU's for the formats, or why there are none; ``shared`` the search's operator tables
+    and what the plans derive from them (:meth:`mlcost.ServePlan._table`,
+    :meth:`mlcost.ServePlan._evaluated`) and the batch grids by largest batch."""
+    if isinstance(ceilings, str):
+        return ceilings
+    prompt, output = tokens
+    try:
+        nodes = math.ceil(base.tp * base.pp / node.gpus_per_node)
+        plan = ServePlan(spec, system=node.with_nodes(nodes), tp=base.tp, pp=base.pp,
+                         weights=base.weights, kv_format=base.kv_format, engine=base.engine,
+                         prompt=prompt, output=output, catalog=catalog)  # fmt: skip
+        if not plan.fits:
+            return "does not fit"
+        # The plan's ceilings are those of its GPU and formats (ServePlan._ceilings, a cached
+        # property): every configuration on that GPU and those formats shares one set.
+        plan.__dict__["_ceilings"] = ceilings
+        # Likewise its operator tables and their roofline seconds and kernel counts: the
+        # search's plans of this model share them.
+        plan.__dict__["_tables"], plan.__dict__["_forwards"], grids = shared
+        batches = grids.get(plan.largest_batch)
+        if batches is None:
+            batches = grids[plan.largest_batch] = batch_grid(plan.largest_batch)
+    except MlcostError as error:
+        return str(error)
+    return plan, batches
 
 
 def _candidates(
@@ -381,39 +450,28 @@ def _candidates(
     target: tuple[float, float, float, float | None],
     price: float,
     catalog: Catalog,
-    ceilings: dict[str, Any] | str,
-    shared: tuple[dict[tuple[Any, ...], Any], dict[tuple[Any, ...], Any]],
+    planned: Planned,
+    alongside: list[Any],
 ) -> dict[bool, Candidate]:
     """``base`` in each of ``layouts`` (False: aggregated, True: disaggregated), each at the
     largest batch that meets ``target`` (TTFT and TPOT in seconds, the band's factor, the
     rate), or why none does; a replica on as many nodes of ``node`` as its GPUs take (a
-    disaggregated pair: twice the GPUs). ``ceilings``: the GPU's for the weight format, or why
-    there are none; ``shared`` the search's operator tables and what the plans derive from
-    them (:meth:`mlcost.ServePlan._table`, :meth:`mlcost.ServePlan._forward`).
+    disaggregated pair: twice the GPUs). ``planned``: its aggregated plan and batches
+    (:func:`_plan`), or why there are none; ``alongside`` the decode sequences of the plans
+    evaluated with it (:meth:`mlcost.ServePlan.timing`).
     Both layouts share one plan's memory, forwards and decode steps: the disaggregated timing
     is :meth:`mlcost.ServePlan.disaggregated_timing` of the aggregated one's parts."""
     per_node = node.gpus_per_node
-    bases = {apart: replace(base, disaggregated=apart,
-                            nodes=math.ceil((2 if apart else 1) * base.tp * base.pp / per_node))
+    nodes = {apart: math.ceil((2 if apart else 1) * base.tp * base.pp / per_node)
              for apart in layouts}  # fmt: skip
-    if isinstance(ceilings, str):
-        return {apart: replace(b, problem=ceilings) for apart, b in bases.items()}
+    if isinstance(planned, str):
+        return {apart: replace(base, disaggregated=apart, nodes=n, problem=planned)
+                for apart, n in nodes.items()}  # fmt: skip
+    bases = {apart: replace(base, disaggregated=apart, nodes=n) for apart, n in nodes.items()}
     prompt, output = tokens
+    plan, batches = planned
     try:
-        plan = ServePlan(spec, system=node.with_nodes(math.ceil(base.tp * base.pp / per_node)),
-                         tp=base.tp, pp=base.pp, weights=base.weights, kv_format=base.kv_format,
-                         engine=base.engine, prompt=prompt, output=output,
-                         catalog=catalog)  # fmt: skip
-        if not plan.fits:
-            return {apart: replace(b, problem="does not fit") for apart, b in bases.items()}
-        # The plan's ceilings are those of its GPU and formats (ServePlan._ceilings, a cached
-        # property): every configuration on that GPU and those formats shares one set.
-        plan.__dict__["_ceilings"] = ceilings
-        # Likewise its operator tables and their roofline seconds and kernel counts: the
-        # search's plans of this model share them.
-        plan.__dict__["_tables"], plan.__dict__["_forwards"] = shared
-        batches = batch_grid(plan.largest_batch)
-        timing = plan.timing(batches)
+        timing = plan.timing(batches, alongside=np.concatenate(alongside))
     except MlcostError as error:
         return {apart: replace(b, problem=str(error)) for apart, b in bases.items()}
     limits = (plan.largest_batch, int(plan.memory["max_batch"]))

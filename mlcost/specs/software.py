@@ -377,7 +377,16 @@ class Engine(Spec):
 
     def kernel_seconds(self, graph: bool) -> float:
         """Seconds per kernel beyond its roofline time, replayed from a graph or launched."""
-        return float(in_unit(self.graph_kernel_overhead if graph else self.kernel_overhead, "s"))
+        return self._kernel_seconds[graph]
+
+    @cached_property
+    def _kernel_seconds(self) -> tuple[float, float]:
+        """``kernel_overhead`` and ``graph_kernel_overhead`` in seconds, converted once per
+        profile."""
+        return (
+            float(in_unit(self.kernel_overhead, "s")),
+            float(in_unit(self.graph_kernel_overhead, "s")),
+        )
 
     @cached_property
     def dispatch_seconds(self) -> float:
