@@ -12,10 +12,11 @@ length stay in :class:`mlcost.workload.TrainingConfig`):
   data-parallel replica), which fix ``m`` micro-batches per step;
 * memory strategies: ZeRO stage (Rajbhandari et al. 2020) over the ``dp·cp`` ranks that hold the
   same weights, sequence parallelism (Korthikanti et al. 2022), activation recomputation
-  (``none``, ``selective``, ``full``, ``every-k``) and ``offload`` of the optimizer states and
-  master weights to host memory (ZeRO-Offload, Ren et al. 2021); ``tp_overlap``: tensor-parallel
-  communication overlapped with the layer's GEMMs (Transformer Engine userbuffers, Megatron's
-  ``--tp-comm-overlap``; it needs sequence parallelism);
+  (``none``, ``selective``, ``full``, ``every-k``; under ``selective`` the regions
+  ``recompute_modules`` names, Megatron-Core's ``--recompute-modules``) and ``offload`` of the
+  optimizer states and master weights to host memory (ZeRO-Offload, Ren et al. 2021);
+  ``tp_overlap``: tensor-parallel communication overlapped with the layer's GEMMs (Transformer
+  Engine userbuffers, Megatron's ``--tp-comm-overlap``; it needs sequence parallelism);
 * ``stage_layers``: transformer layers per pipeline stage, when they are not spread evenly.
 
 **Pipeline stages.** The ``L`` layers are cut into ``pp·v`` model chunks (stage ``i`` holds
@@ -40,6 +41,28 @@ from mlcost.specs.base import Model, PositiveInt
 Recompute = Literal["none", "selective", "full", "every-k"]
 RECOMPUTE_POLICIES: tuple[str, ...] = ("none", "selective", "full", "every-k")
 ZeroStage = Literal[0, 1, 2, 3]
+
+#: The regions selective recomputation can replay, as Megatron-Core names them
+#: (``TransformerConfig.recompute_modules``, NVIDIA/Megatron-LM at commit d98e8a64,
+#: megatron/core/transformer/transformer_config.py lines 560-585 and 1940-1972):
+#: ``core_attn`` the attention core (the default), ``layernorm`` the input and pre-MLP norms,
+#: ``mla_up_proj`` multi-head latent attention's up projections and rotary, ``moe_act`` the
+#: routed experts' activation, ``mlp`` the dense MLP, ``moe`` the whole MoE layer,
+#: ``shared_experts`` the shared experts. ``moe_act``, ``layernorm`` and ``mla_up_proj`` discard
+#: their output (``CheckpointWithoutOutput``), the others checkpoint normally. What each keeps and
+#: replays: :mod:`mlcost.workload.modules`.
+RECOMPUTE_MODULES: tuple[str, ...] = (
+    "core_attn",
+    "moe_act",
+    "layernorm",
+    "mla_up_proj",
+    "mlp",
+    "moe",
+    "shared_experts",
+)
+DEFAULT_RECOMPUTE_MODULES: tuple[str, ...] = ("core_attn",)
+#: The modules that need a mixture-of-experts model, and the one that needs latent attention.
+MOE_MODULES: tuple[str, ...] = ("moe_act", "moe", "shared_experts")
 
 
 def chunk_layer_counts(layers: int, chunks: int) -> tuple[int, ...]:
@@ -84,6 +107,10 @@ class Layout(Model):
     recompute: Recompute = "none"
     recompute_every: PositiveInt | None = Field(
         default=None, description="k of recompute 'every-k': one layer in k is recomputed"
+    )
+    recompute_modules: tuple[str, ...] = Field(
+        default=DEFAULT_RECOMPUTE_MODULES,
+        description="regions recomputed under recompute 'selective' (RECOMPUTE_MODULES)",
     )
     offload: bool = False
     tp_overlap: bool = False
@@ -130,6 +157,23 @@ class Layout(Model):
             raise ValueError(
                 "ep_overlap: hides the expert-parallel all-to-all behind another micro-batch's "
                 "compute; it needs ep > 1 (e.g. ep=8 on a mixture-of-experts model)"
+            )
+        unknown = [m for m in self.recompute_modules if m not in RECOMPUTE_MODULES]
+        if unknown:
+            raise ValueError(
+                f"recompute_modules: got {unknown[0]!r}, expected some of "
+                f"{', '.join(RECOMPUTE_MODULES)} (Megatron-Core's names)"
+            )
+        if len(set(self.recompute_modules)) != len(self.recompute_modules):
+            raise ValueError(
+                f"recompute_modules: got {list(self.recompute_modules)}, expected each at most once"
+            )
+        custom = self.recompute_modules != DEFAULT_RECOMPUTE_MODULES
+        if custom and self.recompute != "selective":
+            raise ValueError(
+                f"recompute_modules: got {','.join(self.recompute_modules) or 'none'} with "
+                f"recompute {self.recompute!r}, expected recompute 'selective' (the modules are "
+                "what selective recomputation replays; set recompute to selective)"
             )
         if (self.recompute == "every-k") != (self.recompute_every is not None):
             raise ValueError(
@@ -191,6 +235,40 @@ class Layout(Model):
         if self.recompute == "every-k":
             return (layers // (self.recompute_every or 1)) / layers
         return 0.0
+
+    @property
+    def selective_modules(self) -> frozenset[str]:
+        """The regions recomputed on their own: ``recompute_modules`` under ``selective``,
+        none otherwise (``full`` and ``every-k`` replay whole layers)."""
+        if self.recompute != "selective":
+            return frozenset()
+        return frozenset(self.recompute_modules)
+
+    def modules_text(self) -> str:
+        """`` (layernorm,moe_act)`` where selective recomputation replays other regions than
+        the attention core alone (``nothing`` for none), else an empty string."""
+        if self.recompute != "selective" or self.recompute_modules == DEFAULT_RECOMPUTE_MODULES:
+            return ""
+        return f" ({','.join(self.recompute_modules) or 'nothing'})"
+
+    def check_recompute_modules(
+        self, model: str, *, latent_attention: bool, experts: int, shared_experts: bool
+    ) -> None:
+        """Raise :class:`MlcostError` where ``recompute_modules`` names a region ``model`` does
+        not have (as Megatron-Core refuses ``mla_up_proj`` without latent attention)."""
+        for module in self.selective_modules:
+            if module == "mla_up_proj" and not latent_attention:
+                missing = "multi-head latent attention (DeepSeek-V2/V3)"
+            elif module in MOE_MODULES and not experts:
+                missing = "mixture-of-experts layers"
+            elif module == "shared_experts" and not shared_experts:
+                missing = "shared experts"
+            else:
+                continue
+            raise MlcostError(
+                f"recompute_modules: got {module!r} for {model}, which has no {missing}; "
+                "expected core_attn, layernorm or mlp for it"
+            )
 
     # ----- pipeline stages ------------------------------------------------------------
     def chunk_layers(self, layers: int) -> tuple[int, ...]:
@@ -263,10 +341,20 @@ class Layout(Model):
             parts.append("EP-overlap")
         if self.recompute != "none":
             every = f" every {self.recompute_every}" if self.recompute == "every-k" else ""
-            parts.append(f"recompute {self.recompute}{every}")
+            modules = self.modules_text()
+            parts.append(f"recompute {self.recompute}{every}{modules}")
         if self.offload:
             parts.append("offload")
         return " ".join(parts)
 
 
-__all__ = ["RECOMPUTE_POLICIES", "Layout", "Recompute", "ZeroStage", "chunk_layer_counts"]
+__all__ = [
+    "DEFAULT_RECOMPUTE_MODULES",
+    "MOE_MODULES",
+    "RECOMPUTE_MODULES",
+    "RECOMPUTE_POLICIES",
+    "Layout",
+    "Recompute",
+    "ZeroStage",
+    "chunk_layer_counts",
+]

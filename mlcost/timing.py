@@ -475,6 +475,7 @@ def step_times(
         layout,
         micro_batch_size=micro_batch_size,
         sequence_length=sequence_length,
+        implementation=implementation_of(implementation).spec,
     )
     return table_step_times(table, config, gpu, shards, mode=mode, implementation=implementation)
 

@@ -19,6 +19,7 @@ from mlcost.cli.options import (
     AllOption,
     ExplainOption,
     GpuOption,
+    ImplementationOption,
     JsonOption,
     ModelArgument,
     renamed,
@@ -81,8 +82,12 @@ def memory(
     explain: ExplainOption = False,
     every: AllOption = False,
     as_json: JsonOption = False,
+    implementation: ImplementationOption = None,
 ) -> None:
-    """Memory per GPU of one training step, term by term, against the GPU's usable memory."""
+    """Memory per GPU of one training step, term by term, against the GPU's usable memory.
+
+    ``--implementation``: the software whose gradient buffers and MoE layer's saved tensors
+    count (not given: the Hugging Face eager modules' activations)."""
     accelerator = resolve_accelerator(gpu)
     breakdown = memory_breakdown(
         resolve_model(model),
@@ -91,6 +96,7 @@ def memory(
         layout,
         profile=profile_option(memory_model, old_profile),
         mini_sequences=mini_sequences,
+        implementation=implementation,
     )
     _show_memory(model, layout, accelerator, breakdown, (as_json, explain, every))
     if not bool(np.all(breakdown.fits())):

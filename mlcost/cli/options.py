@@ -299,6 +299,11 @@ _STEP_OPTIONS = (
     ),
     _flag("recompute", str, ("--recompute",), "none (default) | selective | full | every-k"),
     _flag("recompute_every", int, ("--recompute-every",), "k for --recompute every-k."),
+    _flag(
+        "recompute_modules", str, ("--recompute-modules",),
+        "With --recompute selective: the regions replayed, comma-separated, Megatron-Core's "
+        "names (core_attn (default), layernorm, mla_up_proj, moe_act, mlp, moe, shared_experts).",
+    ),
 )  # fmt: skip
 _PARALLEL_OPTIONS = (
     _flag("dp", int, ("--dp",), "Data-parallel degree."),
@@ -339,6 +344,9 @@ _LAYOUT_NAMES = {
 def layout_from_options(values: dict[str, Any]) -> Layout | None:
     """The layout the given options describe; ``None`` when none was given."""
     given = {_LAYOUT_NAMES.get(k, k): v for k, v in values.items() if v is not None}
+    modules = given.get("recompute_modules")
+    if isinstance(modules, str):  # --recompute-modules layernorm,moe_act
+        given["recompute_modules"] = tuple(m.strip() for m in modules.split(",") if m.strip())
     return Layout(**given) if given else None
 
 

@@ -30,7 +30,7 @@ from mlcost.checks import counts
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
 from mlcost.records import Record
-from mlcost.specs import TransformerSpec
+from mlcost.specs import Implementation, TransformerSpec
 from mlcost.units import Q_
 from mlcost.workload import (
     OperatorKind,
@@ -106,13 +106,15 @@ def activation_parts(
     mini_sequences: int = 1,
     *,
     table: OperatorTable | None = None,
+    implementation: Implementation | None = None,
 ) -> ActivationParts:
     """The :class:`ActivationParts` of ``model`` for micro-batches of ``batch`` sequences of
     ``sequence`` tokens (the tokens one GPU holds: divide by the context-parallel degree first)
     under ``layout``'s recomputation (module docstring): the bytes the operators of one
     micro-batch save (the table of one micro-batch). ``table``: that table when the
     caller has built it already (:func:`mlcost.workload.operators` at ``batch`` and
-    ``sequence``; the ``pytorch`` profile)."""
+    ``sequence``; the ``pytorch`` profile). ``implementation``: the software whose MoE layer's
+    saved tensors the table follows (:func:`mlcost.workload.transformer_operators`)."""
     if profile not in PROFILES:
         raise MlcostError(f"profile: got {profile!r}, expected pytorch or megatron")
     if mini_sequences < 1:
@@ -123,7 +125,7 @@ def activation_parts(
     if table is None:
         table = transformer_operators(
             model, config, layout, micro_batch_size=batch, sequence_length=sequence,
-            micro_batches=1,
+            micro_batches=1, implementation=implementation,
         )  # fmt: skip
     else:
         table.require_one_micro_batch(model.name)

@@ -49,7 +49,7 @@ from mlcost.memory.states import (
 from mlcost.memory.terms import MODEL_STATES, MemoryTerm
 from mlcost.records import Record, field
 from mlcost.results import Figure, Result, json_value, sweep_text
-from mlcost.specs import Accelerator, ConvNetSpec, ModelSpec, TransformerSpec
+from mlcost.specs import Accelerator, ConvNetSpec, Implementation, ModelSpec, TransformerSpec
 from mlcost.specs.base import BytesOrZero, Model
 from mlcost.specs.catalog import as_accelerator, as_model
 from mlcost.units import Q_, in_unit
@@ -596,6 +596,7 @@ def _model_parts(
     mini_sequences: int,
     *,
     swept: Real | None,
+    implementation: Implementation | None = None,
 ) -> tuple[ActivationParts, int, tuple[int, ...]]:
     """The activation parts, the layer count and the layers per pipeline stage of a model."""
     if isinstance(spec, TransformerSpec):
@@ -606,8 +607,9 @@ def _model_parts(
                 f"cp: got {layout.cp}, expected a divisor of the sequence length {sequence}"
             )
         parts = activation_parts(
-            spec, config, layout, profile, batch, per_gpu // layout.cp, mini_sequences
-        )
+            spec, config, layout, profile, batch, per_gpu // layout.cp, mini_sequences,
+            implementation=implementation,
+        )  # fmt: skip
         return parts, spec.num_layers, layout.stage_layer_counts(spec.num_layers)
     if isinstance(spec, ConvNetSpec):
         if layout.model_parallel > 1 or swept is not None:
@@ -648,7 +650,9 @@ def memory_breakdown(
     intermediates into M chunks, dividing their activation memory by about M.
     ``implementation``: the software whose buffers hold the gradients
     (:attr:`mlcost.specs.Implementation.held_gradient_bytes`; default: the default
-    implementation's, as :func:`mlcost.parallel.multi_gpu_step_time` runs it).
+    implementation's, as :func:`mlcost.parallel.multi_gpu_step_time` runs it) and, where it is
+    named, whose MoE layer keeps what :attr:`mlcost.specs.Implementation.moe_saving` says
+    (not named: the Hugging Face eager modules' saved tensors, the ``pytorch`` profile).
     """
     spec = as_model(model)
     accelerator = None if gpu is None else as_accelerator(gpu)
@@ -657,12 +661,14 @@ def memory_breakdown(
     overheads = overheads or overheads_of(accelerator)
     batch = layout.micro_batch_size if micro_batch_size is None else micro_batch_size
     sequence = config.sequence_length if sequence_length is None else sequence_length
+    software = implementation_of(implementation).spec
     parts, layers, stages = _model_parts(
-        spec, config, layout, profile, batch, sequence, mini_sequences, swept=micro_batch_size
-    )
+        spec, config, layout, profile, batch, sequence, mini_sequences, swept=micro_batch_size,
+        implementation=None if implementation is None else software,
+    )  # fmt: skip
     per_parameter = model_state_bytes_per_parameter(
         config.precision, config.optimizer, model=spec, finetune=config.finetune,
-        gradient_bytes=held_gradient_bytes(implementation),
+        gradient_bytes=software.held_gradient_bytes,
     )  # fmt: skip
     experts = spec.expert_parameter_count if isinstance(spec, TransformerSpec) else 0
     memory = layout_memory(

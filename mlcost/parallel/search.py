@@ -52,7 +52,7 @@ from mlcost.parallel.degrees import CommOptions, Degrees, ModelDims, stage_layer
 from mlcost.parallel.step import evaluate
 from mlcost.records import Record, replace
 from mlcost.results import Figure, Result
-from mlcost.specs import ModelSpec, TransformerSpec
+from mlcost.specs import Implementation, ModelSpec, TransformerSpec
 from mlcost.specs.catalog import as_model
 from mlcost.systems import System, SystemLike, system
 from mlcost.timing import Mode
@@ -317,9 +317,11 @@ def _memory_bytes(
     profile: Profile,
     overheads: Overheads,
     gradient_bytes: float | None = None,
+    implementation: Implementation | None = None,
 ) -> np.ndarray:
     """Per-GPU bytes of every candidate (:func:`mlcost.memory.per_gpu_memory`; gradients held
-    in ``gradient_bytes`` under mixed precision where the software says): the saved
+    in ``gradient_bytes`` under mixed precision where the software says, MoE layers keeping
+    what ``implementation`` says): the saved
     activations of one operator table per distinct (recompute, cp) over the micro-batch sizes,
     taken at each candidate's; then one composition per distinct pipeline split (p, v), whose
     stage layers are the same for all its candidates whatever their recomputation and cp."""
@@ -341,6 +343,7 @@ def _memory_bytes(
         parts = activation_parts(
             model, config, Layout(recompute=RECOMPUTE_CODES[rc]), profile, mbs.reshape(1, -1),
             (config.sequence_length // modes[1, rows]).reshape(-1, 1),
+            implementation=implementation,
         )  # fmt: skip
         for name, column in _part_columns(parts, (rows.size, mbs.size)).items():
             columns.setdefault(name, np.empty((modes.shape[1], mbs.size)))[rows] = column
@@ -772,7 +775,7 @@ def search(
     cand = with_expert_parallel(cand, experts, space.expert_parallel)
     memory = _memory_bytes(
         spec, config, cand, profile, overheads or DEFAULT_OVERHEADS,
-        software.spec.held_gradient_bytes,
+        software.spec.held_gradient_bytes, software.spec,
     )  # fmt: skip
     timed, memory = _timed(cand, memory, resolved, keep_unfit)
     degrees = _degrees(timed, spec.num_layers)

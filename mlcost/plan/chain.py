@@ -211,6 +211,7 @@ def one_table(run: Run, x: Numbers) -> OperatorTable | None:
         _at_length(run.config, int(x.sequence_length[0])),
         run.layout.one_micro_batch(),
         micro_batch_size=int(x.micro_batch_size[0]),
+        implementation=run.software.spec,
     )
 
 
@@ -322,8 +323,9 @@ def _memory_at(
     config = _at_length(run.config, int(length))
     if isinstance(model, TransformerSpec):
         parts = activation_parts(
-            model, config, layout, "pytorch", batch, int(length) // layout.cp, table=table
-        )
+            model, config, layout, "pytorch", batch, int(length) // layout.cp, table=table,
+            implementation=run.software.spec,
+        )  # fmt: skip
         layers, stages = model.num_layers, layout.stage_layer_counts(model.num_layers)
     elif isinstance(model, ConvNetSpec):
         parts, layers, stages = _convnet_parts(model, config, layout), 1, (1,)

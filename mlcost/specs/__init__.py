@@ -37,7 +37,14 @@ from mlcost.specs.models import (
     ModelSpec,
     TransformerSpec,
 )
-from mlcost.specs.software import CrossEntropyKernels, Engine, Implementation, Kernel, KernelCurve
+from mlcost.specs.software import (
+    CrossEntropyKernels,
+    Engine,
+    Implementation,
+    Kernel,
+    KernelCurve,
+    MoeSaving,
+)
 
 __all__ = [
     "COMPUTE_FORMATS",
@@ -63,6 +70,7 @@ __all__ = [
     "Measured",
     "MixtureOfExperts",
     "ModelSpec",
+    "MoeSaving",
     "Node",
     "NumericFormat",
     "PeakThroughput",

@@ -119,6 +119,23 @@ class CrossEntropyKernels(_Part):
     logit_buffers: PositiveInt | None = None
 
 
+class MoeSaving(_Part):
+    """What a framework's mixture-of-experts layer keeps for backward where it differs from the
+    Hugging Face eager modules (:mod:`mlcost.workload.experts`, the default: every flag off).
+
+    ``router_saves_input``: the router GEMM casts to FP32 inside its own autograd function and
+    keeps its input as given (one ``T x h`` tensor in the activation format), not FP32 copies of
+    input and weight. ``probs_in_activation``: the routing weights multiply the experts'
+    intermediate inside the fused activation (a weighted SwiGLU), which keeps its input (the gate
+    and up outputs) and the FP32 weight of each row; no product after the experts.
+    ``unpermute_keeps_index``: the unpermute is a ``scatter_add_`` whose backward gathers the
+    output gradient, so it keeps only the int64 index, not the rows it adds."""
+
+    router_saves_input: bool = False
+    probs_in_activation: bool = False
+    unpermute_keeps_index: bool = False
+
+
 class Kernel(Spec):
     """Published throughput of one kernel (see the module docstring)."""
 
@@ -272,6 +289,9 @@ class Implementation(Spec):
     # LM's examples run --micro-batch-size 1); absent: the plan's search chooses it
     # (mlcost.parallel.search.unstated_knobs).
     default_micro_batch_size: int | None = Field(default=None, ge=1)
+    # What its MoE layer keeps for backward (absent: the Hugging Face eager modules', every
+    # MoeSaving flag off).
+    moe_saving: MoeSaving | None = None
 
     def references_to(self) -> list[tuple[str, str]]:
         """(kind, name) of the catalog items this profile names."""
@@ -393,5 +413,6 @@ __all__ = [
     "Implementation",
     "Kernel",
     "KernelCurve",
+    "MoeSaving",
     "OptimizerKernel",
 ]

@@ -13,7 +13,7 @@ from mlcost.arrays import Real
 from mlcost.checks import argument
 from mlcost.errors import MlcostError
 from mlcost.layout import Layout
-from mlcost.specs import ConvNetSpec, Spec, TransformerSpec
+from mlcost.specs import ConvNetSpec, Implementation, Spec, TransformerSpec
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
 from mlcost.workload.config import (
     PRECISION_POLICIES,
@@ -40,11 +40,13 @@ def operators(
     *,
     micro_batch_size: Real | None = None,
     sequence_length: Real | None = None,
+    implementation: Implementation | None = None,
 ) -> OperatorTable:
     """The operator table of one training step of ``model`` (a transformer or conv net) under
     ``config``, with the micro-batch, micro-batch count and recomputation of ``layout``.
     ``micro_batch_size`` / ``sequence_length`` (transformers) override them with arrays for a
-    sweep in one call."""
+    sweep in one call. ``implementation``: the software profile whose MoE layer's saved tensors
+    the rows follow (transformers; default the Hugging Face eager modules')."""
     config = TrainingConfig() if config is None else argument(config, TrainingConfig, "config")
     layout = None if layout is None else argument(layout, Layout, "layout")
     if isinstance(model, TransformerSpec):
@@ -54,6 +56,7 @@ def operators(
             layout,
             micro_batch_size=micro_batch_size,
             sequence_length=sequence_length,
+            implementation=implementation,
         )
     if isinstance(model, ConvNetSpec):
         if not config.finetune.is_default:

@@ -11,8 +11,9 @@ from functools import cached_property
 from typing import Any
 
 from mlcost.arrays import Real
-from mlcost.records import Record
+from mlcost.records import Record, replace
 from mlcost.specs.models import TransformerSpec
+from mlcost.specs.software import MoeSaving
 from mlcost.workload.config import PrecisionPolicy, TrainingConfig
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
 
@@ -103,7 +104,10 @@ def attention_layers(
 class StepBuilder(Record, frozen=True, dict=True):
     """What every block builder needs: the model, the per-GPU numerics and the micro-batch
     (``b`` sequences of ``s`` tokens, ``m`` micro-batches per step), the recomputed shares of
-    the layers (``layer_rf``) and of the attention core (``core_rf``), and the byte sizes."""
+    the layers (``layer_rf``) and of the attention core (``core_rf``), the other regions
+    selective recomputation replays on their own (``modules``, Megatron-Core's names:
+    :data:`mlcost.layout.RECOMPUTE_MODULES`), what the implementation's MoE layer keeps
+    (``moe_saving``) and the byte sizes."""
 
     model: TransformerSpec
     config: TrainingConfig
@@ -115,6 +119,12 @@ class StepBuilder(Record, frozen=True, dict=True):
     layers: int | None = None  # layers these rows stand for (all of the model's when None)
     frozen_norms: bool = False  # norm weights that do not train (fine-tuning)
     ep: int = 1  # expert-parallel degree: E/ep local experts, each taking ep·T·k/E tokens
+    modules: frozenset[str] = frozenset()  # regions recomputed on their own (selective)
+    moe_saving: MoeSaving | None = None  # None: the Hugging Face eager modules'
+
+    def recomputes(self, module: str) -> bool:
+        """Whether selective recomputation replays the region ``module`` on its own."""
+        return module in self.modules
 
     @cached_property
     def policy(self) -> PrecisionPolicy:
@@ -152,13 +162,18 @@ class StepBuilder(Record, frozen=True, dict=True):
         """Bytes per element of a dropout mask (``TrainingConfig.dropout_mask``)."""
         return self.act if self.config.dropout_mask == "dtype" else 1.0
 
-    def norm(self, name: str, block: str, count: Any, rf: float = 0.0) -> Operator:
+    def norm(
+        self, name: str, block: str, count: Any, rf: float = 0.0, *, discard_output: bool = False
+    ) -> Operator:
         """A LayerNorm or RMSNorm over the ``T x h`` hidden states, with what PyTorch saves:
         torch.layer_norm its input, mean and 1/sigma (FP32); HF's RMSNorm an FP32 copy of the
         input, 1/rms (FP32) and the normalized value before the weight (FP32 where the weight is
         applied in FP32, ``TransformerSpec.norm_in_fp32``). A frozen RMSNorm weight needs no
         gradient, so the normalized value is not kept (``frozen_norms``); torch.layer_norm keeps
-        the same either way."""
+        the same either way. ``discard_output``: recomputed on its own with its output
+        discarded (Megatron-Core's ``layernorm`` module, :func:`recomputed_region`): it keeps its
+        input, ``T·h`` in the activation format, and the readers of its output keep nothing
+        of it."""
         model, tokens, act = self.model, self.tokens, self.act
         h = model.hidden_size
         if model.norm == "layernorm":
@@ -166,7 +181,7 @@ class StepBuilder(Record, frozen=True, dict=True):
         else:
             normalized = 0 if self.frozen_norms else (4 if model.norm_in_fp32 else act)
             saved = tokens * h * 4 + tokens * 4 + tokens * h * normalized
-        return elementwise_operator(
+        op = elementwise_operator(
             name,
             block,
             count,
@@ -180,6 +195,9 @@ class StepBuilder(Record, frozen=True, dict=True):
             saved_element_bytes=saved,
             recompute_fraction=rf,
         )
+        if not discard_output:
+            return op
+        return recomputed_region(self, op, tokens * h * act, "its output discarded (layernorm)")
 
     def hidden(
         self, name: str, block: str, count: Any, key: str, rf: float = 0.0, **extra: Any
@@ -288,6 +306,25 @@ class StepBuilder(Record, frozen=True, dict=True):
             recompute_fraction=rf,
             **extra,
         )
+
+
+def recomputed_region(
+    step: StepBuilder, op: Operator, region_input: Real = 0.0, why: str = ""
+) -> Operator:
+    """``op`` inside a region that selective recomputation replays on its own (Megatron-Core's
+    ``recompute_modules``): what it saves is dropped and its forward replayed in backward
+    (``recompute_fraction`` 1); ``region_input``: the bytes of the region's inputs the checkpoint
+    keeps in its place (``CheckpointFunction`` and ``CheckpointWithoutOutput`` save the inputs
+    of the function they wrap; NVIDIA/Megatron-LM megatron/core/tensor_parallel/random.py),
+    booked on this row."""
+    note = f"recomputed on its own{f': {why}' if why else ''}"
+    return replace(
+        op,
+        recompute_fraction=1.0,
+        region_input_bytes=region_input,
+        recomputed_alone=1.0 - step.layer_rf,
+        note=f"{op.note}; {note}" if op.note else note,
+    )
 
 
 def feed_forward_ops(

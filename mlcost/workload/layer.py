@@ -12,8 +12,14 @@ from typing import Any
 import numpy as np
 
 from mlcost.arrays import Real
+from mlcost.records import replace
 from mlcost.workload.attention import attention_matmul_flops, attention_pairs
-from mlcost.workload.builder import StepBuilder, attention_layers, feed_forward_ops
+from mlcost.workload.builder import (
+    StepBuilder,
+    attention_layers,
+    feed_forward_ops,
+    recomputed_region,
+)
 from mlcost.workload.experts import moe_block_ops
 from mlcost.workload.table import Operator, OperatorKind, OperatorRole, elementwise_operator
 
@@ -33,8 +39,13 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
     block = "layer"
     ops = []
     # post-LN (BERT) normalizes after the residual add, OLMo 2's reordered norm the output
-    if model.norm_placement not in ("post", "reordered"):
-        ops.append(step.norm("attention norm", block, count, rf))
+    pre_norm = model.norm_placement not in ("post", "reordered")
+    # Megatron-Core's ``layernorm`` module: the input norm's output is discarded and recomputed,
+    # so the projection reading it keeps nothing of it (under FP8 it keeps the original input,
+    # set_save_original_input, not an FP8 copy: MLASelfAttention.set_for_recompute_input_layernorm)
+    discard = pre_norm and step.recomputes("layernorm")
+    if pre_norm:
+        ops.append(step.norm("attention norm", block, count, rf, discard_output=discard))
     mla = model.latent_attention
     if mla is not None:
         ops += latent_attention_projection_ops(step)
@@ -43,7 +54,8 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
         v_dim = d
         ops.append(
             step.layer_gemm("q projection", n_q * d, h, bias=model.qkv_bias,
-                            saved_replicated=True, fuse_group="qkv", tensor_parallel=True)
+                            saved_replicated=True, fuse_group="qkv", tensor_parallel=True,
+                            saves_input=not discard)
         )  # fmt: skip
         for name in ("k projection", "v projection"):
             ops.append(
@@ -100,6 +112,7 @@ def attention_block_ops(step: StepBuilder) -> list[Operator]:
             format=step.policy.high_precision_format if step.policy.layer_gemms_only else "",
             v_dim=v_dim,
             alone=step.core_rf - step.layer_rf,
+            qkv_discarded=mla is not None and step.recomputes("mla_up_proj"),
         )
     ops.append(
         step.layer_gemm(
@@ -131,7 +144,8 @@ def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
         return []
     h, n = model.hidden_size, model.num_attention_heads
     bias = model.qkv_bias
-    first: dict[str, Any] = {"saved_replicated": True}
+    discard = model.norm_placement not in ("post", "reordered") and step.recomputes("layernorm")
+    first: dict[str, Any] = {"saved_replicated": True, "saves_input": not discard}
     ops = []
     if mla.q_lora_rank is None:
         ops.append(step.layer_gemm("q projection", n * mla.qk_head_dim, h, bias=False, **first,
@@ -161,7 +175,27 @@ def latent_attention_projection_ops(step: StepBuilder) -> list[Operator]:
             note="on the rotary query parts and the one shared rotary key",
         )
     )  # fmt: skip
-    return ops
+    if not step.recomputes("mla_up_proj"):
+        return ops
+    # Megatron-Core's ``mla_up_proj`` module (MLASelfAttention.get_query_key_value_tensors,
+    # qkv_up_proj_and_rope_apply under CheckpointWithoutOutput; the latent norms are fused into
+    # the up projections, TELayerNormColumnParallelLinear in gpt_layer_specs.py): the latent
+    # norms, up projections and rotary are replayed from the kept inputs, the compressed query
+    # ``T·r_q`` (or the hidden states without ``q_lora_rank``) and the compressed KV with the
+    # rotary key ``T·(r_kv + d_r)``; their outputs q, k, v are discarded (attention_core_ops).
+    act, tokens = step.act, step.tokens
+    region = {
+        "q latent norm": tokens * (mla.q_lora_rank or 0) * act,
+        "q up projection": 0.0,
+        "q projection": 0.0 if discard else tokens * h * act,
+        "kv latent norm": tokens * (r_kv + mla.qk_rope_head_dim) * act,
+        "kv up projection": 0.0,
+        "rotary embedding": 0.0,
+    }
+    return [
+        recomputed_region(step, op, region[op.name], "mla_up_proj") if op.name in region else op
+        for op in ops
+    ]
 
 
 def qk_norm_op(
@@ -199,11 +233,24 @@ def mlp_block_ops(step: StepBuilder) -> list[Operator]:
     block = "layer"
     post = model.norm_placement == "post"
     ops = []
+    # Megatron-Core's ``layernorm`` module recomputes the pre-MLP norm too (its output
+    # discarded: the MLP's first projection or the router keeps nothing of it).
+    discard = model.norm_placement not in ("post", "reordered") and step.recomputes("layernorm")
     if model.norm_placement != "reordered":
-        ops.append(step.norm("attention post-norm" if post else "mlp norm", block, count, rf))
+        name = "attention post-norm" if post else "mlp norm"
+        ops.append(step.norm(name, block, count, rf, discard_output=discard))
     if step.dense_mlp_count:
-        ops += feed_forward_ops(step, "mlp", model.ffn_hidden_size, step.dense_mlp_count)
-    ops += moe_block_ops(step)
+        dense = feed_forward_ops(
+            step, "mlp", model.ffn_hidden_size, step.dense_mlp_count, saves_input=not discard
+        )
+        if step.recomputes("mlp"):  # the dense MLP checkpointed whole: it keeps its input
+            kept = 0.0 if discard else step.tokens * model.hidden_size * step.act
+            dense = [
+                recomputed_region(step, op, kept if i == 0 else 0.0, "mlp")
+                for i, op in enumerate(dense)
+            ]
+        ops += dense
+    ops += moe_block_ops(step, norm_output_discarded=discard)
     if model.norm_placement in ("sandwich", "reordered"):
         ops.append(step.norm("post-mlp norm", block, count, rf))
     if step.dropout_on:
@@ -283,6 +330,7 @@ def attention_core_ops(
     format: str = "",
     v_dim: int | None = None,
     alone: float = 0.0,
+    qkv_discarded: bool = False,
 ) -> list[Operator]:
     """QK^T, (logit soft-capping,) softmax, (dropout,) PV for one attention pattern.
 
@@ -306,6 +354,9 @@ def attention_core_ops(
     for backward, ``b·s·(n_q·d + n_kv·d + n_kv·d_v)`` elements (Megatron's
     ``CheckpointFunction`` over ``core_attention``; Korthikanti et al. 2022, section 4.2: the
     ``34·s·b·h`` of Table 2 keeps the ``6·s·b·h`` of Q, K and V), on the scores row.
+    ``qkv_discarded``: q, k and v are the discarded outputs of a region recomputed before it
+    (Megatron-Core's ``mla_up_proj``), so neither the kernel nor a checkpoint around it holds
+    them between forward and backward.
     """
     dv = d if v_dim is None else v_dim
     suffix = f" ({label})" if label else ""
@@ -364,6 +415,14 @@ def attention_core_ops(
             )
         )  # fmt: skip
     v_bytes = tokens * n_kv * dv * act
+    if qkv_discarded:  # q and k (with v in a fused kernel) on the scores row, v on PV's
+        ops[0] = replace(
+            ops[0],
+            saved_bytes=ops[0].saved_bytes - qk - (0 if eager else v_bytes),
+            region_input_bytes=0.0,
+            note=f"{ops[0].note}; q, k, v regenerated by the recomputed up projections",
+        )
+        pv_saved = pv_saved - (v_bytes if eager else 0)
     out_bytes = tokens * n_q * dv * act
     pv_flops = matmul if dv == d else attention_matmul_flops(counted, head_dim=dv, heads=n_q,
                                                              batch=b)  # fmt: skip

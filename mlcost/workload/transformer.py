@@ -34,6 +34,7 @@ from mlcost.layout import Layout
 from mlcost.records import replace
 from mlcost.results import sweep_text
 from mlcost.specs.models import TransformerSpec
+from mlcost.specs.software import Implementation
 from mlcost.workload.adapters import (
     adapter_layer_ops,
     frozen_embedding_ops,
@@ -218,6 +219,7 @@ def transformer_operators(
     micro_batch_size: Real | None = None,
     sequence_length: Real | None = None,
     micro_batches: int | None = None,
+    implementation: Implementation | None = None,
 ) -> OperatorTable:
     """The operator table of one training step of one model replica: ``m`` micro-batches of
     ``b`` sequences (``layout``: micro-batch size, micro-batches and recomputation; the parallel
@@ -226,10 +228,20 @@ def transformer_operators(
     ``micro_batch_size`` and ``sequence_length`` override the layout's and the config's and may
     be numpy arrays (broadcast together): every figure of the table is then an array, one value
     per configuration, so a sweep is one call. ``micro_batches`` overrides the layout's ``m``
-    (1: the table of one micro-batch, as of ``layout.one_micro_batch()``).
+    (1: the table of one micro-batch, as of ``layout.one_micro_batch()``). ``implementation``:
+    the software profile whose MoE layer's saved tensors the rows follow
+    (:class:`mlcost.specs.MoeSaving`; default the Hugging Face eager modules'). Under selective
+    recomputation the regions ``layout.recompute_modules`` names are replayed on their own.
     """
     layout = layout or Layout()
     check_finetuning(model, config.finetune)
+    layout.check_recompute_modules(
+        model.name,
+        latent_attention=model.latent_attention is not None,
+        experts=model.routed_experts,
+        shared_experts=bool(model.moe and model.moe.shared_ffn_size),
+    )
+    modules = layout.selective_modules
     layers = model.num_layers
     layer_rf = layout.recompute_fraction(layers)
     step = StepBuilder(
@@ -239,9 +251,11 @@ def transformer_operators(
         s=config.sequence_length if sequence_length is None else sequence_length,
         micro=layout.micro_batches if micro_batches is None else micro_batches,
         layer_rf=layer_rf,
-        core_rf=1.0 if layout.recompute == "selective" else layer_rf,
+        core_rf=1.0 if "core_attn" in modules else layer_rf,
         layers=layers,
         ep=layout.ep,
+        modules=modules,
+        moe_saving=None if implementation is None else implementation.moe_saving,
     )
     tuning = config.finetune
     frozen = frozen_parts(model, tuning) if not tuning.is_default else set()
@@ -283,7 +297,7 @@ def transformer_operators(
         f"{config.precision}, "
         + (f"{tuning.describe()}, " if frozen else "")
         + f"{config.attention} attention ({config.attention_flops}), recompute "
-        f"{layout.recompute}, {step.micro} micro-batch(es)",
+        f"{layout.recompute}{layout.modules_text()}, {step.micro} micro-batch(es)",
         tokens_per_step=step.tokens * step.micro,
         metadata={
             "micro_batches": step.micro,
