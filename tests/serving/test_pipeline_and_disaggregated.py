@@ -181,8 +181,9 @@ def test_405b_in_bf16_needs_two_nodes() -> None:
     """Llama-3.1-405B in BF16: 2 x 405.9e9 = 812 GB of weights against 8 x 80 GB = 640 GB on a
     DGX H100, so every configuration that meets the target spans 2 nodes (16 GPUs a replica:
     tp 16, or tp 8 x pp 2, or tp 4 x pp 4)."""
-    # a TPOT of 60 ms: vLLM's BF16 405B over 16 H100s needs more than 50 ms less the band
-    search = {**SEARCH, "tpot": "60 ms"}
+    # a TPOT of 80 ms: vLLM's BF16 405B over 16 H100s needs more than 60 ms less the band
+    # (its upper end x1.46 since the AMD rows joined it)
+    search = {**SEARCH, "tpot": "80 ms"}
     result = search_slo("llama-3.1-405b", gpus=["h100-sxm5-80gb"], weights=("bf16",),
                         kv_formats=("bf16",), **search)  # type: ignore[arg-type]  # fmt: skip
     assert 2 * 405e9 > 8 * 80e9
@@ -199,7 +200,8 @@ def test_pruned_pipeline_layouts_never_win(model: str) -> None:
     """Pipeline layouts are tried only where fewer stages are stopped by memory (slo module
     docstring): the exhaustive search chooses the same configuration, and a pruned layout
     costs no less than the same GPUs, formats and degree with fewer stages at their own batch,
-    within one step of the batch grid (under 6%). The front may differ: a pruned pipeline
+    within one step of the batch grid (under 6%) and the rounding of b / pp to whole sequences.
+    The front may differ: a pruned pipeline
     point can sit on it at a latency no kept layout reaches at its cost."""
     args = {"gpus": ["h100-sxm5-80gb", "a100-sxm4-40gb"], **SEARCH}
     pruned = search_slo(model, **args)  # type: ignore[arg-type]
@@ -215,7 +217,11 @@ def test_pruned_pipeline_layouts_never_win(model: str) -> None:
                  and (o.gpu, o.tp, o.weights, o.kv_format, o.engine)
                  == (c.gpu, c.tp, c.weights, c.kv_format, c.engine)]  # fmt: skip
         assert fewer, c.label
-        assert min(o.usd_per_m_output for o in fewer) <= c.usd_per_m_output * 1.06, c.label
+        # The bound m = b / pp of the slo docstring takes whole micro-batches: an unstaged
+        # replica runs floor(b / pp) sequences, so a pruned layout may undercut it by
+        # (b / pp) / floor(b / pp) (13 over 4 stages: 3.25 / 3) on top of the grid step.
+        whole = (c.batch / c.pp) / max(c.batch // c.pp, 1)
+        assert min(o.usd_per_m_output for o in fewer) <= c.usd_per_m_output * 1.06 * whole, c.label
 
 
 def test_cli_serve_pp_and_nodes() -> None:
