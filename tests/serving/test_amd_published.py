@@ -42,7 +42,7 @@ def test_fp8_ceiling_at_amds_maf_shape(gpu: str) -> None:
 
 
 @pytest.mark.parametrize(("gpu", "fmt", "tflops"), CEILINGS)
-def test_no_gemm_is_predicted_above_amds_measured_ceiling(gpu: str, fmt: str, tflops: float) -> None:
+def test_no_gemm_is_predicted_above_amds_ceiling(gpu: str, fmt: str, tflops: float) -> None:
     ceilings = Ceilings.from_accelerator(mlcost.accelerator(gpu), fmt)
     best = 0.0
     for m in (128, 1024, 3648, 4096, 8192, 16384):
