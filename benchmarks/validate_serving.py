@@ -17,6 +17,8 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from mlcost.io import write_text_atomically
 from mlcost.serving.published import (
     SERVING_FAMILIES,
@@ -28,6 +30,7 @@ from mlcost.serving.published import (
     serving_sources,
 )
 from mlcost.specs import Engine, default_catalog
+from mlcost.uncertainty import corrected_ratios
 from mlcost.units import Q_
 
 
@@ -71,7 +74,7 @@ def step_overhead_fit(engine: str = "vllm") -> tuple[list[tuple[str, float]], fl
         def error(ms: float, case: dict[str, object] = case) -> float:
             step = Q_(ms, "ms") if ms > 0 else None
             changed = {engine: profile.model_copy(update={"step_overhead": step})}
-            return predict_serving_case(case, changed) / float(case["value"]) - 1  # type: ignore[arg-type]
+            return predict_serving_case(case, changed, calibrated=False) / float(case["value"]) - 1  # type: ignore[arg-type]
 
         low, high = 0.0, 10.0
         rising = error(high) > error(low)
@@ -94,7 +97,10 @@ def request_overhead_fit(engine: str = "tensorrt-llm") -> tuple[list[tuple[str, 
     profile = default_catalog().engine(engine)
     without = {engine: profile.model_copy(update={"request_overhead": None})}
     per_row = [
-        (str(case["id"]), float(case["value"]) - predict_serving_case(case, without))
+        (
+            str(case["id"]),
+            float(case["value"]) - predict_serving_case(case, without, calibrated=False),
+        )
         for case in serving_cases()
         if case["engine"] == engine and case.get("arrivals") == "closed-loop"
         and case["quantity"] == "time to first token" and int(case["load"]) == 1
@@ -161,17 +167,28 @@ def main() -> None:
     print("TensorRT-LLM front end refitted (each single-client TTFT row's excess over mlcost "
           f"without it; the profile carries the median): {median:.2f} ms from "
           + ", ".join(f"{row} {ms:.2f} ms" for row, ms in per_row))  # fmt: skip
+    # The band and the vendors' factors come from the uncorrected predictions.
+    uncorrected = serving_predictions(calibrated=False)
+    print(summary("uncorrected (no vendor factor)", uncorrected))
+    print(f"  apart: {split_summary(uncorrected)}")
+    band = serving_band_from_rows(uncorrected)
+    for vendor, entry in band["calibration"].items():
+        print(f"factor {vendor}: x{entry['factor']:.3f} ({entry['derivation']})")
     # The front end is fitted to the nim rows only: with that family left out nothing is left
-    # to fit it, so its rows are checked at their prediction without it (0 ms).
-    honest = [r if r["family"] != "nim" else n for r, n in zip(rows, no_frontend, strict=True)]
-    held = serving_band_from_rows(rows)["leave_one_family_out"]["nim"]
-    inside = sum(held["low"] <= latency_ratio(r) <= held["high"]
-                 for r in honest if r["family"] == "nim")  # fmt: skip
+    # to fit it, so its rows are checked at their prediction without it (0 ms), corrected by
+    # the factors fitted without the family.
+    no_frontend_raw = serving_predictions(without(request_overhead=None), calibrated=False)
+    honest = [r if r["family"] != "nim" else n
+              for r, n in zip(uncorrected, no_frontend_raw, strict=True)]  # fmt: skip
+    nim = np.asarray([r["family"] == "nim" for r in honest])
+    corrected = corrected_ratios([latency_ratio(r) for r in honest],
+                                 [r["vendor"] for r in honest], ~nim)  # fmt: skip
+    held = band["leave_one_family_out"]["nim"]
+    inside = int(np.sum((corrected[nim] >= held["low"]) & (corrected[nim] <= held["high"])))
     print(
         f"  nim left out with the front end fitted without it (0 ms): {inside} of "
         f"{held['rows']} inside [{held['low']:.3f}, {held['high']:.3f}]"
     )
-    band = serving_band_from_rows(rows)
     print(f"band (80%): measured / predicted time in [{band['low']:.3f}, {band['high']:.3f}] over "
           f"{band['rows']} rows; leave one family out, "
           f"{band['leave_one_family_out_coverage']:.0%} of the rows fall inside the band of the "
@@ -181,8 +198,9 @@ def main() -> None:
               f"{held['rows']} inside")  # fmt: skip
     if "--write" in sys.argv:
         path = Path(__file__).resolve().parents[1] / "mlcost" / "data" / "serving_band.json"
+        calibration = band.pop("calibration")
         data = {"written_by": "benchmarks/validate_serving.py --write (see mlcost.serving.band)",
-                "serving_latency": band}  # fmt: skip
+                "serving_latency": band, "calibration": calibration}  # fmt: skip
         write_text_atomically(path, json.dumps(data, indent=2) + "\n")
         print(f"wrote {path}")
     print("sources:")

@@ -126,6 +126,7 @@ def forward_seconds(
     graph: bool,
     roofline: Real | None = None,
     counts: tuple[float, float] | None = None,
+    factor: float = 1.0,
 ) -> Real:
     """Seconds of the forward ``table`` under ``engine`` (arrays in sweeps): the roofline of its
     rows plus ``K`` kernels' overhead each, replayed from a CUDA graph (``graph``) or launched;
@@ -134,11 +135,12 @@ def forward_seconds(
     once per engine step by its caller, not per forward). ``roofline`` and ``counts``: the
     rows' seconds and the kernels and host operations when the caller has them
     (:func:`roofline_seconds` and :func:`engine_counts` of the same table, ceilings and
-    engine)."""
+    engine). ``factor``: the GPU vendor's correction of the GPU's seconds
+    (:func:`mlcost.serving.band.serving_calibration`; 1: the uncorrected model)."""
     kernels, host_ops = engine_counts(engine, table, layers) if counts is None else counts
     if roofline is None:
         roofline = roofline_seconds(table, ceilings, engine)
-    gpu = np.asarray(roofline) + kernels * engine.kernel_seconds(graph)
+    gpu = (np.asarray(roofline) + kernels * engine.kernel_seconds(graph)) * factor
     host = 0.0 if graph else host_ops * engine.dispatch_seconds
     return plain(np.maximum(gpu, host))
 

@@ -54,7 +54,7 @@ from mlcost.comms.placement import collective_seconds, placement
 from mlcost.errors import MlcostError, RunDoesNotFitError
 from mlcost.records import replace as record_replace
 from mlcost.results import Figure, Result
-from mlcost.serving.band import serving_latency_band
+from mlcost.serving.band import serving_calibration, serving_latency_band
 from mlcost.serving.formats import check_format
 from mlcost.serving.kv_cache import kv_bytes_per_token, kv_cache_bytes
 from mlcost.serving.latency import (
@@ -91,6 +91,7 @@ from mlcost.site import (
 from mlcost.specs import Accelerator, Catalog, Engine, Grid, ModelSpec, Node, TransformerSpec
 from mlcost.specs.catalog import as_model, default_catalog
 from mlcost.systems import System
+from mlcost.uncertainty import Calibration
 from mlcost.units import Q_, in_unit, magnitude_in
 from mlcost.workload.table import OperatorTable
 
@@ -135,7 +136,10 @@ class ServePlan(Result):
     step, prefill batching and batch cap each forward follows; ``ttft`` and ``tpot`` the latency
     target the default batch meets (default: :attr:`Assumptions.serving_ttft_target`, 450 ms, and
     ``serving_tpot_target``, 40 ms). ``region``, ``price``, ``pue``,
-    ``facility`` and ``electricity_price`` as for :class:`mlcost.plan.Plan`."""
+    ``facility`` and ``electricity_price`` as for :class:`mlcost.plan.Plan`. ``calibrated``: the
+    GPU's forward seconds multiplied by its vendor's factor, the median of measured / predicted
+    time over the published serving rows on that vendor's GPUs (:attr:`calibration`;
+    :mod:`mlcost.serving.band`); False: the uncorrected roofline model."""
 
     model: str | ModelSpec
     _: KW_ONLY
@@ -167,6 +171,7 @@ class ServePlan(Result):
     electricity_price: pint.Quantity | None = None
     accounting: str = "utilization"
     power_per_gpu: pint.Quantity | None = None
+    calibrated: bool = True
     assumptions: Assumptions = field(default_factory=Assumptions)
     catalog: Catalog | None = None
 
@@ -224,6 +229,26 @@ class ServePlan(Result):
     @property
     def accelerator(self) -> Accelerator:
         return self.resolved_system.accelerator
+
+    @cached_property
+    def calibration(self) -> Calibration | None:
+        """The correction factor of this plan's GPU's forward seconds (``calibrated``; module
+        :mod:`mlcost.serving.band`): its vendor's, or the pooled one for a vendor without
+        published rows; none for a GPU profile the user measured (what ``mlcost calibrate``
+        writes), which says what their hardware does, or when ``calibrated`` is False."""
+        measured = self.accelerator.measured
+        own = measured is not None and any(
+            value is not None for value in (measured.torch, measured.based_on, measured.trace)
+        )
+        if not self.calibrated or own:
+            return None
+        return serving_calibration(self.accelerator.vendor)
+
+    @cached_property
+    def gpu_time_factor(self) -> float:
+        """The factor :attr:`calibration` multiplies a forward's seconds on the GPUs by, its
+        kernels and its collectives (1 without)."""
+        return 1.0 if self.calibration is None else self.calibration.factor
 
     @cached_property
     def grid(self) -> Grid:
@@ -402,14 +427,19 @@ class ServePlan(Result):
     def _communication(self, tokens: Any) -> Any:
         """Seconds of a forward's collectives for ``tokens`` tokens on one rank: the
         tensor-parallel all-reduces, or under expert parallelism the MoE dispatch and combine
-        all-to-alls (:func:`mlcost.serving.latency.expert_parallel_seconds`)."""
+        all-to-alls (:func:`mlcost.serving.latency.expert_parallel_seconds`), times the vendor's
+        factor (:attr:`gpu_time_factor`), as the forward's kernels are."""
         model, system = self.transformer, self.resolved_system
         if self.ep > 1 and model.moe is not None:
-            return expert_parallel_seconds(
+            seconds = expert_parallel_seconds(
                 system, self.ep, model.hidden_size, model.moe_layers, tokens,
                 model.moe.experts_per_token,
             )  # fmt: skip
-        return tensor_parallel_seconds(system, self.tp, model.hidden_size, model.num_layers, tokens)
+        else:
+            seconds = tensor_parallel_seconds(
+                system, self.tp, model.hidden_size, model.num_layers, tokens
+            )
+        return plain(np.asarray(seconds) * self.gpu_time_factor)
 
     @cached_property
     def _prompt(self) -> np.ndarray:
@@ -523,7 +553,7 @@ class ServePlan(Result):
         def seconds(part: slice, graph: bool) -> Any:
             return forward_seconds(
                 table, self._ceilings, engine, layers=model.num_layers, graph=graph,
-                roofline=np.asarray(roofline)[part], counts=counts,
+                roofline=np.asarray(roofline)[part], counts=counts, factor=self.gpu_time_factor,
             )  # fmt: skip
 
         moved = np.asarray(self._communication(sequences * new), dtype=np.float64)
@@ -681,7 +711,14 @@ class ServePlan(Result):
         b = b / dp
 
         def seconds(table: OperatorTable, of: TransformerSpec, step: bool) -> Any:
-            return forward_seconds(table, c, engine, layers=of.num_layers, graph=step and graph)
+            return forward_seconds(
+                table,
+                c,
+                engine,
+                layers=of.num_layers,
+                graph=step and graph,
+                factor=self.gpu_time_factor,
+            )
 
         # The engine's own work, once per engine step (a prompt's prefill on its own, a decode
         # step with the prefill chunks it carries, a speculative round), not per forward.
@@ -708,8 +745,8 @@ class ServePlan(Result):
         else:
             k = self.draft_tokens
             drafting = seconds(decode_operators(draft, b, context, **self._options), draft, True)
-            drafting = k * (drafting + tensor_parallel_seconds(system, self.tp, draft.hidden_size,
-                                                               draft.num_layers, b))  # fmt: skip
+            drafting = k * (drafting + self.gpu_time_factor * tensor_parallel_seconds(
+                system, self.tp, draft.hidden_size, draft.num_layers, b))  # fmt: skip
             verify = seconds(
                 forward_operators(model, b, k + 1, context, **self._options), model, True
             ) + comm(b * (k + 1))
@@ -1138,6 +1175,11 @@ class ServePlan(Result):
                       "alpha + KV bytes per rank / link bandwidth, to a decode replica",
                       "disaggregated prefill and decode", "Hockney 1994; Zhong et al. 2024")]
               if self.disaggregated else []),
+            *([Figure("GPU-time correction", Q_(self.calibration.factor, "dimensionless"),
+                      "a forward's seconds on the GPUs (kernels, collectives) x the factor; "
+                      "calibrated=False: the uncorrected model", self.calibration.note,
+                      self.calibration.derivation)]
+              if self.calibration is not None else []),
             banded(Figure("time to first token", Q_(v["ttft"], "s").to("ms"),
                    "prefill + KV transfer + step / 2 + front end (prefill pool sized for its "
                    "load)" if self.disaggregated else

@@ -75,17 +75,19 @@ def case_plan(
     batch: int | None,
     layout: bool = False,
     poisson: bool = False,
+    calibrated: bool = True,
 ) -> ServePlan:
     """The plan mlcost predicts a serving row with: the row's model, system (or GPU), TP,
     formats and lengths, ``engine`` and ``batch``; its ``arrivals`` (Poisson where absent, or
-    ``poisson``), and with ``layout`` its ``source_layout``'s expert parallelism."""
+    ``poisson``), with ``layout`` its ``source_layout``'s expert parallelism, and its GPU
+    vendor's correction unless ``calibrated`` is False (:attr:`ServePlan.calibrated`)."""
     where = {"system": case["system"]} if "system" in case else {"gpu": case["gpu"]}
     ep = int(case.get("source_layout", {}).get("ep", 1)) if layout else 1
     arrivals = "poisson" if poisson else case.get("arrivals", "poisson")
     return ServePlan(
         _model(case["model"]), **where, tp=int(case["tp"]), weights=case["weights"],
         kv_format=case["kv_format"], prompt=int(case["prompt"]), output=int(case["output"]),
-        batch=batch, engine=engine, ep=ep, arrivals=arrivals,
+        batch=batch, engine=engine, ep=ep, arrivals=arrivals, calibrated=calibrated,
     )  # fmt: skip
 
 
@@ -103,16 +105,20 @@ def static_batch_latency(plan: ServePlan, batch: int) -> float:
                "fp8_attention": engine.fp8_attention}  # fmt: skip
     h, layers = spec.hidden_size, spec.num_layers
     prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
-                              engine, layers=layers, graph=False)  # fmt: skip
+                              engine, layers=layers, graph=False,
+                              factor=plan.gpu_time_factor)  # fmt: skip
     prefill = (
         np.asarray(prefill)
-        + tensor_parallel_seconds(system, plan.tp, h, layers, batch * prompt)
+        + plan.gpu_time_factor * tensor_parallel_seconds(system, plan.tp, h, layers, batch * prompt)
         + engine.step_seconds
     )
     context = prompt + np.arange(1, output)  # the contexts of the O - 1 decode steps
     steps = forward_seconds(decode_operators(spec, batch, context, **options), ceilings, engine,
-                            layers=layers, graph=engine.decode_graphs)  # fmt: skip
-    steps = np.asarray(steps) + tensor_parallel_seconds(system, plan.tp, h, layers, batch)
+                            layers=layers, graph=engine.decode_graphs,
+                            factor=plan.gpu_time_factor)  # fmt: skip
+    steps = np.asarray(steps) + plan.gpu_time_factor * tensor_parallel_seconds(
+        system, plan.tp, h, layers, batch
+    )
     return float((prefill + np.sum(steps + engine.step_seconds)) * 1e3)
 
 
@@ -122,27 +128,35 @@ def predict_serving_case(
     *,
     poisson: bool = False,
     layout: bool = False,
+    calibrated: bool = True,
 ) -> float:
     """mlcost's prediction for one serving row, in the row's unit (module docstring);
     ``engines`` replaces the catalog's profile of an engine by name (to measure a mechanism
     on and off). A row's ``arrivals`` (``closed-loop`` for the NIM rows) set the plan's queue;
     measured, not shipped: ``poisson`` times every row's first token with the Poisson queue,
     ``layout`` predicts a row in its ``source_layout`` (expert parallel ``ep`` with attention
-    data parallel)."""
+    data parallel); ``calibrated`` False: the uncorrected model (no vendor factor)."""
     name = case["engine"]
     engine: Engine | str = (engines or {}).get(name, name)
     family, load = case["family"], case["load"]
     if family.startswith("trtllm-perf-overview"):
-        plan = case_plan(case, engine, None, layout, poisson)
+        plan = case_plan(case, engine, None, layout, poisson, calibrated)
         largest = plan.largest_batch
-        return float(case_plan(case, engine, largest, layout, poisson).row()["output_tokens_per_s"])
+        return float(
+            case_plan(case, engine, largest, layout, poisson, calibrated).row()[
+                "output_tokens_per_s"
+            ]
+        )
     if family == "vllm-dashboard":
         batch = int(str(load).removeprefix("static-"))
-        return static_batch_latency(case_plan(case, engine, batch), batch)
+        return static_batch_latency(case_plan(case, engine, batch, calibrated=calibrated), batch)
     batch = int(load)
     if family == "amd-vllm":  # max num seqs: vLLM admits no more sequences than the KV cache holds
-        batch = min(batch, int(case_plan(case, engine, None, layout, poisson).memory["max_batch"]))
-    row = case_plan(case, engine, batch, layout, poisson).row()
+        batch = min(
+            batch,
+            int(case_plan(case, engine, None, layout, poisson, calibrated).memory["max_batch"]),
+        )
+    row = case_plan(case, engine, batch, layout, poisson, calibrated).row()
     if case["unit"] == "token/s":
         return float(row["output_tokens_per_s"])
     return float(row["ttft_ms"] if case["quantity"] == "time to first token" else row["tpot_ms"])
@@ -152,16 +166,18 @@ def serving_predictions(
     engines: Mapping[str, Engine] | None = None, **variant: bool
 ) -> list[dict[str, Any]]:
     """Every serving row with its prediction and error ``predicted / measured - 1``
-    (``variant``: :func:`predict_serving_case`'s ``closed_loop`` and ``layout``)."""
+    (``variant``: :func:`predict_serving_case`'s ``poisson``, ``layout`` and ``calibrated``),
+    and the ``vendor`` of its GPU (whose factor corrects it)."""
     out = []
     for case in serving_cases():
         predicted = predict_serving_case(case, engines, **variant)
         measured = float(case["value"])
+        vendor = case_plan(case, case["engine"], None).accelerator.vendor
         out.append(
             {
                 "id": case["id"], "family": case["family"], "quantity": case["quantity"],
                 "unit": case["unit"], "measured": measured, "predicted": predicted,
-                "error": predicted / measured - 1, "engine": case["engine"],
+                "error": predicted / measured - 1, "engine": case["engine"], "vendor": vendor,
                 "source": serving_sources()[case["source"]],
             }
         )  # fmt: skip
@@ -196,22 +212,66 @@ def latency_ratio(row: dict[str, Any]) -> float:
 
 
 def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> dict[str, Any]:
-    """The band of a serving latency (:func:`mlcost.uncertainty.band_from_errors` on the rows'
-    :func:`latency_ratio`), and its leave-one-family-out check: for each family, the band of
-    the other families' rows and the share of the family's rows inside it."""
-    from mlcost.uncertainty import BAND_TAIL, band_from_errors, held_out_bands
+    """The correction factor of each GPU vendor and the band of a serving latency, from the
+    rows' uncorrected predictions (:func:`serving_predictions` with ``calibrated=False``):
+
+    * ``calibration``: per vendor, the median of measured / predicted time over its rows
+      (:func:`latency_ratio`, :func:`mlcost.uncertainty.calibration_factor`), and the pooled
+      median of all rows (:data:`~mlcost.uncertainty.POOLED`, a vendor without rows);
+    * the band: the :data:`~mlcost.uncertainty.BAND_TAIL` quantiles of the corrected ratios
+      (:func:`mlcost.uncertainty.band_from_errors`), and its leave-one-family-out check: for
+      each family, factors and band fitted on the other families' rows only
+      (:func:`mlcost.uncertainty.held_out_bands`; a vendor left without rows takes the pooled
+      factor), and the share of the family's rows inside. The plan multiplies the GPU's forward
+      seconds by the factor, the check the whole time: the same where, as on these rows, the
+      forwards are the time."""
+    from mlcost.uncertainty import (
+        BAND_TAIL,
+        POOLED,
+        band_from_errors,
+        calibration_factor,
+        corrected_ratios,
+        held_out_bands,
+    )
 
     ratios = np.asarray([latency_ratio(r) for r in rows])
     families = [str(r["family"]) for r in rows]
+    vendors = np.asarray([str(r["vendor"]) for r in rows])
+
+    def families_of(vendor: str) -> str:
+        return ", ".join(
+            dict.fromkeys(f for f, v in zip(families, vendors, strict=True) if v == vendor)
+        )
+
+    calibration = {
+        vendor: {
+            "factor": round(calibration_factor(ratios[vendors == vendor]), 6),
+            "rows": int((vendors == vendor).sum()),
+            "derivation": f"median of measured / predicted time over the "
+            f"{int((vendors == vendor).sum())} published serving rows on {vendor} GPUs "
+            f"({families_of(vendor)})",
+        }
+        for vendor in dict.fromkeys(vendors.tolist())
+    }
+    calibration[POOLED] = {
+        "factor": round(calibration_factor(ratios), 6),
+        "rows": int(ratios.size),
+        "derivation": f"median of measured / predicted time over all {ratios.size} published "
+        "serving rows, for a vendor without rows of its own",
+    }
+    corrected = corrected_ratios(ratios, vendors, np.ones(ratios.shape, dtype=bool))
     derivation = (
         f"{100 * BAND_TAIL:.0f}th-{100 * (1 - BAND_TAIL):.0f}th percentile of measured / "
-        f"predicted time over the {ratios.size} published serving rows "
+        f"predicted time, each row corrected by its GPU vendor's factor, over the "
+        f"{ratios.size} published serving rows "
         f"({', '.join(dict.fromkeys(families))}; mlcost/data/published_serving.yaml)"
     )
-    band = band_from_errors(ratios - 1, derivation, level, tail=BAND_TAIL)
+    band = band_from_errors(corrected - 1, derivation, level, tail=BAND_TAIL)
     held = {
         family: {"low": low, "high": high, "rows": int(inside.size), "inside": int(inside.sum())}
-        for family, (low, high, inside) in held_out_bands(ratios, None, families, BAND_TAIL).items()
+        for family, (low, high, inside) in held_out_bands(
+            ratios, vendors, families, BAND_TAIL
+        ).items()
     }
     inside_all = sum(entry["inside"] for entry in held.values())
     return {
@@ -219,6 +279,7 @@ def serving_band_from_rows(rows: list[dict[str, Any]], level: float = 0.8) -> di
         "rows": band.rows, "derivation": band.derivation,
         "leave_one_family_out": held,
         "leave_one_family_out_coverage": round(inside_all / max(len(rows), 1), 4),
+        "calibration": calibration,
     }  # fmt: skip
 
 

@@ -77,3 +77,36 @@ def test_amd_vllm_rows_are_the_published_table() -> None:
         assert mlcost.system(c["system"]).accelerator.name == "mi300x-192gb"
         assert mlcost.system(c["system"]).gpus == 8
         assert "rocm6.4.1_vllm_0.9.0.1_20250605" in serving_sources()[c["source"]]
+
+
+def test_a_vendor_factor_is_the_median_of_its_rows_and_scales_the_forward() -> None:
+    """The AMD factor is the median of measured / predicted time over AMD's published vLLM rows,
+    each ratio computed here from the published tokens/s and the uncorrected prediction
+    (predicted / measured tokens/s for a throughput); an MI300X plan's decode step, less the
+    engine's own per-step work, is that factor times the uncorrected one (its kernels and its
+    tensor-parallel all-reduces)."""
+    import numpy as np
+
+    import mlcost
+    from mlcost.serving.published import serving_predictions
+
+    rows = [r for r in serving_predictions(calibrated=False) if r["family"] == "amd-vllm"]
+    published = [16581.5, 13667.3, 13367.1, 8352.6, 4275.0, 3356.7, 3201.4, 2179.7]
+    assert sorted(r["measured"] for r in rows) == sorted(published)
+    factor = float(np.median([r["predicted"] / r["measured"] for r in rows]))
+    args = {
+        "gpu": None,
+        "system": "supermicro-as-8125gs-tnmr2",
+        "tp": 8,
+        "weights": "fp8",
+        "kv_format": "fp8",
+    }
+    plan = mlcost.ServePlan("llama-3.1-70b", batch=64, **args)  # type: ignore[arg-type]
+    assert plan.calibration is not None
+    assert plan.calibration.factor == pytest.approx(factor, rel=1e-5)
+    raw = mlcost.ServePlan("llama-3.1-70b", batch=64, calibrated=False, **args)  # type: ignore[arg-type]
+    overhead = plan.resolved_engine.step_seconds
+    assert float(plan.timing(64)["step"]) - overhead == pytest.approx(
+        plan.calibration.factor * (float(raw.timing(64)["step"]) - overhead), rel=1e-9
+    )
+    assert raw.calibration is None

@@ -43,7 +43,7 @@ def test_llama_3_70b_parameters_by_hand() -> None:
 def two_nodes_plan(**args: object) -> mlcost.ServePlan:
     return mlcost.ServePlan(
         "llama-3-70b", system=mlcost.system("dgx-h100", nodes=2), prompt=1024, output=256,
-        **args,  # type: ignore[arg-type]
+        calibrated=False, **args,  # type: ignore[arg-type]
     )  # fmt: skip
 
 
@@ -100,8 +100,9 @@ def test_uneven_stages_wait_for_the_largest() -> None:
     largest stage sets the pace, so a round's decode and prefill work is 3 x 11 / 32 = 33/32 of
     the whole model's. One GPU a stage (no all-reduce), 48 sequences: m = 16."""
     plan = mlcost.ServePlan("llama-3-8b", system="dgx-h100", pp=3, batch=48, prompt=1024,
-                            output=256)  # fmt: skip
-    even = mlcost.ServePlan("llama-3-8b", system="dgx-h100", pp=1, prompt=1024, output=256)
+                            output=256, calibrated=False)  # fmt: skip
+    even = mlcost.ServePlan("llama-3-8b", system="dgx-h100", pp=1, prompt=1024, output=256,
+                            calibrated=False)  # fmt: skip
     t = plan.timing(48)
     engine = plan.resolved_engine
     decode = forward_seconds(

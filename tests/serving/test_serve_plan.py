@@ -300,7 +300,13 @@ def test_pipeline_parallel_serving_hand_derivation() -> None:
     from mlcost.serving.workload import decode_operators
 
     plan = mlcost.ServePlan(
-        "llama-3-8b", system="dgx-h100", pp=2, batch=16, prompt=1024, output=256
+        "llama-3-8b",
+        system="dgx-h100",
+        pp=2,
+        batch=16,
+        prompt=1024,
+        output=256,
+        calibrated=False,
     )
     layer = (8_030_261_248 - 2 * 525_336_576 - 4096) / 32
     assert layer == 218_112_000

@@ -31,7 +31,7 @@ CASES = [
 def test_each_forward_takes_the_seconds_of_its_own_table(case: dict[str, Any]) -> None:
     args = dict(case)
     model_name = args.pop("model")
-    plan = mlcost.ServePlan(model_name, prompt=1024, output=256, **args)
+    plan = mlcost.ServePlan(model_name, prompt=1024, output=256, calibrated=False, **args)
     batches = np.array([1.0, 7.0, 64.0])
     timing = plan.timing(batches)
     model, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
