@@ -50,7 +50,8 @@ ZeroStage = Literal[0, 1, 2, 3]
 #: routed experts' activation, ``mlp`` the dense MLP, ``moe`` the whole MoE layer,
 #: ``shared_experts`` the shared experts. ``moe_act``, ``layernorm`` and ``mla_up_proj`` discard
 #: their output (``CheckpointWithoutOutput``), the others checkpoint normally. What each keeps and
-#: replays: :mod:`mlcost.workload.modules`.
+#: replays: :func:`mlcost.workload.builder.recomputed_region` and the block builders
+#: (:mod:`mlcost.workload.layer`, :mod:`mlcost.workload.experts`).
 RECOMPUTE_MODULES: tuple[str, ...] = (
     "core_attn",
     "moe_act",
