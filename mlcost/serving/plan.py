@@ -424,7 +424,7 @@ class ServePlan(Result):
         data parallel, ``tp`` otherwise."""
         return 1 if self.ep > 1 else self.tp
 
-    def _communication(self, tokens: Any) -> Any:
+    def communication_seconds(self, tokens: Any) -> Any:
         """Seconds of a forward's collectives for ``tokens`` tokens on one rank: the
         tensor-parallel all-reduces, or under expert parallelism the MoE dispatch and combine
         all-to-alls (:func:`mlcost.serving.latency.expert_parallel_seconds`), times the vendor's
@@ -527,7 +527,7 @@ class ServePlan(Result):
         alongside: Any = None,
     ) -> tuple[float, float, Any]:
         """Seconds of the forwards of ``model`` an iteration runs (:func:`forward_seconds` under
-        this plan's engine, plus their collectives, :meth:`_communication`): a prompt of
+        this plan's engine, plus their collectives, :meth:`communication_seconds`): a prompt of
         ``prompt`` tokens prefilled alone, ``together`` of them prefilled in one forward, and,
         unless ``batch`` is None, the decode step of ``batch`` sequences (a number or an array)
         with ``context`` tokens cached, replayed from a graph where the engine decodes from one.
@@ -556,7 +556,7 @@ class ServePlan(Result):
                 roofline=np.asarray(roofline)[part], counts=counts, factor=self.gpu_time_factor,
             )  # fmt: skip
 
-        moved = np.asarray(self._communication(sequences * new), dtype=np.float64)
+        moved = np.asarray(self.communication_seconds(sequences * new), dtype=np.float64)
         alone, shared = (
             float(x + y) for x, y in zip(seconds(slice(0, 2), False), moved[:2], strict=True)
         )
@@ -702,7 +702,7 @@ class ServePlan(Result):
         graph = engine.decode_graphs
 
         def comm(tokens: Any) -> Any:
-            return self._communication(tokens)
+            return self.communication_seconds(tokens)
 
         # Under attention data parallel (ep > 1) every rank runs the forwards below for its own
         # b / ep sequences (and, prefilling, its own prompts), the experts taking the tokens of
@@ -1033,7 +1033,7 @@ class ServePlan(Result):
         pue = region_pue(self.pue, self.facility, grid=self.grid, assumptions=self.assumptions)
         v.update(electricity)
         v.update(pue)
-        communication = self._communication(batch / dp)
+        communication = self.communication_seconds(batch / dp)
         busy = 1.0 - float(np.asarray(communication)) / v["step"] if v["step"] > 0 else 1.0
         convention = resolve_power(
             accounting=self.accounting, power_per_gpu=self.power_per_gpu,

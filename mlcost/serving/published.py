@@ -35,7 +35,7 @@ import numpy as np
 
 from mlcost.checks import counts
 from mlcost.published import Prediction, PublishedValidation, validate_published
-from mlcost.serving.latency import forward_seconds, serving_ceilings, tensor_parallel_seconds
+from mlcost.serving.latency import forward_seconds, serving_ceilings
 from mlcost.serving.plan import ServePlan
 from mlcost.serving.workload import decode_operators, prefill_operators
 from mlcost.specs import Engine, TransformerSpec, default_catalog
@@ -94,31 +94,25 @@ def case_plan(
 def static_batch_latency(plan: ServePlan, batch: int) -> float:
     """Milliseconds for one static batch of ``batch`` prompts to generate the plan's output
     tokens each: the batch's prefill (its first token) and ``O - 1`` decode steps at their
-    contexts, with the tensor-parallel all-reduces and the engine's costs (its ``step_overhead``
-    once per engine step: the prefill and each decode step)."""
+    contexts, with their collectives (:meth:`ServePlan.communication_seconds`) and the engine's
+    costs (its ``step_overhead`` once per engine step: the prefill and each decode step)."""
     counts(batch, "batch")
-    spec, engine, system = plan.transformer, plan.resolved_engine, plan.resolved_system
+    spec, engine = plan.transformer, plan.resolved_engine
     prompt, output = int(np.mean(plan._prompt)), int(np.mean(plan._output))
     ceilings = serving_ceilings(plan.accelerator, plan.weights, plan.kv_format)
     options = {"tensor_parallel": plan.tp, "weights": plan.weights, "kv_format": plan.kv_format,
                "grouped_kv_reads": engine.gqa_aware_attention,
                "fp8_attention": engine.fp8_attention}  # fmt: skip
-    h, layers = spec.hidden_size, spec.num_layers
+    layers = spec.num_layers
     prefill = forward_seconds(prefill_operators(spec, batch, prompt, **options), ceilings,
                               engine, layers=layers, graph=False,
                               factor=plan.gpu_time_factor)  # fmt: skip
-    prefill = (
-        np.asarray(prefill)
-        + plan.gpu_time_factor * tensor_parallel_seconds(system, plan.tp, h, layers, batch * prompt)
-        + engine.step_seconds
-    )
+    prefill = np.asarray(prefill) + plan.communication_seconds(batch * prompt) + engine.step_seconds
     context = prompt + np.arange(1, output)  # the contexts of the O - 1 decode steps
     steps = forward_seconds(decode_operators(spec, batch, context, **options), ceilings, engine,
                             layers=layers, graph=engine.decode_graphs,
                             factor=plan.gpu_time_factor)  # fmt: skip
-    steps = np.asarray(steps) + plan.gpu_time_factor * tensor_parallel_seconds(
-        system, plan.tp, h, layers, batch
-    )
+    steps = np.asarray(steps) + plan.communication_seconds(batch)
     return float((prefill + np.sum(steps + engine.step_seconds)) * 1e3)
 
 
