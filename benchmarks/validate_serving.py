@@ -34,6 +34,10 @@ from mlcost.uncertainty import corrected_ratios
 from mlcost.units import Q_
 
 
+#: The families served on AMD GPUs (left out of the NVIDIA-fitted engine refits).
+AMD_FAMILIES = ("amd-vllm", "oci-vllm")
+
+
 def summary(label: str, rows: list[dict[str, object]]) -> str:
     parts = []
     for family in SERVING_FAMILIES:
@@ -62,13 +66,14 @@ def split_summary(rows: list[dict[str, object]]) -> str:
 def step_overhead_fit(engine: str = "vllm") -> tuple[list[tuple[str, float]], float]:
     """The per-step host cost of ``engine`` refitted from its published rows: per row, the
     ``step_overhead`` (ms) at which mlcost's prediction equals the published figure (bisection
-    over 0-10 ms), and their median: one value for the engine, never one per row. The
-    ``amd-vllm`` rows are left out: they check how the profile, fitted on NVIDIA GPUs, transfers
-    to AMD's (their errors stay in the table), and a fit on them would tune to them."""
+    over 0-10 ms), and their median: one value for the engine, never one per row. The rows on
+    AMD GPUs (``amd-vllm``, ``oci-vllm``) are left out: they check how the profile, fitted on
+    NVIDIA GPUs, transfers to AMD's (their errors stay in the table), and a fit on them would
+    tune to them."""
     profile = default_catalog().engine(engine)
     per_row = []
     for case in serving_cases():
-        if case["engine"] != engine or case["family"] == "amd-vllm":
+        if case["engine"] != engine or case["family"] in AMD_FAMILIES:
             continue
 
         def error(ms: float, case: dict[str, object] = case) -> float:
