@@ -22,6 +22,7 @@ import numpy as np
 from mlcost.io import write_text_atomically
 from mlcost.serving.published import (
     SERVING_FAMILIES,
+    case_plan,
     latency_ratio,
     predict_serving_case,
     serving_band_from_rows,
@@ -32,10 +33,6 @@ from mlcost.serving.published import (
 from mlcost.specs import Engine, default_catalog
 from mlcost.uncertainty import corrected_ratios
 from mlcost.units import Q_
-
-
-#: The families served on AMD GPUs (left out of the NVIDIA-fitted engine refits).
-AMD_FAMILIES = ("amd-vllm", "oci-vllm")
 
 
 def summary(label: str, rows: list[dict[str, object]]) -> str:
@@ -70,10 +67,14 @@ def step_overhead_fit(engine: str = "vllm") -> tuple[list[tuple[str, float]], fl
     AMD GPUs (``amd-vllm``, ``oci-vllm``) are left out: they check how the profile, fitted on
     NVIDIA GPUs, transfers to AMD's (their errors stay in the table), and a fit on them would
     tune to them."""
+
+    def on_amd(case: dict[str, object]) -> bool:
+        return case_plan(case, engine, None).accelerator.vendor == "AMD"
+
     profile = default_catalog().engine(engine)
     per_row = []
     for case in serving_cases():
-        if case["engine"] != engine or case["family"] in AMD_FAMILIES:
+        if case["engine"] != engine or on_amd(case):
             continue
 
         def error(ms: float, case: dict[str, object] = case) -> float:
