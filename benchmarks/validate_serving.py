@@ -22,6 +22,7 @@ import numpy as np
 from mlcost.io import write_text_atomically
 from mlcost.serving.published import (
     SERVING_FAMILIES,
+    case_plan,
     latency_ratio,
     predict_serving_case,
     serving_band_from_rows,
@@ -62,13 +63,18 @@ def split_summary(rows: list[dict[str, object]]) -> str:
 def step_overhead_fit(engine: str = "vllm") -> tuple[list[tuple[str, float]], float]:
     """The per-step host cost of ``engine`` refitted from its published rows: per row, the
     ``step_overhead`` (ms) at which mlcost's prediction equals the published figure (bisection
-    over 0-10 ms), and their median: one value for the engine, never one per row. The
-    ``amd-vllm`` rows are left out: they check how the profile, fitted on NVIDIA GPUs, transfers
-    to AMD's (their errors stay in the table), and a fit on them would tune to them."""
+    over 0-10 ms), and their median: one value for the engine, never one per row. The rows on
+    AMD GPUs (``amd-vllm``, ``oci-vllm``) are left out: they check how the profile, fitted on
+    NVIDIA GPUs, transfers to AMD's (their errors stay in the table), and a fit on them would
+    tune to them."""
+
+    def on_amd(case: dict[str, object]) -> bool:
+        return case_plan(case, engine, None).accelerator.vendor == "AMD"
+
     profile = default_catalog().engine(engine)
     per_row = []
     for case in serving_cases():
-        if case["engine"] != engine or case["family"] == "amd-vllm":
+        if case["engine"] != engine or on_amd(case):
             continue
 
         def error(ms: float, case: dict[str, object] = case) -> float:

@@ -20,6 +20,9 @@ Families and what is compared (like with like):
 * ``amd-vllm``: AMD's vLLM throughput table on 8 MI300X (FP8 weights and KV, TP 8), output
   tokens/s of a max-load run (the YAML states why output, not input + output); predicted at
   batch = the run's max num seqs, or the most sequences the KV cache holds where fewer.
+* ``oci-vllm``: Oracle's vLLM latency sweep of Llama 3.1 405B FP8 on 8 MI300X (TP 8), one static
+  batch of 1 to 256 prompts, end to end (as ``vllm-dashboard``): AMD's second family, from another
+  organisation and another vLLM script.
 
 Llama 3.1 8B and Llama 3.3 70B are the catalog's ``llama-3.1-8b`` and ``llama-3.3-70b``.
 """
@@ -43,7 +46,7 @@ from mlcost.specs import Engine, TransformerSpec, default_catalog
 #: The families of serving rows, in the order reports list them.
 SERVING_FAMILIES = (
     "trtllm-perf-overview", "trtllm-perf-overview-moe", "nim", "vllm-dashboard", "musgrave",
-    "amd-vllm",
+    "amd-vllm", "oci-vllm",
 )  # fmt: skip
 
 
@@ -141,7 +144,7 @@ def predict_serving_case(
                 "output_tokens_per_s"
             ]
         )
-    if family == "vllm-dashboard":
+    if family in ("vllm-dashboard", "oci-vllm"):  # one static batch, end to end
         batch = int(str(load).removeprefix("static-"))
         return static_batch_latency(case_plan(case, engine, batch, calibrated=calibrated), batch)
     batch = int(load)

@@ -4,7 +4,8 @@ The FP8 GEMM ceilings of MI300X and MI325X: AMD ROCm blog "Measuring Max-Achieva
 Part 2", Table 1 (MAF FP8 1273 and 1519 TFLOPs) at the FP8 shape of its Appendix B
 (hipblaslt-bench -m 4096 -n 3648 -k 32896). The BF16 ceilings stay Stas Bekman's MAMF (668.4 and
 784.9 TFLOPS). The serving rows: AMD's "Performance results" page, vLLM throughput on 8 MI300X,
-docker rocm/vllm:rocm6.4.1_vllm_0.9.0.1_20250605.
+docker rocm/vllm:rocm6.4.1_vllm_0.9.0.1_20250605; and Oracle's vLLM latency sweep of Llama 3.1 405B
+FP8 on one BM.GPU.MI300X.8 (blog of October 10, 2024).
 """
 
 from __future__ import annotations
@@ -79,10 +80,42 @@ def test_amd_vllm_rows_are_the_published_table() -> None:
         assert "rocm6.4.1_vllm_0.9.0.1_20250605" in serving_sources()[c["source"]]
 
 
+# Oracle Cloud Infrastructure blog, "Serving Llama 3.1 405B model with AMD Instinct MI300X
+# Accelerators" (October 10, 2024), "Latency measurements": vLLM benchmark_latency.py, Llama 3.1
+# 405B FP8, 128 input and 128 output tokens, one BM.GPU.MI300X.8: (batch size, output throughput
+# TPS, average latency in seconds), as printed.
+OCI_VLLM = [
+    (1, 36, 3.530), (2, 71, 3.583), (4, 137, 3.734), (8, 258, 3.974), (16, 468, 4.375),
+    (32, 798, 5.130), (64, 1184, 6.919), (128, 1585, 10.340), (256, 1846, 17.750),
+]  # fmt: skip
+
+
+def test_oci_vllm_rows_are_the_published_table() -> None:
+    rows = [c for c in serving_cases() if c["family"] == "oci-vllm"]
+    got = sorted((int(c["load"].removeprefix("static-")), c["value"]) for c in rows)
+    assert got == [(batch, pytest.approx(seconds * 1e3)) for batch, _, seconds in OCI_VLLM]
+    for c in rows:
+        assert (c["model"], c["prompt"], c["output"]) == ("llama-3.1-405b", 128, 128)
+        assert (c["engine"], c["tp"], c["weights"], c["unit"]) == ("vllm", 8, "fp8", "ms")
+        assert mlcost.system(c["system"]).accelerator.name == "mi300x-192gb"
+        assert mlcost.system(c["system"]).gpus == 8
+        assert "benchmark_latency.py" in serving_sources()[c["source"]]
+
+
+@pytest.mark.parametrize(("batch", "tps", "seconds"), OCI_VLLM)
+def test_oci_throughput_column_is_the_batch_over_its_latency(
+    batch: int, tps: int, seconds: float
+) -> None:
+    """The page's two columns agree: output tokens/s = batch x 128 / latency (to the printed
+    integer), so the latency column is the end-to-end time of one batch of 128 new tokens each."""
+    assert batch * 128 / seconds == pytest.approx(tps, abs=0.5 + 1e-9)
+
+
 def test_a_vendor_factor_is_the_median_of_its_rows_and_scales_the_forward() -> None:
-    """The AMD factor is the median of measured / predicted time over AMD's published vLLM rows,
-    each ratio computed here from the published tokens/s and the uncorrected prediction
-    (predicted / measured tokens/s for a throughput); an MI300X plan's decode step, less the
+    """The AMD factor is the median of measured / predicted time over the published rows on AMD
+    GPUs (AMD's vLLM throughput and Oracle's vLLM latency sweep), each ratio computed here from
+    the published figure and the uncorrected prediction (predicted / measured tokens/s for a
+    throughput, measured / predicted ms for a latency); an MI300X plan's decode step, less the
     engine's own per-step work, is that factor times the uncorrected one (its kernels and its
     tensor-parallel all-reduces)."""
     import numpy as np
@@ -90,10 +123,16 @@ def test_a_vendor_factor_is_the_median_of_its_rows_and_scales_the_forward() -> N
     import mlcost
     from mlcost.serving.published import serving_predictions
 
-    rows = [r for r in serving_predictions(calibrated=False) if r["family"] == "amd-vllm"]
-    published = [16581.5, 13667.3, 13367.1, 8352.6, 4275.0, 3356.7, 3201.4, 2179.7]
-    assert sorted(r["measured"] for r in rows) == sorted(published)
-    factor = float(np.median([r["predicted"] / r["measured"] for r in rows]))
+    uncorrected = serving_predictions(calibrated=False)
+    amd = [r for r in uncorrected if r["family"] == "amd-vllm"]
+    oci = [r for r in uncorrected if r["family"] == "oci-vllm"]
+    assert sorted(r["measured"] for r in amd) == sorted(row[-1] for row in AMD_VLLM)
+    assert sorted(r["measured"] for r in oci) == pytest.approx([s * 1e3 for *_, s in OCI_VLLM])
+    assert {r["vendor"] for r in uncorrected if r["vendor"] != "NVIDIA"} == {"AMD"}
+    assert len([r for r in uncorrected if r["vendor"] == "AMD"]) == len(amd) + len(oci)
+    ratios = [r["predicted"] / r["measured"] for r in amd]
+    ratios += [r["measured"] / r["predicted"] for r in oci]
+    factor = float(np.median(ratios))
     args = {
         "gpu": None,
         "system": "supermicro-as-8125gs-tnmr2",
@@ -103,7 +142,7 @@ def test_a_vendor_factor_is_the_median_of_its_rows_and_scales_the_forward() -> N
     }
     plan = mlcost.ServePlan("llama-3.1-70b", batch=64, **args)  # type: ignore[arg-type]
     assert plan.calibration is not None
-    # rel 1e-5: serving_band.json keeps the factor to 6 decimals (x1.463 to about 1e-6)
+    # rel 1e-5: serving_band.json keeps the factor to 6 decimals (x1.416 to about 1e-6)
     assert plan.calibration.factor == pytest.approx(factor, rel=1e-5)
     raw = mlcost.ServePlan("llama-3.1-70b", batch=64, calibrated=False, **args)  # type: ignore[arg-type]
     overhead = plan.resolved_engine.step_seconds

@@ -183,7 +183,7 @@ def test_405b_in_bf16_needs_two_nodes() -> None:
     DGX H100, so every configuration that meets the target spans 2 nodes (16 GPUs a replica:
     tp 16, or tp 8 x pp 2, or tp 4 x pp 4)."""
     # a TPOT of 80 ms: vLLM's BF16 405B over 16 H100s needs more than 60 ms less the band
-    # (its upper end x1.46 since the AMD rows joined it)
+    # (set when the band's upper end was x1.46, one band for AMD's uncorrected rows too)
     search = {**SEARCH, "tpot": "80 ms"}
     result = search_slo("llama-3.1-405b", gpus=["h100-sxm5-80gb"], weights=("bf16",),
                         kv_formats=("bf16",), **search)  # type: ignore[arg-type]  # fmt: skip
