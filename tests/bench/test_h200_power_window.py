@@ -1,11 +1,12 @@
 """The H200 measurements of 2026-11-28 (``benchmarks/data/h200-2026-11-28``, issue 61): what
 docs/validation.md says of them, derived here by hand from the raw GEMM timelines and chunk
-times the GPU wrote, and the two measuring scripts' CPU dry runs."""
+times the GPU wrote, and the three measuring scripts' CPU dry runs."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -76,7 +77,23 @@ def test_transformer_engine_chunks_cost_the_layer_1_to_11_percent_and_most_for_3
     assert ratios["run.megatron_h100.177B"] == pytest.approx(1.029, abs=0.0005)
 
 
-@pytest.mark.parametrize("script", ["gpu_power_window.py", "gpu_tp_overlap_chunks.py"])
+def test_cublas_picks_many_tiles_and_splits_k_only_for_short_gemms() -> None:
+    rows = json.loads((DATA / "gemm_tiles.json").read_text())["rows"]
+    assert len(rows) == 29 * 6 and len({(r["n"], r["k"]) for r in rows}) == 29
+    tiles = set()
+    for row in rows:
+        for name in row["kernels"]:
+            found = re.search(r"nvjet_sm90_[a-z]+_(\d+x\d+)_", name)
+            if found:
+                tiles.add(found.group(1))
+        split = any("splitKreduce" in name for name in row["kernels"])
+        assert not split or row["m"] <= 256, (row["m"], row["n"], row["k"])
+    assert len(tiles) == 17 and {"64x64", "320x128", "192x192"} <= tiles
+
+
+@pytest.mark.parametrize(
+    "script", ["gpu_power_window.py", "gpu_tp_overlap_chunks.py", "gpu_gemm_tiles.py"]
+)
 def test_the_measuring_scripts_dry_run_on_the_cpu(script: str, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / script), "--dry"],
