@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from gpu_tp_overlap_chunks import seconds
 from torch.nn import functional
 
 BF16 = torch.bfloat16
@@ -61,24 +62,8 @@ def kernel_names(run: Any) -> list[str]:
 
 
 def timed(run: Any, device: str, reps: int) -> float:
-    """Median seconds of one call over 3 batches of ``reps`` calls."""
-    out = []
-    for _ in range(3):
-        if device.startswith("cuda"):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(reps):
-                run()
-            end.record()
-            end.synchronize()
-            out.append(start.elapsed_time(end) / 1e3 / reps)
-        else:
-            begin = time.perf_counter()
-            for _ in range(reps):
-                run()
-            out.append((time.perf_counter() - begin) / reps)
-    return sorted(out)[1]
+    """Median seconds of one call over 3 batches of ``reps`` calls (:func:`seconds`)."""
+    return sorted(seconds(run, device, reps) for _ in range(3))[1]
 
 
 def main() -> None:
