@@ -16,11 +16,21 @@ Run: ``.venv/bin/python benchmarks/megatron_readings.py`` (a few seconds).
 
 from __future__ import annotations
 
+from mlcost.parallel.traffic import (
+    DATA_PARALLEL,
+    ZERO3_GRADIENTS,
+    ZERO3_PARAMETERS,
+    ZERO_GRADIENTS,
+    ZERO_PARAMETERS,
+)
 from mlcost.published import predict_case, published_cases, training_runs
 from mlcost.units import in_unit
 
-#: The communication terms the data-parallel readings hide (mlcost.parallel.traffic).
-DATA_PARALLEL = ("data parallel", "ZeRO-1/2 gradients", "ZeRO-1/2 parameters")
+#: The communication terms the data-parallel readings hide.
+HIDDEN = {
+    t.strategy
+    for t in (DATA_PARALLEL, ZERO_GRADIENTS, ZERO_PARAMETERS, ZERO3_GRADIENTS, ZERO3_PARAMETERS)
+}
 
 
 def main() -> None:
@@ -39,7 +49,7 @@ def main() -> None:
         step = run.step()
         bubble = in_unit(step.bubble, "s")
         exposed = {t.strategy: in_unit(t.exposed, "s") for t in step.communication}
-        data = sum(v for k, v in exposed.items() if k in DATA_PARALLEL)
+        data = sum(v for k, v in exposed.items() if k in HIDDEN)
         layers = in_unit(step.compute, "s") + sum(exposed.values()) - data
         total = in_unit(step.uncorrected_total, "s")
         measured = total * (1 + error)
